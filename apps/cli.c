@@ -1,0 +1,63 @@
+/* cli.c — shared helpers of the subcommands (see cli.h). */
+#include "apps/cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "hoyle %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+int cli_fail(const char *cmd, int exit_code)
+{
+    fprintf(stderr, "hoyle %s: %s\n", cmd, hoyle_last_error());
+    return exit_code;
+}
+
+bool cli_is_help(const char *arg) { return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0; }
+
+int cli_parse_u64(const char *cmd, const char *option, const char *text, uint64_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    if (text == NULL || text[0] == '-' || text[0] == '\0') {
+        cli_usage_error(cmd, "%s: expected a non-negative integer, got '%s'", option,
+                        text ? text : "nothing");
+        return -1;
+    }
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end != '\0') {
+        cli_usage_error(cmd, "%s: expected a non-negative integer, got '%s'", option, text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+const game_t *cli_game(const char *cmd, const char *spec)
+{
+    const game_t *g = NULL;
+    if (game_create(spec, &g)) {
+        cli_fail(cmd, EXIT_USAGE);
+        return NULL;
+    }
+    return g;
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

@@ -1,0 +1,51 @@
+/* cli.h — what the `hoyle` subcommands share.
+ *
+ * Each subcommand is one cmd_*.c file with `int cmd_x(int argc, char **argv)`
+ * (argv[0] is the subcommand name) listed in main.c's table. Conventions
+ * (DESIGN.md, "Command-line conventions"): results to stdout as a table, or
+ * one JSON object with --json; progress to stderr; exit 0 success, 1 the job
+ * failed, 2 bad usage or bad input with a one-line message on stderr. */
+#ifndef HOYLE_APPS_CLI_H
+#define HOYLE_APPS_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "games/game.h"
+
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
+
+/* Print "hoyle CMD: message" to stderr and return EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Print "hoyle CMD: <hoyle_last_error()>" and return `exit_code`. */
+int cli_fail(const char *cmd, int exit_code);
+
+/* True when argv[i] is -h or --help. */
+bool cli_is_help(const char *arg);
+
+/* Parse a non-negative integer option value; on error prints the usage
+ * message and returns -1. */
+int cli_parse_u64(const char *cmd, const char *option, const char *text, uint64_t *out);
+
+/* Create a game from its spec, printing the error on failure (returns NULL). */
+const game_t *cli_game(const char *cmd, const char *spec);
+
+/* Monotonic wall clock in seconds. */
+double cli_now(void);
+
+/* Subcommands. */
+int cmd_games(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_perft(int argc, char **argv);
+int cmd_random(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+int cmd_match(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
+
+#endif

@@ -1,0 +1,56 @@
+/* main.c — `hoyle`, one binary with subcommands (see cli.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "apps/cli.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command_t;
+
+static const command_t commands[] = {
+    {"games", cmd_games, "list games, their variants and parameters"},
+    {"show", cmd_show, "draw a position and list its legal moves"},
+    {"perft", cmd_perft, "count whole-move paths to a depth (rules check)"},
+    {"random", cmd_random, "play random games: results, lengths, games/s"},
+    {"play", cmd_play, "play in the terminal: humans and agents"},
+    {"match", cmd_match, "head-to-head match between two agents"},
+    {"analyze", cmd_analyze, "what an agent's search thinks of a position"},
+    {"bench", cmd_bench, "deterministic speed benchmark with a node signature"},
+    {NULL, NULL, NULL},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "hoyle %s — game-playing AI research framework\n\n"
+            "usage: hoyle COMMAND [ARGS]   (hoyle COMMAND --help for details)\n\ncommands:\n",
+            HOYLE_VERSION);
+    for (int i = 0; commands[i].name; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out,
+            "\nGames and agents are specs: gobang, gobang(board=15,men=0), mcts(sims=800).\n"
+            "Exit codes: 0 success, 1 the job failed, 2 bad usage or bad input.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("hoyle %s\n", HOYLE_VERSION);
+        return EXIT_OK;
+    }
+    for (int i = 0; commands[i].name; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "hoyle: unknown command '%s' (try hoyle --help)\n", argv[1]);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,243 @@
+/* game.c — the game_*() wrappers that give optional vtable slots their
+ * defaults, checked application of untrusted actions, and the generic
+ * whole-move enumeration and perft every game shares. */
+#include "games/game.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/check.h"
+
+int game_chance_outcomes(const game_t *g, const void *s, int *actions, double *probs)
+{
+    if (g->vt->chance_outcomes == NULL) return 0;
+    return g->vt->chance_outcomes(g, s, actions, probs);
+}
+
+double game_evaluate(const game_t *g, const void *s, int player)
+{
+    if (game_is_terminal(g, s)) {
+        double r[GAME_MAX_PLAYERS];
+        game_returns(g, s, r);
+        return r[player];
+    }
+    return g->vt->evaluate ? g->vt->evaluate(g, s, player) : 0.0;
+}
+
+bool game_is_noisy(const game_t *g, const void *s, int action)
+{
+    return g->vt->is_noisy ? g->vt->is_noisy(g, s, action) : false;
+}
+
+bool game_is_legal(const game_t *g, const void *s, int action)
+{
+    if (action < 0 || action >= g->num_actions || game_is_terminal(g, s)) return false;
+    int *legal = malloc(sizeof *legal * (size_t)g->max_legal);
+    CHECK(legal != NULL);
+    int n = game_legal_actions(g, s, legal), found = 0;
+    for (int i = 0; i < n && !found; i++) found = legal[i] == action;
+    free(legal);
+    return found;
+}
+
+int game_apply_checked(const game_t *g, void *s, int action)
+{
+    if (game_is_terminal(g, s)) return hoyle_error(HOYLE_ESTATE, "%s: the game is over", g->spec);
+    if (!game_is_legal(g, s, action))
+        return hoyle_error(HOYLE_EINVAL, "%s: action %d is not legal here", g->spec, action);
+    game_apply(g, s, action);
+    return HOYLE_OK;
+}
+
+int game_state_to_string(const game_t *g, const void *s, char *buf, size_t cap)
+{
+    return g->vt->state_to_string(g, s, buf, cap);
+}
+
+int game_position_to_string(const game_t *g, const void *s, char *buf, size_t cap)
+{
+    return g->vt->position_to_string(g, s, buf, cap);
+}
+
+int game_position_from_string(const game_t *g, const char *text, void *s)
+{
+    return g->vt->position_from_string(g, text, s);
+}
+
+int game_action_to_string(const game_t *g, const void *s, int action, char *buf, size_t cap)
+{
+    if (action < 0 || action >= g->num_actions)
+        return hoyle_error(HOYLE_EINVAL, "%s: action %d out of range", g->spec, action);
+    return g->vt->action_to_string(g, s, action, buf, cap);
+}
+
+int game_action_from_string(const game_t *g, const void *s, const char *text, int *action)
+{
+    if (game_is_terminal(g, s)) return hoyle_error(HOYLE_ESTATE, "%s: the game is over", g->spec);
+    return g->vt->action_from_string(g, s, text, action);
+}
+
+int game_move_from_string(const game_t *g, const void *s, const char *text, int *actions, int cap)
+{
+    if (game_is_terminal(g, s)) return hoyle_error(HOYLE_ESTATE, "%s: the game is over", g->spec);
+    if (g->vt->move_from_string) return g->vt->move_from_string(g, s, text, actions, cap);
+    if (cap < 1) return hoyle_error(HOYLE_EFULL, "move: no room");
+    int status = g->vt->action_from_string(g, s, text, &actions[0]);
+    return status ? status : 1;
+}
+
+int game_move_to_string(const game_t *g, const void *s, const int *actions, int n, char *buf,
+                        size_t cap)
+{
+    if (g->vt->move_to_string) return g->vt->move_to_string(g, s, actions, n, buf, cap);
+    void *t = malloc(g->state_size);
+    if (t == NULL) return hoyle_error(HOYLE_ENOMEM, "move_to_string: out of memory");
+    memcpy(t, s, g->state_size);
+    size_t used = 0;
+    int status = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && status >= 0; i++) {
+        if (i > 0) {
+            if (used + 1 >= cap) status = hoyle_error(HOYLE_EFULL, "move_to_string: buffer full");
+            else buf[used++] = ' ', buf[used] = '\0';
+        }
+        if (status >= 0) status = g->vt->action_to_string(g, t, actions[i], buf + used, cap - used);
+        if (status >= 0) used += (size_t)status;
+        game_apply(g, t, actions[i]);
+    }
+    free(t);
+    return status < 0 ? status : (int)used;
+}
+
+int game_apply_move_string(const game_t *g, void *s, const char *text)
+{
+    int actions[GAME_MAX_CHAIN];
+    int n = game_move_from_string(g, s, text, actions, GAME_MAX_CHAIN);
+    if (n < 0) return n;
+    void *t = malloc(g->state_size);
+    if (t == NULL) return hoyle_error(HOYLE_ENOMEM, "apply_move: out of memory");
+    memcpy(t, s, g->state_size);
+    int player = game_current_player(g, t);
+    for (int i = 0; i < n; i++) {
+        if (game_current_player(g, t) != player || !game_is_legal(g, t, actions[i])) {
+            free(t);
+            return hoyle_error(HOYLE_EINVAL, "%s: move '%s' is not legal here", g->spec, text);
+        }
+        game_apply(g, t, actions[i]);
+    }
+    memcpy(s, t, g->state_size);
+    free(t);
+    return n;
+}
+
+/* ---- whole moves and perft ---- */
+
+/* Scratch for the recursions below: one state and one legal-action list per
+ * frame, allocated once per top-level call. */
+typedef struct frames {
+    const game_t *g;
+    char *states;
+    int *legal;
+    int count;
+} frames_t;
+
+static int frames_init(frames_t *f, const game_t *g, int count)
+{
+    f->g = g;
+    f->count = count;
+    f->states = malloc(g->state_size * (size_t)count);
+    f->legal = malloc(sizeof(int) * (size_t)g->max_legal * (size_t)count);
+    if (!f->states || !f->legal) {
+        free(f->states);
+        free(f->legal);
+        return hoyle_error(HOYLE_ENOMEM, "perft: out of memory");
+    }
+    return HOYLE_OK;
+}
+
+static void frames_done(frames_t *f)
+{
+    free(f->states);
+    free(f->legal);
+}
+
+typedef struct walk {
+    frames_t *f;
+    int actions[GAME_MAX_CHAIN];
+    game_move_visit_fn visit;
+    void *ctx;
+    int count;
+    int stop;
+} walk_t;
+
+/* Extend the move in progress (actions[0..len)) from state `s` by `player`. */
+static void walk_chain(walk_t *w, const void *s, int player, int len, int frame)
+{
+    const game_t *g = w->f->g;
+    CHECK_LT(frame, w->f->count);
+    int *legal = w->f->legal + (size_t)frame * (size_t)g->max_legal;
+    void *t = w->f->states + (size_t)frame * g->state_size;
+    int n = game_legal_actions(g, s, legal);
+    for (int i = 0; i < n && !w->stop; i++) {
+        memcpy(t, s, g->state_size);
+        game_apply(g, t, legal[i]);
+        CHECK_LT(len, GAME_MAX_CHAIN);
+        w->actions[len] = legal[i];
+        int next = game_current_player(g, t);
+        if (player != PLAYER_CHANCE && next == player) {
+            walk_chain(w, t, player, len + 1, frame + 1);
+        } else {
+            w->count++;
+            if (w->visit) {
+                int r = w->visit(w->actions, len + 1, t, w->ctx);
+                if (r) w->stop = r;
+            }
+        }
+    }
+}
+
+int game_whole_moves(const game_t *g, const void *s, game_move_visit_fn visit, void *ctx)
+{
+    frames_t f;
+    if (frames_init(&f, g, GAME_MAX_CHAIN + 1)) return HOYLE_ENOMEM;
+    walk_t w = {.f = &f, .visit = visit, .ctx = ctx};
+    if (!game_is_terminal(g, s)) walk_chain(&w, s, game_current_player(g, s), 0, 0);
+    frames_done(&f);
+    return w.stop ? w.stop : w.count;
+}
+
+typedef struct perft_ctx {
+    const game_t *g;
+    int depth;
+    uint64_t nodes;
+} perft_ctx_t;
+
+static int perft_visit(const int *actions, int n, const void *after, void *ctx)
+{
+    (void)actions;
+    (void)n;
+    perft_ctx_t *p = ctx;
+    p->nodes += game_perft_generic(p->g, after, p->depth - 1);
+    return 0;
+}
+
+uint64_t game_perft_generic(const game_t *g, const void *s, int depth)
+{
+    if (depth == 0) return 1;
+    if (game_is_terminal(g, s)) return 0;
+    perft_ctx_t p = {.g = g, .depth = depth};
+    if (depth == 1) {
+        int n = game_whole_moves(g, s, NULL, NULL);
+        CHECK_GE(n, 0);
+        return (uint64_t)n;
+    }
+    CHECK_GE(game_whole_moves(g, s, perft_visit, &p), 0);
+    return p.nodes;
+}
+
+uint64_t game_perft(const game_t *g, const void *s, int depth)
+{
+    if (g->vt->perft) return g->vt->perft(g, s, depth);
+    return game_perft_generic(g, s, depth);
+}

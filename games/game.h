@@ -1,0 +1,223 @@
+/* game.h — the contract between a game and everything that plays it.
+ *
+ * A game is a `const game_t *`: an immutable description made by the registry
+ * from a spec (`game_create("gobang(board=8,men=12)", &g)`). It points at a
+ * vtable of plain functions over a *state*.
+ *
+ * State: `g->state_size` bytes of plain old data (no pointers, no heap),
+ *   copied with memcpy. Search copies states instead of undoing moves. Every
+ *   state carries a 64-bit Zobrist hash kept up to date incrementally; the
+ *   hash covers everything that decides the legal actions and the future
+ *   (side to move, chain in progress, draw counters where they matter).
+ * Players: game_current_player() is 0..num_players-1, PLAYER_CHANCE at a
+ *   chance node, PLAYER_TERMINAL at the end. Players need not alternate: a
+ *   capture chain gives the same player several actions in a row.
+ * Actions: ints in [0, num_actions), a fixed space per game so a policy head
+ *   has a fixed size. legal_actions() fills a caller buffer of max_legal.
+ * Chance: chance_outcomes() lists outcome actions with probabilities;
+ *   applying an outcome is an ordinary game_apply().
+ * Outcome: game_returns() gives one value per player in [-1, 1]; two-player
+ *   games are zero-sum (win +1, loss -1, draw 0). Draw rules are rules.
+ * Text: a board for people, a one-line position format (FEN, PDN FEN, or the
+ *   game's documented format), action notation, and whole-move notation for
+ *   sequences of actions by one player. Parsing errors return HOYLE_EINVAL
+ *   with a message and never change the state.
+ *
+ * Callers use the game_*() wrappers below, never g->vt directly: the
+ * wrappers supply defaults for optional slots (STYLE.md point 2). */
+#ifndef HOYLE_GAMES_GAME_H
+#define HOYLE_GAMES_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/spec.h"
+
+#define PLAYER_CHANCE (-1)
+#define PLAYER_TERMINAL (-2)
+#define GAME_MAX_PLAYERS 2
+#define GAME_NAME_MAX 32
+#define GAME_SPEC_MAX 256
+#define GAME_TEXT_MAX 4096 /* enough for any board drawing or position text */
+#define GAME_MOVE_MAX 64   /* longest action or whole-move string */
+#define GAME_MAX_CHAIN 32  /* most actions one player makes in a row (one whole move) */
+
+/* The eight symmetries of a square board, as applied to (row, col) of an
+ * N x N board: see games/symmetry.h for the exact maps. A game lists the
+ * subset it is invariant under in g->symmetries (always starting with
+ * SYM_IDENTITY). */
+typedef enum sym {
+    SYM_IDENTITY = 0,
+    SYM_ROT90,
+    SYM_ROT180,
+    SYM_ROT270,
+    SYM_FLIP_ROWS,  /* row r -> N-1-r */
+    SYM_FLIP_COLS,  /* col c -> N-1-c */
+    SYM_TRANSPOSE,  /* (r, c) -> (c, r) */
+    SYM_ANTI_TRANSPOSE,
+    SYM_COUNT
+} sym_t;
+
+typedef struct game game_t;
+
+typedef struct game_vt {
+    /* ---- required ---- */
+
+    /* Write the initial position into `s` (state_size bytes). */
+    void (*init)(const game_t *g, void *s);
+    /* 0..num_players-1, PLAYER_CHANCE or PLAYER_TERMINAL. */
+    int (*current_player)(const game_t *g, const void *s);
+    /* Fill out[0..n) with the legal actions (ascending order), return n. At
+     * chance nodes, the outcome actions; at terminal states, 0. */
+    int (*legal_actions)(const game_t *g, const void *s, int *out);
+    /* Apply a legal action (or chance outcome) in place. Illegal actions are
+     * a programmer error here; use game_apply_checked() for untrusted input. */
+    void (*apply)(const game_t *g, void *s, int action);
+    /* Terminal payoffs, one per player, each in [-1, 1]. */
+    void (*returns)(const game_t *g, const void *s, double *out);
+    /* The incrementally maintained Zobrist hash. */
+    uint64_t (*hash)(const game_t *g, const void *s);
+    /* The same hash recomputed from scratch (the conformance suite compares). */
+    uint64_t (*hash_recompute)(const game_t *g, const void *s);
+    /* Observation tensor [C][H][W] (g->obs_shape) from `player`'s view. */
+    void (*observe)(const game_t *g, const void *s, int player, float *out);
+    /* A board a person can read, NUL-terminated in buf[cap]; returns length
+     * or HOYLE_EFULL. */
+    int (*state_to_string)(const game_t *g, const void *s, char *buf, size_t cap);
+    /* One-line position export/import. Import validates fully and writes `s`
+     * only on success. */
+    int (*position_to_string)(const game_t *g, const void *s, char *buf, size_t cap);
+    int (*position_from_string)(const game_t *g, const char *text, void *s);
+    /* One action in the game's notation, and back. action_from_string
+     * accepts only actions legal in `s` (HOYLE_EINVAL with a reason). */
+    int (*action_to_string)(const game_t *g, const void *s, int action, char *buf, size_t cap);
+    int (*action_from_string)(const game_t *g, const void *s, const char *text, int *action);
+
+    /* ---- optional (NULL = default given at the wrapper) ---- */
+
+    /* Chance outcomes and their probabilities at a PLAYER_CHANCE state;
+     * returns the count. Default: none (deterministic game). */
+    int (*chance_outcomes)(const game_t *g, const void *s, int *actions, double *probs);
+    /* Parse a whole move of the player to move (`9x18x27`) into its actions,
+     * at most `cap`; returns the count or HOYLE_EINVAL. Default: one action. */
+    int (*move_from_string)(const game_t *g, const void *s, const char *text, int *actions, int cap);
+    /* Write the whole move made of `n` consecutive actions of one player,
+     * starting in `s`. Default: the action strings joined by spaces. */
+    int (*move_to_string)(const game_t *g, const void *s, const int *actions, int n, char *buf,
+                          size_t cap);
+    /* Heuristic value of `s` for `player` in [-1, 1] (alpha-beta, greedy).
+     * Default: 0 at non-terminal states, the return at terminal ones. */
+    double (*evaluate)(const game_t *g, const void *s, int player);
+    /* True for actions that quiescence search should extend (captures).
+     * Default: none. */
+    bool (*is_noisy)(const game_t *g, const void *s, int action);
+    /* The state seen through symmetry `sym` (one of g->symmetries), and the
+     * image of an action under it. Required when g->num_symmetries > 1. */
+    void (*symmetry_state)(const game_t *g, sym_t sym, const void *s, void *out);
+    int (*symmetry_action)(const game_t *g, sym_t sym, int action);
+    /* A fast whole-move perft (bulk counting, bitboards), same count as the
+     * generic game_perft_generic(). Default: the generic one. */
+    uint64_t (*perft)(const game_t *g, const void *s, int depth);
+} game_vt_t;
+
+/* An immutable game description. Made by game_create(), freed by game_free(). */
+struct game {
+    const game_vt_t *vt;
+    const struct game_entry *entry; /* the registry entry that made it */
+    char spec[GAME_SPEC_MAX];       /* canonical spec, every parameter spelled out */
+    params_t params;                /* bound parameters */
+    int num_players;                /* 1 (puzzles) or 2 */
+    size_t state_size;              /* bytes of one state */
+    int num_actions;                /* size of the action space */
+    int max_legal;                  /* bound on legal_actions() count */
+    int max_chance_outcomes;        /* 0 for deterministic games */
+    int max_game_length;            /* bound on actions in one game (rules end it by then) */
+    int obs_shape[3];               /* C, H, W */
+    int num_symmetries;             /* entries in symmetries[] (>= 1) */
+    sym_t symmetries[SYM_COUNT];    /* symmetries[0] == SYM_IDENTITY */
+    void *impl;                     /* game-private immutable tables, owned by the game */
+};
+
+/* ---- lifecycle (registry.c) ---- */
+
+/* Make a game from a spec such as "checkers(variant=losing)". On success *out
+ * owns a new game that the caller frees with game_free(). Unknown games or
+ * parameters: HOYLE_EINVAL, message names the key. */
+int game_create(const char *spec, const game_t **out);
+void game_free(const game_t *g);
+
+/* ---- wrappers (game.c) ---- */
+
+static inline void game_init(const game_t *g, void *s) { g->vt->init(g, s); }
+static inline int game_current_player(const game_t *g, const void *s)
+{
+    return g->vt->current_player(g, s);
+}
+static inline bool game_is_terminal(const game_t *g, const void *s)
+{
+    return g->vt->current_player(g, s) == PLAYER_TERMINAL;
+}
+static inline bool game_is_chance(const game_t *g, const void *s)
+{
+    return g->vt->current_player(g, s) == PLAYER_CHANCE;
+}
+static inline int game_legal_actions(const game_t *g, const void *s, int *out)
+{
+    return g->vt->legal_actions(g, s, out);
+}
+static inline void game_apply(const game_t *g, void *s, int action) { g->vt->apply(g, s, action); }
+static inline void game_returns(const game_t *g, const void *s, double *out)
+{
+    g->vt->returns(g, s, out);
+}
+static inline uint64_t game_hash(const game_t *g, const void *s) { return g->vt->hash(g, s); }
+static inline void game_observe(const game_t *g, const void *s, int player, float *out)
+{
+    g->vt->observe(g, s, player, out);
+}
+static inline int game_obs_size(const game_t *g)
+{
+    return g->obs_shape[0] * g->obs_shape[1] * g->obs_shape[2];
+}
+
+int game_chance_outcomes(const game_t *g, const void *s, int *actions, double *probs);
+double game_evaluate(const game_t *g, const void *s, int player);
+bool game_is_noisy(const game_t *g, const void *s, int action);
+bool game_is_legal(const game_t *g, const void *s, int action);
+
+/* Apply `action` if it is legal (or a valid chance outcome), else
+ * HOYLE_EINVAL with a message and `s` unchanged. */
+int game_apply_checked(const game_t *g, void *s, int action);
+
+int game_state_to_string(const game_t *g, const void *s, char *buf, size_t cap);
+int game_position_to_string(const game_t *g, const void *s, char *buf, size_t cap);
+int game_position_from_string(const game_t *g, const char *text, void *s);
+int game_action_to_string(const game_t *g, const void *s, int action, char *buf, size_t cap);
+int game_action_from_string(const game_t *g, const void *s, const char *text, int *action);
+int game_move_from_string(const game_t *g, const void *s, const char *text, int *actions, int cap);
+int game_move_to_string(const game_t *g, const void *s, const int *actions, int n, char *buf,
+                        size_t cap);
+
+/* Apply a whole move given as text; `s` is unchanged on error. Returns the
+ * number of actions applied. */
+int game_apply_move_string(const game_t *g, void *s, const char *text);
+
+/* Perft counts *whole moves*: a whole move is a maximal run of actions by
+ * one player (a multi-jump is one move; two jump paths are two moves); a
+ * chance outcome is one move. perft(s, 0) = 1; a terminal state before the
+ * last level contributes 0 leaves. game_perft() uses the game's fast perft
+ * when it has one; game_perft_generic() is the reference it must equal (the
+ * conformance suite compares them). */
+uint64_t game_perft(const game_t *g, const void *s, int depth);
+uint64_t game_perft_generic(const game_t *g, const void *s, int depth);
+
+/* Enumerate the whole moves from `s` (perft --divide, move pickers): calls
+ * visit(actions, n, after, ctx) for each, where `after` is the state once the
+ * move is made. Returns the number of moves, or the first nonzero value
+ * visit() returned, negated to stop early is the visitor's choice. */
+typedef int (*game_move_visit_fn)(const int *actions, int n, const void *after, void *ctx);
+int game_whole_moves(const game_t *g, const void *s, game_move_visit_fn visit, void *ctx);
+
+#endif

@@ -1,0 +1,95 @@
+/* registry.c — the game table and game_create()/game_free().
+ * Adding a game: one folder under games/, one line in game_registry[]. */
+#include "games/registry.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const game_entry_t checkers_entry;
+extern const game_entry_t gobang_entry;
+
+const game_entry_t *const game_registry[] = {
+    &checkers_entry,
+    &gobang_entry,
+    NULL,
+};
+
+const game_entry_t *game_registry_find(const char *name)
+{
+    for (int i = 0; game_registry[i]; i++)
+        if (strcmp(game_registry[i]->name, name) == 0) return game_registry[i];
+    return NULL;
+}
+
+int game_create(const char *text, const game_t **out)
+{
+    spec_t spec;
+    if (spec_parse(text, &spec)) return HOYLE_EINVAL;
+    const game_entry_t *entry = game_registry_find(spec.name);
+    if (entry == NULL) {
+        char known[256] = "";
+        size_t used = 0;
+        for (int i = 0; game_registry[i] && used < sizeof known; i++)
+            used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
+                                     game_registry[i]->name);
+        return hoyle_error(HOYLE_EINVAL, "unknown game '%s' (known: %s)", spec.name, known);
+    }
+    game_t *g = calloc(1, sizeof *g);
+    if (g == NULL) return hoyle_error(HOYLE_ENOMEM, "game_create: out of memory");
+    g->entry = entry;
+    if (params_bind(entry->params, &spec, entry->name, &g->params) ||
+        params_format(&g->params, entry->name, g->spec, sizeof g->spec) < 0) {
+        free(g);
+        return HOYLE_EINVAL;
+    }
+    g->num_symmetries = 1;
+    g->symmetries[0] = SYM_IDENTITY;
+    int status = entry->create(g);
+    if (status) {
+        free(g);
+        return status;
+    }
+    *out = g;
+    return HOYLE_OK;
+}
+
+void game_free(const game_t *g)
+{
+    if (g == NULL) return;
+    game_t *mut = (game_t *)g;
+    if (g->entry->destroy) g->entry->destroy(mut);
+    free(mut);
+}
+
+int game_registry_check(void)
+{
+    for (int i = 0; game_registry[i]; i++) {
+        const game_entry_t *e = game_registry[i];
+        for (int j = 0; j < i; j++)
+            if (strcmp(game_registry[j]->name, e->name) == 0)
+                return hoyle_error(HOYLE_EINVAL, "registry: game '%s' registered twice", e->name);
+        if (!e->create || !e->description || !e->variants || !e->variants[0])
+            return hoyle_error(HOYLE_EINVAL, "registry: game '%s' lacks create/description/variants",
+                               e->name);
+        for (int v = 0; e->variants[v]; v++) {
+            const game_t *g = NULL;
+            if (game_create(e->variants[v], &g)) return HOYLE_EINVAL;
+            const game_vt_t *vt = g->vt;
+            int ok = vt && vt->init && vt->current_player && vt->legal_actions && vt->apply &&
+                     vt->returns && vt->hash && vt->hash_recompute && vt->observe &&
+                     vt->state_to_string && vt->position_to_string && vt->position_from_string &&
+                     vt->action_to_string && vt->action_from_string && g->state_size > 0 &&
+                     g->num_actions > 0 && g->max_legal > 0 && g->num_players >= 1 &&
+                     g->num_players <= GAME_MAX_PLAYERS && g->obs_shape[0] > 0 &&
+                     g->symmetries[0] == SYM_IDENTITY &&
+                     (g->num_symmetries == 1 || (vt->symmetry_state && vt->symmetry_action)) &&
+                     (g->max_chance_outcomes == 0 || vt->chance_outcomes);
+            game_free(g);
+            if (!ok)
+                return hoyle_error(HOYLE_EINVAL, "registry: variant '%s' has an incomplete description",
+                                   e->variants[v]);
+        }
+    }
+    return HOYLE_OK;
+}

@@ -1,0 +1,28 @@
+/* harness.h — the few helpers every CUnit suite shares.
+ *
+ * A test file lists its tests in a harness_test_t array and calls
+ * harness_run() from main(); the exit code is nonzero when any assertion
+ * failed, so CTest sees the failure. Tests never rely on `assert`. */
+#ifndef HOYLE_TESTS_HARNESS_H
+#define HOYLE_TESTS_HARNESS_H
+
+#include <CUnit/Basic.h>
+#include <stddef.h>
+
+typedef struct harness_test {
+    const char *name;
+    void (*fn)(void);
+} harness_test_t;
+
+/* Run one suite of tests ({NULL, NULL}-terminated); returns the exit code. */
+int harness_run(const char *suite, const harness_test_t *tests);
+
+/* Read a whole file under tests/data (HOYLE_TEST_DATA) into a new
+ * NUL-terminated buffer the caller frees; NULL if it cannot be read. */
+char *harness_read_data(const char *relative_path);
+
+/* Assert that a hoyle call succeeded; on failure show hoyle_last_error(). */
+#define HARNESS_OK(call) harness_ok_((call), #call, __FILE__, __LINE__)
+void harness_ok_(int status, const char *expr, const char *file, int line);
+
+#endif
