@@ -1,0 +1,47 @@
+/* cmd_games.c — `hoyle games`: the registry, its variants and parameters. */
+#include <stdio.h>
+#include <string.h>
+
+#include "apps/cli.h"
+#include "games/registry.h"
+
+static const char help[] =
+    "usage: hoyle games [--json]\n\n"
+    "List every registered game with its description, named variants and\n"
+    "parameters (key = default [range] help). Use a spec such as\n"
+    "'gobang(board=15,men=0)' wherever a GAME is expected.\n";
+
+int cmd_games(int argc, char **argv)
+{
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) return fputs(help, stdout), EXIT_OK;
+        if (strcmp(argv[i], "--json") == 0) json = true;
+        else return cli_usage_error("games", "unknown argument '%s' (see --help)", argv[i]);
+    }
+    if (json) printf("{\"games\":[");
+    for (int i = 0; game_registry[i]; i++) {
+        const game_entry_t *e = game_registry[i];
+        if (json) {
+            printf("%s{\"name\":\"%s\",\"description\":\"%s\",\"variants\":[", i ? "," : "", e->name,
+                   e->description);
+            for (int v = 0; e->variants[v]; v++) printf("%s\"%s\"", v ? "," : "", e->variants[v]);
+            printf("],\"params\":[");
+            for (int p = 0; e->params && e->params[p].key; p++)
+                printf("%s{\"key\":\"%s\",\"default\":\"%s\",\"help\":\"%s\"}", p ? "," : "",
+                       e->params[p].key, e->params[p].def ? e->params[p].def : "",
+                       e->params[p].help ? e->params[p].help : "");
+            printf("]}");
+            continue;
+        }
+        char desc[4096];
+        printf("%s — %s\n", e->name, e->description);
+        printf("  variants:");
+        for (int v = 0; e->variants[v]; v++) printf(" %s", e->variants[v]);
+        printf("\n");
+        if (params_describe(e->params, desc, sizeof desc) > 0) printf("  parameters:\n%s", desc);
+        printf("\n");
+    }
+    if (json) printf("]}\n");
+    return EXIT_OK;
+}

@@ -1,0 +1,81 @@
+/* cmd_show.c — `hoyle show GAME`: a position drawn, its one-line form, the
+ * player to move and the legal whole moves. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apps/cli.h"
+
+static const char help[] =
+    "usage: hoyle show GAME [--position P] [--moves \"M1;M2;...\"]\n\n"
+    "Draw the start position of GAME (or P, in the game's position format),\n"
+    "optionally after playing whole moves given in the game's notation,\n"
+    "separated by ';'. Prints the board, the position string, the player\n"
+    "to move and the legal whole moves.\n";
+
+typedef struct show_ctx {
+    const game_t *g;
+    const void *s;
+    int count;
+} show_ctx_t;
+
+static int print_move(const int *actions, int n, const void *after, void *ctx)
+{
+    (void)after;
+    show_ctx_t *c = ctx;
+    char move[GAME_MOVE_MAX * 2];
+    if (game_move_to_string(c->g, c->s, actions, n, move, sizeof move) < 0) return -1;
+    printf("%s%s", c->count++ ? " " : "", move);
+    return 0;
+}
+
+int cmd_show(int argc, char **argv)
+{
+    const char *spec = NULL, *position = NULL, *moves = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) return fputs(help, stdout), EXIT_OK;
+        if (strcmp(argv[i], "--position") == 0 && i + 1 < argc) position = argv[++i];
+        else if (strcmp(argv[i], "--moves") == 0 && i + 1 < argc) moves = argv[++i];
+        else if (argv[i][0] == '-') return cli_usage_error("show", "unknown option '%s'", argv[i]);
+        else if (spec == NULL) spec = argv[i];
+        else return cli_usage_error("show", "unexpected argument '%s'", argv[i]);
+    }
+    if (spec == NULL) return cli_usage_error("show", "missing GAME (see --help)");
+    const game_t *g = cli_game("show", spec);
+    if (g == NULL) return EXIT_USAGE;
+    int rc = EXIT_OK;
+    char *s = malloc(g->state_size), *text = malloc(GAME_TEXT_MAX);
+    game_init(g, s);
+    if (position && game_position_from_string(g, position, s)) {
+        rc = cli_fail("show", EXIT_USAGE);
+        goto done;
+    }
+    if (moves) {
+        char *copy = strdup(moves), *save = NULL;
+        for (char *m = strtok_r(copy, ";", &save); m && rc == EXIT_OK; m = strtok_r(NULL, ";", &save))
+            if (game_apply_move_string(g, s, m) < 0) rc = cli_fail("show", EXIT_USAGE);
+        free(copy);
+        if (rc) goto done;
+    }
+    if (game_state_to_string(g, s, text, GAME_TEXT_MAX) >= 0) printf("%s\n", text);
+    if (game_position_to_string(g, s, text, GAME_TEXT_MAX) >= 0) printf("position: %s\n", text);
+    int player = game_current_player(g, s);
+    if (player == PLAYER_TERMINAL) {
+        double r[GAME_MAX_PLAYERS];
+        game_returns(g, s, r);
+        printf("game over: returns");
+        for (int p = 0; p < g->num_players; p++) printf(" %+.3g", r[p]);
+        printf("\n");
+    } else {
+        printf("to move: %s\n", player == PLAYER_CHANCE ? "chance" : (player == 0 ? "first player" : "second player"));
+        show_ctx_t ctx = {g, s, 0};
+        printf("moves: ");
+        game_whole_moves(g, s, print_move, &ctx);
+        printf("\n(%d moves)\n", ctx.count);
+    }
+done:
+    free(s);
+    free(text);
+    game_free(g);
+    return rc;
+}

@@ -1,0 +1,359 @@
+/* test_conformance.c — the suite every registered game and variant passes
+ * (DESIGN.md, last section; OpenSpiel's RandomSimTest). It loops over
+ * game_registry[], so a game is covered the moment it is registered.
+ *
+ * Seeded random games to the end; at every state it checks the contract:
+ * legal actions well-formed and applicable, incremental hash = recomputed
+ * hash, position text round-trips, action and whole-move text round-trip,
+ * bad text is rejected without changing anything, observations fill exactly
+ * the declared shape with finite values, symmetries map legal actions to
+ * legal actions and observations to transformed observations, chance
+ * probabilities sum to 1, returns are in [-1, 1] and zero-sum for two
+ * players, the fast perft equals the generic one. Same seed, same game.
+ *
+ * HOYLE_CONFORMANCE_GAMES overrides the number of games per variant. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "games/playout.h"
+#include "games/registry.h"
+#include "games/symmetry.h"
+#include "tests/harness.h"
+
+enum { DEFAULT_GAMES = 1000, OBS_GUARD = 16 };
+
+/* One failure message per variant and check is enough to debug; count the rest. */
+static int failures;
+#define EXPECT(cond, ...)                                                         \
+    do {                                                                          \
+        if (!(cond)) {                                                            \
+            if (failures++ < 20) {                                                \
+                fprintf(stderr, "%s: %s:%d: ", g->spec, __FILE__, __LINE__);      \
+                fprintf(stderr, __VA_ARGS__);                                     \
+                fprintf(stderr, "\n");                                            \
+            }                                                                     \
+            CU_FAIL(#cond);                                                       \
+        }                                                                         \
+    } while (0)
+
+typedef struct scratch {
+    int *legal, *legal2, *mapped;
+    double *probs;
+    float *obs, *obs2, *obs3;
+    char *s2, *s3, *text, *text2;
+} scratch_t;
+
+static void scratch_init(const game_t *g, scratch_t *x)
+{
+    size_t na = (size_t)game_scratch_actions(g) + 1, no = (size_t)game_obs_size(g) + OBS_GUARD;
+    x->legal = calloc(na, sizeof(int));
+    x->legal2 = calloc(na, sizeof(int));
+    x->mapped = calloc(na, sizeof(int));
+    x->probs = calloc(na, sizeof(double));
+    x->obs = calloc(no, sizeof(float));
+    x->obs2 = calloc(no, sizeof(float));
+    x->obs3 = calloc(no, sizeof(float));
+    x->s2 = calloc(1, g->state_size);
+    x->s3 = calloc(1, g->state_size);
+    x->text = calloc(1, GAME_TEXT_MAX);
+    x->text2 = calloc(1, GAME_TEXT_MAX);
+}
+
+static void scratch_done(scratch_t *x)
+{
+    free(x->legal), free(x->legal2), free(x->mapped), free(x->probs);
+    free(x->obs), free(x->obs2), free(x->obs3);
+    free(x->s2), free(x->s3), free(x->text), free(x->text2);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Legal actions of a non-terminal player state: in range, ascending, unique,
+ * each with an action string that parses back to itself. */
+static int check_legal(const game_t *g, const void *s, scratch_t *x)
+{
+    int n = game_legal_actions(g, s, x->legal);
+    EXPECT(n >= 1 && n <= g->max_legal, "legal count %d outside [1, %d]", n, g->max_legal);
+    for (int i = 0; i < n; i++) {
+        EXPECT(x->legal[i] >= 0 && x->legal[i] < g->num_actions, "action %d out of range", x->legal[i]);
+        if (i) EXPECT(x->legal[i] > x->legal[i - 1], "legal actions not ascending/unique");
+        char a[GAME_MOVE_MAX];
+        int back = -1;
+        int len = game_action_to_string(g, s, x->legal[i], a, sizeof a);
+        EXPECT(len > 0, "action_to_string(%d) failed: %s", x->legal[i], hoyle_last_error());
+        int st = game_action_from_string(g, s, a, &back);
+        EXPECT(st == 0 && back == x->legal[i], "action '%s' (%d) parsed back as %d (%s)", a,
+               x->legal[i], back, st ? hoyle_last_error() : "ok");
+    }
+    return n;
+}
+
+/* Position text round-trips, and bad text changes nothing. */
+static void check_text(const game_t *g, const void *s, scratch_t *x, rng_t *rng)
+{
+    int len = game_position_to_string(g, s, x->text, GAME_TEXT_MAX);
+    EXPECT(len > 0, "position_to_string failed: %s", hoyle_last_error());
+    memset(x->s2, 0xA5, g->state_size);
+    int st = game_position_from_string(g, x->text, x->s2);
+    EXPECT(st == 0, "position '%s' does not parse: %s", x->text, hoyle_last_error());
+    if (st == 0) {
+        game_position_to_string(g, x->s2, x->text2, GAME_TEXT_MAX);
+        EXPECT(strcmp(x->text, x->text2) == 0, "position '%s' re-exports as '%s'", x->text, x->text2);
+        EXPECT(game_current_player(g, x->s2) == game_current_player(g, s), "player differs after import");
+        EXPECT(g->vt->hash(g, x->s2) == g->vt->hash_recompute(g, x->s2), "imported hash is stale");
+        EXPECT(g->vt->hash(g, x->s2) == g->vt->hash(g, s), "imported position '%s' hashes differently",
+               x->text);
+    }
+    /* Corrupt the text: truncate it or flip a character; either it is still a
+     * valid position or it is rejected with a message and no change. */
+    memcpy(x->s3, s, g->state_size);
+    snprintf(x->text2, GAME_TEXT_MAX, "%s", x->text);
+    if (len > 0) {
+        if (rng_below(rng, 2)) x->text2[rng_below(rng, (uint32_t)len)] = '\0';
+        else x->text2[rng_below(rng, (uint32_t)len)] = "#?9Zz:,/ "[rng_below(rng, 9)];
+    }
+    memcpy(x->s2, s, g->state_size);
+    if (game_position_from_string(g, x->text2, x->s2) != 0) {
+        EXPECT(memcmp(x->s2, x->s3, g->state_size) == 0, "rejected position '%s' changed the state",
+               x->text2);
+        EXPECT(hoyle_last_error()[0] != '\0', "rejected position without a message");
+    }
+    static const char *const junk[] = {"", "?", "zz99", "-1", "99999999999", "\x01\x02", "x-x"};
+    for (int j = 0; j < (int)(sizeof junk / sizeof *junk); j++) {
+        int a = -7;
+        memcpy(x->s2, s, g->state_size);
+        int r = game_action_from_string(g, x->s2, junk[j], &a);
+        EXPECT(memcmp(x->s2, s, g->state_size) == 0, "action parse changed the state");
+        if (r != 0) EXPECT(a == -7, "failed action parse wrote its output");
+        r = game_position_from_string(g, junk[j], x->s2);
+        EXPECT(r != 0 || j != 0, "empty position text accepted");
+    }
+}
+
+/* Observation: exactly the declared size, finite values, both points of view. */
+static void check_observe(const game_t *g, const void *s, scratch_t *x)
+{
+    int size = game_obs_size(g);
+    for (int p = 0; p < g->num_players; p++) {
+        for (int i = 0; i < size + OBS_GUARD; i++) x->obs[i] = NAN;
+        game_observe(g, s, p, x->obs);
+        int bad = 0;
+        for (int i = 0; i < size; i++) bad += !isfinite(x->obs[i]);
+        EXPECT(bad == 0, "observation has %d unwritten or non-finite values", bad);
+        for (int i = size; i < size + OBS_GUARD; i++) bad += !isnan(x->obs[i]);
+        EXPECT(bad == 0, "observation writes past its declared shape");
+    }
+}
+
+/* Every listed symmetry: the transformed state's legal actions are the images
+ * of the legal actions, and its observation is the transformed observation. */
+static void check_symmetries(const game_t *g, const void *s, scratch_t *x, int n)
+{
+    int square = g->obs_shape[1] == g->obs_shape[2];
+    for (int k = 1; k < g->num_symmetries; k++) {
+        sym_t sym = g->symmetries[k];
+        g->vt->symmetry_state(g, sym, s, x->s2);
+        EXPECT(g->vt->hash(g, x->s2) == g->vt->hash_recompute(g, x->s2), "%s: stale hash", sym_name(sym));
+        EXPECT(game_current_player(g, x->s2) == game_current_player(g, s), "%s: player changed", sym_name(sym));
+        for (int i = 0; i < n; i++) x->mapped[i] = g->vt->symmetry_action(g, sym, x->legal[i]);
+        qsort(x->mapped, (size_t)n, sizeof(int), cmp_int);
+        int m = game_legal_actions(g, x->s2, x->legal2);
+        int same = m == n;
+        for (int i = 0; same && i < n; i++) same = x->mapped[i] == x->legal2[i];
+        EXPECT(same, "%s does not map legal actions to legal actions", sym_name(sym));
+        if (square && game_current_player(g, s) >= 0) {
+            int p = game_current_player(g, s);
+            game_observe(g, s, p, x->obs);
+            game_observe(g, x->s2, p, x->obs2);
+            sym_planes(sym, g->obs_shape[0], g->obs_shape[1], x->obs, x->obs3);
+            EXPECT(memcmp(x->obs2, x->obs3, sizeof(float) * (size_t)game_obs_size(g)) == 0,
+                   "%s: observation of the transformed state is not the transformed observation",
+                   sym_name(sym));
+        }
+    }
+}
+
+static void check_terminal(const game_t *g, const void *s, scratch_t *x)
+{
+    double r[GAME_MAX_PLAYERS];
+    game_returns(g, s, r);
+    double sum = 0;
+    for (int p = 0; p < g->num_players; p++) {
+        EXPECT(r[p] >= -1.0 && r[p] <= 1.0, "return %g out of [-1, 1]", r[p]);
+        sum += r[p];
+    }
+    if (g->num_players == 2) EXPECT(fabs(sum) < 1e-9, "two-player returns not zero-sum (%g)", sum);
+    EXPECT(game_legal_actions(g, s, x->legal) == 0, "terminal state has legal actions");
+}
+
+/* The whole move made of actions[0..n) from `before` prints and parses back. */
+static void check_whole_move(const game_t *g, const void *before, const int *actions, int n)
+{
+    char text[GAME_MOVE_MAX * 2];
+    int parsed[GAME_MAX_CHAIN];
+    int len = game_move_to_string(g, before, actions, n, text, sizeof text);
+    EXPECT(len > 0, "move_to_string failed: %s", hoyle_last_error());
+    if (len <= 0) return;
+    int m = game_move_from_string(g, before, text, parsed, GAME_MAX_CHAIN);
+    int same = m == n;
+    for (int i = 0; same && i < n; i++) same = parsed[i] == actions[i];
+    EXPECT(same, "whole move '%s' (%d actions) parses as %d actions (%s)", text, n, m,
+           m < 0 ? hoyle_last_error() : "different");
+}
+
+/* One seeded random game with every check; returns a digest of its path. */
+static uint64_t play_checked(const game_t *g, uint64_t seed, scratch_t *x, int deep)
+{
+    rng_t rng;
+    rng_init(&rng, seed);
+    char *s = malloc(g->state_size), *move_start = malloc(g->state_size);
+    game_init(g, s);
+    uint64_t digest = seed;
+    int length = 0, chain[GAME_MAX_CHAIN], chain_len = 0, mover = PLAYER_TERMINAL;
+    for (;;) {
+        EXPECT(game_hash(g, s) == g->vt->hash_recompute(g, s), "incremental hash != recomputed at ply %d", length);
+        int player = game_current_player(g, s);
+        /* A whole move ends when the mover changes. */
+        if (chain_len > 0 && (player != mover || mover == PLAYER_CHANCE)) {
+            if (mover != PLAYER_CHANCE) check_whole_move(g, move_start, chain, chain_len);
+            chain_len = 0;
+        }
+        if (player == PLAYER_TERMINAL) {
+            check_terminal(g, s, x);
+            break;
+        }
+        EXPECT(player == PLAYER_CHANCE || (player >= 0 && player < g->num_players), "bad player %d", player);
+        if (deep) check_text(g, s, x, &rng);
+        check_observe(g, s, x);
+        int action;
+        if (player == PLAYER_CHANCE) {
+            int n = game_chance_outcomes(g, s, x->legal, x->probs);
+            double sum = 0;
+            for (int i = 0; i < n; i++) sum += x->probs[i];
+            EXPECT(n >= 1 && n <= g->max_chance_outcomes && fabs(sum - 1.0) < 1e-9,
+                   "chance outcomes: %d, probabilities sum to %g", n, sum);
+            action = game_random_action(g, s, &rng, x->legal, x->probs);
+        } else {
+            int n = check_legal(g, s, x);
+            if (n <= 0) break;
+            if (deep && rng_below(&rng, 4) == 0) check_symmetries(g, s, x, n);
+            double e = game_evaluate(g, s, player);
+            EXPECT(e >= -1.0 && e <= 1.0, "evaluate %g out of [-1, 1]", e);
+            /* An illegal action is refused and changes nothing. */
+            int bad = (int)rng_below(&rng, (uint32_t)g->num_actions), legal_bad = 0;
+            for (int i = 0; i < n; i++) legal_bad |= x->legal[i] == bad;
+            if (!legal_bad) {
+                memcpy(x->s2, s, g->state_size);
+                EXPECT(game_apply_checked(g, x->s2, bad) != 0, "illegal action %d accepted", bad);
+                EXPECT(memcmp(x->s2, s, g->state_size) == 0, "refused action changed the state");
+            }
+            if (deep && g->vt->perft && rng_below(&rng, 16) == 0) {
+                EXPECT(game_perft(g, s, 2) == game_perft_generic(g, s, 2), "fast perft(2) != generic at ply %d", length);
+            }
+            action = x->legal[rng_below(&rng, (uint32_t)n)];
+        }
+        if (chain_len == 0) {
+            memcpy(move_start, s, g->state_size);
+            mover = player;
+        }
+        if (chain_len < GAME_MAX_CHAIN) chain[chain_len++] = action;
+        else EXPECT(0, "a whole move is longer than GAME_MAX_CHAIN");
+        game_apply(g, s, action);
+        digest = rng_mix(digest ^ game_hash(g, s));
+        if (++length > g->max_game_length) {
+            EXPECT(0, "game longer than max_game_length %d", g->max_game_length);
+            break;
+        }
+    }
+    free(s);
+    free(move_start);
+    return digest;
+}
+
+static int games_per_variant(void)
+{
+    const char *env = getenv("HOYLE_CONFORMANCE_GAMES");
+    return env && atoi(env) > 0 ? atoi(env) : DEFAULT_GAMES;
+}
+
+static void test_registry_self_check(void)
+{
+    int st = game_registry_check();
+    if (st) fprintf(stderr, "registry: %s\n", hoyle_last_error());
+    CU_ASSERT_EQUAL(st, 0);
+}
+
+static void test_random_games_every_variant(void)
+{
+    int games = games_per_variant();
+    for (int i = 0; game_registry[i]; i++) {
+        for (int v = 0; game_registry[i]->variants[v]; v++) {
+            const game_t *g = NULL;
+            HARNESS_OK(game_create(game_registry[i]->variants[v], &g));
+            if (g == NULL) continue;
+            scratch_t x;
+            scratch_init(g, &x);
+            failures = 0;
+            /* Deep checks (text, symmetries, perft) on the first quarter. */
+            for (int k = 0; k < games; k++) play_checked(g, 1000 + (uint64_t)k, &x, k < games / 4 + 1);
+            fprintf(stderr, "  %-40s %d games, %d failures\n", g->spec, games, failures);
+            scratch_done(&x);
+            game_free(g);
+        }
+    }
+}
+
+static void test_same_seed_same_game(void)
+{
+    for (int i = 0; game_registry[i]; i++) {
+        const game_t *g = NULL;
+        HARNESS_OK(game_create(game_registry[i]->variants[0], &g));
+        if (g == NULL) continue;
+        scratch_t x;
+        scratch_init(g, &x);
+        uint64_t a = play_checked(g, 77, &x, 0), b = play_checked(g, 77, &x, 0),
+                 c = play_checked(g, 78, &x, 0);
+        CU_ASSERT_EQUAL(a, b);
+        CU_ASSERT_NOT_EQUAL(a, c);
+        scratch_done(&x);
+        game_free(g);
+    }
+}
+
+static void test_bad_params_name_the_key(void)
+{
+    for (int i = 0; game_registry[i]; i++) {
+        const game_t *g = NULL;
+        char spec[128];
+        snprintf(spec, sizeof spec, "%s(no_such_key=1)", game_registry[i]->name);
+        CU_ASSERT_EQUAL(game_create(spec, &g), HOYLE_EINVAL);
+        CU_ASSERT_PTR_NULL(g);
+        CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "no_such_key"));
+        for (int p = 0; game_registry[i]->params && game_registry[i]->params[p].key; p++) {
+            const param_def_t *d = &game_registry[i]->params[p];
+            if (d->type == PARAM_STRING) continue; /* free text: any value binds */
+            snprintf(spec, sizeof spec, "%s(%s=not_a_value_999999999)", game_registry[i]->name, d->key);
+            CU_ASSERT_NOT_EQUAL(game_create(spec, &g), 0);
+            CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), d->key) ? hoyle_last_error() : NULL);
+        }
+    }
+}
+
+int main(void)
+{
+    static const harness_test_t tests[] = {
+        {"registry self-check", test_registry_self_check},
+        {"bad parameters name the key", test_bad_params_name_the_key},
+        {"seeded random games, every variant, every check", test_random_games_every_variant},
+        {"same seed, same game", test_same_seed_same_game},
+        {NULL, NULL},
+    };
+    return harness_run("conformance", tests);
+}

@@ -1,0 +1,145 @@
+/* test_core.c — the spec parser and parameter binder, the PRNG, errors. */
+#include <math.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "core/spec.h"
+#include "tests/harness.h"
+
+static const param_def_t schema[] = {
+    {.key = "board", .type = PARAM_INT, .def = "8", .min = 5, .max = 19, .help = "board size"},
+    {.key = "c", .type = PARAM_DOUBLE, .def = "1.25", .min = 0, .max = 100, .help = "exploration"},
+    {.key = "exact", .type = PARAM_BOOL, .def = "false", .help = "exact five"},
+    {.key = "variant", .type = PARAM_CHOICE, .def = "english", .choices = "english|losing|polish"},
+    {.key = "model", .type = PARAM_STRING, .def = "", .help = "path"},
+    {.key = NULL},
+};
+
+static void test_parse_forms(void)
+{
+    spec_t s;
+    HARNESS_OK(spec_parse("gobang", &s));
+    CU_ASSERT_STRING_EQUAL(s.name, "gobang");
+    CU_ASSERT_EQUAL(s.num_params, 0);
+    HARNESS_OK(spec_parse("  gobang ( board = 15 , men=0 )  ", &s));
+    CU_ASSERT_STRING_EQUAL(s.name, "gobang");
+    CU_ASSERT_EQUAL(s.num_params, 2);
+    CU_ASSERT_STRING_EQUAL(s.params[0].key, "board");
+    CU_ASSERT_STRING_EQUAL(s.params[0].value, "15");
+    CU_ASSERT_STRING_EQUAL(s.params[1].value, "0");
+    HARNESS_OK(spec_parse("az(eval=net(path=a.pt,x=1),sims=8)", &s));
+    CU_ASSERT_EQUAL(s.num_params, 2);
+    CU_ASSERT_STRING_EQUAL(s.params[0].value, "net(path=a.pt,x=1)");
+    HARNESS_OK(spec_parse("random()", &s));
+    CU_ASSERT_EQUAL(s.num_params, 0);
+}
+
+static void test_parse_errors_write_nothing(void)
+{
+    static const char *const bad[] = {"", "(", "x(", "x(a)", "x(a=)", "x(=1)", "x(a=1,)", "x(a=1,a=2)",
+                                      "x(a=1))", "x(a=(1)", "x)y", "x(a=1) y", "!x", NULL};
+    for (int i = 0; bad[i]; i++) {
+        spec_t s;
+        memset(&s, 0x5A, sizeof s);
+        spec_t copy = s;
+        int st = spec_parse(bad[i], &s);
+        CU_ASSERT_EQUAL(st, HOYLE_EINVAL);
+        CU_ASSERT(memcmp(&s, &copy, sizeof s) == 0);
+        CU_ASSERT(hoyle_last_error()[0] != '\0');
+    }
+}
+
+static void test_bind_defaults_and_types(void)
+{
+    spec_t s;
+    params_t p;
+    HARNESS_OK(spec_parse("g(board=15,exact=yes,variant=polish,model=a/b.pt)", &s));
+    HARNESS_OK(params_bind(schema, &s, "g", &p));
+    CU_ASSERT_EQUAL(params_int(&p, "board"), 15);
+    CU_ASSERT_DOUBLE_EQUAL(params_double(&p, "c"), 1.25, 1e-12);
+    CU_ASSERT_TRUE(params_bool(&p, "exact"));
+    CU_ASSERT_EQUAL(params_choice(&p, "variant"), 2);
+    CU_ASSERT_STRING_EQUAL(params_str(&p, "variant"), "polish");
+    CU_ASSERT_STRING_EQUAL(params_str(&p, "model"), "a/b.pt");
+    char buf[256];
+    CU_ASSERT(params_format(&p, "g", buf, sizeof buf) > 0);
+    CU_ASSERT_STRING_EQUAL(buf, "g(board=15,c=1.25,exact=yes,variant=polish,model=a/b.pt)");
+    CU_ASSERT_EQUAL(params_format(&p, "g", buf, 10), HOYLE_EFULL);
+}
+
+static void expect_bind_error(const char *text, const char *needle)
+{
+    spec_t s;
+    params_t p;
+    memset(&p, 0x33, sizeof p);
+    params_t copy = p;
+    HARNESS_OK(spec_parse(text, &s));
+    CU_ASSERT_EQUAL(params_bind(schema, &s, "g", &p), HOYLE_EINVAL);
+    CU_ASSERT(memcmp(&p, &copy, sizeof p) == 0);
+    if (!strstr(hoyle_last_error(), needle)) fprintf(stderr, "message '%s' lacks '%s'\n", hoyle_last_error(), needle);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), needle));
+}
+
+static void test_bind_errors_name_the_key(void)
+{
+    expect_bind_error("g(size=3)", "unknown parameter 'size'");
+    expect_bind_error("g(board=99)", "board: 99 is out of range");
+    expect_bind_error("g(board=4)", "board");
+    expect_bind_error("g(board=8.5)", "board: '8.5' is not an integer");
+    expect_bind_error("g(c=abc)", "c: 'abc' is not a number");
+    expect_bind_error("g(c=nan)", "c:");
+    expect_bind_error("g(exact=maybe)", "exact: 'maybe' is not a boolean");
+    expect_bind_error("g(variant=russian)", "variant: 'russian' is not one of english|losing|polish");
+}
+
+static void test_rng_reproducible_and_uniform(void)
+{
+    rng_t a, b;
+    rng_init(&a, 42);
+    rng_init(&b, 42);
+    for (int i = 0; i < 1000; i++) CU_ASSERT_EQUAL(rng_next(&a), rng_next(&b));
+    rng_init(&b, 43);
+    CU_ASSERT_NOT_EQUAL(rng_next(&a), rng_next(&b));
+    /* rng_below: chi-square over 10 buckets, 100k draws; 99.9% critical value 27.9. */
+    int counts[10] = {0};
+    for (int i = 0; i < 100000; i++) counts[rng_below(&a, 10)]++;
+    double chi = 0;
+    for (int k = 0; k < 10; k++) chi += (counts[k] - 10000.0) * (counts[k] - 10000.0) / 10000.0;
+    CU_ASSERT(chi < 27.9);
+    double sum = 0;
+    for (int i = 0; i < 100000; i++) {
+        double u = rng_double(&a);
+        CU_ASSERT(u >= 0.0 && u < 1.0);
+        sum += u;
+    }
+    CU_ASSERT(fabs(sum / 100000 - 0.5) < 0.01);
+    /* Gamma(alpha) has mean alpha: check a small and a large shape. */
+    for (int k = 0; k < 2; k++) {
+        double alpha = k ? 3.0 : 0.3, m = 0;
+        for (int i = 0; i < 50000; i++) m += rng_gamma(&a, alpha);
+        CU_ASSERT(fabs(m / 50000 - alpha) < 0.05 * alpha + 0.01);
+    }
+}
+
+static void test_error_message(void)
+{
+    hoyle_clear_error();
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "");
+    CU_ASSERT_EQUAL(hoyle_error(HOYLE_EIO, "file '%s': %d", "x.h5", 3), HOYLE_EIO);
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "file 'x.h5': 3");
+}
+
+int main(void)
+{
+    static const harness_test_t tests[] = {
+        {"spec forms", test_parse_forms},
+        {"spec errors write nothing", test_parse_errors_write_nothing},
+        {"bind defaults and types", test_bind_defaults_and_types},
+        {"bind errors name the key", test_bind_errors_name_the_key},
+        {"rng reproducible and uniform", test_rng_reproducible_and_uniform},
+        {"error message", test_error_message},
+        {NULL, NULL},
+    };
+    return harness_run("core", tests);
+}
