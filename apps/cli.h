@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "games/game.h"
 
@@ -34,6 +35,9 @@ int cli_parse_u64(const char *cmd, const char *option, const char *text, uint64_
 
 /* Create a game from its spec, printing the error on failure (returns NULL). */
 const game_t *cli_game(const char *cmd, const char *spec);
+
+/* Write `s` as a JSON string literal (quotes and escapes included). */
+void cli_json_string(FILE *out, const char *s);
 
 /* Monotonic wall clock in seconds. */
 double cli_now(void);

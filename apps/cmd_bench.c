@@ -10,7 +10,7 @@
 #include "games/registry.h"
 
 static const char help[] =
-    "usage: hoyle bench [--games SPEC,...] [--json]\n\n"
+    "usage: hoyle bench [--games 'SPEC;SPEC...'] [--json]\n\n"
     "For every registered variant (or the listed games): perft from the start\n"
     "to the first depth with at least 1,000,000 leaves (at most 12), and 2000\n"
     "uniformly random games with seed 1. One line per game with counts and\n"
@@ -87,14 +87,16 @@ int cmd_bench(int argc, char **argv)
         double grate = r.random.seconds > 0 ? (double)r.random.games / r.random.seconds : 0;
         double arate = r.random.seconds > 0 ? (double)r.random.actions / r.random.seconds : 0;
         total += r.perft_nodes + r.random.actions;
-        if (json)
-            printf("%s{\"game\":\"%s\",\"perft_depth\":%d,\"perft_nodes\":%llu,\"perft_seconds\":%.6f,"
+        if (json) {
+            printf("%s{\"game\":", i ? "," : "");
+            cli_json_string(stdout, r.spec);
+            printf(",\"perft_depth\":%d,\"perft_nodes\":%llu,\"perft_seconds\":%.6f,"
                    "\"perft_nodes_per_second\":%.0f,\"random_games\":%llu,\"random_actions\":%llu,"
                    "\"random_seconds\":%.6f,\"random_games_per_second\":%.1f}",
-                   i ? "," : "", r.spec, r.perft_depth, (unsigned long long)r.perft_nodes,
+                   r.perft_depth, (unsigned long long)r.perft_nodes,
                    r.perft_seconds, prate, (unsigned long long)r.random.games,
                    (unsigned long long)r.random.actions, r.random.seconds, grate);
-        else {
+        } else {
             char perft[32];
             snprintf(perft, sizeof perft, "d%d %llu", r.perft_depth, (unsigned long long)r.perft_nodes);
             printf("%-34s %14s %8.3f %9.2f | %7llu %9.0f %10.0f\n", r.spec, perft, r.perft_seconds,

@@ -23,14 +23,26 @@ int cmd_games(int argc, char **argv)
     for (int i = 0; game_registry[i]; i++) {
         const game_entry_t *e = game_registry[i];
         if (json) {
-            printf("%s{\"name\":\"%s\",\"description\":\"%s\",\"variants\":[", i ? "," : "", e->name,
-                   e->description);
-            for (int v = 0; e->variants[v]; v++) printf("%s\"%s\"", v ? "," : "", e->variants[v]);
+            printf("%s{\"name\":", i ? "," : "");
+            cli_json_string(stdout, e->name);
+            printf(",\"description\":");
+            cli_json_string(stdout, e->description);
+            printf(",\"variants\":[");
+            for (int v = 0; e->variants[v]; v++) {
+                if (v) putchar(',');
+                cli_json_string(stdout, e->variants[v]);
+            }
             printf("],\"params\":[");
-            for (int p = 0; e->params && e->params[p].key; p++)
-                printf("%s{\"key\":\"%s\",\"default\":\"%s\",\"help\":\"%s\"}", p ? "," : "",
-                       e->params[p].key, e->params[p].def ? e->params[p].def : "",
-                       e->params[p].help ? e->params[p].help : "");
+            for (int p = 0; e->params && e->params[p].key; p++) {
+                const param_def_t *d = &e->params[p];
+                printf("%s{\"key\":", p ? "," : "");
+                cli_json_string(stdout, d->key);
+                printf(",\"default\":");
+                cli_json_string(stdout, d->def ? d->def : "");
+                printf(",\"help\":");
+                cli_json_string(stdout, d->help ? d->help : "");
+                printf("}");
+            }
             printf("]}");
             continue;
         }

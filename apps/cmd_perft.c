@@ -77,8 +77,9 @@ int cmd_perft(int argc, char **argv)
     double seconds = cli_now() - start;
     double rate = seconds > 0 ? (double)nodes / seconds : 0.0;
     if (json)
-        printf("{\"game\":\"%s\",\"depth\":%llu,\"nodes\":%llu,\"seconds\":%.6f,\"nodes_per_second\":%.0f}\n",
-               g->spec, (unsigned long long)depth, (unsigned long long)nodes, seconds, rate);
+        printf("{\"game\":"), cli_json_string(stdout, g->spec),
+            printf(",\"depth\":%llu,\"nodes\":%llu,\"seconds\":%.6f,\"nodes_per_second\":%.0f}\n",
+                   (unsigned long long)depth, (unsigned long long)nodes, seconds, rate);
     else
         printf("perft(%llu) = %llu  (%.3f s, %.2f M nodes/s)\n", (unsigned long long)depth,
                (unsigned long long)nodes, seconds, rate / 1e6);

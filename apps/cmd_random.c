@@ -120,8 +120,10 @@ int cmd_random(int argc, char **argv)
     double len_sd = n > 1 ? sqrt(fmax(0.0, (st.len_sq - n * len_mean * len_mean) / (n - 1))) : 0.0;
     double rate = st.seconds > 0 ? n / st.seconds : 0.0;
     if (json) {
-        printf("{\"game\":\"%s\",\"games\":%llu,\"seed\":%llu,\"wins\":[", g->spec,
-               (unsigned long long)st.games, (unsigned long long)seed);
+        printf("{\"game\":");
+        cli_json_string(stdout, g->spec);
+        printf(",\"games\":%llu,\"seed\":%llu,\"wins\":[", (unsigned long long)st.games,
+               (unsigned long long)seed);
         for (int p = 0; p < g->num_players; p++) printf("%s%llu", p ? "," : "", (unsigned long long)st.wins[p]);
         printf("],\"draws\":%llu,\"first_player_score\":%.6f,\"first_player_score_ci95\":[%.6f,%.6f],"
                "\"length_mean\":%.3f,\"length_sd\":%.3f,\"length_min\":%d,\"length_max\":%d,"
