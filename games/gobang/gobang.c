@@ -1,0 +1,93 @@
+/* gobang.c — the Go-Bang registry entry: parameter schema, variants, the
+ * vtable and create/destroy. Rules, text, observation and evaluation live in
+ * the sibling files (see gobang_internal.h); docs/games/gobang.md describes
+ * the game as implemented. */
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "games/gobang/gobang_internal.h"
+#include "games/registry.h"
+
+static const param_def_t gobang_params[] = {
+    {.key = "board", .type = PARAM_INT, .def = "8", .min = GB_MIN_N, .max = GB_MAX_N,
+     .help = "board side N (an N x N board; the seed plays on the 8x8 chess-board)"},
+    {.key = "men", .type = PARAM_INT, .def = "12", .min = 0, .max = GB_MAX_SQ / 2,
+     .help = "men per side, at most N*N/2; 0 = place in turn until the board is full (Gomoku)"},
+    {.key = "exact", .type = PARAM_BOOL, .def = "false",
+     .help = "only exactly five wins (a line of six or more does not)"},
+    {.key = "move_limit", .type = PARAM_INT, .def = "200", .min = 1, .max = 10000,
+     .help = "moving-phase moves (both sides together) after which the game is drawn"},
+    {.key = NULL},
+};
+
+static const char *const gobang_variants[] = {
+    "gobang",
+    "gobang(board=15,men=0)",
+    "gobang(exact=true)",
+    "gobang(board=15,men=0,exact=true)",
+    "gobang(board=5,men=6)",
+    NULL,
+};
+
+static const game_vt_t gobang_vt = {
+    .init = gb_init,
+    .current_player = gb_current_player,
+    .legal_actions = gb_legal_actions,
+    .apply = gb_apply,
+    .returns = gb_returns,
+    .hash = gb_hash,
+    .hash_recompute = gb_hash_recompute,
+    .observe = gb_observe,
+    .state_to_string = gb_state_to_string,
+    .position_to_string = gb_position_to_string,
+    .position_from_string = gb_position_from_string,
+    .action_to_string = gb_action_to_string,
+    .action_from_string = gb_action_from_string,
+    .evaluate = gb_evaluate,
+    .is_noisy = gb_is_noisy,
+    .symmetry_state = gb_symmetry_state,
+    .symmetry_action = gb_symmetry_action,
+    .perft = gb_perft,
+};
+
+static int gobang_create(game_t *g)
+{
+    int n = (int)params_int(&g->params, "board");
+    int men = (int)params_int(&g->params, "men");
+    bool exact = params_bool(&g->params, "exact");
+    int move_limit = (int)params_int(&g->params, "move_limit");
+    if (2 * men > n * n)
+        return hoyle_error(HOYLE_EINVAL, "gobang: men: %d men a side need %d squares, board=%d has %d",
+                           men, 2 * men, n, n * n);
+    int status = gb_impl_create(g, n, men, exact, move_limit);
+    if (status) return status;
+    const gb_impl_t *im = gb_impl(g);
+    g->vt = &gobang_vt;
+    g->num_players = 2;
+    size_t size = offsetof(gb_state_t, cell) + (size_t)im->nsq;
+    g->state_size = (size + 7) / 8 * 8;
+    g->num_actions = im->moving ? im->nsq * (1 + GB_DIRS) : im->nsq;
+    int most_steps = im->moving ? GB_DIRS * men : 0;
+    g->max_legal = im->nsq > most_steps ? im->nsq : most_steps;
+    g->max_chance_outcomes = 0;
+    g->max_game_length = im->hand0[0] + im->hand0[1] + (im->moving ? move_limit : 0);
+    g->obs_shape[0] = GB_PLANES, g->obs_shape[1] = n, g->obs_shape[2] = n;
+    g->num_symmetries = SYM_COUNT;
+    for (int k = 0; k < SYM_COUNT; k++) g->symmetries[k] = (sym_t)k;
+    return HOYLE_OK;
+}
+
+static void gobang_destroy(game_t *g)
+{
+    free(g->impl);
+    g->impl = NULL;
+}
+
+const game_entry_t gobang_entry = {
+    .name = "gobang",
+    .description = "Go-Bang (Go-Ban): five in a row; place your men, then move them one square",
+    .params = gobang_params,
+    .variants = gobang_variants,
+    .create = gobang_create,
+    .destroy = gobang_destroy,
+};

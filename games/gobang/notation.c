@@ -1,0 +1,230 @@
+/* notation.c — Go-Bang text: squares and actions in the seed's notation
+ * (International Chess Notation: files a.., ranks 1.., White's first rank at
+ * the bottom; `d4` places a man, `c6 d7` moves one), the board drawing and
+ * the one-line position format
+ *
+ *     <rank N>/.../<rank 1> <w|b> <White in hand> <Black in hand> <moves>
+ *
+ * where each rank is N characters, file a first: `x` White, `o` Black, `.`
+ * empty, and <moves> is the moving-phase counter of the draw rule. Import
+ * checks everything (men conserved, side to move matches the counts, at most
+ * the side that moved last has a five) and writes the state only on success. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "games/gobang/gobang_internal.h"
+
+typedef struct out {
+    char *buf;
+    size_t cap, used;
+    int status;
+} out_t;
+
+static void put(out_t *o, const char *fmt, ...)
+{
+    if (o->status) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(o->buf + o->used, o->cap - o->used, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= o->cap - o->used) {
+        o->status = hoyle_error(HOYLE_EFULL, "gobang: text buffer too small");
+        if (o->cap) o->buf[o->used] = '\0';
+        return;
+    }
+    o->used += (size_t)n;
+}
+
+static int finish(out_t *o) { return o->status ? o->status : (int)o->used; }
+
+static void put_square(out_t *o, const gb_impl_t *im, int sq)
+{
+    put(o, "%c%d", 'a' + sq % im->n, sq / im->n + 1);
+}
+
+/* Parse a square at *p (file letter, rank without leading zero), advancing
+ * *p; -1 when there is none. */
+static int parse_square(const gb_impl_t *im, const char **p)
+{
+    const char *t = *p;
+    int c = tolower((unsigned char)t[0]) - 'a';
+    if (c < 0 || c >= im->n || !isdigit((unsigned char)t[1]) || t[1] == '0') return -1;
+    int r = t[1] - '0', len = 2;
+    if (isdigit((unsigned char)t[2])) r = r * 10 + (t[2] - '0'), len = 3;
+    if (r > im->n || isalnum((unsigned char)t[len])) return -1;
+    *p = t + len;
+    return (r - 1) * im->n + c;
+}
+
+static const char *const side_name[2] = {"White", "Black"};
+
+int gb_action_to_string(const game_t *g, const void *sv, int action, char *buf, size_t cap)
+{
+    (void)sv;
+    const gb_impl_t *im = gb_impl(g);
+    int from, to;
+    if (!gb_decode(im, action, &from, &to))
+        return hoyle_error(HOYLE_EINVAL, "gobang: action %d is not a placement or a step", action);
+    out_t o = {buf, cap, 0, 0};
+    if (from >= 0) put_square(&o, im, from), put(&o, " ");
+    put_square(&o, im, to);
+    return finish(&o);
+}
+
+int gb_action_from_string(const game_t *g, const void *sv, const char *text, int *action)
+{
+    const gb_impl_t *im = gb_impl(g);
+    const gb_state_t *s = sv;
+    const char *p = text;
+    while (*p == ' ' || *p == '\t') p++;
+    int a = parse_square(im, &p), b = -1;
+    if (a < 0) return hoyle_error(HOYLE_EINVAL, "gobang: bad square in '%.40s'", text);
+    if (*p == ' ' || *p == '-') {
+        while (*p == ' ' || *p == '-') p++;
+        if (*p) {
+            b = parse_square(im, &p);
+            if (b < 0) return hoyle_error(HOYLE_EINVAL, "gobang: bad square in '%.40s'", text);
+        }
+    }
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    if (*p) return hoyle_error(HOYLE_EINVAL, "gobang: trailing text in '%.40s'", text);
+    if (s->result != GB_ONGOING) return hoyle_error(HOYLE_ESTATE, "gobang: the game is over");
+    int me = s->to_move;
+    if (b < 0) {
+        if (s->in_hand[me] == 0)
+            return hoyle_error(HOYLE_EINVAL, "gobang: %s has no man left to place; move one ('c6 d7')",
+                               side_name[me]);
+        if (s->cell[a] != GB_EMPTY) return hoyle_error(HOYLE_EINVAL, "gobang: '%.8s' is occupied", text);
+        *action = a;
+        return HOYLE_OK;
+    }
+    if (s->in_hand[me] > 0)
+        return hoyle_error(HOYLE_EINVAL, "gobang: '%.40s': %s must place a man first (%d in hand)", text,
+                           side_name[me], s->in_hand[me]);
+    if (s->cell[a] != me + 1)
+        return hoyle_error(HOYLE_EINVAL, "gobang: '%.40s': no %s man on the first square", text,
+                           side_name[me]);
+    for (int d = 0; d < GB_DIRS; d++)
+        if (im->nbr[a][d] == b) {
+            if (s->cell[b] != GB_EMPTY)
+                return hoyle_error(HOYLE_EINVAL, "gobang: '%.40s': the target square is occupied", text);
+            *action = im->nsq + a * GB_DIRS + d;
+            return HOYLE_OK;
+        }
+    return hoyle_error(HOYLE_EINVAL, "gobang: '%.40s' is not a one-square step", text);
+}
+
+int gb_state_to_string(const game_t *g, const void *sv, char *buf, size_t cap)
+{
+    const gb_impl_t *im = gb_impl(g);
+    const gb_state_t *s = sv;
+    out_t o = {buf, cap, 0, 0};
+    static const char glyph[3] = {'.', 'x', 'o'};
+    for (int r = im->n - 1; r >= 0; r--) {
+        put(&o, "%2d ", r + 1);
+        for (int c = 0; c < im->n; c++) put(&o, " %c", glyph[s->cell[r * im->n + c]]);
+        put(&o, "\n");
+    }
+    put(&o, "   ");
+    for (int c = 0; c < im->n; c++) put(&o, " %c", 'a' + c);
+    put(&o, "\n");
+    if (s->result == GB_WIN0 || s->result == GB_WIN1)
+        put(&o, "%s wins with five\n", side_name[s->result - GB_WIN0]);
+    else if (s->result == GB_DRAW)
+        put(&o, "draw\n");
+    else
+        put(&o, "%s (%c) to %s\n", side_name[s->to_move], glyph[s->to_move + 1],
+            s->in_hand[s->to_move] ? "place" : "move");
+    put(&o, "in hand: x %d, o %d", s->in_hand[0], s->in_hand[1]);
+    if (im->moving) put(&o, "; moves %d of %d", s->moves, im->move_limit);
+    put(&o, "\n");
+    return finish(&o);
+}
+
+int gb_position_to_string(const game_t *g, const void *sv, char *buf, size_t cap)
+{
+    const gb_impl_t *im = gb_impl(g);
+    const gb_state_t *s = sv;
+    out_t o = {buf, cap, 0, 0};
+    static const char glyph[3] = {'.', 'x', 'o'};
+    for (int r = im->n - 1; r >= 0; r--) {
+        for (int c = 0; c < im->n; c++) put(&o, "%c", glyph[s->cell[r * im->n + c]]);
+        if (r) put(&o, "/");
+    }
+    put(&o, " %c %d %d %d", s->to_move ? 'b' : 'w', s->in_hand[0], s->in_hand[1], s->moves);
+    return finish(&o);
+}
+
+/* A non-negative decimal at *p (at most 5 digits), advancing *p; -1 if none. */
+static int parse_count(const char **p)
+{
+    const char *t = *p;
+    int v = 0, len = 0;
+    while (isdigit((unsigned char)t[len]) && len < 6) v = v * 10 + (t[len] - '0'), len++;
+    if (len == 0 || len > 5 || (len > 1 && t[0] == '0')) return -1;
+    *p = t + len;
+    return v;
+}
+
+int gb_position_from_string(const game_t *g, const char *text, void *sv)
+{
+    const gb_impl_t *im = gb_impl(g);
+    uint64_t tmp_buf[(sizeof(gb_state_t) + GB_MAX_SQ) / 8 + 1];
+    gb_state_t *t = (gb_state_t *)tmp_buf;
+    memset(t, 0, g->state_size);
+    const char *p = text;
+    while (*p == ' ') p++;
+    int count[2] = {0, 0};
+    for (int r = im->n - 1; r >= 0; r--) {
+        for (int c = 0; c < im->n; c++, p++) {
+            int v = *p == 'x' ? GB_WHITE : *p == 'o' ? GB_BLACK : *p == '.' ? GB_EMPTY : -1;
+            if (v < 0)
+                return hoyle_error(HOYLE_EINVAL, "gobang position: rank %d needs %d cells of x/o/. in '%.80s'",
+                                   r + 1, im->n, text);
+            t->cell[r * im->n + c] = (uint8_t)v;
+            if (v) count[v - 1]++;
+        }
+        if (r && *p++ != '/')
+            return hoyle_error(HOYLE_EINVAL, "gobang position: expected '/' after rank %d", r + 1);
+    }
+    if (*p++ != ' ' || (*p != 'w' && *p != 'b') || p[1] != ' ')
+        return hoyle_error(HOYLE_EINVAL, "gobang position: expected ' w' or ' b' after the board");
+    t->to_move = *p == 'b';
+    p += 2;
+    int hand[2], moves;
+    if ((hand[0] = parse_count(&p)) < 0 || *p++ != ' ' || (hand[1] = parse_count(&p)) < 0 ||
+        *p++ != ' ' || (moves = parse_count(&p)) < 0)
+        return hoyle_error(HOYLE_EINVAL, "gobang position: expected '<in hand> <in hand> <moves>'");
+    while (*p == ' ' || *p == '\n' || *p == '\r') p++;
+    if (*p) return hoyle_error(HOYLE_EINVAL, "gobang position: trailing text '%.20s'", p);
+    for (int k = 0; k < 2; k++)
+        if (count[k] + hand[k] != im->hand0[k])
+            return hoyle_error(HOYLE_EINVAL,
+                               "gobang position: %s has %d on the board and %d in hand, not %d men",
+                               side_name[k], count[k], hand[k], im->hand0[k]);
+    int placed_gap = count[0] - count[1];
+    if (hand[0] + hand[1] > 0) {
+        if (moves != 0)
+            return hoyle_error(HOYLE_EINVAL, "gobang position: moves must be 0 while men are in hand");
+        if (placed_gap != t->to_move || (hand[0] == 0 && t->to_move == 0))
+            return hoyle_error(HOYLE_EINVAL, "gobang position: %s cannot be to place with %d x and %d o placed",
+                               side_name[t->to_move], count[0], count[1]);
+    } else if (!im->moving ? moves != 0 : (moves > im->move_limit || moves % 2 != t->to_move)) {
+        return hoyle_error(HOYLE_EINVAL, "gobang position: move counter %d does not fit %s to move (limit %d)",
+                           moves, side_name[t->to_move], im->moving ? im->move_limit : 0);
+    }
+    t->in_hand[0] = (uint16_t)hand[0], t->in_hand[1] = (uint16_t)hand[1], t->moves = (uint16_t)moves;
+    bool five[2] = {gb_has_five(im, t, GB_WHITE), gb_has_five(im, t, GB_BLACK)};
+    if (five[t->to_move])
+        return hoyle_error(HOYLE_EINVAL, "gobang position: %s, to move, already has five",
+                           side_name[t->to_move]);
+    if (five[1 - t->to_move])
+        t->result = (uint8_t)(t->to_move ? GB_WIN0 : GB_WIN1);
+    else
+        gb_settle(im, t, -1, -1);
+    t->hash = gb_hash_compute(g, t);
+    memcpy(sv, t, g->state_size);
+    return HOYLE_OK;
+}
