@@ -43,6 +43,7 @@
 #define GAME_TEXT_MAX 4096 /* enough for any board drawing or position text */
 #define GAME_MOVE_MAX 64   /* longest action or whole-move string */
 #define GAME_MAX_CHAIN 32  /* most actions one player makes in a row (one whole move) */
+#define GAME_STATE_ALIGN 8 /* alignment every state buffer must have */
 
 /* The eight symmetries of a square board, as applied to (row, col) of an
  * N x N board: see games/symmetry.h for the exact maps. A game lists the
@@ -129,7 +130,9 @@ struct game {
     char spec[GAME_SPEC_MAX];       /* canonical spec, every parameter spelled out */
     params_t params;                /* bound parameters */
     int num_players;                /* 1 (puzzles) or 2 */
-    size_t state_size;              /* bytes of one state */
+    size_t state_size;              /* bytes of one state; buffers holding states must be
+                                       aligned for uint64_t (malloc's alignment; arenas round
+                                       slots up to GAME_STATE_ALIGN) */
     int num_actions;                /* size of the action space */
     int max_legal;                  /* bound on legal_actions() count */
     int max_chance_outcomes;        /* 0 for deterministic games */
