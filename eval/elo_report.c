@@ -1,0 +1,419 @@
+/* elo_report.c — text, CSV and JSON writers for ratings and first-player tables.
+ *
+ * Writers only read the result; every line they print is derived from the
+ * result's arrays (and, for the cross table, from the input games). A write
+ * error on the stream is reported as HOYLE_EIO after the attempt. */
+#include "eval/elo_report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+/* ---- helpers ---- */
+
+static _Thread_local const elo_result_t *sort_ctx;
+
+static int by_rank(const void *a, const void *b)
+{
+    int i = *(const int *)a, j = *(const int *)b;
+    double ri = sort_ctx->rating[i], rj = sort_ctx->rating[j];
+    if (ri != rj) return ri > rj ? -1 : 1;
+    return strcmp(sort_ctx->names[i], sort_ctx->names[j]);
+}
+
+/* New array of player ids in rank order (caller frees), NULL on ENOMEM. */
+static int *rank_order(const elo_result_t *r)
+{
+    int *order = malloc((size_t)r->n * sizeof *order);
+    if (!order) return NULL;
+    for (int i = 0; i < r->n; i++) order[i] = i;
+    sort_ctx = r; /* qsort has no context argument in C11; thread-local keeps threads apart */
+    qsort(order, (size_t)r->n, sizeof *order, by_rank);
+    sort_ctx = NULL;
+    return order;
+}
+
+static int finish(FILE *f, int *order)
+{
+    free(order);
+    if (ferror(f)) return hoyle_error(HOYLE_EIO, "elo report: write failed");
+    return HOYLE_OK;
+}
+
+static int name_width(const elo_result_t *r)
+{
+    int w = 4;
+    for (int i = 0; i < r->n; i++) {
+        int len = (int)strlen(r->names[i]);
+        if (len > w) w = len;
+    }
+    return w;
+}
+
+/* JSON number or null. */
+static void json_num(FILE *f, double x)
+{
+    if (isfinite(x))
+        fprintf(f, "%.10g", x);
+    else
+        fputs("null", f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", f);
+        else if (c == '\t')
+            fputs("\\t", f);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void csv_str(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void csv_num(FILE *f, double x)
+{
+    if (isfinite(x)) fprintf(f, "%.10g", x);
+}
+
+/* Distances from the rating to its upper and lower bounds. */
+static void plus_minus(const elo_result_t *r, int i, double *plus, double *minus)
+{
+    if (r->boot_lo) {
+        *plus = r->boot_hi[i] - r->rating[i];
+        *minus = r->rating[i] - r->boot_lo[i];
+    } else {
+        *plus = r->hi[i] - r->rating[i];
+        *minus = r->rating[i] - r->lo[i];
+    }
+}
+
+/* ---- ratings ---- */
+
+int elo_report_table(FILE *f, const elo_result_t *r)
+{
+    int *order = rank_order(r);
+    if (!order) return hoyle_error(HOYLE_ENOMEM, "elo report: out of memory");
+    int w = name_width(r);
+    fprintf(f, "Rank %-*s   Elo    +    - games score oppo. draws\n", w, "Name");
+    for (int k = 0; k < r->n; k++) {
+        int i = order[k];
+        double plus, minus;
+        plus_minus(r, i, &plus, &minus);
+        fprintf(f, "%4d %-*s %5.0f %4.0f %4.0f %5.0f %4.0f%% %5.0f %4.0f%%\n", k + 1, w,
+                r->names[i], r->rating[i], plus, minus, r->games[i], 100 * r->score[i], r->oppo[i],
+                100 * r->draws[i]);
+    }
+    double z = elo_normal_quantile(0.5 + 0.5 * r->confidence);
+    fprintf(f, "advantage %.1f +/- %.1f, drawelo %.1f +/- %.1f (%g%% intervals%s)\n", r->advantage,
+            z * r->advantage_se, r->drawelo, z * r->drawelo_se, 100 * r->confidence,
+            r->boot_lo ? "; +/- columns from the bootstrap" : "");
+    return finish(f, order);
+}
+
+int elo_report_los(FILE *f, const elo_result_t *r)
+{
+    int *order = rank_order(r);
+    if (!order) return hoyle_error(HOYLE_ENOMEM, "elo report: out of memory");
+    int w = name_width(r);
+    fprintf(f, "%-*s", w, "");
+    for (int k = 0; k < r->n; k++) fprintf(f, " %3d", k + 1);
+    fputc('\n', f);
+    for (int a = 0; a < r->n; a++) {
+        int i = order[a];
+        fprintf(f, "%-*s", w, r->names[i]);
+        for (int b = 0; b < r->n; b++) {
+            if (a == b)
+                fputs("    ", f);
+            else
+                fprintf(f, " %3.0f", 100 * r->los[i * r->n + order[b]]);
+        }
+        fputc('\n', f);
+    }
+    return finish(f, order);
+}
+
+int elo_report_crosstable(FILE *f, const elo_input_t *in, const elo_result_t *r)
+{
+    if (in->n_players != r->n)
+        return hoyle_error(HOYLE_EINVAL, "elo report: input has %d players, result %d",
+                           in->n_players, r->n);
+    size_t nn = (size_t)r->n * (size_t)r->n;
+    double *pts = calloc(nn, sizeof *pts), *cnt = calloc(nn, sizeof *cnt);
+    int *order = rank_order(r);
+    if (!pts || !cnt || !order) {
+        free(pts);
+        free(cnt);
+        free(order);
+        return hoyle_error(HOYLE_ENOMEM, "elo report: out of memory");
+    }
+    for (size_t g = 0; g < in->n_games; g++) {
+        const elo_game_t *gm = &in->games[g];
+        if (gm->white < 0 || gm->white >= r->n || gm->black < 0 || gm->black >= r->n) continue;
+        double wt = gm->weight == 0 ? 1 : gm->weight;
+        size_t wb = (size_t)gm->white * (size_t)r->n + (size_t)gm->black;
+        size_t bw = (size_t)gm->black * (size_t)r->n + (size_t)gm->white;
+        pts[wb] += wt * gm->score;
+        pts[bw] += wt * (1 - gm->score);
+        cnt[wb] += wt;
+        cnt[bw] += wt;
+    }
+    /* Cell width: the longest "points/games". */
+    char cell[64];
+    int cw = 3;
+    for (size_t q = 0; q < nn; q++) {
+        int len = snprintf(cell, sizeof cell, "%g/%g", pts[q], cnt[q]);
+        if (len > cw) cw = len;
+    }
+    int w = name_width(r);
+    fprintf(f, "%4s %-*s", "", w, "");
+    for (int k = 0; k < r->n; k++) fprintf(f, " %*d", cw, k + 1);
+    fputc('\n', f);
+    for (int a = 0; a < r->n; a++) {
+        int i = order[a];
+        fprintf(f, "%4d %-*s", a + 1, w, r->names[i]);
+        for (int b = 0; b < r->n; b++) {
+            size_t q = (size_t)i * (size_t)r->n + (size_t)order[b];
+            if (a == b)
+                snprintf(cell, sizeof cell, "-");
+            else if (cnt[q] == 0)
+                cell[0] = '\0';
+            else
+                snprintf(cell, sizeof cell, "%g/%g", pts[q], cnt[q]);
+            fprintf(f, " %*s", cw, cell);
+        }
+        fputc('\n', f);
+    }
+    free(pts);
+    free(cnt);
+    return finish(f, order);
+}
+
+int elo_report_csv(FILE *f, const elo_result_t *r)
+{
+    int *order = rank_order(r);
+    if (!order) return hoyle_error(HOYLE_ENOMEM, "elo report: out of memory");
+    fputs("rank,name,elo,se,lo,hi,boot_lo,boot_hi,games,score,oppo,draws\n", f);
+    for (int k = 0; k < r->n; k++) {
+        int i = order[k];
+        fprintf(f, "%d,", k + 1);
+        csv_str(f, r->names[i]);
+        double v[] = {r->rating[i],
+                      r->se[i],
+                      r->lo[i],
+                      r->hi[i],
+                      r->boot_lo ? r->boot_lo[i] : NAN,
+                      r->boot_hi ? r->boot_hi[i] : NAN,
+                      r->games[i],
+                      r->score[i],
+                      r->oppo[i],
+                      r->draws[i]};
+        for (size_t c = 0; c < sizeof v / sizeof v[0]; c++) {
+            fputc(',', f);
+            csv_num(f, v[c]);
+        }
+        fputc('\n', f);
+    }
+    return finish(f, order);
+}
+
+static void json_param(FILE *f, const char *key, double v, double se, double lo, double hi)
+{
+    fprintf(f, "\"%s\": {\"elo\": ", key);
+    json_num(f, v);
+    fputs(", \"se\": ", f);
+    json_num(f, se);
+    fputs(", \"boot_lo\": ", f);
+    json_num(f, lo);
+    fputs(", \"boot_hi\": ", f);
+    json_num(f, hi);
+    fputs("}", f);
+}
+
+int elo_report_json(FILE *f, const elo_result_t *r)
+{
+    int *order = rank_order(r);
+    if (!order) return hoyle_error(HOYLE_ENOMEM, "elo report: out of memory");
+    fputs("{\"players\": [", f);
+    for (int k = 0; k < r->n; k++) {
+        int i = order[k];
+        fprintf(f, "%s\n  {\"rank\": %d, \"name\": ", k ? "," : "", k + 1);
+        json_str(f, r->names[i]);
+        const char *keys[] = {"elo",     "se",    "lo",    "hi",   "boot_lo",
+                              "boot_hi", "games", "score", "oppo", "draws"};
+        double v[] = {r->rating[i],
+                      r->se[i],
+                      r->lo[i],
+                      r->hi[i],
+                      r->boot_lo ? r->boot_lo[i] : NAN,
+                      r->boot_hi ? r->boot_hi[i] : NAN,
+                      r->games[i],
+                      r->score[i],
+                      r->oppo[i],
+                      r->draws[i]};
+        for (size_t c = 0; c < sizeof v / sizeof v[0]; c++) {
+            fprintf(f, ", \"%s\": ", keys[c]);
+            json_num(f, v[c]);
+        }
+        fputc('}', f);
+    }
+    fputs("],\n", f);
+    json_param(f, "advantage", r->advantage, r->advantage_se, r->advantage_boot_lo,
+               r->advantage_boot_hi);
+    fputs(",\n", f);
+    json_param(f, "drawelo", r->drawelo, r->drawelo_se, r->drawelo_boot_lo, r->drawelo_boot_hi);
+    fputs(",\n\"confidence\": ", f);
+    json_num(f, r->confidence);
+    fputs(", \"anchor\": ", f);
+    if (r->anchor >= 0)
+        json_str(f, r->names[r->anchor]);
+    else
+        fputs("null", f);
+    fputs(", \"log_likelihood\": ", f);
+    json_num(f, r->log_likelihood);
+    fprintf(
+        f,
+        ", \"iterations\": %d,\n\"bootstrap\": {\"replicates\": %d, \"failed\": %d},\n\"los\": [",
+        r->iterations, r->boot_done, r->boot_failed);
+    for (int a = 0; a < r->n; a++) {
+        fputs(a ? ",\n  [" : "\n  [", f);
+        for (int b = 0; b < r->n; b++) {
+            if (b) fputs(", ", f);
+            json_num(f, r->los[order[a] * r->n + order[b]]);
+        }
+        fputc(']', f);
+    }
+    fputs("]}\n", f);
+    return finish(f, order);
+}
+
+/* ---- first player ---- */
+
+int elo_first_player_stat(const elo_group_t *g, double confidence, elo_first_stat_t *out)
+{
+    const char *label = g->label ? g->label : "(unnamed)";
+    if (!(g->wins >= 0 && g->draws >= 0 && g->losses >= 0) || isinf(g->wins + g->draws + g->losses))
+        return hoyle_error(HOYLE_EINVAL,
+                           "first player: group '%s' has a negative or non-finite count", label);
+    if (!(confidence > 0 && confidence < 1))
+        return hoyle_error(HOYLE_EINVAL, "first player: confidence must be in (0, 1), got %g",
+                           confidence);
+    double n = g->wins + g->draws + g->losses;
+    if (!(n > 0)) return hoyle_error(HOYLE_EINVAL, "first player: group '%s' has no games", label);
+    double s = (g->wins + 0.5 * g->draws) / n;
+    double var =
+        (g->wins * (1 - s) * (1 - s) + g->draws * (0.5 - s) * (0.5 - s) + g->losses * s * s) / n;
+    double neff = var > 0 ? n * s * (1 - s) / var : n;
+    double z = elo_normal_quantile(0.5 + 0.5 * confidence), z2 = z * z;
+    double centre = (s + z2 / (2 * neff)) / (1 + z2 / neff);
+    double half = z / (1 + z2 / neff) * sqrt(s * (1 - s) / neff + z2 / (4 * neff * neff));
+    out->games = n;
+    out->score = s;
+    out->lo = fmax(0, centre - half);
+    out->hi = fmin(1, centre + half);
+    out->elo = s >= 1 ? INFINITY : s <= 0 ? -INFINITY : 400 * log10(s / (1 - s));
+    return HOYLE_OK;
+}
+
+/* Sum of all groups into *all. */
+static void group_total(const elo_group_t *groups, int n, elo_group_t *all)
+{
+    *all = (elo_group_t){"all", 0, 0, 0};
+    for (int i = 0; i < n; i++) {
+        all->wins += groups[i].wins;
+        all->draws += groups[i].draws;
+        all->losses += groups[i].losses;
+    }
+}
+
+int elo_report_first_player(FILE *f, const elo_group_t *groups, int n_groups, double confidence)
+{
+    elo_first_stat_t st;
+    elo_group_t all;
+    int status, w = 5;
+    if (n_groups < 1) return hoyle_error(HOYLE_EINVAL, "first player: no groups");
+    for (int i = 0; i < n_groups; i++) { /* validate everything before printing anything */
+        if ((status = elo_first_player_stat(&groups[i], confidence, &st)) < 0) return status;
+        int len = groups[i].label ? (int)strlen(groups[i].label) : 9;
+        if (len > w) w = len;
+    }
+    group_total(groups, n_groups, &all);
+    fprintf(f, "%-*s  games  first%%  [%2.0f%% interval]   elo      W      D      L\n", w, "Group",
+            100 * confidence);
+    for (int i = 0; i <= n_groups; i++) {
+        const elo_group_t *g = i < n_groups ? &groups[i] : &all;
+        elo_first_player_stat(g, confidence, &st);
+        fprintf(f, "%-*s %6.0f  %5.1f%%  [%5.1f%%, %5.1f%%] %5.0f %6.0f %6.0f %6.0f\n", w,
+                g->label ? g->label : "(unnamed)", st.games, 100 * st.score, 100 * st.lo,
+                100 * st.hi, st.elo, g->wins, g->draws, g->losses);
+    }
+    if (ferror(f)) return hoyle_error(HOYLE_EIO, "first player: write failed");
+    return HOYLE_OK;
+}
+
+static void json_group(FILE *f, const elo_group_t *g, const elo_first_stat_t *st)
+{
+    fputs("{\"label\": ", f);
+    json_str(f, g->label ? g->label : "");
+    fputs(", \"games\": ", f);
+    json_num(f, st->games);
+    fputs(", \"score\": ", f);
+    json_num(f, st->score);
+    fputs(", \"lo\": ", f);
+    json_num(f, st->lo);
+    fputs(", \"hi\": ", f);
+    json_num(f, st->hi);
+    fputs(", \"elo\": ", f);
+    json_num(f, st->elo);
+    fprintf(f, ", \"wins\": %.10g, \"draws\": %.10g, \"losses\": %.10g}", g->wins, g->draws,
+            g->losses);
+}
+
+int elo_report_first_player_json(FILE *f, const elo_group_t *groups, int n_groups,
+                                 double confidence)
+{
+    elo_first_stat_t st;
+    elo_group_t all;
+    int status;
+    if (n_groups < 1) return hoyle_error(HOYLE_EINVAL, "first player: no groups");
+    for (int i = 0; i < n_groups; i++)
+        if ((status = elo_first_player_stat(&groups[i], confidence, &st)) < 0) return status;
+    group_total(groups, n_groups, &all);
+    fputs("{\"confidence\": ", f);
+    json_num(f, confidence);
+    fputs(", \"groups\": [", f);
+    for (int i = 0; i < n_groups; i++) {
+        elo_first_player_stat(&groups[i], confidence, &st);
+        fputs(i ? ",\n  " : "\n  ", f);
+        json_group(f, &groups[i], &st);
+    }
+    fputs("],\n\"all\": ", f);
+    elo_first_player_stat(&all, confidence, &st);
+    json_group(f, &all, &st);
+    fputs("}\n", f);
+    if (ferror(f)) return hoyle_error(HOYLE_EIO, "first player: write failed");
+    return HOYLE_OK;
+}

@@ -1,0 +1,183 @@
+/* sprt.c — GSPRT log-likelihood ratios and the running test (see sprt.h).
+ *
+ * Both LLR forms work on "units" (a game or a pair) with bucketed scores
+ * a_i in [0, 1] and counts n_i, N = sum n_i, phat_i = n_i / N.
+ *
+ * Normal approximation (fishtest LLRcalc.LLR_alt2; Van den Bergh's note on
+ * the GSPRT shows it is the LLR of two normals with the sample variance):
+ *     LLR = N (s1 - s0) (2 sbar - s0 - s1) / (2 var),
+ *     sbar = sum phat_i a_i,  var = sum phat_i (a_i - sbar)^2.
+ *
+ * Exact constrained MLE (fishtest LLRcalc.MLE_expected / LLR_logistic): the
+ * multinomial p maximising sum n_i log p_i subject to sum p_i = 1 and
+ * sum p_i a_i = s is p_i = phat_i / (1 + lambda (a_i - s)), with lambda the
+ * root of phi(lambda) = sum phat_i (a_i - s) / (1 + lambda (a_i - s)) = 0
+ * (phi is decreasing on the interval where every denominator is positive,
+ * so bisection finds it). Then
+ *     LLR = sum n_i [log(1 + lambda0 (a_i - s0)) - log(1 + lambda1 (a_i - s1))].
+ *
+ * Both forms return 0 (play on) until at least two different scores have
+ * been seen: before that the variance is 0 and a GSPRT would stop on the
+ * first game. (cutechess waits for a win, a draw and a loss; that rule never
+ * ends in games without draws.) The exact form also counts empty buckets as
+ * 1e-3 (fishtest's regularisation) so every phat_i > 0 and both hypotheses
+ * lie strictly inside the range of the scores. */
+#include "eval/sprt.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/error.h"
+
+#define SPRT_MAX_BUCKETS  16
+#define SPRT_EMPTY_BUCKET 1e-3
+
+double sprt_elo_to_score(double elo) { return 1.0 / (1.0 + pow(10.0, -elo / 400.0)); }
+
+double sprt_score_to_elo(double score) { return 400.0 * log10(score / (1.0 - score)); }
+
+void sprt_params_default(sprt_params_t *p)
+{
+    p->elo0 = 0;
+    p->elo1 = 5;
+    p->alpha = 0.05;
+    p->beta = 0.05;
+    p->exact = 0;
+}
+
+/* lambda for the MLE under mean constraint s (see the file comment). */
+static double mle_lambda(const double *ph, const double *a, int k, double s)
+{
+    double lo = -INFINITY, hi = INFINITY;
+    for (int i = 0; i < k; i++) {
+        double c = a[i] - s;
+        if (c > 0) lo = fmax(lo, -1.0 / c);
+        if (c < 0) hi = fmin(hi, -1.0 / c);
+    }
+    /* s strictly inside (min a, max a) keeps both ends finite. */
+    for (int it = 0; it < 200 && hi - lo > 1e-15 * fmax(1.0, fabs(lo) + fabs(hi)); it++) {
+        double mid = 0.5 * (lo + hi), phi = 0;
+        for (int i = 0; i < k; i++) phi += ph[i] * (a[i] - s) / (1 + mid * (a[i] - s));
+        if (phi > 0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+double sprt_llr_general(const double *count, const double *score, int k, double s0, double s1,
+                        int exact)
+{
+    if (k < 2 || k > SPRT_MAX_BUCKETS) return NAN;
+    double n[SPRT_MAX_BUCKETS], ph[SPRT_MAX_BUCKETS], tot = 0;
+    int filled = 0;
+    for (int i = 0; i < k; i++) filled += count[i] > 0;
+    if (filled < 2) return 0; /* one kind of result so far: no variance to go on */
+    for (int i = 0; i < k; i++) {
+        n[i] = count[i] > 0 ? count[i] : exact ? SPRT_EMPTY_BUCKET : 0;
+        tot += n[i];
+    }
+    double sbar = 0, var = 0;
+    for (int i = 0; i < k; i++) {
+        ph[i] = n[i] / tot;
+        sbar += ph[i] * score[i];
+    }
+    for (int i = 0; i < k; i++) var += ph[i] * (score[i] - sbar) * (score[i] - sbar);
+    if (!exact) return tot * (s1 - s0) * (2 * sbar - s0 - s1) / (2 * var);
+    double l0 = mle_lambda(ph, score, k, s0), l1 = mle_lambda(ph, score, k, s1), llr = 0;
+    for (int i = 0; i < k; i++)
+        llr += n[i] * (log1p(l0 * (score[i] - s0)) - log1p(l1 * (score[i] - s1)));
+    return llr;
+}
+
+double sprt_llr_trinomial(const double wdl[3], double elo0, double elo1, int exact)
+{
+    static const double a[3] = {1.0, 0.5, 0.0};
+    return sprt_llr_general(wdl, a, 3, sprt_elo_to_score(elo0), sprt_elo_to_score(elo1), exact);
+}
+
+double sprt_llr_pentanomial(const double penta[5], double elo0, double elo1, int exact)
+{
+    static const double a[5] = {0.0, 0.25, 0.5, 0.75, 1.0};
+    return sprt_llr_general(penta, a, 5, sprt_elo_to_score(elo0), sprt_elo_to_score(elo1), exact);
+}
+
+int sprt_init(sprt_t *s, const sprt_params_t *p)
+{
+    if (!(isfinite(p->elo0) && isfinite(p->elo1) && p->elo0 < p->elo1))
+        return hoyle_error(HOYLE_EINVAL, "sprt: need finite elo0 < elo1, got %g and %g", p->elo0,
+                           p->elo1);
+    if (!(p->alpha > 0 && p->alpha < 1 && p->beta > 0 && p->beta < 1 && p->alpha + p->beta < 1))
+        return hoyle_error(HOYLE_EINVAL,
+                           "sprt: need alpha, beta in (0, 1) with alpha + beta < 1, got %g and %g",
+                           p->alpha, p->beta);
+    memset(s, 0, sizeof *s);
+    s->p = *p;
+    s->lower = log(p->beta / (1 - p->alpha));
+    s->upper = log((1 - p->beta) / p->alpha);
+    return HOYLE_OK;
+}
+
+int sprt_add_game(sprt_t *s, double score)
+{
+    if (s->mode == 2)
+        return hoyle_error(HOYLE_ESTATE, "sprt: this test records pairs, not single games");
+    if (score == 1.0)
+        s->wdl[0] += 1;
+    else if (score == 0.5)
+        s->wdl[1] += 1;
+    else if (score == 0.0)
+        s->wdl[2] += 1;
+    else
+        return hoyle_error(HOYLE_EINVAL, "sprt: game score must be 1, 0.5 or 0, got %g", score);
+    s->mode = 1;
+    return HOYLE_OK;
+}
+
+int sprt_add_pair(sprt_t *s, double pair_score)
+{
+    if (s->mode == 1)
+        return hoyle_error(HOYLE_ESTATE, "sprt: this test records single games, not pairs");
+    double k = pair_score * 2;
+    if (!(k >= 0 && k <= 4 && k == floor(k)))
+        return hoyle_error(HOYLE_EINVAL, "sprt: pair score must be 0, 0.5, 1, 1.5 or 2, got %g",
+                           pair_score);
+    s->penta[(int)k] += 1;
+    s->mode = 2;
+    return HOYLE_OK;
+}
+
+double sprt_llr(const sprt_t *s)
+{
+    if (s->mode == 1) return sprt_llr_trinomial(s->wdl, s->p.elo0, s->p.elo1, s->p.exact);
+    if (s->mode == 2) return sprt_llr_pentanomial(s->penta, s->p.elo0, s->p.elo1, s->p.exact);
+    return 0;
+}
+
+sprt_decision_t sprt_decision(const sprt_t *s)
+{
+    double llr = sprt_llr(s);
+    if (llr >= s->upper) return SPRT_ACCEPT_H1;
+    if (llr <= s->lower) return SPRT_ACCEPT_H0;
+    return SPRT_CONTINUE;
+}
+
+void sprt_score(const sprt_t *s, double *units, double *mean, double *se)
+{
+    static const double a3[3] = {1.0, 0.5, 0.0}, a5[5] = {0.0, 0.25, 0.5, 0.75, 1.0};
+    const double *c = s->mode == 2 ? s->penta : s->wdl, *a = s->mode == 2 ? a5 : a3;
+    int k = s->mode == 2 ? 5 : 3;
+    double n = 0, m = 0, v = 0;
+    for (int i = 0; i < k; i++) {
+        n += c[i];
+        m += c[i] * a[i];
+    }
+    *units = n;
+    *mean = *se = 0;
+    if (!(n > 0)) return;
+    m /= n;
+    for (int i = 0; i < k; i++) v += c[i] * (a[i] - m) * (a[i] - m);
+    *mean = m;
+    *se = sqrt(v / n / n);
+}
