@@ -1,0 +1,128 @@
+/* checkers.c — the `checkers` game family: vtable and registry entry.
+ * One game with a `variant` parameter: english (the default), losing,
+ * polish (Polish draughts on 8x8 = Brazilian rules) and devil (Devil among
+ * the Tailors). Rules: docs/games/checkers.md. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "games/checkers/checkers_internal.h"
+#include "games/registry.h"
+
+static void ck_init(const game_t *g, void *s) { ck_start_position(ck_game(g), s); }
+
+static int ck_current_player(const game_t *g, const void *state)
+{
+    (void)g;
+    const ck_state_t *s = state;
+    return s->result == CK_ONGOING ? s->side : PLAYER_TERMINAL;
+}
+
+static int ck_legal(const game_t *g, const void *s, int *out)
+{
+    return ck_legal_actions(ck_game(g), s, out);
+}
+
+static void ck_do(const game_t *g, void *s, int action) { ck_apply(ck_game(g), s, action); }
+
+static void ck_returns(const game_t *g, const void *state, double *out)
+{
+    (void)g;
+    const ck_state_t *s = state;
+    out[0] = out[1] = 0.0;
+    if (s->result == CK_WIN0) out[0] = 1.0, out[1] = -1.0;
+    if (s->result == CK_WIN1) out[0] = -1.0, out[1] = 1.0;
+}
+
+static uint64_t ck_hash(const game_t *g, const void *s)
+{
+    (void)g;
+    return ((const ck_state_t *)s)->hash;
+}
+
+static uint64_t ck_rehash(const game_t *g, const void *s) { return ck_hash_compute(ck_game(g), s); }
+
+static const game_vt_t ck_vt = {
+    .init = ck_init,
+    .current_player = ck_current_player,
+    .legal_actions = ck_legal,
+    .apply = ck_do,
+    .returns = ck_returns,
+    .hash = ck_hash,
+    .hash_recompute = ck_rehash,
+    .observe = ck_observe,
+    .state_to_string = ck_state_to_string,
+    .position_to_string = ck_position_to_string,
+    .position_from_string = ck_position_from_string,
+    .action_to_string = ck_action_to_string,
+    .action_from_string = ck_action_from_string,
+    .move_from_string = ck_move_from_string,
+    .move_to_string = ck_move_to_string,
+    .evaluate = ck_evaluate,
+    .is_noisy = ck_is_noisy,
+    .perft = ck_perft,
+};
+
+static const param_def_t checkers_params[] = {
+    {.key = "variant",
+     .type = PARAM_CHOICE,
+     .def = "english",
+     .choices = "english|losing|polish|devil",
+     .help = "english checkers, the Losing Game, Polish draughts on 8x8 (Brazilian), Devil among the Tailors"},
+    {.key = NULL},
+};
+
+static const char *const checkers_variants[] = {
+    "checkers(variant=english)",
+    "checkers(variant=losing)",
+    "checkers(variant=polish)",
+    "checkers(variant=devil)",
+    NULL,
+};
+
+static int checkers_create(game_t *g)
+{
+    ck_game_t *cg = calloc(1, sizeof *cg);
+    if (cg == NULL) return hoyle_error(HOYLE_ENOMEM, "checkers: out of memory");
+    cg->variant = params_choice(&g->params, "variant");
+    cg->flying = cg->variant == CK_POLISH;
+    cg->draws = cg->variant != CK_DEVIL;
+    ck_zobrist_init(cg);
+    g->impl = cg;
+    g->vt = &ck_vt;
+    g->num_players = 2;
+    g->state_size = sizeof(ck_state_t);
+    g->num_actions = 32 * 32;
+    g->max_chance_outcomes = 0;
+    /* Bounds (docs/games/checkers.md): at most 12 pieces a side; a piece's
+     * steps land on its two diagonals (<= 13 squares; 4 for short pieces).
+     * A game has <= 192 irreversible whole moves (24 men x 7 rows + 24
+     * captures), < 80 reversible ones around each, <= 24 extra chain steps.
+     * Devil: the tailors make at most 4 x 7 moves. */
+    switch (cg->variant) {
+    case CK_POLISH: g->max_legal = CK_MAX_LEGAL; break;
+    case CK_DEVIL: g->max_legal = 8; break;
+    default: g->max_legal = 48; break;
+    }
+    g->max_game_length = cg->variant == CK_DEVIL ? 64 : 16000;
+    g->obs_shape[0] = CK_PLANES;
+    g->obs_shape[1] = 8;
+    g->obs_shape[2] = 8;
+    g->num_symmetries = 1;
+    g->symmetries[0] = SYM_IDENTITY;
+    return HOYLE_OK;
+}
+
+static void checkers_destroy(game_t *g)
+{
+    free(g->impl);
+    g->impl = NULL;
+}
+
+const game_entry_t checkers_entry = {
+    .name = "checkers",
+    .description = "checkers/draughts on 8x8: English, Losing Game, Polish (Brazilian), Devil among the Tailors",
+    .params = checkers_params,
+    .variants = checkers_variants,
+    .create = checkers_create,
+    .destroy = checkers_destroy,
+};

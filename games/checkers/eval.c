@@ -1,0 +1,49 @@
+/* eval.c — a quick heuristic for alpha-beta and greedy agents, and the
+ * captures that quiescence search extends.
+ *
+ * Score for `player`, squashed by tanh into (-1, 1):
+ *   material: man 1, king 1.5 (3 for a Polish flying king);
+ *   advancement: 0.05 per row a man has gone towards its king row;
+ *   mobility: 0.02 per legal step of the side to move (sign by side).
+ * Losing Game: the material term is negated (fewer pieces is better).
+ * Devil: tailors (White) gain with the devil's lack of room, 0.25 per
+ * missing devil move, and lose 0.5 per tailor row the devil has passed. */
+#include <math.h>
+
+#include "games/checkers/checkers_internal.h"
+
+static double side_score(const ck_game_t *cg, const ck_state_t *s, int c)
+{
+    uint32_t men = s->bb[c] & ~s->kings, kings = s->bb[c] & s->kings;
+    double v = ck_popcount(men) + (cg->flying ? 3.0 : 1.5) * ck_popcount(kings);
+    if (cg->variant == CK_LOSING) v = -v;
+    for (uint32_t b = men; b; b &= b - 1) {
+        int row = ck_row(ck_lsb(b));
+        v += 0.05 * (c == 0 ? row : 7 - row);
+    }
+    return v;
+}
+
+double ck_evaluate(const game_t *g, const void *state, int player)
+{
+    const ck_game_t *cg = ck_game(g);
+    const ck_state_t *s = state;
+    int legal[CK_MAX_LEGAL];
+    double mob = 0.02 * ck_legal_actions(cg, s, legal) * (s->side == player ? 1 : -1);
+    if (cg->variant == CK_DEVIL) {
+        int devil = ck_lsb(s->bb[0] | 1u);
+        uint32_t t = ck_quiet_targets(cg, s->bb[0], s->bb[1], devil, true, 0);
+        double white = 0.25 * (4 - ck_popcount(t));
+        for (uint32_t b = s->bb[1]; b; b &= b - 1)
+            if (ck_row(ck_lsb(b)) < ck_row(devil)) white -= 0.5;
+        return tanh((player == 1 ? white : -white) * 0.5);
+    }
+    double v = side_score(cg, s, player) - side_score(cg, s, player ^ 1) + mob;
+    return tanh(v * 0.3);
+}
+
+bool ck_is_noisy(const game_t *g, const void *s, int action)
+{
+    (void)g;
+    return ((const ck_state_t *)s)->chain != 0 || ck_is_capture(s, action);
+}
