@@ -8,16 +8,27 @@
 
 #include "apps/cli.h"
 #include "games/registry.h"
+#include "mcts/bench.h"
 
 static const char help[] =
     "usage: hoyle bench [--games 'SPEC;SPEC...'] [--json]\n\n"
-    "For every registered variant (or the listed games): perft from the start\n"
-    "to the first depth with at least 1,000,000 leaves (at most 12), and 2000\n"
-    "uniformly random games with seed 1. One line per game with counts and\n"
-    "rates; the last line is the total node count (perft leaves + random\n"
-    "actions), a signature of behaviour, not of speed.\n";
+    "For every registered variant (or the listed games), from the start:\n"
+    "  perft     to the first depth with at least 1,000,000 leaves (at most 12)\n"
+    "  random    2000 uniformly random games, seed 1 (games/s)\n"
+    "  mcts      one search of 5000 UCT simulations, one random rollout each\n"
+    "  alphabeta iterative deepening to the first depth searching >= 200,000 nodes\n"
+    "One line per game with counts and rates; the last line is the total node\n"
+    "count (perft leaves + random actions + simulations + alpha-beta nodes), a\n"
+    "signature of behaviour, not of speed.\n";
 
-enum { BENCH_PERFT_NODES = 1000000, BENCH_PERFT_MAX_DEPTH = 12, BENCH_RANDOM_GAMES = 2000 };
+enum {
+    BENCH_PERFT_NODES = 1000000,  /* perft: first depth with this many leaves */
+    BENCH_PERFT_MAX_DEPTH = 12,
+    BENCH_RANDOM_GAMES = 2000,    /* random playouts per game */
+    BENCH_MCTS_SIMS = 5000,       /* simulations in one MCTS search */
+    BENCH_AB_NODES = 200000,      /* alpha-beta: first depth with this many nodes */
+    BENCH_AB_MAX_DEPTH = 12
+};
 
 typedef struct bench_row {
     char spec[GAME_SPEC_MAX];
@@ -25,6 +36,9 @@ typedef struct bench_row {
     uint64_t perft_nodes;
     double perft_seconds;
     random_stats_t random;
+    bench_search_t mcts;
+    int ab_depth;
+    bench_search_t ab;
 } bench_row_t;
 
 static int bench_game(const char *spec, bench_row_t *row)
@@ -44,6 +58,12 @@ static int bench_game(const char *spec, bench_row_t *row)
         if (nodes >= BENCH_PERFT_NODES || nodes == 0) break;
     }
     int status = random_games(g, s, BENCH_RANDOM_GAMES, 1, &row->random);
+    if (status == 0) status = bench_mcts(g, BENCH_MCTS_SIMS, 1, &row->mcts);
+    for (int depth = 1; status == 0 && depth <= BENCH_AB_MAX_DEPTH; depth++) {
+        status = bench_alphabeta(g, depth, &row->ab);
+        row->ab_depth = depth;
+        if (row->ab.count >= BENCH_AB_NODES) break;
+    }
     free(s);
     game_free(g);
     return status;
@@ -75,8 +95,9 @@ int cmd_bench(int argc, char **argv)
     }
     uint64_t total = 0;
     if (json) printf("{\"items\":[");
-    else printf("%-34s %14s %8s %9s | %7s %9s %10s\n", "game", "perft", "s", "Mnodes/s", "games",
-                "games/s", "actions/s");
+    else
+        printf("%-50s %14s %9s | %9s | %9s | %13s %9s\n", "game", "perft", "Mnodes/s", "games/s",
+               "sims/s", "alphabeta", "nodes/s");
     for (int i = 0; i < n; i++) {
         bench_row_t r;
         if (bench_game(specs[i], &r)) {
@@ -86,21 +107,29 @@ int cmd_bench(int argc, char **argv)
         double prate = r.perft_seconds > 0 ? (double)r.perft_nodes / r.perft_seconds : 0;
         double grate = r.random.seconds > 0 ? (double)r.random.games / r.random.seconds : 0;
         double arate = r.random.seconds > 0 ? (double)r.random.actions / r.random.seconds : 0;
-        total += r.perft_nodes + r.random.actions;
+        double mrate = r.mcts.seconds > 0 ? (double)r.mcts.count / r.mcts.seconds : 0;
+        double abrate = r.ab.seconds > 0 ? (double)r.ab.count / r.ab.seconds : 0;
+        total += r.perft_nodes + r.random.actions + (uint64_t)r.mcts.count + (uint64_t)r.ab.count;
         if (json) {
             printf("%s{\"game\":", i ? "," : "");
             cli_json_string(stdout, r.spec);
             printf(",\"perft_depth\":%d,\"perft_nodes\":%llu,\"perft_seconds\":%.6f,"
                    "\"perft_nodes_per_second\":%.0f,\"random_games\":%llu,\"random_actions\":%llu,"
-                   "\"random_seconds\":%.6f,\"random_games_per_second\":%.1f}",
+                   "\"random_seconds\":%.6f,\"random_games_per_second\":%.1f,"
+                   "\"random_actions_per_second\":%.0f,\"mcts_sims\":%lld,\"mcts_seconds\":%.6f,"
+                   "\"mcts_sims_per_second\":%.0f,\"alphabeta_depth\":%d,\"alphabeta_nodes\":%lld,"
+                   "\"alphabeta_seconds\":%.6f,\"alphabeta_nodes_per_second\":%.0f}",
                    r.perft_depth, (unsigned long long)r.perft_nodes,
                    r.perft_seconds, prate, (unsigned long long)r.random.games,
-                   (unsigned long long)r.random.actions, r.random.seconds, grate);
+                   (unsigned long long)r.random.actions, r.random.seconds, grate, arate,
+                   r.mcts.count, r.mcts.seconds, mrate, r.ab_depth, r.ab.count, r.ab.seconds, abrate);
         } else {
             char perft[32];
             snprintf(perft, sizeof perft, "d%d %llu", r.perft_depth, (unsigned long long)r.perft_nodes);
-            printf("%-34s %14s %8.3f %9.2f | %7llu %9.0f %10.0f\n", r.spec, perft, r.perft_seconds,
-                   prate / 1e6, (unsigned long long)r.random.games, grate, arate);
+            char ab[32];
+            snprintf(ab, sizeof ab, "d%d %lld", r.ab_depth, r.ab.count);
+            printf("%-50s %14s %9.2f | %9.0f | %9.0f | %13s %9.0f\n", r.spec, perft, prate / 1e6,
+                   grate, mrate, ab, abrate);
         }
         fflush(stdout);
     }
