@@ -1,0 +1,137 @@
+/* cmd_analyze.c — `hoyle analyze GAME`: what an agent's search thinks of a
+ * position: best move, value, principal variation, per-move visits / Q /
+ * priors (MCTS), depth (alpha-beta), nodes and time. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apps/cli.h"
+#include "mcts/agent.h"
+
+static const char help[] =
+    "usage: hoyle analyze GAME [--position P] [--agent SPEC] [--seed S] [--json]\n\n"
+    "Search position P (default: the start) with agent SPEC (default\n"
+    "mcts(sims=10000)) and print what it found: the move, the value for the\n"
+    "player to move, the principal variation, per-move statistics (MCTS:\n"
+    "visits, Q, prior, proven), depth, simulations/nodes and time.\n"
+    "--json prints one JSON object on stdout.\n";
+
+/* Write the actions pv[0..n) from `s` as space-separated notation. */
+static void pv_text(const game_t *g, const void *s, const int *pv, int n, char *buf, size_t cap,
+                    bool json)
+{
+    char *t = malloc(g->state_size);
+    size_t used = 0;
+    buf[0] = '\0';
+    if (t == NULL) return;
+    memcpy(t, s, g->state_size);
+    for (int i = 0; i < n && !game_is_terminal(g, t) && game_is_legal(g, t, pv[i]); i++) {
+        char move[GAME_MOVE_MAX];
+        if (game_action_to_string(g, t, pv[i], move, sizeof move) < 0) break;
+        int k = snprintf(buf + used, cap - used, json ? "%s\"%s\"" : "%s%s", i ? (json ? "," : " ") : "", move);
+        if (k < 0 || (size_t)k >= cap - used) break;
+        used += (size_t)k;
+        game_apply(g, t, pv[i]);
+    }
+    free(t);
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+    const char *game_spec = NULL, *position = NULL, *agent_spec_text = "mcts(sims=10000)";
+    uint64_t seed = 1;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(help, stdout);
+            return EXIT_OK;
+        } else if (strcmp(argv[i], "--position") == 0 || strcmp(argv[i], "--agent") == 0 ||
+                   strcmp(argv[i], "--seed") == 0) {
+            if (i + 1 >= argc) return cli_usage_error("analyze", "%s needs a value", argv[i]);
+            if (argv[i][2] == 'p') position = argv[i + 1];
+            else if (argv[i][2] == 'a') agent_spec_text = argv[i + 1];
+            else if (cli_parse_u64("analyze", "--seed", argv[i + 1], &seed)) return EXIT_USAGE;
+            i++;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
+            return cli_usage_error("analyze", "unknown option '%s' (try --help)", argv[i]);
+        } else if (game_spec == NULL) {
+            game_spec = argv[i];
+        } else {
+            return cli_usage_error("analyze", "unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (game_spec == NULL) return cli_usage_error("analyze", "expected GAME (try --help)");
+    const game_t *g = cli_game("analyze", game_spec);
+    if (g == NULL) return EXIT_USAGE;
+    int code = EXIT_OK;
+    agent_t *a = NULL;
+    void *s = malloc(g->state_size);
+    if (s == NULL) code = cli_usage_error("analyze", "out of memory");
+    else if (position && game_position_from_string(g, position, s)) code = cli_fail("analyze", EXIT_USAGE);
+    else if (!position) game_init(g, s);
+    if (code == EXIT_OK && game_current_player(g, s) < 0)
+        code = cli_usage_error("analyze", "the position has no player to move (%s)",
+                               game_is_terminal(g, s) ? "game over" : "chance node");
+    if (code == EXIT_OK && agent_create(g, agent_spec_text, seed, &a)) code = cli_fail("analyze", EXIT_USAGE);
+    if (code == EXIT_OK && agent_is_human(a)) code = cli_usage_error("analyze", "a human cannot analyze");
+    int action = -1;
+    if (code == EXIT_OK && agent_act(a, s, &action)) code = cli_fail("analyze", EXIT_FAILED);
+    if (code == EXIT_OK) {
+        const agent_info_t *info = agent_info(a);
+        char best[GAME_MOVE_MAX], pv[4096], pos[GAME_TEXT_MAX];
+        if (game_action_to_string(g, s, action, best, sizeof best) < 0) snprintf(best, sizeof best, "#%d", action);
+        if (game_position_to_string(g, s, pos, sizeof pos) < 0) pos[0] = '\0';
+        pv_text(g, s, info->pv, info->pv_len, pv, sizeof pv, json);
+        int player = game_current_player(g, s);
+        if (json) {
+            printf("{\"game\":\"%s\",\"position\":\"%s\",\"agent\":\"%s\",\"player\":%d,"
+                   "\"best\":\"%s\",\"value\":%.4f,\"proven\":%s,\"pv\":[%s],\"depth\":%d,"
+                   "\"sims\":%lld,\"nodes\":%llu,\"seconds\":%.4f,\"moves\":[",
+                   g->spec, pos, agent_spec(a), player + 1, best, info->value,
+                   info->proven ? "true" : "false", pv, info->depth, info->sims,
+                   (unsigned long long)info->nodes, info->seconds);
+            for (int i = 0; i < info->num_moves; i++) {
+                char move[GAME_MOVE_MAX];
+                if (game_action_to_string(g, s, info->actions[i], move, sizeof move) < 0) move[0] = '\0';
+                printf("%s{\"move\":\"%s\",\"visits\":%d,\"q\":%.4f,\"prior\":%.4f}", i ? "," : "", move,
+                       info->visits ? info->visits[i] : 0, info->q ? info->q[i] : 0.0,
+                       info->priors ? (double)info->priors[i] : 0.0);
+            }
+            printf("]}\n");
+        } else {
+            char board[GAME_TEXT_MAX];
+            if (game_state_to_string(g, s, board, sizeof board) >= 0) printf("%s", board);
+            printf("agent: %s\nplayer to move: %d\n", agent_spec(a), player + 1);
+            printf("best move: %s   value %+.4f%s\n", best, info->value, info->proven ? " (proven)" : "");
+            printf("pv: %s\n", pv);
+            if (info->depth) printf("depth: %d\n", info->depth);
+            if (info->sims) printf("simulations: %lld\n", info->sims);
+            printf("nodes: %llu   time: %.3f s\n", (unsigned long long)info->nodes, info->seconds);
+            if (info->num_moves > 0 && info->visits) {
+                printf("%-12s %8s %8s %8s\n", "move", "visits", "Q", "prior");
+                /* most visited first */
+                int *order = malloc(sizeof(int) * (size_t)info->num_moves);
+                for (int i = 0; order && i < info->num_moves; i++) order[i] = i;
+                for (int i = 1; order && i < info->num_moves; i++)
+                    for (int j = i; j > 0 && info->visits[order[j]] > info->visits[order[j - 1]]; j--) {
+                        int t = order[j];
+                        order[j] = order[j - 1];
+                        order[j - 1] = t;
+                    }
+                for (int k = 0; order && k < info->num_moves; k++) {
+                    int i = order[k];
+                    char move[GAME_MOVE_MAX];
+                    if (game_action_to_string(g, s, info->actions[i], move, sizeof move) < 0) move[0] = '\0';
+                    printf("%-12s %8d %+8.4f %8.4f\n", move, info->visits[i], info->q[i], (double)info->priors[i]);
+                }
+                free(order);
+            }
+        }
+    }
+    agent_free(a);
+    free(s);
+    game_free(g);
+    return code;
+}

@@ -1,0 +1,102 @@
+/* agent.c — the table of agent kinds and the agent lifecycle (agent.h).
+ * Adding a kind: one agent_*.c file and one line in agent_registry[]. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcts/agent_internal.h"
+
+static const agent_kind_t *const agent_registry[] = {
+    &agent_random_kind, &agent_greedy_kind, &agent_alphabeta_kind,
+    &agent_mcts_kind,   &agent_human_kind,  NULL,
+};
+
+int agent_create(const game_t *g, const char *text, uint64_t seed, agent_t **out)
+{
+    spec_t spec;
+    if (spec_parse(text, &spec)) return HOYLE_EINVAL;
+    const agent_kind_t *kind = NULL;
+    for (int i = 0; agent_registry[i]; i++)
+        if (strcmp(agent_registry[i]->name, spec.name) == 0) kind = agent_registry[i];
+    if (kind == NULL) {
+        char known[256] = "";
+        size_t used = 0;
+        for (int i = 0; agent_registry[i] && used < sizeof known; i++)
+            used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
+                                     agent_registry[i]->name);
+        return hoyle_error(HOYLE_EINVAL, "unknown agent '%s' (known: %s)", spec.name, known);
+    }
+    agent_t *a = calloc(1, sizeof *a);
+    if (a == NULL) return hoyle_error(HOYLE_ENOMEM, "agent: out of memory");
+    a->kind = kind;
+    a->g = g;
+    a->seed = seed;
+    rng_init(&a->rng, seed);
+    a->info.kind = kind->name;
+    if (params_bind(kind->params, &spec, kind->name, &a->params) ||
+        params_format(&a->params, kind->name, a->spec, sizeof a->spec) < 0) {
+        free(a);
+        return HOYLE_EINVAL;
+    }
+    a->legal = malloc(sizeof *a->legal * (size_t)g->max_legal);
+    if (a->legal == NULL) {
+        free(a);
+        return hoyle_error(HOYLE_ENOMEM, "agent: out of memory");
+    }
+    int status = kind->create(a);
+    if (status) {
+        free(a->legal);
+        free(a);
+        return status;
+    }
+    *out = a;
+    return HOYLE_OK;
+}
+
+int agent_act(agent_t *a, const void *state, int *action)
+{
+    int player = game_current_player(a->g, state);
+    if (player < 0)
+        return hoyle_error(HOYLE_ESTATE, "agent %s: no player to move (%s)", a->kind->name,
+                           player == PLAYER_TERMINAL ? "game over" : "chance node");
+    return a->vt->act(a, state, action);
+}
+
+void agent_observe(agent_t *a, const void *state_before, int action)
+{
+    if (a->vt->observe) a->vt->observe(a, state_before, action);
+}
+
+void agent_reset(agent_t *a)
+{
+    if (a->vt->reset) a->vt->reset(a);
+}
+
+void agent_free(agent_t *a)
+{
+    if (a == NULL) return;
+    if (a->vt && a->vt->destroy) a->vt->destroy(a);
+    free(a->legal);
+    free(a);
+}
+
+const char *agent_spec(const agent_t *a) { return a->spec; }
+const agent_info_t *agent_info(const agent_t *a) { return &a->info; }
+int agent_is_human(const agent_t *a) { return a->kind->human; }
+
+int agent_describe_kinds(char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; agent_registry[i] && used < cap; i++) {
+        const agent_kind_t *k = agent_registry[i];
+        used += (size_t)snprintf(buf + used, cap - used, "%s — %s\n", k->name, k->description);
+        if (used < cap && k->params && k->params[0].key) {
+            int n = params_describe(k->params, buf + used, cap - used);
+            if (n < 0) return n;
+            used += (size_t)n;
+        }
+    }
+    if (used >= cap) return hoyle_error(HOYLE_EFULL, "agent kinds: description too long");
+    return (int)used;
+}

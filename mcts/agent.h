@@ -1,0 +1,95 @@
+/* agent.h — the agent contract: something that picks actions for the player
+ * to move. Self-play, matches, tournaments and the CLI use agents only
+ * through this header.
+ *
+ * Agents are made from specs in the shared `name(key=value,...)` syntax
+ * (core/spec.h), e.g. "mcts(sims=800,c=1.25)", "alphabeta(depth=6)",
+ * "random"; the kinds are one explicit table (agent_registry[], agent.c).
+ * Unknown keys are errors that name the key.
+ *
+ * Lifecycle: agent_create → { agent_act / agent_observe }* → agent_reset
+ * (new game) … → agent_free. With chains (same player several times in a
+ * row) agent_act is called once per action. The driver calls agent_observe
+ * for *every* action played (the agent's own, the opponent's, chance
+ * outcomes) so that searches can reuse their trees.
+ *
+ * Threads: an agent owns all its state (no globals); different agents may
+ * be used concurrently from different threads, one agent by one thread at a
+ * time. Seeded: same spec, same seed, same observed game → same actions
+ * (with search limited by depth or simulations, not time). */
+#ifndef HOYLE_MCTS_AGENT_H
+#define HOYLE_MCTS_AGENT_H
+
+#include <stdint.h>
+
+#include "games/game.h"
+
+#define AGENT_PV_MAX 64
+
+typedef struct agent agent_t;
+
+/* What the last agent_act() thought (for `hoyle analyze`, logs). Arrays have
+ * num_moves entries and are owned by the agent, valid until its next call.
+ * Fields a kind does not compute are 0 / NULL (visits for alpha-beta, …). */
+typedef struct agent_info {
+    const char *kind;          /* "mcts", "alphabeta", … */
+    int num_moves;             /* root actions described below */
+    const int *actions;
+    const int *visits;         /* MCTS visits, or NULL */
+    const double *q;           /* value per action for the player to move, or NULL */
+    const float *priors;       /* MCTS priors, or NULL */
+    double value;              /* the search's value of the position for the mover */
+    int pv[AGENT_PV_MAX];      /* principal variation (actions) */
+    int pv_len;
+    int depth;                 /* alpha-beta: deepest completed iteration */
+    long long sims;            /* MCTS simulations */
+    uint64_t nodes;            /* nodes searched (alpha-beta) or tree nodes (MCTS) */
+    double seconds;            /* time spent in the last act */
+    int proven;                /* 1 when the value is proven exact (MCTS-Solver) */
+    int arena_full;            /* MCTS ran out of tree nodes */
+} agent_info_t;
+
+/* Create the agent `spec` for game `g` (borrowed; must outlive the agent).
+ * Returns 0 and a new agent in *out (free with agent_free), or HOYLE_EINVAL
+ * with a message naming the bad kind, key or value. */
+int agent_create(const game_t *g, const char *spec, uint64_t seed, agent_t **out);
+
+/* Choose an action for the player to move in `state` (a decision state).
+ * Returns 0 with *action legal in `state`, or a negative status + message
+ * (HOYLE_ESTATE with message "quit" / "end of input" when a human stops). */
+int agent_act(agent_t *a, const void *state, int *action);
+
+/* `action` was played in `state_before` (by anyone, chance included). */
+void agent_observe(agent_t *a, const void *state_before, int action);
+
+/* Forget the game in progress (trees, queued moves); keep the seed stream. */
+void agent_reset(agent_t *a);
+
+/* x_free(NULL) is a no-op. */
+void agent_free(agent_t *a);
+
+/* The canonical spec, every parameter spelled out. */
+const char *agent_spec(const agent_t *a);
+
+/* The last act's search information (never NULL; zeroed for kinds that
+ * don't search). */
+const agent_info_t *agent_info(const agent_t *a);
+
+/* True for kinds that read from the terminal (the CLI prints prompts). */
+int agent_is_human(const agent_t *a);
+
+/* One line per agent kind with its parameters, for --help texts. */
+int agent_describe_kinds(char *buf, size_t cap);
+
+/* Called before each action is applied (display, records); may be NULL. */
+typedef void (*agent_move_fn)(void *ctx, const void *state_before, int player, int action);
+
+/* Play one game from `start` (NULL = the initial position): agents[p] acts
+ * for player p, chance outcomes are sampled from `seed`, every agent
+ * observes every action. Writes the returns (num_players values) and the
+ * number of actions played. Returns 0, or the first agent error (a human's
+ * "quit" included) with the game left unfinished. */
+int agent_play_game(const game_t *g, agent_t *const *agents, const void *start, uint64_t seed,
+                    agent_move_fn on_move, void *ctx, double *returns, int *length);
+
+#endif

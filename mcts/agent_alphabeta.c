@@ -1,0 +1,67 @@
+/* agent_alphabeta.c — the alpha-beta / expectiminimax agent
+ * (mcts/alphabeta.h) behind the agent contract. */
+#include <string.h>
+
+#include "mcts/agent_internal.h"
+#include "mcts/alphabeta.h"
+
+static int alphabeta_act(agent_t *a, const void *state, int *action)
+{
+    const ab_result_t *r;
+    int status = ab_search(a->impl, state, &r);
+    if (status) return status;
+    *action = r->best_action;
+    agent_info_t *info = &a->info;
+    info->value = r->value;
+    info->depth = r->depth;
+    info->nodes = r->nodes;
+    info->seconds = r->seconds;
+    info->pv_len = r->pv_len < AGENT_PV_MAX ? r->pv_len : AGENT_PV_MAX;
+    memcpy(info->pv, r->pv, sizeof(int) * (size_t)info->pv_len);
+    return HOYLE_OK;
+}
+
+static void alphabeta_reset(agent_t *a) { ab_clear(a->impl); }
+static void alphabeta_destroy(agent_t *a) { ab_free(a->impl); }
+
+static const agent_vt_t alphabeta_vt = {
+    .act = alphabeta_act, .reset = alphabeta_reset, .destroy = alphabeta_destroy};
+
+static int alphabeta_create(agent_t *a)
+{
+    ab_params_t p;
+    ab_params_default(&p);
+    int depth = (int)params_int(&a->params, "depth");
+    p.time_limit_ms = (double)params_int(&a->params, "time_ms");
+    p.max_depth = depth > 0 ? depth : p.time_limit_ms > 0 ? 64 : 4;
+    p.tt_entries = (size_t)params_int(&a->params, "tt_mb") * ((size_t)1 << 20) / 24;
+    p.quiescence = params_bool(&a->params, "quiescence");
+    p.qdepth = (int)params_int(&a->params, "qdepth");
+    ab_t *t;
+    int status = ab_create(a->g, &p, &t);
+    if (status) return status;
+    a->impl = t;
+    a->vt = &alphabeta_vt;
+    return HOYLE_OK;
+}
+
+static const param_def_t alphabeta_params[] = {
+    {.key = "depth", .type = PARAM_INT, .def = "0", .min = 0, .max = 1000,
+     .help = "depth in whole moves; 0 = 4, or 64 with a time limit"},
+    {.key = "time_ms", .type = PARAM_INT, .def = "0", .min = 0, .max = 1e9,
+     .help = "time per move in ms (iterative deepening); 0 = depth only"},
+    {.key = "tt_mb", .type = PARAM_INT, .def = "16", .min = 0, .max = 65536,
+     .help = "transposition table size in MiB; 0 = none"},
+    {.key = "quiescence", .type = PARAM_BOOL, .def = "false",
+     .help = "search noisy actions (captures) past the depth"},
+    {.key = "qdepth", .type = PARAM_INT, .def = "8", .min = 0, .max = 64,
+     .help = "most quiescence plies"},
+    {.key = NULL},
+};
+
+const agent_kind_t agent_alphabeta_kind = {
+    .name = "alphabeta",
+    .description = "alpha-beta / expectiminimax, iterative deepening, TT, killers, history",
+    .params = alphabeta_params,
+    .create = alphabeta_create,
+};

@@ -1,0 +1,137 @@
+/* agent_human.c — a person at the terminal. Reads one whole move per line in
+ * the game's notation (game_move_from_string: `11-15`, `9x18x27`), queues its
+ * actions and hands them out one agent_act() at a time (chains). Also
+ * understands `moves` (list the legal moves), `help` and `quit`. Illegal
+ * input re-prompts with the reason; end of input stops cleanly
+ * (HOYLE_ESTATE, "end of input"). Prompts go to stdout. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcts/agent_internal.h"
+
+typedef struct human {
+    FILE *in, *out;
+    int queue[GAME_MAX_CHAIN];
+    int queued, next;
+    void *scratch;
+} human_t;
+
+typedef struct list_ctx {
+    const game_t *g;
+    const void *s;
+    FILE *out;
+    int count;
+} list_ctx_t;
+
+static int list_move(const int *actions, int n, const void *after, void *ctx)
+{
+    (void)after;
+    list_ctx_t *l = ctx;
+    char text[GAME_MOVE_MAX * 4];
+    if (game_move_to_string(l->g, l->s, actions, n, text, sizeof text) >= 0)
+        fprintf(l->out, "%s%s", l->count++ ? " " : "", text);
+    return 0;
+}
+
+static void trim(char *line)
+{
+    size_t n = strlen(line);
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ')) line[--n] = '\0';
+    size_t k = 0;
+    while (line[k] == ' ' || line[k] == '\t') k++;
+    memmove(line, line + k, strlen(line + k) + 1);
+}
+
+static int human_act(agent_t *a, const void *state, int *action)
+{
+    const game_t *g = a->g;
+    human_t *h = a->impl;
+    /* 1. the rest of a whole move typed earlier */
+    if (h->next < h->queued) {
+        int next = h->queue[h->next++];
+        if (game_is_legal(g, state, next)) {
+            *action = next;
+            return HOYLE_OK;
+        }
+    }
+    h->queued = h->next = 0;
+    char line[512];
+    for (;;) {
+        fprintf(h->out, "move (player %d)> ", game_current_player(g, state) + 1);
+        fflush(h->out);
+        if (fgets(line, sizeof line, h->in) == NULL) {
+            fprintf(h->out, "\n");
+            return hoyle_error(HOYLE_ESTATE, "end of input");
+        }
+        trim(line);
+        if (line[0] == '\0') continue;
+        if (strcmp(line, "quit") == 0 || strcmp(line, "q") == 0) return hoyle_error(HOYLE_ESTATE, "quit");
+        if (strcmp(line, "help") == 0 || strcmp(line, "?") == 0) {
+            fprintf(h->out, "type a move in the game's notation, 'moves' to list the legal moves, "
+                            "'quit' to stop\n");
+            continue;
+        }
+        if (strcmp(line, "moves") == 0) {
+            list_ctx_t l = {.g = g, .s = state, .out = h->out};
+            fprintf(h->out, "legal moves: ");
+            game_whole_moves(g, state, list_move, &l);
+            fprintf(h->out, "\n");
+            continue;
+        }
+        int n = game_move_from_string(g, state, line, h->queue, GAME_MAX_CHAIN);
+        if (n > 0) {
+            memcpy(h->scratch, state, g->state_size);
+            if (game_apply_move_string(g, h->scratch, line) < 0) n = -1;
+        }
+        if (n <= 0) {
+            fprintf(h->out, "illegal move '%s': %s (type 'moves' for the list)\n", line,
+                    hoyle_last_error());
+            continue;
+        }
+        h->queued = n;
+        h->next = 1;
+        *action = h->queue[0];
+        return HOYLE_OK;
+    }
+}
+
+static void human_reset(agent_t *a)
+{
+    human_t *h = a->impl;
+    h->queued = h->next = 0;
+}
+
+static void human_destroy(agent_t *a)
+{
+    human_t *h = a->impl;
+    if (h) free(h->scratch);
+    free(h);
+}
+
+static const agent_vt_t human_vt = {.act = human_act, .reset = human_reset, .destroy = human_destroy};
+
+static int human_create(agent_t *a)
+{
+    human_t *h = calloc(1, sizeof *h);
+    if (h) h->scratch = malloc(a->g->state_size);
+    if (!h || !h->scratch) {
+        free(h);
+        return hoyle_error(HOYLE_ENOMEM, "human: out of memory");
+    }
+    h->in = stdin;
+    h->out = stdout;
+    a->impl = h;
+    a->vt = &human_vt;
+    return HOYLE_OK;
+}
+
+static const param_def_t human_params[] = {{.key = NULL}};
+
+const agent_kind_t agent_human_kind = {
+    .name = "human",
+    .description = "a person typing moves at the terminal",
+    .params = human_params,
+    .human = 1,
+    .create = human_create,
+};

@@ -1,0 +1,44 @@
+/* agent_internal.h — what agent kinds share (not public).
+ * A kind is one agent_kind_t in agent_registry[] (agent.c): a name, a
+ * parameter schema and a create function that fills a->vt and a->impl. */
+#ifndef HOYLE_MCTS_AGENT_INTERNAL_H
+#define HOYLE_MCTS_AGENT_INTERNAL_H
+
+#include "core/rng.h"
+#include "mcts/agent.h"
+
+typedef struct agent_vt {
+    int (*act)(agent_t *a, const void *state, int *action);
+    void (*observe)(agent_t *a, const void *state_before, int action); /* may be NULL */
+    void (*reset)(agent_t *a);                                         /* may be NULL */
+    void (*destroy)(agent_t *a);                                       /* frees a->impl; may be NULL */
+} agent_vt_t;
+
+struct agent {
+    const agent_vt_t *vt;
+    const struct agent_kind *kind;
+    const game_t *g;
+    char spec[GAME_SPEC_MAX];
+    params_t params;
+    uint64_t seed;
+    rng_t rng;
+    agent_info_t info;
+    int *legal;   /* max_legal scratch for kinds that want it */
+    void *impl;
+};
+
+typedef struct agent_kind {
+    const char *name;
+    const char *description;
+    const param_def_t *params;
+    int human;                     /* reads the terminal */
+    int (*create)(agent_t *a);     /* a->g, params, seed, rng, legal are set */
+} agent_kind_t;
+
+extern const agent_kind_t agent_random_kind;
+extern const agent_kind_t agent_greedy_kind;
+extern const agent_kind_t agent_alphabeta_kind;
+extern const agent_kind_t agent_mcts_kind;
+extern const agent_kind_t agent_human_kind;
+
+#endif

@@ -1,0 +1,27 @@
+/* agent_random.c — uniformly random legal actions (the baseline). */
+#include "mcts/agent_internal.h"
+
+static int random_act(agent_t *a, const void *state, int *action)
+{
+    int n = game_legal_actions(a->g, state, a->legal);
+    if (n <= 0) return hoyle_error(HOYLE_ESTATE, "random: no legal action");
+    *action = a->legal[rng_below(&a->rng, (uint32_t)n)];
+    return HOYLE_OK;
+}
+
+static const agent_vt_t random_vt = {.act = random_act};
+
+static int random_create(agent_t *a)
+{
+    a->vt = &random_vt;
+    return HOYLE_OK;
+}
+
+static const param_def_t random_params[] = {{.key = NULL}};
+
+const agent_kind_t agent_random_kind = {
+    .name = "random",
+    .description = "uniformly random legal action",
+    .params = random_params,
+    .create = random_create,
+};

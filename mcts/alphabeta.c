@@ -1,0 +1,343 @@
+/* alphabeta.c — alpha-beta / expectiminimax search (see alphabeta.h).
+ * Invariant: search() returns the value of a decision state for its player
+ * to move, exact when it lies strictly inside (alpha, beta), otherwise a
+ * bound on the correct side (fail-soft). Every frame (state, move list,
+ * scores, chance outcomes, PV) is allocated once in ab_create(). */
+#include "mcts/alphabeta.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mcts/tt.h"
+
+#define AB_INF 1e9
+#define VALUE_LO (-1.0 - 1e-9) /* bounds on every value (returns, evaluate) */
+#define VALUE_HI (1.0 + 1e-9)
+
+typedef struct frame {
+    void *state;
+    int *legal;
+    int64_t *score;
+    int *chance_actions;
+    double *chance_probs;
+    int pv[AB_PV_MAX];
+    int pv_len;
+    int killer[2];
+} frame_t;
+
+struct ab {
+    const game_t *g;
+    ab_params_t p;
+    tt_t tt;
+    frame_t *frames;
+    int num_frames;
+    int64_t *history;   /* [num_players][num_actions] */
+    uint64_t nodes;
+    double t_start;
+    bool abort;
+    ab_result_t result;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void ab_params_default(ab_params_t *p)
+{
+    *p = (ab_params_t){.max_depth = 4, .time_limit_ms = 0, .tt_entries = 1u << 20,
+                       .quiescence = false, .qdepth = 8, .iterative = true,
+                       .killers = true, .history = true};
+}
+
+int ab_create(const game_t *g, const ab_params_t *params, ab_t **out)
+{
+    if (params->max_depth < 1 || params->max_depth > 1000)
+        return hoyle_error(HOYLE_EINVAL, "alphabeta: depth must be in [1, 1000]");
+    ab_t *t = calloc(1, sizeof *t);
+    if (t == NULL) return hoyle_error(HOYLE_ENOMEM, "alphabeta: out of memory");
+    t->g = g;
+    t->p = *params;
+    t->num_frames = g->max_game_length + 3;
+    size_t nc = g->max_chance_outcomes > 0 ? (size_t)g->max_chance_outcomes : 1;
+    t->frames = calloc((size_t)t->num_frames, sizeof *t->frames);
+    t->history = calloc((size_t)g->num_players * (size_t)g->num_actions, sizeof *t->history);
+    bool ok = t->frames && t->history;
+    for (int i = 0; ok && i < t->num_frames; i++) {
+        frame_t *f = &t->frames[i];
+        f->state = malloc(g->state_size);
+        f->legal = malloc(sizeof *f->legal * (size_t)g->max_legal);
+        f->score = malloc(sizeof *f->score * (size_t)g->max_legal);
+        f->chance_actions = malloc(sizeof *f->chance_actions * nc);
+        f->chance_probs = malloc(sizeof *f->chance_probs * nc);
+        ok = f->state && f->legal && f->score && f->chance_actions && f->chance_probs;
+    }
+    if (ok && params->tt_entries > 0 && tt_init(&t->tt, params->tt_entries)) ok = false;
+    if (!ok) {
+        ab_free(t);
+        return hoyle_error(HOYLE_ENOMEM, "alphabeta: out of memory");
+    }
+    ab_clear(t);
+    *out = t;
+    return HOYLE_OK;
+}
+
+void ab_free(ab_t *t)
+{
+    if (t == NULL) return;
+    for (int i = 0; t->frames && i < t->num_frames; i++) {
+        free(t->frames[i].state);
+        free(t->frames[i].legal);
+        free(t->frames[i].score);
+        free(t->frames[i].chance_actions);
+        free(t->frames[i].chance_probs);
+    }
+    free(t->frames);
+    free(t->history);
+    tt_done(&t->tt);
+    free(t);
+}
+
+void ab_clear(ab_t *t)
+{
+    tt_clear(&t->tt);
+    memset(t->history, 0, sizeof *t->history * (size_t)t->g->num_players * (size_t)t->g->num_actions);
+    for (int i = 0; i < t->num_frames; i++) t->frames[i].killer[0] = t->frames[i].killer[1] = -1;
+}
+
+static bool out_of_time(ab_t *t)
+{
+    if (t->abort) return true;
+    if (t->p.time_limit_ms > 0 && (t->nodes & 1023) == 0 &&
+        (now_s() - t->t_start) * 1000.0 >= t->p.time_limit_ms)
+        t->abort = true;
+    return t->abort;
+}
+
+/* Order moves[0..n) by descending score (insertion sort: n is small). */
+static void order(const ab_t *t, frame_t *f, const void *s, int n, int player, int tt_action)
+{
+    const game_t *g = t->g;
+    for (int i = 0; i < n; i++) {
+        int a = f->legal[i];
+        int64_t sc = 0;
+        if (a == tt_action) sc = INT64_C(1) << 62;
+        else if (game_is_noisy(g, s, a)) sc = INT64_C(1) << 60;
+        else if (t->p.killers && a == f->killer[0]) sc = INT64_C(1) << 59;
+        else if (t->p.killers && a == f->killer[1]) sc = INT64_C(1) << 58;
+        else if (t->p.history) sc = t->history[(size_t)player * (size_t)g->num_actions + (size_t)a];
+        f->score[i] = sc;
+    }
+    for (int i = 1; i < n; i++) {
+        int a = f->legal[i];
+        int64_t sc = f->score[i];
+        int j = i - 1;
+        for (; j >= 0 && f->score[j] < sc; j--) {
+            f->legal[j + 1] = f->legal[j];
+            f->score[j + 1] = f->score[j];
+        }
+        f->legal[j + 1] = a;
+        f->score[j + 1] = sc;
+    }
+}
+
+static double search(ab_t *t, int ply, const void *s, int depth, double alpha, double beta);
+static double qsearch(ab_t *t, int ply, const void *s, int qdepth, double alpha, double beta);
+
+/* Step into a child: the value of state `c` (at frame `ply`) for `player`,
+ * the player who moved into it, with the window (alpha, beta) of that
+ * player. Chains keep the sign, a change of player negates it. */
+static double child_value(ab_t *t, int ply, const void *c, int depth, double alpha, double beta,
+                          int player, bool quiet);
+
+/* Expectiminimax at a chance node with Star1 windows: after outcomes
+ * 0..i-1 (weighted sum `sum`, remaining probability `rem` after i), the
+ * final value lies in [sum + p_i v_i + rem*LO, sum + p_i v_i + rem*HI], so
+ * v_i outside [(alpha - sum - rem*HI)/p_i, (beta - sum - rem*LO)/p_i]
+ * decides the cutoff. */
+static double chance_value(ab_t *t, int ply, const void *s, int depth, double alpha, double beta,
+                           int player, bool quiet)
+{
+    const game_t *g = t->g;
+    frame_t *f = &t->frames[ply];
+    f->pv_len = 0;
+    t->nodes++;
+    if (quiet || ply + 1 >= t->num_frames) return game_evaluate(g, s, player);
+    int n = game_chance_outcomes(g, s, f->chance_actions, f->chance_probs);
+    double total = 0, sum = 0, rem = 1;
+    for (int i = 0; i < n; i++) total += f->chance_probs[i];
+    for (int i = 0; i < n; i++) {
+        double pi = f->chance_probs[i] / total;
+        rem -= pi;
+        if (rem < 0) rem = 0;
+        double ca = (alpha - sum - rem * VALUE_HI) / pi, cb = (beta - sum - rem * VALUE_LO) / pi;
+        void *c = t->frames[ply + 1].state;
+        memcpy(c, s, g->state_size);
+        game_apply(g, c, f->chance_actions[i]);
+        double v = child_value(t, ply + 1, c, depth, fmax(ca, VALUE_LO), fmin(cb, VALUE_HI), player,
+                               false);
+        if (t->abort) return 0;
+        if (v <= ca) return sum + pi * v + rem * VALUE_HI;
+        if (v >= cb) return sum + pi * v + rem * VALUE_LO;
+        sum += pi * v;
+    }
+    return sum;
+}
+
+static double child_value(ab_t *t, int ply, const void *c, int depth, double alpha, double beta,
+                          int player, bool quiet)
+{
+    const game_t *g = t->g;
+    int next = game_current_player(g, c);
+    if (next == PLAYER_TERMINAL) {
+        double r[GAME_MAX_PLAYERS];
+        t->nodes++;
+        t->frames[ply].pv_len = 0;
+        game_returns(g, c, r);
+        return r[player];
+    }
+    if (next == PLAYER_CHANCE) return chance_value(t, ply, c, depth, alpha, beta, player, quiet);
+    if (next == player) {
+        return quiet ? qsearch(t, ply, c, depth, alpha, beta) : search(t, ply, c, depth, alpha, beta);
+    }
+    return quiet ? -qsearch(t, ply, c, depth, -beta, -alpha) : -search(t, ply, c, depth, -beta, -alpha);
+}
+
+/* Stand-pat quiescence over noisy actions; `qdepth` plies left. */
+static double qsearch(ab_t *t, int ply, const void *s, int qdepth, double alpha, double beta)
+{
+    const game_t *g = t->g;
+    frame_t *f = &t->frames[ply];
+    f->pv_len = 0;
+    t->nodes++;
+    int player = game_current_player(g, s);
+    double best = game_evaluate(g, s, player);
+    if (qdepth <= 0 || best >= beta || ply + 1 >= t->num_frames || out_of_time(t)) return best;
+    if (best > alpha) alpha = best;
+    int n = game_legal_actions(g, s, f->legal);
+    for (int i = 0; i < n; i++) {
+        int a = f->legal[i];
+        if (!game_is_noisy(g, s, a)) continue;
+        void *c = t->frames[ply + 1].state;
+        memcpy(c, s, g->state_size);
+        game_apply(g, c, a);
+        double v = child_value(t, ply + 1, c, qdepth - 1, alpha, beta, player, true);
+        if (t->abort) return 0;
+        if (v > best) best = v;
+        if (v > alpha) alpha = v;
+        if (alpha >= beta) break;
+    }
+    return best;
+}
+
+static double search(ab_t *t, int ply, const void *s, int depth, double alpha, double beta)
+{
+    const game_t *g = t->g;
+    frame_t *f = &t->frames[ply];
+    f->pv_len = 0;
+    int player = game_current_player(g, s);
+    /* 1. leaves: depth exhausted (or no frame left) */
+    if (depth <= 0 || ply + 1 >= t->num_frames) {
+        if (t->p.quiescence) return qsearch(t, ply, s, t->p.qdepth, alpha, beta);
+        t->nodes++;
+        return game_evaluate(g, s, player);
+    }
+    t->nodes++;
+    if (out_of_time(t)) return 0;
+    /* 2. transposition table: cutoffs from same-depth entries, move always */
+    uint64_t key = game_hash(g, s);
+    int tt_action = -1;
+    if (t->tt.entries) {
+        const tt_entry_t *e = tt_probe(&t->tt, key);
+        if (e) {
+            tt_action = e->action;
+            if (e->depth == depth && ply > 0) {
+                if (e->kind == TT_EXACT) return e->value;
+                if (e->kind == TT_LOWER && e->value >= beta) return e->value;
+                if (e->kind == TT_UPPER && e->value <= alpha) return e->value;
+            }
+        }
+    }
+    /* 3. generate and order */
+    int n = game_legal_actions(g, s, f->legal);
+    order(t, f, s, n, player, tt_action);
+    /* 4. the moves */
+    double alpha0 = alpha, best = -AB_INF;
+    int best_action = n > 0 ? f->legal[0] : -1;
+    for (int i = 0; i < n; i++) {
+        int a = f->legal[i];
+        void *c = t->frames[ply + 1].state;
+        memcpy(c, s, g->state_size);
+        game_apply(g, c, a);
+        int next = game_current_player(g, c);
+        int d = (g->num_players > 1 && next == player) ? depth : depth - 1;
+        double v = child_value(t, ply + 1, c, d, alpha, beta, player, false);
+        if (t->abort) return 0;
+        if (v > best) {
+            best = v;
+            best_action = a;
+            frame_t *cf = &t->frames[ply + 1];
+            f->pv[0] = a;
+            int len = cf->pv_len < AB_PV_MAX - 1 ? cf->pv_len : AB_PV_MAX - 1;
+            memcpy(f->pv + 1, cf->pv, sizeof(int) * (size_t)len);
+            f->pv_len = len + 1;
+        }
+        if (v > alpha) alpha = v;
+        if (alpha >= beta) {
+            /* 5. a cutoff: remember the quiet move that caused it */
+            if (!game_is_noisy(g, s, a)) {
+                if (t->p.killers && f->killer[0] != a) {
+                    f->killer[1] = f->killer[0];
+                    f->killer[0] = a;
+                }
+                if (t->p.history)
+                    t->history[(size_t)player * (size_t)g->num_actions + (size_t)a] +=
+                        (int64_t)depth * depth;
+            }
+            break;
+        }
+    }
+    /* 6. store */
+    if (t->tt.entries) {
+        int kind = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
+        tt_store(&t->tt, key, best, depth, kind, best_action);
+    }
+    return best;
+}
+
+int ab_search(ab_t *t, const void *state, const ab_result_t **out)
+{
+    const game_t *g = t->g;
+    if (game_current_player(g, state) < 0)
+        return hoyle_error(HOYLE_ESTATE, "alphabeta: %s: search needs a decision state", g->spec);
+    ab_result_t *r = &t->result;
+    memset(r, 0, sizeof *r);
+    t->nodes = 0;
+    t->abort = false;
+    t->t_start = now_s();
+    memcpy(t->frames[0].state, state, g->state_size);
+    game_legal_actions(g, state, t->frames[0].legal);
+    r->best_action = t->frames[0].legal[0];
+    for (int d = t->p.iterative ? 1 : t->p.max_depth; d <= t->p.max_depth; d++) {
+        double v = search(t, 0, t->frames[0].state, d, -AB_INF, AB_INF);
+        if (t->abort) {
+            r->timed_out = true;
+            break;
+        }
+        frame_t *f = &t->frames[0];
+        r->value = v;
+        r->depth = d;
+        r->pv_len = f->pv_len;
+        memcpy(r->pv, f->pv, sizeof(int) * (size_t)f->pv_len);
+        if (f->pv_len > 0) r->best_action = f->pv[0];
+        if (t->p.time_limit_ms > 0 && (now_s() - t->t_start) * 1000.0 >= t->p.time_limit_ms) break;
+    }
+    r->nodes = t->nodes;
+    r->seconds = now_s() - t->t_start;
+    *out = r;
+    return HOYLE_OK;
+}

@@ -1,0 +1,71 @@
+/* alphabeta.h — depth-limited alpha-beta over any game of the game contract.
+ *
+ * Negamax form with the sign flipped only where the player to move changes:
+ * a chain (same player again) keeps the value's sign, a two-player change
+ * negates it, a one-player puzzle never negates. Chance nodes are
+ * expectiminimax nodes (Michie 1966) with Star1 pruning (Ballard 1983):
+ * outcome windows are narrowed using the value bounds [-1, 1].
+ *
+ * Depth counts whole moves: an action by the player to move costs one ply
+ * unless the same player moves again (a chain); chance outcomes are free.
+ * At depth 0 the game's evaluate() is the leaf value, or, with quiescence,
+ * a stand-pat search over the game's noisy actions (captures).
+ *
+ * Iterative deepening, a transposition table keyed by the game's Zobrist
+ * hash (cutoffs only from entries of the same remaining depth, so the value
+ * at each depth equals plain minimax's exactly), move ordering by TT move,
+ * noisy actions, two killers per ply and the history heuristic (Schaeffer
+ * 1989). Nothing is allocated during a search.
+ *
+ * One ab_t per thread; seeded nothing (alpha-beta is deterministic). */
+#ifndef HOYLE_MCTS_ALPHABETA_H
+#define HOYLE_MCTS_ALPHABETA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "games/game.h"
+
+#define AB_PV_MAX 64
+
+typedef struct ab_params {
+    int max_depth;          /* deepest iteration, in whole moves (>= 1) */
+    double time_limit_ms;   /* stop iterating (and abort) after this; 0 = depth only */
+    size_t tt_entries;      /* transposition-table entries (power of two); 0 = no table */
+    bool quiescence;        /* extend noisy actions at depth 0 */
+    int qdepth;             /* most quiescence plies */
+    bool iterative;         /* iterative deepening from depth 1 (else max_depth only) */
+    bool killers;           /* killer-move ordering */
+    bool history;           /* history-heuristic ordering */
+} ab_params_t;
+
+/* Defaults: depth 4, no time limit, 2^20 TT entries, quiescence off (qdepth
+ * 8 when on), iterative deepening, killers and history on. */
+void ab_params_default(ab_params_t *p);
+
+typedef struct ab_result {
+    double value;          /* for the player to move at the root */
+    int best_action;
+    int pv[AB_PV_MAX];     /* principal variation (stops at chance nodes) */
+    int pv_len;
+    int depth;             /* deepest completed iteration */
+    uint64_t nodes;        /* nodes visited, all iterations, quiescence included */
+    double seconds;
+    bool timed_out;        /* the last iteration was cut by the time limit */
+} ab_result_t;
+
+typedef struct ab ab_t;
+
+/* *out is freed with ab_free(); `g` is borrowed and must outlive it. */
+int ab_create(const game_t *g, const ab_params_t *params, ab_t **out);
+void ab_free(ab_t *t);
+
+/* Search `state` (a decision state). *out is owned by t, valid until the
+ * next call. */
+int ab_search(ab_t *t, const void *state, const ab_result_t **out);
+
+/* Forget the transposition table, killers and history. */
+void ab_clear(ab_t *t);
+
+#endif

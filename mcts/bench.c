@@ -1,0 +1,64 @@
+/* bench.c — the search items of `hoyle bench` (see bench.h). */
+#include "mcts/bench.h"
+
+#include <stdlib.h>
+
+#include "core/rng.h"
+#include "mcts/alphabeta.h"
+#include "mcts/mcts.h"
+
+int bench_mcts(const game_t *g, long long sims, uint64_t seed, bench_search_t *out)
+{
+    mcts_params_t p;
+    mcts_params_default(&p);
+    p.max_sims = sims;
+    p.solver = false;
+    p.reuse = false;
+    p.seed = seed;
+    long long branch = g->max_legal < 64 ? g->max_legal : 64;
+    p.max_nodes = (size_t)((sims + 16) * branch * 2 + 4096);
+    evaluator_t *e = NULL;
+    mcts_t *m = NULL;
+    void *s = malloc(g->state_size);
+    int status = s ? evaluator_rollout_create(g, 1, rng_mix(seed), &e)
+                   : hoyle_error(HOYLE_ENOMEM, "bench: out of memory");
+    if (!status) status = mcts_create(g, &p, e, &m);
+    if (!status) {
+        const mcts_result_t *r;
+        game_init(g, s);
+        status = mcts_search(m, s, &r);
+        if (!status) {
+            out->count = r->sims;
+            out->seconds = r->seconds;
+            out->signature = rng_mix((uint64_t)r->sims ^ ((uint64_t)r->nodes_used << 32) ^
+                                     (uint64_t)(r->best_action + 1));
+        }
+    }
+    mcts_free(m);
+    evaluator_free(e);
+    free(s);
+    return status;
+}
+
+int bench_alphabeta(const game_t *g, int depth, bench_search_t *out)
+{
+    ab_params_t p;
+    ab_params_default(&p);
+    p.max_depth = depth;
+    ab_t *t = NULL;
+    void *s = malloc(g->state_size);
+    int status = s ? ab_create(g, &p, &t) : hoyle_error(HOYLE_ENOMEM, "bench: out of memory");
+    if (!status) {
+        const ab_result_t *r;
+        game_init(g, s);
+        status = ab_search(t, s, &r);
+        if (!status) {
+            out->count = (long long)r->nodes;
+            out->seconds = r->seconds;
+            out->signature = rng_mix(r->nodes ^ ((uint64_t)(r->best_action + 1) << 40));
+        }
+    }
+    ab_free(t);
+    free(s);
+    return status;
+}

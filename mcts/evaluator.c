@@ -1,0 +1,29 @@
+/* evaluator.c — the evaluator wrappers and the by-name factory. */
+#include "mcts/evaluator.h"
+
+#include <string.h>
+
+int evaluator_evaluate(evaluator_t *e, const void *states, int n, double *values, float *priors)
+{
+    if (n < 1 || n > e->max_batch)
+        return hoyle_error(HOYLE_EINVAL, "evaluator %s: batch of %d (max %d)", e->name, n,
+                           e->max_batch);
+    e->calls++;
+    e->evaluations += (uint64_t)n;
+    return e->vt->evaluate(e, states, n, values, priors);
+}
+
+void evaluator_free(evaluator_t *e)
+{
+    if (e) e->vt->destroy(e);
+}
+
+int evaluator_create_named(const game_t *g, const char *name, int rollouts, uint64_t seed,
+                           evaluator_t **out)
+{
+    if (strcmp(name, "rollout") == 0) return evaluator_rollout_create(g, rollouts, seed, out);
+    if (strcmp(name, "heuristic") == 0) return evaluator_heuristic_create(g, out);
+    if (strcmp(name, "fake") == 0) return evaluator_fake_create(g, seed, 1 << 16, out);
+    return hoyle_error(HOYLE_EINVAL, "eval: unknown evaluator '%s' (known: rollout, heuristic, fake)",
+                       name);
+}

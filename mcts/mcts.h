@@ -1,0 +1,140 @@
+/* mcts.h — Monte-Carlo tree search over any game of the game contract.
+ *
+ * One search tree lives in one node arena sized at creation (params
+ * max_nodes): simulations never call malloc, and a full arena is a reported
+ * condition (result->arena_full): search keeps evaluating leaves without
+ * expanding them. Nodes do not store states: each simulation replays the
+ * actions from the root state (memcpy + game_apply), which keeps a node at
+ * 48 bytes and costs one apply per tree level.
+ *
+ * Values are kept per player (value_sum[p] = sum of player p's returns seen
+ * through the node), so one-player puzzles, two-player games and chains where
+ * the same player moves again need no sign flips anywhere. Chance nodes
+ * (PLAYER_CHANCE) are expanded with all outcomes; simulations descend by
+ * sampling an outcome by its probability and the chance node's value is the
+ * visit average of what came back (an unbiased estimate of the
+ * probability-weighted value).
+ *
+ * Algorithms (see docs/search.md):
+ *   UCT  (Kocsis & Szepesvári 2006): Q + c * sqrt(ln N / n)
+ *   PUCT (Silver et al. 2018, AlphaZero): Q + c(s) * P * sqrt(N) / (1 + n),
+ *        c(s) = log((1 + N + c_base) / c_base) + c_init
+ *   MCTS-Solver (Winands, Björnsson & Saito 2008): proven values backed up;
+ *   leaf batching with virtual loss (Chaslot et al. 2008); root Dirichlet
+ *   noise (1 - eps) P + eps Dir(alpha) (Silver et al. 2017).
+ *
+ * Thread safety: an mcts_t is used by one thread at a time; any number of
+ * them may run in parallel (no globals). Seeded: same params, same seed,
+ * same evaluator → same tree, when limited by simulations (not time). */
+#ifndef HOYLE_MCTS_MCTS_H
+#define HOYLE_MCTS_MCTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "games/game.h"
+#include "mcts/evaluator.h"
+
+#define MCTS_PV_MAX 64
+
+typedef enum mcts_select { MCTS_UCT = 0, MCTS_PUCT = 1 } mcts_select_t;
+
+/* First-play urgency: the Q an unvisited child is given during selection. */
+typedef enum mcts_fpu {
+    MCTS_FPU_INF = 0,    /* +infinity: every child once before any twice (classic UCT) */
+    MCTS_FPU_VALUE = 1,  /* the constant fpu_value */
+    MCTS_FPU_PARENT = 2  /* the parent's Q for the chooser minus fpu_value (Leela-style reduction) */
+} mcts_fpu_t;
+
+/* Every tunable, one line each (KataGo searchparams.h habit). */
+typedef struct mcts_params {
+    mcts_select_t select;   /* UCT or PUCT */
+    double c_uct;           /* UCT exploration constant c (sqrt(2) is the textbook value) */
+    double c_init;          /* PUCT c_init (AlphaZero: 1.25) */
+    double c_base;          /* PUCT c_base (AlphaZero: 19652) */
+    mcts_fpu_t fpu;         /* first-play urgency mode */
+    double fpu_value;       /* FPU constant, or the reduction for MCTS_FPU_PARENT */
+    long long max_sims;     /* simulations per search; 0 = limited by time only */
+    double time_limit_ms;   /* wall-clock limit per search; 0 = limited by simulations only */
+    int batch;              /* leaves gathered per evaluator call (>= 1) */
+    double virtual_loss;    /* value counted against a node per pending visit (batching) */
+    bool solver;            /* MCTS-Solver: back up proven wins/losses/draws */
+    double dirichlet_alpha; /* root noise concentration; noise off when dirichlet_eps == 0 */
+    double dirichlet_eps;   /* weight of the noise in the root prior */
+    size_t max_nodes;       /* arena capacity in nodes (48 bytes each) */
+    bool reuse;             /* keep the subtree of the played move (mcts_advance) */
+    uint64_t seed;          /* seeds chance sampling, noise and temperature choice */
+} mcts_params_t;
+
+/* The defaults: UCT c=1.4, FPU inf, 1000 sims, batch 1, solver on, 1M-node cap
+ * scaled down by callers as they like, reuse on, no noise. */
+void mcts_params_default(mcts_params_t *p);
+
+/* What a search found, valid until the next call on the same mcts_t. Arrays
+ * have num_children entries, in the game's legal-action order. Q is from the
+ * view of `player`, the player to move at the root. */
+typedef struct mcts_result {
+    int player;                      /* player to move at the root */
+    int num_children;                /* legal actions at the root (0 if unexpanded) */
+    const int *actions;              /* the root's actions */
+    const int *visits;               /* visits per action */
+    const double *q;                 /* mean value for `player` per action (proven value if proven) */
+    const float *priors;             /* prior per action (after noise) */
+    const signed char *proven;       /* 1 when the child's value is proven */
+    double value[GAME_MAX_PLAYERS];  /* root value per player (mean of all simulations) */
+    int best_action;                 /* most visited (proven-best when the root is proven) */
+    int pv[MCTS_PV_MAX];             /* principal variation: most visited line */
+    int pv_len;
+    long long sims;                  /* simulations run by this search */
+    long long root_visits;           /* visits of the root, reused ones included */
+    size_t nodes_used;               /* arena nodes in use */
+    size_t max_nodes;                /* arena capacity */
+    bool arena_full;                 /* some expansion was refused for lack of room */
+    bool root_proven;                /* the root's value is proven (MCTS-Solver) */
+    double proven_value[GAME_MAX_PLAYERS]; /* the proven value when root_proven */
+    uint64_t evaluator_calls;        /* evaluator calls made by this search */
+    double seconds;                  /* wall time of this search */
+} mcts_result_t;
+
+typedef struct mcts mcts_t;
+
+/* Create a searcher for `g` with an evaluator (borrowed: both must outlive
+ * the searcher; `eval` may be NULL when only the step API below is used).
+ * *out is freed with mcts_free(). */
+int mcts_create(const game_t *g, const mcts_params_t *params, evaluator_t *eval, mcts_t **out);
+void mcts_free(mcts_t *m);
+
+/* Search from `state` (a decision state: not terminal, not chance). The tree
+ * is reused when `state` is the current root (after mcts_advance()).
+ * *out is owned by m, valid until the next call. */
+int mcts_search(mcts_t *m, const void *state, const mcts_result_t **out);
+
+/* Pick an action from the last search: temperature 0 = best_action, else
+ * sampled with probability proportional to visits^(1/temperature). */
+int mcts_choose(mcts_t *m, double temperature, int *action);
+
+/* `action` was played in `state_before` (any player's action or a chance
+ * outcome). When state_before is the root, keep the action's subtree (with
+ * params.reuse); otherwise, or when that subtree is empty, the next search
+ * starts a fresh tree. Allocates one temporary block per call. */
+void mcts_advance(mcts_t *m, const void *state_before, int action);
+
+/* Forget the tree (the next search starts from scratch). */
+void mcts_clear(mcts_t *m);
+
+/* ---- step API: batching across many searches with one evaluator ----
+ * begin(); then while !finished(): collect() leaves, evaluate them (layouts
+ * of evaluator.h) and deliver() the results; end() returns the result.
+ * mcts_search() is exactly this loop with m's own evaluator. */
+int mcts_search_begin(mcts_t *m, const void *state);
+/* Gather up to params.batch leaves; *states points at n states (owned by m,
+ * valid until deliver). n may be 0 (all simulations ended in terminal or
+ * proven nodes); deliver() is still called. */
+int mcts_search_collect(mcts_t *m, const void **states, int *n);
+/* values: n * num_players; priors: n * num_actions, or NULL for uniform. */
+int mcts_search_deliver(mcts_t *m, const double *values, const float *priors);
+bool mcts_search_finished(const mcts_t *m);
+const mcts_result_t *mcts_search_end(mcts_t *m);
+
+#endif

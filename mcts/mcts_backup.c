@@ -1,0 +1,86 @@
+/* mcts_backup.c — backing a simulation's returns up its path, and the
+ * MCTS-Solver proof rules (Winands, Björnsson & Saito 2008), stated per
+ * player so they hold for one player, two players and chains alike:
+ *   decision node of player p: proven as soon as one proven child gives p
+ *     the best possible return (+1); otherwise proven when every child is
+ *     proven, with the value of the child best for p;
+ *   chance node: proven when every outcome is proven, with the
+ *     probability-weighted mean of their values;
+ *   terminal node: proven with its returns.
+ * Invariant: visits and value_sum of a node count exactly the completed
+ * simulations through it; vloss counts the ones in flight. */
+#include "mcts/mcts_internal.h"
+
+#define WIN_EPS 1e-6
+
+static void prove(mcts_node_t *node, const float *value, int np)
+{
+    for (int p = 0; p < np; p++) node->proven_value[p] = value[p];
+    node->flags |= NODE_PROVEN;
+}
+
+void mcts_prove_terminal(mcts_t *m, uint32_t index, const double *returns)
+{
+    if (!m->p.solver) return;
+    mcts_node_t *node = &m->nodes[index];
+    for (int p = 0; p < m->g->num_players; p++) node->proven_value[p] = (float)returns[p];
+    node->flags |= NODE_PROVEN;
+}
+
+/* Try the proof rules at one node; true when it is (now) proven. */
+static bool try_prove(mcts_t *m, mcts_node_t *node)
+{
+    int np = m->g->num_players;
+    if (node->flags & NODE_PROVEN) return true;
+    if (node->num_children == 0) return false;
+    const mcts_node_t *kids = &m->nodes[node->first_child];
+    if (node->player == PLAYER_CHANCE) {
+        float mean[GAME_MAX_PLAYERS] = {0};
+        double total = 0;
+        for (int c = 0; c < node->num_children; c++) {
+            if (!(kids[c].flags & NODE_PROVEN)) return false;
+            total += kids[c].prior;
+            for (int p = 0; p < np; p++) mean[p] += kids[c].prior * kids[c].proven_value[p];
+        }
+        for (int p = 0; p < np; p++) mean[p] = (float)(mean[p] / total);
+        prove(node, mean, np);
+        return true;
+    }
+    int player = node->player;
+    if (player < 0) return false;
+    const mcts_node_t *best = NULL;
+    bool all = true;
+    for (int c = 0; c < node->num_children; c++) {
+        if (!(kids[c].flags & NODE_PROVEN)) {
+            all = false;
+            continue;
+        }
+        if (kids[c].proven_value[player] >= 1.0 - WIN_EPS) {
+            prove(node, kids[c].proven_value, np);
+            return true;
+        }
+        if (!best || kids[c].proven_value[player] > best->proven_value[player]) best = &kids[c];
+    }
+    if (!all) return false;
+    prove(node, best->proven_value, np);
+    return true;
+}
+
+void mcts_backup(mcts_t *m, const uint32_t *path, int len, const double *values)
+{
+    int np = m->g->num_players;
+    for (int i = 0; i < len; i++) {
+        mcts_node_t *node = &m->nodes[path[i]];
+        node->visits++;
+        node->vloss--;
+        for (int p = 0; p < np; p++) node->value_sum[p] += values[p];
+    }
+    if (!m->p.solver || !(m->nodes[path[len - 1]].flags & NODE_PROVEN)) return;
+    for (int i = len - 2; i >= 0; i--)
+        if (!try_prove(m, &m->nodes[path[i]])) break;
+}
+
+void mcts_undo_virtual(mcts_t *m, const uint32_t *path, int len)
+{
+    for (int i = 0; i < len; i++) m->nodes[path[i]].vloss--;
+}

@@ -1,0 +1,104 @@
+/* mcts_internal.h — the tree and searcher shared by mcts_*.c (not public).
+ *
+ * Arena invariants: node 0 is the root; a node's children are one
+ * contiguous block [first_child, first_child + num_children) allocated when
+ * the node is expanded; first_child == 0 means "no children" (the root is
+ * never a child). `used` only grows during a search; mcts_advance() compacts
+ * the kept subtree to the front. */
+#ifndef HOYLE_MCTS_MCTS_INTERNAL_H
+#define HOYLE_MCTS_MCTS_INTERNAL_H
+
+#include "core/rng.h"
+#include "mcts/mcts.h"
+
+#define NODE_PLAYER_UNKNOWN (-3) /* child not reached yet: its state was never computed */
+
+enum {
+    NODE_EXPANDED = 1, /* children allocated (or the node is terminal) */
+    NODE_PENDING = 2,  /* waiting for its evaluation in the current batch */
+    NODE_PROVEN = 4    /* proven_value is the exact game value (MCTS-Solver) */
+};
+
+typedef struct mcts_node {
+    uint32_t first_child;                  /* arena index of the first child; 0 = none */
+    uint16_t num_children;                 /* children in the block */
+    int8_t player;                         /* to move here, or NODE_PLAYER_UNKNOWN */
+    uint8_t flags;                         /* NODE_* */
+    int32_t action;                        /* the action from the parent */
+    float prior;                           /* policy prior, or outcome probability */
+    int32_t visits;                        /* completed simulations through the node */
+    int32_t vloss;                         /* simulations in flight through the node */
+    float proven_value[GAME_MAX_PLAYERS];  /* valid with NODE_PROVEN */
+    double value_sum[GAME_MAX_PLAYERS];    /* sum of returns per player */
+} mcts_node_t;
+
+/* Why a simulation stopped where it did. */
+enum { LEAF_EVAL, LEAF_TERMINAL, LEAF_PROVEN, LEAF_COLLISION };
+
+struct mcts {
+    const game_t *g;
+    mcts_params_t p;
+    evaluator_t *eval;      /* borrowed, may be NULL (step API) */
+    rng_t rng;
+
+    mcts_node_t *nodes;     /* the arena */
+    size_t used;            /* nodes in use */
+    bool arena_full;        /* an expansion was refused during this search */
+    bool has_root;          /* root_state is valid */
+    bool root_noised;       /* Dirichlet noise already mixed into the root priors */
+    void *root_state;
+
+    /* per batch slot: the state at the leaf and the path to it */
+    int slots;              /* leaves waiting for evaluation */
+    char *slot_states;      /* batch * state_size */
+    uint32_t *slot_paths;   /* batch * path_cap */
+    int *slot_len;          /* path length per slot */
+    int path_cap;           /* max_game_length + 2 */
+    double *values;         /* batch * num_players: scratch for terminal/proven backups */
+    float *priors;          /* batch * num_actions: evaluator output */
+
+    /* scratch */
+    void *state;            /* descent state when not in a slot */
+    int *legal;             /* max_legal */
+    int *chance_actions;    /* max_chance_outcomes */
+    double *chance_probs;
+    double *noise;          /* max_legal */
+
+    /* search bookkeeping */
+    long long sims;
+    long long collect_target;  /* sims + in flight may not exceed this */
+    bool collision;
+    uint64_t calls;
+    double t_start;
+    bool stop;
+
+    /* result storage */
+    mcts_result_t result;
+    int *r_actions;
+    int *r_visits;
+    double *r_q;
+    float *r_priors;
+    signed char *r_proven;
+};
+
+/* mcts_tree.c */
+uint32_t mcts_alloc_children(mcts_t *m, int n); /* 0 when the arena is full */
+void mcts_reset_root(mcts_t *m, const void *state);
+double mcts_now(void);
+
+/* mcts_select.c: index (into the arena) of the child to descend into. */
+uint32_t mcts_select_child(mcts_t *m, const mcts_node_t *node, int player);
+void mcts_add_noise(mcts_t *m);
+
+/* mcts_expand.c */
+int mcts_expand(mcts_t *m, uint32_t index, const void *state, const float *priors);
+
+/* mcts_backup.c */
+void mcts_backup(mcts_t *m, const uint32_t *path, int len, const double *values);
+void mcts_undo_virtual(mcts_t *m, const uint32_t *path, int len);
+void mcts_prove_terminal(mcts_t *m, uint32_t index, const double *returns);
+
+/* mcts_result.c */
+void mcts_fill_result(mcts_t *m);
+
+#endif

@@ -1,0 +1,119 @@
+/* mcts_result.c — what a search reports (visits, Q, priors, principal
+ * variation, proof status) and the move choice from it.
+ * Best action: with a proven root, the most visited child whose proven value
+ * equals the root's (so won endgames are played out exactly); otherwise the
+ * most visited child that is not a proven loss, ties broken by Q. */
+#include <math.h>
+
+#include "mcts/mcts_internal.h"
+
+#define VALUE_EPS 1e-6
+
+static double child_q(const mcts_t *m, const mcts_node_t *ch, int player)
+{
+    if (m->p.solver && (ch->flags & NODE_PROVEN)) return ch->proven_value[player];
+    return ch->visits > 0 ? ch->value_sum[player] / ch->visits : 0.0;
+}
+
+/* Index (arena) of the best child of a decision or chance node, or 0. */
+static uint32_t best_child(const mcts_t *m, const mcts_node_t *node)
+{
+    if (node->num_children == 0) return 0;
+    int player = node->player;
+    bool proven = player >= 0 && m->p.solver && (node->flags & NODE_PROVEN);
+    uint32_t best = 0;
+    double best_visits = -1, best_q = -INFINITY;
+    for (int c = 0; c < node->num_children; c++) {
+        uint32_t index = node->first_child + (uint32_t)c;
+        const mcts_node_t *ch = &m->nodes[index];
+        double q = player >= 0 ? child_q(m, ch, player) : 0;
+        bool ch_proven = m->p.solver && (ch->flags & NODE_PROVEN);
+        if (proven) {
+            if (!ch_proven || fabs(ch->proven_value[player] - node->proven_value[player]) > VALUE_EPS)
+                continue;
+        } else if (player >= 0 && ch_proven && q <= -1.0 + VALUE_EPS) {
+            continue;
+        }
+        if (ch->visits > best_visits || (ch->visits == best_visits && q > best_q)) {
+            best = index;
+            best_visits = ch->visits;
+            best_q = q;
+        }
+    }
+    if (best == 0) best = node->first_child; /* every move loses: play the first */
+    return best;
+}
+
+void mcts_fill_result(mcts_t *m)
+{
+    const game_t *g = m->g;
+    mcts_result_t *r = &m->result;
+    const mcts_node_t *root = &m->nodes[0];
+    int player = root->player;
+    r->player = player;
+    r->num_children = root->num_children;
+    for (int c = 0; c < root->num_children; c++) {
+        const mcts_node_t *ch = &m->nodes[root->first_child + (uint32_t)c];
+        m->r_actions[c] = ch->action;
+        m->r_visits[c] = ch->visits;
+        m->r_q[c] = child_q(m, ch, player);
+        m->r_priors[c] = ch->prior;
+        m->r_proven[c] = (signed char)(m->p.solver && (ch->flags & NODE_PROVEN) ? 1 : 0);
+    }
+    r->actions = m->r_actions;
+    r->visits = m->r_visits;
+    r->q = m->r_q;
+    r->priors = m->r_priors;
+    r->proven = m->r_proven;
+    r->root_proven = m->p.solver && (root->flags & NODE_PROVEN);
+    for (int p = 0; p < g->num_players; p++) {
+        r->value[p] = root->visits > 0 ? root->value_sum[p] / root->visits : 0.0;
+        r->proven_value[p] = r->root_proven ? root->proven_value[p] : 0.0;
+    }
+    uint32_t best = best_child(m, root);
+    r->best_action = best ? m->nodes[best].action : -1;
+    r->pv_len = 0;
+    for (const mcts_node_t *node = root; r->pv_len < MCTS_PV_MAX;) {
+        uint32_t next = best_child(m, node);
+        if (next == 0 || m->nodes[next].visits == 0) break;
+        r->pv[r->pv_len++] = m->nodes[next].action;
+        node = &m->nodes[next];
+    }
+    r->sims = m->sims;
+    r->root_visits = root->visits;
+    r->nodes_used = m->used;
+    r->max_nodes = m->p.max_nodes;
+    r->arena_full = m->arena_full;
+    r->evaluator_calls = m->calls;
+    r->seconds = mcts_now() - m->t_start;
+}
+
+int mcts_choose(mcts_t *m, double temperature, int *action)
+{
+    const mcts_result_t *r = &m->result;
+    if (r->num_children == 0) return hoyle_error(HOYLE_ESTATE, "mcts: no search to choose from");
+    if (temperature <= 0 || r->root_proven) {
+        *action = r->best_action;
+        return HOYLE_OK;
+    }
+    double total = 0;
+    for (int c = 0; c < r->num_children; c++)
+        if (!(r->proven[c] && r->q[c] <= -1.0 + VALUE_EPS))
+            total += pow((double)r->visits[c], 1.0 / temperature);
+    if (total <= 0) {
+        *action = r->best_action;
+        return HOYLE_OK;
+    }
+    double u = rng_double(&m->rng) * total;
+    *action = r->best_action;
+    for (int c = 0; c < r->num_children; c++) {
+        if (r->proven[c] && r->q[c] <= -1.0 + VALUE_EPS) continue;
+        double w = pow((double)r->visits[c], 1.0 / temperature);
+        if (w > 0 && u < w) {
+            *action = r->actions[c];
+            break;
+        }
+        u -= w;
+    }
+    return HOYLE_OK;
+}

@@ -1,0 +1,196 @@
+/* mcts_search.c — the simulation loop, split in the steps of the batched
+ * search (begin / collect / deliver / end) so that an outside driver can
+ * pool the leaves of many searches into one evaluator call.
+ *
+ * One simulation:
+ *   1. descend from the root, replaying actions on a copy of the root state,
+ *      adding a virtual visit to every node on the path; chance nodes are
+ *      expanded on the spot and an outcome is sampled;
+ *   2. stop at a terminal node (value = returns, proven), a proven node
+ *      (value = proven value), a node already waiting in this batch
+ *      (collision: undo the virtual visits, end the batch) or an unexpanded
+ *      decision node (a leaf: queued for the evaluator);
+ *   3. after the evaluator call: expand each leaf with its priors and back
+ *      its values up the path (mcts_backup.c). */
+#include <string.h>
+
+#include "core/check.h"
+#include "mcts/chance.h"
+#include "mcts/mcts_internal.h"
+
+int mcts_search_begin(mcts_t *m, const void *state)
+{
+    int player = game_current_player(m->g, state);
+    if (player < 0)
+        return hoyle_error(HOYLE_ESTATE, "mcts: %s: search needs a decision state (%s)", m->g->spec,
+                           player == PLAYER_TERMINAL ? "game over" : "chance node");
+    if (!m->has_root || m->used == 0 || memcmp(m->root_state, state, m->g->state_size) != 0)
+        mcts_reset_root(m, state);
+    m->sims = 0;
+    m->slots = 0;
+    m->calls = 0;
+    m->arena_full = false;
+    m->stop = false;
+    m->t_start = mcts_now();
+    if (m->nodes[0].flags & NODE_EXPANDED) mcts_add_noise(m);
+    return HOYLE_OK;
+}
+
+bool mcts_search_finished(const mcts_t *m)
+{
+    if (m->stop) return true;
+    if (m->p.solver && (m->nodes[0].flags & NODE_PROVEN) && (m->nodes[0].flags & NODE_EXPANDED))
+        return true;
+    if (m->p.max_sims > 0 && m->sims >= m->p.max_sims) return true;
+    if (m->p.time_limit_ms > 0 && (mcts_now() - m->t_start) * 1000.0 >= m->p.time_limit_ms)
+        return true;
+    return false;
+}
+
+/* Steps 1-2 for one simulation into batch slot `slot`. */
+static int descend(mcts_t *m, int slot, int *kind)
+{
+    const game_t *g = m->g;
+    char *s = m->slot_states + (size_t)slot * g->state_size;
+    uint32_t *path = m->slot_paths + (size_t)slot * (size_t)m->path_cap;
+    int len = 0;
+    uint32_t index = 0;
+    memcpy(s, m->root_state, g->state_size);
+    path[len++] = 0;
+    m->nodes[0].vloss++;
+    for (;;) {
+        mcts_node_t *node = &m->nodes[index];
+        int player = node->player;
+        if (m->p.solver && (node->flags & NODE_PROVEN)) {
+            *kind = LEAF_PROVEN;
+            break;
+        }
+        if (player == PLAYER_TERMINAL) {
+            *kind = LEAF_TERMINAL;
+            break;
+        }
+        if (node->flags & NODE_PENDING) {
+            *kind = LEAF_COLLISION;
+            break;
+        }
+        if (!(node->flags & NODE_EXPANDED)) {
+            if (player == PLAYER_CHANCE) {
+                int status = mcts_expand(m, index, s, NULL);
+                if (status == HOYLE_OK) continue;
+                if (status != HOYLE_EFULL) return status;
+            }
+            *kind = LEAF_EVAL;
+            break;
+        }
+        uint32_t child = mcts_select_child(m, node, player);
+        mcts_node_t *ch = &m->nodes[child];
+        game_apply(g, s, ch->action);
+        if (ch->player == NODE_PLAYER_UNKNOWN) ch->player = (int8_t)game_current_player(g, s);
+        ch->vloss++;
+        CHECK_LT(len, m->path_cap);
+        path[len++] = child;
+        index = child;
+    }
+    m->slot_len[slot] = len;
+    return HOYLE_OK;
+}
+
+int mcts_search_collect(mcts_t *m, const void **states, int *n)
+{
+    const game_t *g = m->g;
+    bool collision = false;
+    m->slots = 0;
+    while (m->slots < m->p.batch && !collision && !mcts_search_finished(m)) {
+        if (m->p.max_sims > 0 && m->sims + m->slots >= m->p.max_sims) break;
+        int slot = m->slots, kind = LEAF_EVAL;
+        int status = descend(m, slot, &kind);
+        if (status) return status;
+        char *s = m->slot_states + (size_t)slot * g->state_size;
+        uint32_t *path = m->slot_paths + (size_t)slot * (size_t)m->path_cap;
+        int len = m->slot_len[slot];
+        mcts_node_t *leaf = &m->nodes[path[len - 1]];
+        double v[GAME_MAX_PLAYERS];
+        switch (kind) {
+        case LEAF_COLLISION:
+            mcts_undo_virtual(m, path, len);
+            collision = true;
+            break;
+        case LEAF_PROVEN:
+            for (int p = 0; p < g->num_players; p++) v[p] = leaf->proven_value[p];
+            mcts_backup(m, path, len, v);
+            m->sims++;
+            break;
+        case LEAF_TERMINAL:
+            game_returns(g, s, v);
+            mcts_prove_terminal(m, path[len - 1], v);
+            mcts_backup(m, path, len, v);
+            m->sims++;
+            break;
+        default: /* LEAF_EVAL; a chance state here means the arena was full */
+            while (game_current_player(g, s) == PLAYER_CHANCE) {
+                int a = chance_sample(g, s, &m->rng, m->chance_actions, m->chance_probs);
+                if (a < 0) return a;
+                game_apply(g, s, a);
+            }
+            if (game_is_terminal(g, s)) {
+                game_returns(g, s, v);
+                mcts_backup(m, path, len, v);
+                m->sims++;
+            } else {
+                leaf->flags |= NODE_PENDING;
+                m->slots++;
+            }
+        }
+    }
+    *states = m->slot_states;
+    *n = m->slots;
+    return HOYLE_OK;
+}
+
+int mcts_search_deliver(mcts_t *m, const double *values, const float *priors)
+{
+    const game_t *g = m->g;
+    for (int i = 0; i < m->slots; i++) {
+        uint32_t *path = m->slot_paths + (size_t)i * (size_t)m->path_cap;
+        int len = m->slot_len[i];
+        uint32_t index = path[len - 1];
+        mcts_node_t *leaf = &m->nodes[index];
+        leaf->flags &= (uint8_t)~NODE_PENDING;
+        if (!(leaf->flags & NODE_EXPANDED)) {
+            const char *s = m->slot_states + (size_t)i * g->state_size;
+            const float *pr = priors ? priors + (size_t)i * (size_t)g->num_actions : NULL;
+            int status = mcts_expand(m, index, s, pr);
+            if (status < 0 && status != HOYLE_EFULL) return status;
+            if (index == 0) mcts_add_noise(m);
+        }
+        mcts_backup(m, path, len, values + (size_t)i * (size_t)g->num_players);
+        m->sims++;
+    }
+    if (m->slots > 0) m->calls++;
+    m->slots = 0;
+    return HOYLE_OK;
+}
+
+const mcts_result_t *mcts_search_end(mcts_t *m)
+{
+    mcts_fill_result(m);
+    return &m->result;
+}
+
+int mcts_search(mcts_t *m, const void *state, const mcts_result_t **out)
+{
+    if (m->eval == NULL) return hoyle_error(HOYLE_EINVAL, "mcts: no evaluator (use the step API)");
+    int status = mcts_search_begin(m, state);
+    if (status) return status;
+    float *priors = m->eval->has_priors ? m->priors : NULL;
+    while (!mcts_search_finished(m)) {
+        const void *states;
+        int n;
+        if ((status = mcts_search_collect(m, &states, &n))) return status;
+        if (n > 0 && (status = evaluator_evaluate(m->eval, states, n, m->values, priors)))
+            return status;
+        if ((status = mcts_search_deliver(m, m->values, priors))) return status;
+    }
+    *out = mcts_search_end(m);
+    return HOYLE_OK;
+}

@@ -1,0 +1,202 @@
+/* mcts_tree.c — the searcher's lifecycle and its node arena: creation with
+ * every buffer sized once, child-block allocation, and tree reuse by
+ * compacting the kept subtree to the front of the arena (breadth-first, so
+ * each parent's children stay one contiguous block). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mcts/mcts_internal.h"
+
+double mcts_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void mcts_params_default(mcts_params_t *p)
+{
+    *p = (mcts_params_t){
+        .select = MCTS_UCT,
+        .c_uct = 1.4,
+        .c_init = 1.25,
+        .c_base = 19652,
+        .fpu = MCTS_FPU_INF,
+        .fpu_value = 0.0,
+        .max_sims = 1000,
+        .time_limit_ms = 0,
+        .batch = 1,
+        .virtual_loss = 1.0,
+        .solver = true,
+        .dirichlet_alpha = 0.3,
+        .dirichlet_eps = 0.0,
+        .max_nodes = 1u << 20,
+        .reuse = true,
+        .seed = 0,
+    };
+}
+
+static int check_params(const game_t *g, const mcts_params_t *p)
+{
+    if (p->max_sims <= 0 && p->time_limit_ms <= 0)
+        return hoyle_error(HOYLE_EINVAL, "mcts: set sims or time_ms (both are 0)");
+    if (p->batch < 1) return hoyle_error(HOYLE_EINVAL, "mcts: batch must be >= 1");
+    if (p->max_nodes < 2 || p->max_nodes > UINT32_MAX)
+        return hoyle_error(HOYLE_EINVAL, "mcts: nodes must be in [2, 2^32)");
+    if (g->max_legal > UINT16_MAX || g->max_chance_outcomes > UINT16_MAX)
+        return hoyle_error(HOYLE_EUNSUP, "mcts: %s has more than 65535 legal actions", g->spec);
+    if (p->dirichlet_eps > 0 && p->dirichlet_alpha <= 0)
+        return hoyle_error(HOYLE_EINVAL, "mcts: dirichlet alpha must be > 0");
+    return HOYLE_OK;
+}
+
+int mcts_create(const game_t *g, const mcts_params_t *params, evaluator_t *eval, mcts_t **out)
+{
+    if (check_params(g, params)) return HOYLE_EINVAL;
+    mcts_t *m = calloc(1, sizeof *m);
+    if (m == NULL) return hoyle_error(HOYLE_ENOMEM, "mcts: out of memory");
+    m->g = g;
+    m->p = *params;
+    m->eval = eval;
+    rng_init(&m->rng, params->seed);
+    size_t batch = (size_t)params->batch, np = (size_t)g->num_players;
+    size_t nc = g->max_chance_outcomes > 0 ? (size_t)g->max_chance_outcomes : 1;
+    size_t nl = (size_t)g->max_legal > nc ? (size_t)g->max_legal : nc;
+    m->path_cap = g->max_game_length + 2;
+    m->nodes = malloc(sizeof *m->nodes * params->max_nodes);
+    m->root_state = malloc(g->state_size);
+    m->state = malloc(g->state_size);
+    m->slot_states = malloc(g->state_size * batch);
+    m->slot_paths = malloc(sizeof *m->slot_paths * batch * (size_t)m->path_cap);
+    m->slot_len = malloc(sizeof *m->slot_len * batch);
+    m->values = malloc(sizeof *m->values * batch * np);
+    m->priors = malloc(sizeof *m->priors * batch * (size_t)g->num_actions);
+    m->legal = malloc(sizeof *m->legal * nl);
+    m->chance_actions = malloc(sizeof *m->chance_actions * nc);
+    m->chance_probs = malloc(sizeof *m->chance_probs * nc);
+    m->noise = malloc(sizeof *m->noise * nl);
+    m->r_actions = malloc(sizeof *m->r_actions * nl);
+    m->r_visits = malloc(sizeof *m->r_visits * nl);
+    m->r_q = malloc(sizeof *m->r_q * nl);
+    m->r_priors = malloc(sizeof *m->r_priors * nl);
+    m->r_proven = malloc(sizeof *m->r_proven * nl);
+    if (!m->nodes || !m->root_state || !m->state || !m->slot_states || !m->slot_paths ||
+        !m->slot_len || !m->values || !m->priors || !m->legal || !m->chance_actions ||
+        !m->chance_probs || !m->noise || !m->r_actions || !m->r_visits || !m->r_q ||
+        !m->r_priors || !m->r_proven) {
+        mcts_free(m);
+        return hoyle_error(HOYLE_ENOMEM, "mcts: out of memory (nodes=%zu)", params->max_nodes);
+    }
+    *out = m;
+    return HOYLE_OK;
+}
+
+void mcts_free(mcts_t *m)
+{
+    if (m == NULL) return;
+    free(m->nodes);
+    free(m->root_state);
+    free(m->state);
+    free(m->slot_states);
+    free(m->slot_paths);
+    free(m->slot_len);
+    free(m->values);
+    free(m->priors);
+    free(m->legal);
+    free(m->chance_actions);
+    free(m->chance_probs);
+    free(m->noise);
+    free(m->r_actions);
+    free(m->r_visits);
+    free(m->r_q);
+    free(m->r_priors);
+    free(m->r_proven);
+    free(m);
+}
+
+uint32_t mcts_alloc_children(mcts_t *m, int n)
+{
+    if (n <= 0 || m->used + (size_t)n > m->p.max_nodes) {
+        if (n > 0) m->arena_full = true;
+        return 0;
+    }
+    uint32_t first = (uint32_t)m->used;
+    m->used += (size_t)n;
+    memset(&m->nodes[first], 0, sizeof(mcts_node_t) * (size_t)n);
+    for (int i = 0; i < n; i++) m->nodes[first + (uint32_t)i].player = NODE_PLAYER_UNKNOWN;
+    return first;
+}
+
+void mcts_reset_root(mcts_t *m, const void *state)
+{
+    if (state != m->root_state) memcpy(m->root_state, state, m->g->state_size);
+    m->has_root = true;
+    m->root_noised = false;
+    m->used = 1;
+    memset(&m->nodes[0], 0, sizeof m->nodes[0]);
+    m->nodes[0].player = (int8_t)game_current_player(m->g, state);
+    m->nodes[0].action = -1;
+    m->nodes[0].prior = 1.0f;
+}
+
+void mcts_clear(mcts_t *m)
+{
+    m->has_root = false;
+    m->used = 0;
+}
+
+/* Copy the subtree rooted at `keep` to the front of the arena. Allocates one
+ * temporary block per move (not per simulation). Falls back to a fresh root
+ * if that allocation fails. */
+static void compact(mcts_t *m, uint32_t keep)
+{
+    size_t count = 1, head = 0;
+    mcts_node_t *copy = malloc(sizeof *copy * m->used);
+    if (copy == NULL) {
+        mcts_reset_root(m, m->root_state);
+        return;
+    }
+    /* Breadth-first: copy[head]'s children are appended as one block and
+     * its first_child is rewritten to the block's new index. */
+    copy[0] = m->nodes[keep];
+    while (head < count) {
+        mcts_node_t *n = &copy[head];
+        if (n->first_child) {
+            uint32_t old = n->first_child;
+            n->first_child = (uint32_t)count;
+            for (int c = 0; c < n->num_children; c++) {
+                copy[count++] = m->nodes[old + (uint32_t)c];
+            }
+        }
+        head++;
+    }
+    memcpy(m->nodes, copy, sizeof *copy * count);
+    m->used = count;
+    m->nodes[0].vloss = 0;
+    free(copy);
+}
+
+void mcts_advance(mcts_t *m, const void *state_before, int action)
+{
+    if (!m->has_root || m->used == 0 || memcmp(m->root_state, state_before, m->g->state_size) != 0) {
+        m->has_root = false;
+        return;
+    }
+    game_apply(m->g, m->root_state, action);
+    mcts_node_t *root = &m->nodes[0];
+    uint32_t keep = 0;
+    if (m->p.reuse && root->first_child)
+        for (int c = 0; c < root->num_children; c++)
+            if (m->nodes[root->first_child + (uint32_t)c].action == action)
+                keep = root->first_child + (uint32_t)c;
+    if (keep == 0 || m->nodes[keep].player == NODE_PLAYER_UNKNOWN) {
+        mcts_reset_root(m, m->root_state);
+        return;
+    }
+    compact(m, keep);
+    m->root_noised = false;
+    m->nodes[0].action = -1;
+    m->nodes[0].prior = 1.0f;
+}

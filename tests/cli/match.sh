@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# CLI test of `hoyle match`: usage errors, JSON output, seeded repeat.
+set -u
+H="$1"
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$H" match --help >/dev/null || fail "--help"
+"$H" match checkers random >/dev/null 2>&1; [ $? -eq 2 ] || fail "missing B should exit 2"
+"$H" match checkers random 'nope(x=1)' >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad agent should exit 2"
+"$H" match checkers random random --games x >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad --games should exit 2"
+
+json=$("$H" match checkers 'mcts(sims=100)' random --games 4 --seed 7 --json 2>/dev/null) || fail "match"
+echo "$json" | grep -q '"games":4' || fail "games count: $json"
+echo "$json" | grep -q '"wins":' || fail "wins"
+echo "$json" | grep -q '"score_low":' || fail "interval"
+echo "$json" | grep -q '"elo":' || fail "elo"
+if command -v python3 >/dev/null; then
+  echo "$json" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["wins"]+d["draws"]+d["losses"]==4' || fail "json parse"
+fi
+again=$("$H" match checkers 'mcts(sims=100)' random --games 4 --seed 7 --json 2>/dev/null)
+[ "$(echo "$json" | sed 's/"seconds":[0-9.]*//')" = "$(echo "$again" | sed 's/"seconds":[0-9.]*//')" ] || fail "not repeatable"
+"$H" match gobang greedy random --games 2 >/dev/null 2>&1 || fail "gobang table output"
+echo "match: ok"

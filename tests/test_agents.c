@@ -1,0 +1,164 @@
+/* test_agents.c — the agent contract: specs (defaults, unknown keys and
+ * kinds named in the error), legal actions on every toy and registered
+ * game, seeded repeatability, tree reuse through observe, and a few
+ * strength sanity checks on the toys. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "games/registry.h"
+#include "mcts/agent.h"
+#include "tests/harness.h"
+#include "tests/toy_games.h"
+
+static const char *const specs[] = {
+    "random", "greedy", "alphabeta(depth=2)", "alphabeta(time_ms=5,quiescence=true)",
+    "mcts(sims=100)", "mcts(sims=64,select=puct,eval=fake,batch=8,noise_eps=0.25,temp=1)",
+    "mcts(sims=50,eval=heuristic,solver=false,reuse=false)", NULL,
+};
+
+static void test_specs(void)
+{
+    const game_t *g = toy_create("ttt");
+    agent_t *a = NULL;
+    CU_ASSERT_EQUAL(agent_create(g, "mcts(simz=3)", 1, &a), HOYLE_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "simz"));
+    CU_ASSERT_EQUAL(agent_create(g, "nosuch", 1, &a), HOYLE_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "nosuch"));
+    CU_ASSERT_EQUAL(agent_create(g, "alphabeta(depth=-1)", 1, &a), HOYLE_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "depth"));
+    CU_ASSERT_EQUAL(agent_create(g, "mcts(fpu=banana)", 1, &a), HOYLE_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "fpu"));
+    CU_ASSERT_PTR_NULL(a);
+    HARNESS_OK(agent_create(g, "mcts", 1, &a));
+    CU_ASSERT_PTR_NOT_NULL(strstr(agent_spec(a), "sims=0"));
+    agent_free(a);
+    agent_free(NULL);
+    char buf[8192];
+    CU_ASSERT(agent_describe_kinds(buf, sizeof buf) > 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "alphabeta"));
+    toy_free(g);
+}
+
+/* Every spec plays whole games against random on `g`; all actions legal
+ * (agent_play_game checks), and a seeded rerun gives the same returns and
+ * length. */
+static void play_all(const game_t *g, int games)
+{
+    for (int k = 0; specs[k]; k++) {
+        if (strstr(specs[k], "time_ms")) continue; /* time limits are not repeatable */
+        for (int i = 0; i < games; i++) {
+            double r1[GAME_MAX_PLAYERS], r2[GAME_MAX_PLAYERS];
+            int len1 = 0, len2 = 0;
+            for (int run = 0; run < 2; run++) {
+                agent_t *a, *b;
+                HARNESS_OK(agent_create(g, specs[k], 10 + (uint64_t)i, &a));
+                HARNESS_OK(agent_create(g, "random", 20 + (uint64_t)i, &b));
+                agent_t *seats[2] = {i % 2 ? b : a, i % 2 ? a : b};
+                if (g->num_players == 1) seats[0] = a;
+                HARNESS_OK(agent_play_game(g, seats, NULL, 30 + (uint64_t)i, NULL, NULL,
+                                           run ? r2 : r1, run ? &len2 : &len1));
+                agent_free(a);
+                agent_free(b);
+            }
+            CU_ASSERT_EQUAL(len1, len2);
+            CU_ASSERT(memcmp(r1, r2, sizeof(double) * (size_t)g->num_players) == 0);
+        }
+    }
+}
+
+static void test_toys(void)
+{
+    for (int i = 0; toy_names[i]; i++) {
+        const game_t *g = toy_create(toy_names[i]);
+        play_all(g, 4);
+        /* the timed spec too, once */
+        agent_t *a;
+        HARNESS_OK(agent_create(g, specs[3], 1, &a));
+        agent_t *seats[2] = {a, a};
+        double r[2];
+        HARNESS_OK(agent_play_game(g, seats, NULL, 1, NULL, NULL, r, NULL));
+        agent_free(a);
+        toy_free(g);
+    }
+}
+
+static void test_registry(void)
+{
+    for (int i = 0; game_registry[i]; i++)
+        for (int v = 0; game_registry[i]->variants[v]; v++) {
+            const game_t *g;
+            if (game_create(game_registry[i]->variants[v], &g)) continue;
+            play_all(g, 1);
+            game_free(g);
+        }
+}
+
+/* Score of `spec` against `opponent` over `games` games on toy `name`. */
+static double score(const char *name, const char *spec, const char *opponent, int games)
+{
+    const game_t *g = toy_create(name);
+    double total = 0;
+    for (int i = 0; i < games; i++) {
+        agent_t *a, *b;
+        HARNESS_OK(agent_create(g, spec, 100 + (uint64_t)i, &a));
+        HARNESS_OK(agent_create(g, opponent, 200 + (uint64_t)i, &b));
+        int seat = i % 2;
+        agent_t *seats[2] = {seat ? b : a, seat ? a : b};
+        double r[2];
+        HARNESS_OK(agent_play_game(g, seats, NULL, (uint64_t)i, NULL, NULL, r, NULL));
+        total += (r[seat] + 1) / 2;
+        agent_free(a);
+        agent_free(b);
+    }
+    toy_free(g);
+    return total / games;
+}
+
+static void test_strength(void)
+{
+    CU_ASSERT(score("ttt", "mcts(sims=2000)", "random", 20) >= 0.9);
+    CU_ASSERT(score("nim", "mcts(sims=2000)", "random", 20) >= 0.9);
+    CU_ASSERT(score("chain", "alphabeta(depth=20)", "random", 20) >= 0.9);
+    CU_ASSERT(score("ttt", "alphabeta(depth=9)", "mcts(sims=3000)", 10) >= 0.5); /* never loses */
+    CU_ASSERT(score("dice", "alphabeta(depth=10)", "random", 200) > 0.5);
+}
+
+/* observe keeps the MCTS tree: the second search starts with visits. */
+static void test_observe_reuse(void)
+{
+    const game_t *g = toy_create("ttt");
+    agent_t *a;
+    HARNESS_OK(agent_create(g, "mcts(sims=500,solver=false)", 3, &a));
+    char s[64];
+    game_init(g, s);
+    int action;
+    HARNESS_OK(agent_act(a, s, &action));
+    agent_observe(a, s, action);
+    game_apply(g, s, action);
+    int reply = action == 0 ? 1 : 0;
+    agent_observe(a, s, reply);
+    game_apply(g, s, reply);
+    HARNESS_OK(agent_act(a, s, &action));
+    CU_ASSERT(game_is_legal(g, s, action));
+    CU_ASSERT_EQUAL(agent_info(a)->sims, 500);
+    agent_reset(a);
+    HARNESS_OK(agent_act(a, s, &action));
+    game_apply(g, s, action);
+    CU_ASSERT_EQUAL(agent_act(a, s, &action) == 0 || game_is_terminal(g, s), 1);
+    agent_free(a);
+    toy_free(g);
+}
+
+int main(void)
+{
+    static const harness_test_t tests[] = {
+        {"specs: defaults and errors naming the key", test_specs},
+        {"every agent on every toy, seeded repeat", test_toys},
+        {"every agent on every registered game", test_registry},
+        {"strength sanity on the toys", test_strength},
+        {"observe reuses the tree", test_observe_reuse},
+        {NULL, NULL},
+    };
+    return harness_run("agents", tests);
+}

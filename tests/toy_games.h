@@ -1,0 +1,28 @@
+/* toy_games.h — small games built by hand for the search tests.
+ *
+ * Each toy is a complete game_t with its own vtable, small enough for
+ * brute-force minimax / expectation:
+ *   nim     take 1-3 stones from 15, taking the last stone wins (2 players);
+ *   chain   nim from 13 where taking 1 stone gives the same player another
+ *           action (once per turn): a chain;
+ *   dice    2 players, 4 turns: roll 1-3 (p = .5/.3/.2), then bank the roll
+ *           or gamble (chance: 40% double, 60% nothing); higher total wins;
+ *   puzzle  1 player: from 1 reach 10 with +1, *2, +3 in at most 6 moves;
+ *           return 1 - 0.4 (moves - 3) when reached, -1 when not;
+ *   ttt     tic-tac-toe (2 players).
+ * Heuristic evaluate(): a deterministic pseudo-random zero-sum value of the
+ * state (in [-0.9, 0.9]) so that depth-limited searches have something to
+ * disagree about; nim's take-3 and ttt's centre are "noisy". */
+#ifndef HOYLE_TESTS_TOY_GAMES_H
+#define HOYLE_TESTS_TOY_GAMES_H
+
+#include "games/game.h"
+
+/* NULL-terminated names of the toys. */
+extern const char *const toy_names[];
+
+/* A new toy game (free with toy_free), or NULL for an unknown name. */
+const game_t *toy_create(const char *name);
+void toy_free(const game_t *g);
+
+#endif
