@@ -4,7 +4,11 @@
  * Score for `player`, squashed by tanh into (-1, 1):
  *   material: man 1, king 1.5 (3 for a Polish flying king);
  *   advancement: 0.05 per row a man has gone towards its king row;
- *   mobility: 0.02 per legal step of the side to move (sign by side).
+ *   mobility: 0.02 per legal step of the side to move (sign by side), in
+ *     quiet positions only: when the side to move must capture, its few
+ *     legal steps are a threat, not a lack of room, and it gets 0.9 (most
+ *     of a man) instead — otherwise a one-ply search would offer men to
+ *     forced captures to cut the opponent's mobility.
  * Losing Game: the material term is negated (fewer pieces is better).
  * Devil: tailors (White) gain with the devil's lack of room, 0.25 per
  * missing devil move, and lose 0.5 per tailor row the devil has passed. */
@@ -29,7 +33,10 @@ double ck_evaluate(const game_t *g, const void *state, int player)
     const ck_game_t *cg = ck_game(g);
     const ck_state_t *s = state;
     int legal[CK_MAX_LEGAL];
-    double mob = 0.02 * ck_legal_actions(cg, s, legal) * (s->side == player ? 1 : -1);
+    int n = ck_legal_actions(cg, s, legal);
+    double sign = s->side == player ? 1 : -1;
+    bool must_capture = s->chain != 0 || (n > 0 && ck_is_capture(s, legal[0]));
+    double mob = must_capture ? 0.9 * sign : 0.02 * n * sign;
     if (cg->variant == CK_DEVIL) {
         int devil = ck_lsb(s->bb[0] | 1u);
         uint32_t t = ck_quiet_targets(cg, s->bb[0], s->bb[1], devil, true, 0);
