@@ -1,0 +1,388 @@
+/* config.c — YAML text -> config tree (libyaml's event parser), overrides,
+ * lookups and dumping. Checking against a schema is config_check.c.
+ *
+ * Invariant: the root is a CONFIG_MAP; map children have unique keys;
+ * every node owns its strings and children. */
+#include "data/config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "core/error.h"
+#include "data/config_internal.h"
+
+#define CONFIG_MAX_DEPTH 64
+
+static void node_free(config_node_t *n)
+{
+    if (n == NULL) return;
+    for (int i = 0; i < n->num_children; i++) node_free(n->children[i]);
+    free(n->children);
+    free(n->key);
+    free(n->value);
+    free(n);
+}
+
+static config_node_t *node_new(config_type_t type, int line)
+{
+    config_node_t *n = calloc(1, sizeof *n);
+    if (n) {
+        n->type = type;
+        n->line = line;
+    }
+    return n;
+}
+
+static int node_add(config_node_t *parent, config_node_t *child)
+{
+    config_node_t **c = realloc(parent->children, (size_t)(parent->num_children + 1) * sizeof *c);
+    if (c == NULL) return hoyle_error(HOYLE_ENOMEM, "config: out of memory");
+    parent->children = c;
+    c[parent->num_children++] = child;
+    return HOYLE_OK;
+}
+
+const config_node_t *config_child(const config_node_t *map, const char *key)
+{
+    if (map == NULL || map->type != CONFIG_MAP) return NULL;
+    for (int i = 0; i < map->num_children; i++)
+        if (strcmp(map->children[i]->key, key) == 0) return map->children[i];
+    return NULL;
+}
+
+/* ---- parsing ---- */
+
+typedef struct parse_ctx {
+    yaml_parser_t parser;
+    const char *name;
+} parse_ctx_t;
+
+static int next_event(parse_ctx_t *p, yaml_event_t *ev)
+{
+    if (yaml_parser_parse(&p->parser, ev)) return HOYLE_OK;
+    const yaml_parser_t *y = &p->parser;
+    return hoyle_error(HOYLE_EINVAL, "%s:%d: YAML error: %s%s%s", p->name,
+                       (int)y->problem_mark.line + 1, y->problem ? y->problem : "malformed",
+                       y->context ? " " : "", y->context ? y->context : "");
+}
+
+static int parse_node(parse_ctx_t *p, yaml_event_t *ev, int depth, config_node_t **out);
+
+static int parse_children(parse_ctx_t *p, config_node_t *n, int depth)
+{
+    yaml_event_type_t end =
+        n->type == CONFIG_MAP ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT;
+    for (;;) {
+        yaml_event_t ev;
+        int rc = next_event(p, &ev);
+        if (rc < 0) return rc;
+        if (ev.type == end) {
+            yaml_event_delete(&ev);
+            return HOYLE_OK;
+        }
+        char *key = NULL;
+        int key_line = (int)ev.start_mark.line + 1;
+        if (n->type == CONFIG_MAP) {
+            if (ev.type != YAML_SCALAR_EVENT) {
+                yaml_event_delete(&ev);
+                return hoyle_error(HOYLE_EINVAL, "%s:%d: map keys must be plain text", p->name,
+                                   key_line);
+            }
+            key = strndup((const char *)ev.data.scalar.value, ev.data.scalar.length);
+            yaml_event_delete(&ev);
+            if (key == NULL) return hoyle_error(HOYLE_ENOMEM, "config: out of memory");
+            if (config_child(n, key)) {
+                rc = hoyle_error(HOYLE_EINVAL, "%s:%d: key '%s' appears twice in this map", p->name,
+                                 key_line, key);
+                free(key);
+                return rc;
+            }
+            if ((rc = next_event(p, &ev)) < 0) {
+                free(key);
+                return rc;
+            }
+        }
+        config_node_t *child = NULL;
+        rc = parse_node(p, &ev, depth + 1, &child);
+        if (rc == 0) {
+            child->key = key;
+            key = NULL;
+            if (n->type == CONFIG_MAP) child->line = key_line;
+            rc = node_add(n, child);
+            if (rc < 0) node_free(child);
+        }
+        free(key);
+        if (rc < 0) return rc;
+    }
+}
+
+/* Build the node that starts with *ev (consumed here). */
+static int parse_node(parse_ctx_t *p, yaml_event_t *ev, int depth, config_node_t **out)
+{
+    int line = (int)ev->start_mark.line + 1, rc = HOYLE_OK;
+    config_node_t *n = NULL;
+    if (depth > CONFIG_MAX_DEPTH) {
+        rc = hoyle_error(HOYLE_EINVAL, "%s:%d: nested deeper than %d levels", p->name, line,
+                         CONFIG_MAX_DEPTH);
+    } else if (ev->type == YAML_SCALAR_EVENT) {
+        n = node_new(CONFIG_SCALAR, line);
+        if (n) {
+            n->value = strndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
+            n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+        }
+        if (n == NULL || n->value == NULL) rc = hoyle_error(HOYLE_ENOMEM, "config: out of memory");
+    } else if (ev->type == YAML_SEQUENCE_START_EVENT || ev->type == YAML_MAPPING_START_EVENT) {
+        n = node_new(ev->type == YAML_MAPPING_START_EVENT ? CONFIG_MAP : CONFIG_LIST, line);
+        if (n == NULL) rc = hoyle_error(HOYLE_ENOMEM, "config: out of memory");
+    } else if (ev->type == YAML_ALIAS_EVENT) {
+        rc = hoyle_error(HOYLE_EINVAL, "%s:%d: aliases (*name) are not supported in configs",
+                         p->name, line);
+    } else {
+        rc = hoyle_error(HOYLE_EINVAL, "%s:%d: unexpected YAML event", p->name, line);
+    }
+    yaml_event_delete(ev);
+    if (rc == 0 && n->type != CONFIG_SCALAR) rc = parse_children(p, n, depth);
+    if (rc < 0) {
+        node_free(n);
+        return rc;
+    }
+    *out = n;
+    return HOYLE_OK;
+}
+
+/* Parse a whole stream of at most one document; *out = its root (NULL if empty). */
+static int parse_stream(parse_ctx_t *p, config_node_t **out)
+{
+    config_node_t *root = NULL;
+    int rc = HOYLE_OK, docs = 0;
+    for (;;) {
+        yaml_event_t ev;
+        if ((rc = next_event(p, &ev)) < 0) break;
+        yaml_event_type_t t = ev.type;
+        int line = (int)ev.start_mark.line + 1;
+        if (t == YAML_STREAM_END_EVENT) {
+            yaml_event_delete(&ev);
+            break;
+        }
+        if (t == YAML_DOCUMENT_START_EVENT && ++docs > 1) {
+            yaml_event_delete(&ev);
+            rc =
+                hoyle_error(HOYLE_EINVAL, "%s:%d: a config holds one YAML document", p->name, line);
+            break;
+        }
+        if (t == YAML_SCALAR_EVENT || t == YAML_SEQUENCE_START_EVENT ||
+            t == YAML_MAPPING_START_EVENT || t == YAML_ALIAS_EVENT) {
+            if ((rc = parse_node(p, &ev, 0, &root)) < 0) break;
+        } else {
+            yaml_event_delete(&ev);
+        }
+    }
+    if (rc < 0) {
+        node_free(root);
+        return rc;
+    }
+    *out = root;
+    return HOYLE_OK;
+}
+
+static int parse_text(const char *text, const char *name, config_node_t **out)
+{
+    parse_ctx_t p = {.name = name};
+    if (!yaml_parser_initialize(&p.parser))
+        return hoyle_error(HOYLE_ENOMEM, "config: out of memory");
+    yaml_parser_set_input_string(&p.parser, (const unsigned char *)text, strlen(text));
+    int rc = parse_stream(&p, out);
+    yaml_parser_delete(&p.parser);
+    return rc;
+}
+
+int config_parse(const char *text, const char *name, config_t **out)
+{
+    config_node_t *root = NULL;
+    int rc = parse_text(text, name, &root);
+    if (rc < 0) return rc;
+    if (root == NULL)
+        root = node_new(CONFIG_MAP, 1);
+    else if (root->type != CONFIG_MAP) {
+        rc = hoyle_error(HOYLE_EINVAL, "%s:%d: the top level of a config must be a map of keys",
+                         name, root->line);
+        node_free(root);
+        return rc;
+    }
+    config_t *c = calloc(1, sizeof *c);
+    if (c == NULL || root == NULL || (c->name = strdup(name)) == NULL) {
+        free(c);
+        node_free(root);
+        return hoyle_error(HOYLE_ENOMEM, "config: out of memory");
+    }
+    c->root = root;
+    *out = c;
+    return HOYLE_OK;
+}
+
+int config_load(const char *path, config_t **out)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return hoyle_error(HOYLE_EIO, "%s: cannot open: %s", path, strerror(errno));
+    size_t cap = 4096, len = 0;
+    char *text = malloc(cap);
+    while (text) {
+        len += fread(text + len, 1, cap - 1 - len, f);
+        if (len < cap - 1) break;
+        char *t = realloc(text, cap * 2);
+        if (t == NULL) free(text);
+        text = t;
+        cap *= 2;
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (text == NULL) return hoyle_error(HOYLE_ENOMEM, "%s: out of memory", path);
+    if (err) {
+        free(text);
+        return hoyle_error(HOYLE_EIO, "%s: read error", path);
+    }
+    text[len] = '\0';
+    if (strlen(text) != len) {
+        free(text);
+        return hoyle_error(HOYLE_EINVAL, "%s: contains a NUL byte", path);
+    }
+    int rc = config_parse(text, path, out);
+    free(text);
+    return rc;
+}
+
+void config_free(config_t *c)
+{
+    if (c == NULL) return;
+    node_free(c->root);
+    free(c->name);
+    free(c);
+}
+
+/* ---- overrides ---- */
+
+static void mark_override(config_node_t *n)
+{
+    n->line = 0;
+    for (int i = 0; i < n->num_children; i++) mark_override(n->children[i]);
+}
+
+int config_set(config_t *c, const char *assignment)
+{
+    const char *eq = strchr(assignment, '=');
+    if (eq == NULL || eq == assignment)
+        return hoyle_error(HOYLE_EINVAL, "--set '%s': expected key=value", assignment);
+    char *path = strndup(assignment, (size_t)(eq - assignment));
+    if (path == NULL) return hoyle_error(HOYLE_ENOMEM, "config: out of memory");
+    size_t n = strlen(path);
+    int rc = HOYLE_OK;
+    if (path[0] == '.' || path[n - 1] == '.' || strstr(path, "..") || strpbrk(path, " \t"))
+        rc = hoyle_error(HOYLE_EINVAL, "--set '%s': bad key '%s'", assignment, path);
+    /* 1. parse the value alone */
+    config_node_t *value = NULL;
+    if (rc == 0) rc = parse_text(eq + 1, "--set", &value);
+    if (rc == 0 && value == NULL) value = node_new(CONFIG_SCALAR, 0);
+    if (rc == 0 && value->type == CONFIG_SCALAR && value->value == NULL) value->value = strdup("");
+    if (rc == 0 && (value == NULL || (value->type == CONFIG_SCALAR && value->value == NULL)))
+        rc = hoyle_error(HOYLE_ENOMEM, "config: out of memory");
+    /* 2. check the path: every segment but the last must be a map or absent */
+    config_node_t *map = c->root;
+    char *seg = path;
+    for (char *dot; rc == 0 && map && (dot = strchr(seg, '.')); seg = dot + 1) {
+        *dot = '\0';
+        config_node_t *next = (config_node_t *)config_child(map, seg);
+        if (next && next->type != CONFIG_MAP)
+            rc = hoyle_error(HOYLE_EINVAL, "--set '%s': '%s' is not a map", assignment, seg);
+        map = next;
+        *dot = '.';
+    }
+    if (rc < 0) {
+        node_free(value);
+        free(path);
+        return rc;
+    }
+    /* 3. commit: create missing maps, replace or add the value */
+    mark_override(value);
+    map = c->root;
+    seg = path;
+    for (char *dot; rc == 0 && (dot = strchr(seg, '.')); seg = dot + 1) {
+        *dot = '\0';
+        config_node_t *next = (config_node_t *)config_child(map, seg);
+        if (next == NULL) {
+            next = node_new(CONFIG_MAP, 0);
+            if (next == NULL || (next->key = strdup(seg)) == NULL || node_add(map, next) < 0) {
+                node_free(next);
+                rc = hoyle_error(HOYLE_ENOMEM, "config: out of memory");
+            }
+        }
+        map = next;
+    }
+    if (rc == 0 && (value->key = strdup(seg)) == NULL)
+        rc = hoyle_error(HOYLE_ENOMEM, "config: out of memory");
+    if (rc == 0) {
+        int i = 0;
+        while (i < map->num_children && strcmp(map->children[i]->key, seg) != 0) i++;
+        if (i < map->num_children) {
+            node_free(map->children[i]);
+            map->children[i] = value;
+        } else {
+            rc = node_add(map, value);
+        }
+    }
+    if (rc < 0) node_free(value);
+    free(path);
+    return rc;
+}
+
+/* ---- lookups ---- */
+
+const config_node_t *config_find(const config_t *c, const char *path)
+{
+    const config_node_t *n = c->root;
+    char seg[256];
+    while (n && *path) {
+        const char *dot = strchr(path, '.');
+        size_t len = dot ? (size_t)(dot - path) : strlen(path);
+        if (len >= sizeof seg) return NULL;
+        memcpy(seg, path, len);
+        seg[len] = '\0';
+        n = config_child(n, seg);
+        path += len + (dot != NULL);
+    }
+    return n;
+}
+
+const char *config_scalar_at_(const config_t *c, const char *path)
+{
+    const config_node_t *n = config_find(c, path);
+    return n && n->type == CONFIG_SCALAR ? n->value : NULL;
+}
+
+long long config_int(const config_t *c, const char *path, long long def)
+{
+    const char *v = config_scalar_at_(c, path);
+    return v ? strtoll(v, NULL, 0) : def;
+}
+
+double config_double(const config_t *c, const char *path, double def)
+{
+    const char *v = config_scalar_at_(c, path);
+    return v ? strtod(v, NULL) : def;
+}
+
+const char *config_string(const config_t *c, const char *path, const char *def)
+{
+    const char *v = config_scalar_at_(c, path);
+    return v ? v : def;
+}
+
+int config_strings(const config_t *c, const char *path, config_node_t *const **items)
+{
+    const config_node_t *n = config_find(c, path);
+    if (n == NULL || n->type != CONFIG_LIST) return 0;
+    *items = n->children;
+    return n->num_children;
+}

@@ -1,0 +1,105 @@
+/* config.h — YAML experiment configs: load, override, check, read.
+ *
+ * A config is a tree of maps, lists and scalars (text), each node with the
+ * line it came from, so that every message can say `file:line: key ...`.
+ * The usual sequence for a command:
+ *
+ *   config_t *c;
+ *   config_load("configs/x.yaml", &c);          // YAML syntax errors: file:line
+ *   config_set(c, "match.games=10");            // each --set, before checking
+ *   config_check(c, my_schema);                 // unknown keys, types, ranges
+ *   long long games = config_int(c, "match.games", 2);
+ *   config_free(c);
+ *
+ * Conventions (docs/formats.md): the top level is a map; keys are plain
+ * words; anchors/aliases, tags and multiple documents are not used (aliases
+ * are refused). Every function that fails returns a negative status with a
+ * message naming the file, the line and the dotted key. */
+#ifndef HOYLE_DATA_CONFIG_H
+#define HOYLE_DATA_CONFIG_H
+
+#include <stdbool.h>
+
+typedef enum config_type { CONFIG_SCALAR, CONFIG_LIST, CONFIG_MAP } config_type_t;
+
+typedef struct config_node config_node_t;
+struct config_node {
+    config_type_t type;
+    int line;         /* 1-based line in the file; 0 = set by config_set (--set) */
+    char *key;        /* key in the parent map; NULL for list items and the root */
+    char *value;      /* CONFIG_SCALAR: the text ("" for an empty value) */
+    bool quoted;      /* the scalar was quoted ('10' is text, not a number) */
+    int num_children; /* CONFIG_LIST items or CONFIG_MAP entries, in file order */
+    config_node_t **children;
+};
+
+typedef struct config {
+    char *name;          /* the file name, used in messages */
+    config_node_t *root; /* always a CONFIG_MAP (empty for an empty file) */
+} config_t;
+
+/* Read and parse a YAML file. On success *out is a new config the caller
+ * frees with config_free(). */
+int config_load(const char *path, config_t **out);
+
+/* Parse YAML text; `name` stands for the file in messages. */
+int config_parse(const char *text, const char *name, config_t **out);
+
+/* config_free(NULL) is a no-op. */
+void config_free(config_t *c);
+
+/* Apply one override `dotted.key=value` (a --set argument). The value is
+ * parsed as YAML flow text: `10`, `abc`, `'quoted text'`, `[a, b]`. Missing
+ * intermediate maps are created; an existing value is replaced. Errors
+ * (no '=', empty key, a path through a non-map, bad YAML) leave c unchanged. */
+int config_set(config_t *c, const char *assignment);
+
+/* The node at a dotted path ("match.games"), or NULL. */
+const config_node_t *config_find(const config_t *c, const char *path);
+
+/* The child of a map node with this key, or NULL. */
+const config_node_t *config_child(const config_node_t *map, const char *key);
+
+/* ---- schema checking ---- */
+
+typedef enum config_kind {
+    CONFIG_INT,     /* integer scalar in [min, max] */
+    CONFIG_DOUBLE,  /* real scalar in [min, max] */
+    CONFIG_BOOL,    /* true/false, yes/no, on/off, 1/0 */
+    CONFIG_STRING,  /* any scalar */
+    CONFIG_STRINGS, /* list of scalars; [min, max] bounds the count */
+    CONFIG_SECTION, /* map checked against `fields` */
+    CONFIG_TABLE    /* map of free keys to scalars (e.g. agent name -> spec) */
+} config_kind_t;
+
+/* One allowed key. A schema is an array ending with {.key = NULL}. */
+typedef struct config_key {
+    const char *key;
+    config_kind_t kind;
+    bool required;
+    double min, max;                 /* inclusive; min == max == 0: unbounded */
+    const struct config_key *fields; /* CONFIG_SECTION: its schema */
+    const char *help;                /* one line, for docs and --help */
+} config_key_t;
+
+/* Check c against schema: every key known, every required key present,
+ * every value of its kind and in range. The first problem is reported as
+ * `file:line: key 'match.games': ...` (`file (--set): ...` for overrides). */
+int config_check(const config_t *c, const config_key_t *schema);
+
+/* ---- typed getters (use after config_check; absent keys give def) ---- */
+
+long long config_int(const config_t *c, const char *path, long long def);
+double config_double(const config_t *c, const char *path, double def);
+bool config_bool(const config_t *c, const char *path, bool def);
+/* Borrowed from c; valid until config_free. */
+const char *config_string(const config_t *c, const char *path, const char *def);
+/* A CONFIG_STRINGS list: returns the count and sets *items to the list
+ * node's children (each ->value is one string); 0 when absent. */
+int config_strings(const config_t *c, const char *path, config_node_t *const **items);
+
+/* Write c back as block YAML into a new NUL-terminated string (the caller
+ * frees it): the effective config after overrides, for records and hashes. */
+int config_dump(const config_t *c, char **out);
+
+#endif

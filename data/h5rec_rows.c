@@ -1,0 +1,290 @@
+/* h5rec_rows.c — appending games to and reading games from the HDF5
+ * tables of a record file (layout in h5rec_schema.c and docs/formats.md).
+ * Agents and openings are stored once each; rows refer to them by index. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "data/h5rec_internal.h"
+
+/* ---- append ---- */
+
+/* The distinct agents and openings already in the file, plus new ones. */
+typedef struct tables {
+    char **agents;
+    int64_t num_agents, old_agents, cap_agents;
+    opening_row_t *openings;
+    int64_t num_openings, old_openings, cap_openings;
+    int32_t *opening_actions; /* every opening's actions, old and new */
+    int64_t num_opening_actions, old_opening_actions, cap_opening_actions;
+} tables_t;
+
+static void tables_free(tables_t *t)
+{
+    for (int64_t i = 0; i < t->num_agents; i++) free(t->agents[i]);
+    for (int64_t i = 0; i < t->num_openings; i++) free(t->openings[i].name);
+    free(t->agents);
+    free(t->openings);
+    free(t->opening_actions);
+}
+
+static int grow(void **p, int64_t *cap, int64_t need, size_t elem)
+{
+    if (need <= *cap) return 0;
+    int64_t c = *cap ? *cap : 16;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, (size_t)c * elem);
+    if (q == NULL) return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static int tables_load(hid_t fid, tables_t *t)
+{
+    int64_t na = h5s_dset_len(fid, "agents"), no = h5s_dset_len(fid, "openings");
+    int64_t noa = h5s_dset_len(fid, "opening_actions");
+    if (na < 0 || no < 0 || noa < 0) return -1;
+    if (grow((void **)&t->agents, &t->cap_agents, na, sizeof(char *)) ||
+        grow((void **)&t->openings, &t->cap_openings, no, sizeof(opening_row_t)) ||
+        grow((void **)&t->opening_actions, &t->cap_opening_actions, noa, sizeof(int32_t)))
+        return -1;
+    hid_t st = h5s_str_type(), ot = h5s_opening_type(0);
+    int rc = h5s_dset_read(fid, "agents", st, 0, (hsize_t)na, t->agents);
+    if (rc == 0) {
+        for (int64_t i = 0; i < na; i++) {
+            char *s = strdup(t->agents[i] ? t->agents[i] : "");
+            H5free_memory(t->agents[i]);
+            t->agents[i] = s;
+        }
+        t->num_agents = t->old_agents = na;
+    }
+    if (rc == 0) rc = h5s_dset_read(fid, "openings", ot, 0, (hsize_t)no, t->openings);
+    if (rc == 0) {
+        for (int64_t i = 0; i < no; i++) {
+            char *s = strdup(t->openings[i].name ? t->openings[i].name : "");
+            H5free_memory(t->openings[i].name);
+            t->openings[i].name = s;
+        }
+        t->num_openings = t->old_openings = no;
+    }
+    if (rc == 0)
+        rc = h5s_dset_read(fid, "opening_actions", H5T_NATIVE_INT32, 0, (hsize_t)noa,
+                           t->opening_actions);
+    if (rc == 0) t->num_opening_actions = t->old_opening_actions = noa;
+    H5Tclose(st);
+    H5Tclose(ot);
+    return rc;
+}
+
+static int32_t agent_index(tables_t *t, const char *spec)
+{
+    if (spec == NULL || spec[0] == '\0') return -1;
+    for (int64_t i = 0; i < t->num_agents; i++)
+        if (strcmp(t->agents[i], spec) == 0) return (int32_t)i;
+    if (grow((void **)&t->agents, &t->cap_agents, t->num_agents + 1, sizeof(char *))) return -2;
+    if ((t->agents[t->num_agents] = strdup(spec)) == NULL) return -2;
+    return (int32_t)t->num_agents++;
+}
+
+static int32_t opening_index(tables_t *t, const game_record_t *r)
+{
+    const char *name = r->opening_name ? r->opening_name : "";
+    if (name[0] == '\0' && r->opening_len == 0) return -1;
+    size_t bytes = (size_t)r->opening_len * sizeof(int32_t);
+    for (int64_t i = 0; i < t->num_openings; i++) {
+        const opening_row_t *o = &t->openings[i];
+        if (strcmp(o->name, name) == 0 && o->num_actions == r->opening_len &&
+            (bytes == 0 ||
+             memcmp(t->opening_actions + o->actions_offset, r->opening_actions, bytes) == 0))
+            return (int32_t)i;
+    }
+    if (grow((void **)&t->openings, &t->cap_openings, t->num_openings + 1, sizeof(opening_row_t)) ||
+        grow((void **)&t->opening_actions, &t->cap_opening_actions,
+             t->num_opening_actions + r->opening_len, sizeof(int32_t)))
+        return -2;
+    opening_row_t *o = &t->openings[t->num_openings];
+    if ((o->name = strdup(name)) == NULL) return -2;
+    o->actions_offset = t->num_opening_actions;
+    o->num_actions = r->opening_len;
+    if (bytes) memcpy(t->opening_actions + t->num_opening_actions, r->opening_actions, bytes);
+    t->num_opening_actions += r->opening_len;
+    return (int32_t)t->num_openings++;
+}
+
+static int game_index_of(const h5rec_t *h, const char *spec)
+{
+    for (int i = 0; i < h->meta.num_games; i++)
+        if (strcmp(h->game_specs[i], spec) == 0) return i;
+    return -1;
+}
+
+int h5s_append(const char *path, const h5rec_t *h, const h5rec_blob_t *blobs, int64_t n)
+{
+    hid_t fid = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    if (fid < 0) return H5S_FAIL(path, "cannot open for writing");
+    tables_t t = {0};
+    row_t *rows = calloc(n ? (size_t)n : 1, sizeof *rows);
+    int32_t *actions = NULL;
+    float *ms = NULL;
+    int64_t num = 0, cap = 0, cap_ms = 0;
+    int64_t base = h5s_dset_len(fid, "actions");
+    int rc =
+        rows && base >= 0 && tables_load(fid, &t) == 0 ? 0 : H5S_FAIL(path, "cannot read tables");
+    for (int64_t i = 0; i < n && rc == 0; i++) {
+        game_record_t r;
+        if ((rc = rec_decode(blobs[i].bytes, blobs[i].len, &r)) < 0) break;
+        row_t *w = &rows[i];
+        w->game = game_index_of(h, r.game_spec);
+        for (int p = 0; p < RECORD_MAX_PLAYERS; p++) w->agent[p] = agent_index(&t, r.agent_spec[p]);
+        w->opening = opening_index(&t, &r);
+        w->pairing = r.pairing;
+        w->round = r.round;
+        w->game_index = r.game_index;
+        w->seed = r.seed;
+        w->result = r.result;
+        memcpy(w->returns, r.returns, sizeof w->returns);
+        w->end = (int8_t)r.end;
+        w->num_actions = r.num_actions;
+        w->actions_offset = base + num;
+        if (w->game < 0 || w->agent[0] < -1 || w->agent[1] < -1 || w->opening < -1 ||
+            grow((void **)&actions, &cap, num + r.num_actions, sizeof *actions) ||
+            grow((void **)&ms, &cap_ms, num + r.num_actions, sizeof *ms)) {
+            rc = hoyle_error(HOYLE_EIO, "file '%s': cannot add game %lld", path,
+                             (long long)(h->h5_count + i));
+        } else if (r.num_actions > 0) {
+            memcpy(actions + num, r.actions, (size_t)r.num_actions * sizeof *actions);
+            memcpy(ms + num, r.action_ms, (size_t)r.num_actions * sizeof *ms);
+            num += r.num_actions;
+        }
+        game_record_free(&r);
+    }
+    if (rc == 0) {
+        hid_t rt = h5s_row_type(0), ot = h5s_opening_type(0), st = h5s_str_type();
+        int bad = h5s_dset_append(fid, "agents", st, (hsize_t)(t.num_agents - t.old_agents),
+                                  t.agents + t.old_agents);
+        bad |= h5s_dset_append(fid, "openings", ot, (hsize_t)(t.num_openings - t.old_openings),
+                               t.openings + t.old_openings);
+        bad |= h5s_dset_append(fid, "opening_actions", H5T_NATIVE_INT32,
+                               (hsize_t)(t.num_opening_actions - t.old_opening_actions),
+                               t.opening_actions + t.old_opening_actions);
+        bad |= h5s_dset_append(fid, "actions", H5T_NATIVE_INT32, (hsize_t)num, actions);
+        bad |= h5s_dset_append(fid, "action_ms", H5T_NATIVE_FLOAT, (hsize_t)num, ms);
+        bad |= h5s_dset_append(fid, "games", rt, (hsize_t)n, rows);
+        if (bad) rc = H5S_FAIL(path, "cannot append games");
+        H5Tclose(rt);
+        H5Tclose(ot);
+        H5Tclose(st);
+    }
+    tables_free(&t);
+    free(rows);
+    free(actions);
+    free(ms);
+    if (H5Fclose(fid) < 0 && rc == 0) rc = H5S_FAIL(path, "cannot close");
+    return rc;
+}
+
+/* ---- read ---- */
+
+static char *dup_or_empty(const char *s) { return strdup(s ? s : ""); }
+
+void h5s_reader_close(h5s_reader_t *rd)
+{
+    if (!rd->open) return;
+    hid_t d[] = {rd->games,  rd->actions,  rd->action_ms,
+                 rd->agents, rd->openings, rd->opening_actions};
+    for (size_t i = 0; i < sizeof d / sizeof *d; i++)
+        if (d[i] >= 0) H5Dclose(d[i]);
+    H5Tclose(rd->row_type);
+    H5Tclose(rd->opening_type);
+    H5Tclose(rd->str_type);
+    H5Fclose(rd->fid);
+    rd->open = 0;
+}
+
+int h5s_reader_open(const char *path, h5s_reader_t *rd)
+{
+    h5s_reader_t r = {.open = 1};
+    r.fid = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (r.fid < 0) return H5S_FAIL(path, "cannot open");
+    r.games = H5Dopen2(r.fid, "games", H5P_DEFAULT);
+    r.actions = H5Dopen2(r.fid, "actions", H5P_DEFAULT);
+    r.action_ms = H5Dopen2(r.fid, "action_ms", H5P_DEFAULT);
+    r.agents = H5Dopen2(r.fid, "agents", H5P_DEFAULT);
+    r.openings = H5Dopen2(r.fid, "openings", H5P_DEFAULT);
+    r.opening_actions = H5Dopen2(r.fid, "opening_actions", H5P_DEFAULT);
+    r.row_type = h5s_row_type(0);
+    r.opening_type = h5s_opening_type(0);
+    r.str_type = h5s_str_type();
+    if (r.games < 0 || r.actions < 0 || r.action_ms < 0 || r.agents < 0 || r.openings < 0 ||
+        r.opening_actions < 0) {
+        int rc = H5S_FAIL(path, "cannot open its datasets");
+        h5s_reader_close(&r);
+        return rc;
+    }
+    *rd = r;
+    return HOYLE_OK;
+}
+
+int h5s_read(const h5rec_t *h, const h5s_reader_t *rd, int64_t index, game_record_t *out)
+{
+    const char *path = h->path;
+    row_t w;
+    game_record_t r = {0};
+    hid_t rt = rd->row_type, ot = rd->opening_type, st = rd->str_type;
+    int rc = h5s_dset_read_id(rd->games, rt, (hsize_t)index, 1, &w) < 0 ? -1 : 0;
+    if (rc == 0 && (w.game < 0 || w.game >= h->meta.num_games || w.num_actions < 0 || w.end < 0 ||
+                    w.end >= RECORD_END_COUNT))
+        rc = -2;
+    if (rc == 0) {
+        r.game_spec = dup_or_empty(h->game_specs[w.game]);
+        for (int p = 0; p < RECORD_MAX_PLAYERS && rc == 0; p++) {
+            char *s = NULL;
+            if (w.agent[p] >= 0 && h5s_dset_read_id(rd->agents, st, (hsize_t)w.agent[p], 1, &s) < 0)
+                rc = -1;
+            r.agent_spec[p] = dup_or_empty(s);
+            if (s) H5free_memory(s);
+        }
+    }
+    opening_row_t o = {NULL, 0, 0};
+    if (rc == 0 && w.opening >= 0) {
+        if (h5s_dset_read_id(rd->openings, ot, (hsize_t)w.opening, 1, &o) < 0) rc = -1;
+    }
+    if (rc == 0) {
+        r.opening_name = dup_or_empty(o.name);
+        r.opening_len = o.num_actions;
+        size_t na = (size_t)o.num_actions, nm = (size_t)w.num_actions;
+        r.opening_actions = calloc(na ? na : 1, sizeof(int32_t));
+        r.actions = calloc(nm ? nm : 1, sizeof(int32_t));
+        r.action_ms = calloc(nm ? nm : 1, sizeof(float));
+        if (!r.game_spec || !r.agent_spec[0] || !r.agent_spec[1] || !r.opening_name ||
+            !r.opening_actions || !r.actions || !r.action_ms)
+            rc = -3;
+        if (rc == 0 && (h5s_dset_read_id(rd->opening_actions, H5T_NATIVE_INT32,
+                                         (hsize_t)o.actions_offset, na, r.opening_actions) < 0 ||
+                        h5s_dset_read_id(rd->actions, H5T_NATIVE_INT32, (hsize_t)w.actions_offset,
+                                         nm, r.actions) < 0 ||
+                        h5s_dset_read_id(rd->action_ms, H5T_NATIVE_FLOAT, (hsize_t)w.actions_offset,
+                                         nm, r.action_ms) < 0))
+            rc = -1;
+    }
+    if (o.name) h5s_vlen_free(ot, 1, &o);
+    if (rc < 0) {
+        game_record_free(&r);
+        if (rc == -3) return hoyle_error(HOYLE_ENOMEM, "file '%s': out of memory", path);
+        if (rc == -2)
+            return hoyle_error(HOYLE_EIO, "file '%s': game %lld is malformed", path,
+                               (long long)index);
+        return H5S_FAIL(path, "cannot read a game");
+    }
+    memcpy(r.returns, w.returns, sizeof r.returns);
+    r.result = w.result;
+    r.end = (record_end_t)w.end;
+    r.num_actions = w.num_actions;
+    r.seed = w.seed;
+    r.pairing = w.pairing;
+    r.round = w.round;
+    r.game_index = w.game_index;
+    *out = r;
+    return HOYLE_OK;
+}
