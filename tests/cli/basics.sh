@@ -42,7 +42,7 @@ case "$LAST_ERR" in *size*) ;; *) echo "FAIL: message lacks the key: $LAST_ERR";
 expect 2 "out-of-range parameter" -- "$hoyle" show "gobang(board=99)"
 expect 2 "malformed spec" -- "$hoyle" show "gobang(board=8"
 expect 2 "bad position" -- "$hoyle" show checkers --position "W:W99:B1"
-expect 2 "illegal move" -- "$hoyle" show checkers --moves "11-16"
+expect 2 "illegal move" -- "$hoyle" show checkers --moves "11-17"
 expect 0 "show with moves" -- "$hoyle" show checkers --moves "11-15;22-18"
 expect 0 "show gobang" -- "$hoyle" show gobang
 
