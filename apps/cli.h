@@ -46,9 +46,9 @@ double cli_now(void);
 typedef struct random_stats {
     uint64_t games, actions, moves;
     uint64_t wins[GAME_MAX_PLAYERS], draws;
-    double score_first;       /* sum of the first player's score (1, 1/2, 0) */
-    double score_first_sq;    /* sum of squares, for the interval */
-    double len_sum, len_sq;   /* actions per game */
+    double score_first;     /* sum of the first player's score (1, 1/2, 0) */
+    double score_first_sq;  /* sum of squares, for the interval */
+    double len_sum, len_sq; /* actions per game */
     int len_min, len_max;
     double seconds;
 } random_stats_t;
@@ -67,5 +67,13 @@ int cmd_bench(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_tournament(int argc, char **argv);
+int cmd_elo(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_sprt(int argc, char **argv);
+
+/* `hoyle elo` (report = 0) and `hoyle report` (report = 1): ratings and
+ * tables from stored record files (cmd_elo.c). */
+int cli_ratings(int argc, char **argv, int report);
 
 #endif

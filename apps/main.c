@@ -18,6 +18,10 @@ static const command_t commands[] = {
     {"play", cmd_play, "play in the terminal: humans and agents"},
     {"match", cmd_match, "head-to-head match between two agents"},
     {"analyze", cmd_analyze, "what an agent's search thinks of a position"},
+    {"tournament", cmd_tournament, "round-robin/gauntlet tournament from a YAML config"},
+    {"elo", cmd_elo, "Elo ratings from stored game records (.h5)"},
+    {"report", cmd_report, "Elo, cross table, LOS, first-player table; PDN export"},
+    {"sprt", cmd_sprt, "sequential probability ratio test between two agents"},
     {"bench", cmd_bench, "deterministic speed benchmark with a node signature"},
     {NULL, NULL, NULL},
 };
@@ -30,15 +34,14 @@ static void usage(FILE *out)
             HOYLE_VERSION);
     for (int i = 0; commands[i].name; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out,
-            "\nGames and agents are specs: gobang, gobang(board=15,men=0), mcts(sims=800).\n"
-            "Exit codes: 0 success, 1 the job failed, 2 bad usage or bad input.\n");
+    fprintf(out, "\nGames and agents are specs: gobang, gobang(board=15,men=0), mcts(sims=800).\n"
+                 "Exit codes: 0 success, 1 the job failed, 2 bad usage or bad input.\n");
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        usage(stderr);
+        fprintf(stderr, "hoyle: missing command (try hoyle --help)\n");
         return EXIT_USAGE;
     }
     if (cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {

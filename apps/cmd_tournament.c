@@ -1,0 +1,127 @@
+/* cmd_tournament.c — `hoyle tournament CONFIG.yaml`: run (or resume) a
+ * tournament from a YAML config, then print the Elo table from the file. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "apps/cli.h"
+#include "eval/tournament.h"
+#include "eval/tournament_results.h"
+
+static const char help[] =
+    "usage: hoyle tournament CONFIG.yaml [--set key=value ...] [--json] [--quiet]\n\n"
+    "Play a round-robin or gauntlet tournament described by a YAML config\n"
+    "(configs/tournament/*.yaml; keys in docs/formats.md, \"Tournament config\").\n"
+    "Every finished game is appended at once to the config's `output` HDF5 file;\n"
+    "running the same command again resumes where it stopped (a killed run\n"
+    "loses only the games in flight). Ctrl-C stops after the games in flight.\n"
+    "--set key=value overrides a config key (repeatable), e.g. --set workers=2.\n"
+    "At the end the Elo table of each game (from the file) and the first\n"
+    "player's score by opening are printed; --json prints them as one JSON\n"
+    "object. Progress goes to stderr; --quiet turns it off.\n"
+    "See also: hoyle elo FILE.h5, hoyle report FILE.h5.\n";
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    tournament_request_stop();
+}
+
+int cmd_tournament(int argc, char **argv)
+{
+    const char *path = NULL;
+    char *sets[64];
+    int num_sets = 0;
+    bool json = false, quiet = false;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(help, stdout);
+            return EXIT_OK;
+        } else if (strcmp(argv[i], "--set") == 0) {
+            if (i + 1 >= argc) return cli_usage_error("tournament", "--set needs key=value");
+            if (num_sets == 64) return cli_usage_error("tournament", "too many --set options");
+            sets[num_sets++] = argv[++i];
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            quiet = true;
+        } else if (argv[i][0] == '-') {
+            return cli_usage_error("tournament", "unknown option '%s' (try --help)", argv[i]);
+        } else if (path == NULL) {
+            path = argv[i];
+        } else {
+            return cli_usage_error("tournament", "unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (path == NULL) return cli_usage_error("tournament", "expected CONFIG.yaml (try --help)");
+    tour_config_t c;
+    if (tournament_config_load(path, sets, num_sets, &c)) return cli_fail("tournament", EXIT_USAGE);
+    tour_job_t *jobs;
+    int num_jobs;
+    if (tournament_schedule(&c, &jobs, &num_jobs)) {
+        tournament_config_done(&c);
+        return cli_fail("tournament", EXIT_USAGE);
+    }
+    free(jobs);
+    if (!quiet) {
+        fprintf(stderr, "[%s] %d games on", c.name, num_jobs);
+        for (int i = 0; i < c.num_games; i++)
+            fprintf(stderr, " %s (%d openings, %s)", c.games[i]->spec, c.openings[i].n,
+                    c.opening_source[i]);
+        fprintf(stderr, "; %d agents, %s, %d worker%s -> %s\n", c.num_agents,
+                c.schedule == TOUR_GAUNTLET ? "gauntlet" : "round-robin", c.workers,
+                c.workers == 1 ? "" : "s", c.output);
+    }
+    /* the output's folder (runs/ in the examples) is made when missing */
+    char folder[sizeof c.output];
+    snprintf(folder, sizeof folder, "%s", c.output);
+    char *slash = strrchr(folder, '/');
+    if (slash && slash != folder) {
+        *slash = '\0';
+        mkdir(folder, 0777);
+    }
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills at once */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    tour_run_stats_t st;
+    int status = tournament_run(&c, quiet ? NULL : stderr, &st);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (status) {
+        /* nothing was played: the file could not be created or resumed (bad input) */
+        int code = st.total == 0 ? EXIT_USAGE : EXIT_FAILED;
+        tournament_config_done(&c);
+        return cli_fail("tournament", code);
+    }
+    if (!quiet)
+        fprintf(stderr, "[%s] %d games played in %.1f s (%d were already in %s)\n", c.name,
+                st.played, st.seconds, st.already, c.output);
+    if (st.interrupted) {
+        fprintf(stderr,
+                "hoyle tournament: interrupted; %d of %d games are in %s; run the same "
+                "command again to resume\n",
+                st.already + st.played, st.total, c.output);
+        tournament_config_done(&c);
+        return EXIT_FAILED;
+    }
+    tres_t t;
+    memset(&t, 0, sizeof t);
+    tres_opts_t o = {.anchor = c.anchor[0] ? c.anchor : NULL,
+                     .format = json ? TRES_JSON : TRES_TABLE,
+                     .first_player = json ? 1 : 2};
+    status = tres_add_file(&t, c.output);
+    if (status == 0) {
+        if (!json)
+            printf("tournament %s: %lld games in %s\n", c.name, (long long)t.records, c.output);
+        status = tres_report(stdout, &t, &o);
+    }
+    tres_done(&t);
+    tournament_config_done(&c);
+    return status ? cli_fail("tournament", EXIT_FAILED) : EXIT_OK;
+}

@@ -1,0 +1,243 @@
+/* openings.c — opening books and random k-move openings (openings.h).
+ * Invariant: every opening in a list applies legally from the initial
+ * position and leaves a non-terminal state. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "eval/openings.h"
+#include "mcts/chance.h"
+
+void opening_list_done(opening_list_t *l)
+{
+    if (l == NULL) return;
+    free(l->items);
+    l->items = NULL;
+    l->n = 0;
+}
+
+static int list_push(opening_list_t *l, int *cap, const opening_t *o)
+{
+    if (l->n == *cap) {
+        int nc = *cap ? *cap * 2 : 16;
+        opening_t *p = realloc(l->items, sizeof *p * (size_t)nc);
+        if (p == NULL) return hoyle_error(HOYLE_ENOMEM, "openings: out of memory");
+        l->items = p;
+        *cap = nc;
+    }
+    l->items[l->n++] = *o;
+    return HOYLE_OK;
+}
+
+int opening_apply(const game_t *g, const opening_t *o, void *s)
+{
+    game_init(g, s);
+    for (int i = 0; i < o->num_actions; i++) {
+        if (game_is_terminal(g, s))
+            return hoyle_error(HOYLE_EINVAL, "opening '%s': the game ends before action %d",
+                               o->name, i + 1);
+        if (game_apply_checked(g, s, o->actions[i])) return HOYLE_EINVAL;
+    }
+    if (game_is_terminal(g, s))
+        return hoyle_error(HOYLE_EINVAL, "opening '%s' ends the game", o->name);
+    return HOYLE_OK;
+}
+
+int opening_to_text(const game_t *g, const opening_t *o, char *buf, size_t cap)
+{
+    void *s = malloc(g->state_size), *start = malloc(g->state_size);
+    size_t len = 0;
+    int status = HOYLE_OK;
+    if (!s || !start) status = hoyle_error(HOYLE_ENOMEM, "openings: out of memory");
+    if (cap) buf[0] = '\0';
+    if (!status) game_init(g, s);
+    for (int i = 0; status == 0 && i < o->num_actions;) {
+        int p = game_current_player(g, s), n = 0;
+        memcpy(start, s, g->state_size);
+        do {
+            game_apply(g, s, o->actions[i + n]);
+            n++;
+        } while (i + n < o->num_actions && p != PLAYER_CHANCE && game_current_player(g, s) == p);
+        char mv[GAME_MOVE_MAX * 4];
+        int r = game_move_to_string(g, start, o->actions + i, n, mv, sizeof mv);
+        if (r < 0)
+            status = r;
+        else {
+            int w = snprintf(buf + len, cap - len, "%s%s", len ? " " : "", mv);
+            if (w < 0 || (size_t)w >= cap - len)
+                status = hoyle_error(HOYLE_EFULL, "openings: text too long");
+            else
+                len += (size_t)w;
+        }
+        i += n;
+    }
+    free(s);
+    free(start);
+    return status < 0 ? status : (int)len;
+}
+
+/* Parse one book line (name already split off) into `o`. */
+static int parse_moves(const game_t *g, char *moves, opening_t *o, void *s, const char *where)
+{
+    game_init(g, s);
+    o->num_actions = 0;
+    for (char *save = NULL, *tok = strtok_r(moves, " \t;", &save); tok;
+         tok = strtok_r(NULL, " \t;", &save)) {
+        if (game_is_terminal(g, s))
+            return hoyle_error(HOYLE_EINVAL, "%s: the game is over before move '%s'", where, tok);
+        int acts[GAME_MAX_CHAIN];
+        int n = game_move_from_string(g, s, tok, acts, GAME_MAX_CHAIN);
+        if (n < 0)
+            return hoyle_error(HOYLE_EINVAL, "%s: move '%s': %s", where, tok, hoyle_last_error());
+        if (o->num_actions + n > OPENING_MAX_ACTIONS)
+            return hoyle_error(HOYLE_EINVAL, "%s: opening longer than %d actions", where,
+                               OPENING_MAX_ACTIONS);
+        for (int k = 0; k < n; k++) {
+            if (game_apply_checked(g, s, acts[k]))
+                return hoyle_error(HOYLE_EINVAL, "%s: move '%s': %s", where, tok,
+                                   hoyle_last_error());
+            o->actions[o->num_actions++] = acts[k];
+        }
+    }
+    if (game_is_terminal(g, s))
+        return hoyle_error(HOYLE_EINVAL, "%s: the opening ends the game", where);
+    return HOYLE_OK;
+}
+
+static char *trim(char *t)
+{
+    while (isspace((unsigned char)*t)) t++;
+    size_t n = strlen(t);
+    while (n && isspace((unsigned char)t[n - 1])) t[--n] = '\0';
+    return t;
+}
+
+int openings_load_book(const game_t *g, const char *path, opening_list_t *out)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL) return hoyle_error(HOYLE_EIO, "book %s: %s", path, strerror(errno));
+    opening_list_t l = {0, NULL};
+    int cap = 0, status = HOYLE_OK, lineno = 0;
+    void *s = malloc(g->state_size);
+    char line[1024];
+    if (s == NULL) status = hoyle_error(HOYLE_ENOMEM, "openings: out of memory");
+    while (status == 0 && fgets(line, sizeof line, f)) {
+        lineno++;
+        char *t = trim(line);
+        if (*t == '\0' || *t == '#') continue;
+        char where[600];
+        snprintf(where, sizeof where, "book %s:%d", path, lineno);
+        opening_t o;
+        memset(&o, 0, sizeof o);
+        char *bar = strchr(t, '|'), *moves = t;
+        if (bar) {
+            *bar = '\0';
+            moves = trim(bar + 1);
+            snprintf(o.name, sizeof o.name, "%s", trim(t));
+        } else {
+            snprintf(o.name, sizeof o.name, "%s", t);
+        }
+        if (o.name[0] == '\0') {
+            status = hoyle_error(HOYLE_EINVAL, "%s: empty opening name", where);
+            break;
+        }
+        for (int i = 0; i < l.n && status == 0; i++)
+            if (strcmp(l.items[i].name, o.name) == 0)
+                status =
+                    hoyle_error(HOYLE_EINVAL, "%s: opening name '%s' is used twice", where, o.name);
+        if (status == 0) status = parse_moves(g, moves, &o, s, where);
+        if (status == 0) status = list_push(&l, &cap, &o);
+    }
+    if (status == 0 && ferror(f)) status = hoyle_error(HOYLE_EIO, "book %s: read error", path);
+    if (status == 0 && l.n == 0) status = hoyle_error(HOYLE_EINVAL, "book %s: no openings", path);
+    fclose(f);
+    free(s);
+    if (status) {
+        opening_list_done(&l);
+        return status;
+    }
+    *out = l;
+    return HOYLE_OK;
+}
+
+/* Draw one random opening of `moves` whole moves; HOYLE_ESTATE if it ended the game. */
+static int draw_one(const game_t *g, int moves, rng_t *rng, void *s, int *legal, opening_t *o)
+{
+    game_init(g, s);
+    o->num_actions = 0;
+    for (int m = 0; m < moves; m++) {
+        int p = game_current_player(g, s);
+        do {
+            if (game_is_terminal(g, s)) return HOYLE_ESTATE;
+            int a;
+            if (p == PLAYER_CHANCE) {
+                a = chance_sample_alloc(g, s, rng);
+                if (a < 0) return a;
+            } else {
+                int n = game_legal_actions(g, s, legal);
+                if (n <= 0) return HOYLE_ESTATE;
+                a = legal[rng_below(rng, (uint32_t)n)];
+            }
+            if (o->num_actions >= OPENING_MAX_ACTIONS)
+                return hoyle_error(HOYLE_EINVAL, "openings: random opening longer than %d actions",
+                                   OPENING_MAX_ACTIONS);
+            o->actions[o->num_actions++] = a;
+            game_apply(g, s, a);
+        } while (p != PLAYER_CHANCE && game_current_player(g, s) == p);
+    }
+    return game_is_terminal(g, s) ? HOYLE_ESTATE : HOYLE_OK;
+}
+
+int openings_random(const game_t *g, int moves, int count, uint64_t seed, opening_list_t *out)
+{
+    if (moves < 0 || count < 1)
+        return hoyle_error(HOYLE_EINVAL, "openings: random:%d with %d openings", moves, count);
+    if (moves == 0) count = 1;
+    opening_list_t l = {0, NULL};
+    int cap = 0, status = HOYLE_OK, tries = 0;
+    void *s = malloc(g->state_size);
+    int *legal = malloc(sizeof(int) * (size_t)g->max_legal);
+    rng_t rng;
+    rng_init(&rng, seed);
+    if (!s || !legal) status = hoyle_error(HOYLE_ENOMEM, "openings: out of memory");
+    while (status == 0 && l.n < count) {
+        if (++tries > 100 * count + 1000) {
+            status =
+                hoyle_error(HOYLE_EINVAL, "openings: could not find %d distinct %d-move openings",
+                            count, moves);
+            break;
+        }
+        opening_t o;
+        memset(&o, 0, sizeof o);
+        int r = draw_one(g, moves, &rng, s, legal, &o);
+        if (r == HOYLE_ESTATE) continue;
+        if (r) {
+            status = r;
+            break;
+        }
+        int dup = 0;
+        for (int i = 0; i < l.n && !dup; i++)
+            dup = l.items[i].num_actions == o.num_actions &&
+                  memcmp(l.items[i].actions, o.actions, sizeof(int) * (size_t)o.num_actions) == 0;
+        if (dup) continue;
+        char text[OPENING_NAME_MAX];
+        if (moves == 0)
+            snprintf(o.name, sizeof o.name, "start");
+        else if (opening_to_text(g, &o, text, sizeof text) >= 0)
+            snprintf(o.name, sizeof o.name, "%s", text);
+        else
+            snprintf(o.name, sizeof o.name, "random-%d", l.n + 1);
+        status = list_push(&l, &cap, &o);
+    }
+    free(s);
+    free(legal);
+    if (status) {
+        opening_list_done(&l);
+        return status;
+    }
+    *out = l;
+    return HOYLE_OK;
+}

@@ -1,0 +1,290 @@
+/* tournament_config.c — the tournament's YAML config: schema, overrides,
+ * and the checks that need the registry (games, agents, opening books).
+ * Invariant: a config that loads can be scheduled and played; every error
+ * is found here, before anything is written. Schema: docs/formats.md,
+ * "Tournament config". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/rng.h"
+#include "data/config.h"
+#include "eval/tournament.h"
+#include "games/registry.h"
+#include "mcts/agent.h"
+
+static const config_key_t tour_schema[] = {
+    {.key = "name", .kind = CONFIG_STRING, .required = true, .help = "tournament name"},
+    {.key = "games",
+     .kind = CONFIG_STRINGS,
+     .required = true,
+     .min = 1,
+     .max = TOUR_MAX_GAMES,
+     .help = "game specs; each game is a separate tournament with its own ratings"},
+    {.key = "agents",
+     .kind = CONFIG_STRINGS,
+     .required = true,
+     .min = 2,
+     .max = TOUR_MAX_AGENTS,
+     .help = "agent specs; the spec text is the player's name"},
+    {.key = "schedule", .kind = CONFIG_STRING, .help = "round-robin (default) or gauntlet"},
+    {.key = "games_per_opening",
+     .kind = CONFIG_INT,
+     .min = 1,
+     .max = 10000,
+     .help = "colour-swapped game pairs per pairing and opening (default 1)"},
+    {.key = "openings",
+     .kind = CONFIG_TABLE,
+     .help = "per game name: book:PATH, random:K (K random whole moves) or none"},
+    {.key = "openings_per_pairing",
+     .kind = CONFIG_INT,
+     .min = 0,
+     .max = 100000,
+     .help = "openings each pairing plays (default 1; 0 = every book opening)"},
+    {.key = "max_moves",
+     .kind = CONFIG_INT,
+     .min = 0,
+     .max = 1000000,
+     .help = "whole moves before a game is adjudicated a draw (default 0 = rules only)"},
+    {.key = "workers",
+     .kind = CONFIG_INT,
+     .min = 0,
+     .max = 256,
+     .help = "worker threads (default 1; 0 = one per core)"},
+    {.key = "seed",
+     .kind = CONFIG_INT,
+     .min = 0,
+     .max = 9007199254740991.0,
+     .help = "seed of openings and games (default 1)"},
+    {.key = "output", .kind = CONFIG_STRING, .required = true, .help = "HDF5 record file"},
+    {.key = "anchor", .kind = CONFIG_STRING, .help = "agent held at Elo 0 (default: mean 0)"},
+    {.key = NULL},
+};
+
+/* "file:line" of a node ("file (--set)" for overrides). */
+static void where(const config_t *cf, const config_node_t *n, char *buf, size_t cap)
+{
+    if (n && n->line > 0)
+        snprintf(buf, cap, "%s:%d", cf->name, n->line);
+    else
+        snprintf(buf, cap, "%s (--set)", cf->name);
+}
+
+void tournament_config_done(tour_config_t *c)
+{
+    if (c == NULL) return;
+    for (int i = 0; i < c->num_games; i++) {
+        game_free(c->games[i]);
+        opening_list_done(&c->openings[i]);
+    }
+    free(c->config_text);
+    memset(c, 0, sizeof *c);
+}
+
+/* The config's dump without the top-level `workers:` line: how many threads
+ * play does not change the games, so it must not change the config hash
+ * that resuming checks. */
+static char *strip_workers(char *text)
+{
+    char *p = text;
+    while (p && *p) {
+        char *nl = strchr(p, '\n');
+        if (strncmp(p, "workers:", 8) == 0) {
+            if (nl)
+                memmove(p, nl + 1, strlen(nl + 1) + 1);
+            else
+                *p = '\0';
+            continue;
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+    return text;
+}
+
+static int npairings(const tour_config_t *c)
+{
+    return c->schedule == TOUR_GAUNTLET ? c->num_agents - 1
+                                        : c->num_agents * (c->num_agents - 1) / 2;
+}
+
+/* Resolve a book path: as given, else relative to the config's folder. */
+static void book_path(const char *cfg_path, const char *p, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", p);
+    if (p[0] == '/' || access(p, R_OK) == 0) return;
+    const char *slash = strrchr(cfg_path, '/');
+    if (slash) snprintf(out, cap, "%.*s/%s", (int)(slash - cfg_path), cfg_path, p);
+    if (access(out, R_OK) != 0) snprintf(out, cap, "%s", p);
+}
+
+/* Build game i's opening pool from its source text. */
+static int load_openings(tour_config_t *c, const config_t *cf, int i, const char *src,
+                         const char *at)
+{
+    const game_t *g = c->games[i];
+    int k = c->openings_per_pairing;
+    uint64_t seed = rng_mix(c->seed ^ rng_mix(0x6f70656eULL + (uint64_t)i));
+    opening_list_t *l = &c->openings[i];
+    if (strcmp(src, "none") == 0) return openings_random(g, 0, 1, seed, l);
+    if (strncmp(src, "random:", 7) == 0) {
+        char *end;
+        long moves = strtol(src + 7, &end, 10);
+        if (end == src + 7 || *end || moves < 0 || moves > 60)
+            return hoyle_error(HOYLE_EINVAL,
+                               "%s: key 'openings.%s': '%s': K in random:K must be 0..60", at,
+                               g->entry->name, src);
+        int want = (k > 0 ? k : 1) * npairings(c);
+        if (openings_random(g, (int)moves, want, seed, l) == 0) return HOYLE_OK;
+        if (openings_random(g, (int)moves, k > 0 ? k : 1, seed, l) == 0) return HOYLE_OK;
+        return hoyle_error(HOYLE_EINVAL, "%s: key 'openings.%s': %s", at, g->entry->name,
+                           hoyle_last_error());
+    }
+    if (strncmp(src, "book:", 5) == 0) {
+        char path[1024];
+        book_path(cf->name, src + 5, path, sizeof path);
+        if (openings_load_book(g, path, l))
+            return hoyle_error(HOYLE_EINVAL, "%s: key 'openings.%s': %s", at, g->entry->name,
+                               hoyle_last_error());
+        /* seeded shuffle, so that pairings rotate through the whole book */
+        rng_t r;
+        rng_init(&r, seed);
+        for (int j = l->n - 1; j > 0; j--) {
+            int m = (int)rng_below(&r, (uint32_t)j + 1);
+            opening_t t = l->items[j];
+            l->items[j] = l->items[m];
+            l->items[m] = t;
+        }
+        return HOYLE_OK;
+    }
+    return hoyle_error(HOYLE_EINVAL,
+                       "%s: key 'openings.%s': '%s' is not book:PATH, random:K or none", at,
+                       g->entry->name, src);
+}
+
+static int check_semantics(tour_config_t *c, const config_t *cf)
+{
+    char at[1200];
+    config_node_t *const *items;
+    /* schedule */
+    const char *sched = config_string(cf, "schedule", "round-robin");
+    if (strcmp(sched, "round-robin") == 0)
+        c->schedule = TOUR_ROUND_ROBIN;
+    else if (strcmp(sched, "gauntlet") == 0)
+        c->schedule = TOUR_GAUNTLET;
+    else {
+        where(cf, config_find(cf, "schedule"), at, sizeof at);
+        return hoyle_error(HOYLE_EINVAL, "%s: key 'schedule': '%s' is not round-robin or gauntlet",
+                           at, sched);
+    }
+    c->games_per_opening = (int)config_int(cf, "games_per_opening", 1);
+    c->openings_per_pairing = (int)config_int(cf, "openings_per_pairing", 1);
+    c->max_moves = (int)config_int(cf, "max_moves", 0);
+    c->workers = (int)config_int(cf, "workers", 1);
+    if (c->workers == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        c->workers = n > 0 ? (int)n : 1;
+    }
+    c->seed = (uint64_t)config_int(cf, "seed", 1);
+    snprintf(c->name, sizeof c->name, "%s", config_string(cf, "name", ""));
+    snprintf(c->output, sizeof c->output, "%s", config_string(cf, "output", ""));
+    snprintf(c->anchor, sizeof c->anchor, "%s", config_string(cf, "anchor", ""));
+    if (c->output[0] == '\0') {
+        where(cf, config_find(cf, "output"), at, sizeof at);
+        return hoyle_error(HOYLE_EINVAL, "%s: key 'output': empty file name", at);
+    }
+    /* agents: each must create on each game; names must be distinct */
+    int na = config_strings(cf, "agents", &items);
+    for (int i = 0; i < na; i++) {
+        where(cf, items[i], at, sizeof at);
+        if (strlen(items[i]->value) >= GAME_SPEC_MAX || items[i]->value[0] == '\0')
+            return hoyle_error(HOYLE_EINVAL, "%s: key 'agents[%d]': empty or too long", at, i);
+        for (int j = 0; j < c->num_agents; j++)
+            if (strcmp(c->agents[j], items[i]->value) == 0)
+                return hoyle_error(HOYLE_EINVAL, "%s: key 'agents[%d]': '%s' is listed twice", at,
+                                   i, items[i]->value);
+        snprintf(c->agents[c->num_agents++], GAME_SPEC_MAX, "%s", items[i]->value);
+    }
+    if (c->anchor[0]) {
+        int found = 0;
+        for (int j = 0; j < c->num_agents; j++) found |= strcmp(c->agents[j], c->anchor) == 0;
+        where(cf, config_find(cf, "anchor"), at, sizeof at);
+        if (!found)
+            return hoyle_error(HOYLE_EINVAL, "%s: key 'anchor': '%s' is not one of the agents", at,
+                               c->anchor);
+    }
+    int ng = config_strings(cf, "games", &items);
+    for (int i = 0; i < ng; i++) {
+        where(cf, items[i], at, sizeof at);
+        const game_t *g;
+        if (game_create(items[i]->value, &g))
+            return hoyle_error(HOYLE_EINVAL, "%s: key 'games[%d]': %s", at, i, hoyle_last_error());
+        c->games[c->num_games++] = g;
+        if (g->num_players != 2)
+            return hoyle_error(HOYLE_EINVAL, "%s: key 'games[%d]': %s is not a two-player game", at,
+                               i, g->spec);
+        for (int j = 0; j < i; j++)
+            if (strcmp(c->games[j]->spec, g->spec) == 0)
+                return hoyle_error(HOYLE_EINVAL, "%s: key 'games[%d]': %s is listed twice", at, i,
+                                   g->spec);
+        for (int a = 0; a < c->num_agents; a++) {
+            agent_t *probe;
+            if (agent_create(g, c->agents[a], 0, &probe)) {
+                const config_node_t *an = NULL;
+                config_node_t *const *ai;
+                if (config_strings(cf, "agents", &ai) > a) an = ai[a];
+                where(cf, an, at, sizeof at);
+                return hoyle_error(HOYLE_EINVAL, "%s: key 'agents[%d]': %s", at, a,
+                                   hoyle_last_error());
+            }
+            int human = agent_is_human(probe);
+            agent_free(probe);
+            if (human)
+                return hoyle_error(HOYLE_EINVAL,
+                                   "%s: key 'agents[%d]': human players cannot play tournaments",
+                                   at, a);
+        }
+    }
+    /* openings: keys are game names of listed games */
+    const config_node_t *op = config_find(cf, "openings");
+    for (int k = 0; op && k < op->num_children; k++) {
+        const config_node_t *e = op->children[k];
+        int found = 0;
+        for (int i = 0; i < c->num_games; i++)
+            found |= strcmp(c->games[i]->entry->name, e->key) == 0;
+        where(cf, e, at, sizeof at);
+        if (!found)
+            return hoyle_error(
+                HOYLE_EINVAL, "%s: key 'openings.%s': no game of that name in 'games'", at, e->key);
+    }
+    for (int i = 0; i < c->num_games; i++) {
+        const config_node_t *e = op ? config_child(op, c->games[i]->entry->name) : NULL;
+        const char *src = e ? e->value : "none";
+        where(cf, e ? e : op, at, sizeof at);
+        snprintf(c->opening_source[i], sizeof c->opening_source[i], "%s", src);
+        if (load_openings(c, cf, i, src, at)) return HOYLE_EINVAL;
+    }
+    return HOYLE_OK;
+}
+
+int tournament_config_load(const char *path, char *const *sets, int num_sets, tour_config_t *out)
+{
+    config_t *cf = NULL;
+    tour_config_t *c = calloc(1, sizeof *c);
+    if (c == NULL) return hoyle_error(HOYLE_ENOMEM, "tournament: out of memory");
+    int status = config_load(path, &cf);
+    for (int i = 0; status == 0 && i < num_sets; i++) status = config_set(cf, sets[i]);
+    if (status == 0) status = config_check(cf, tour_schema);
+    if (status == 0) status = check_semantics(c, cf);
+    if (status == 0) status = config_dump(cf, &c->config_text);
+    if (status == 0) {
+        strip_workers(c->config_text);
+        snprintf(c->config_path, sizeof c->config_path, "%s", path);
+        *out = *c;
+    } else {
+        tournament_config_done(c);
+    }
+    free(c);
+    config_free(cf);
+    return status;
+}

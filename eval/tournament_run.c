@@ -1,0 +1,261 @@
+/* tournament_run.c — worker threads, durable appends, resume and progress
+ * (tournament_run, tournament.h).
+ *
+ * 1. Open the record file: create it, or resume it (h5rec_open_append
+ *    checks that it was made by the same config and games) and mark the job
+ *    indices it already holds as done.
+ * 2. Workers pull the next pending job under the mutex, play it without the
+ *    lock, then append the record under the lock: the file only ever holds
+ *    whole games, and h5rec (not thread-safe) is used by one thread at a time.
+ * 3. A stop request (SIGINT) lets the games in flight finish and be stored,
+ *    then the file is checkpointed and closed.
+ * Invariant: the set of stored games is a subset of the schedule, each job
+ * at most once, whatever the interleaving and however often it is resumed. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "data/h5rec.h"
+#include "eval/tournament.h"
+
+static volatile sig_atomic_t stop_requested;
+
+void tournament_request_stop(void) { stop_requested = 1; }
+
+typedef struct run {
+    const tour_config_t *c;
+    tour_job_t *jobs;
+    int num_jobs;
+    int *pending; /* job indices still to play, in schedule order */
+    int num_pending, next;
+    pthread_mutex_t mu;
+    h5rec_t *h;
+    int status; /* first failure */
+    char error[512];
+    /* progress */
+    FILE *progress;
+    int tty;
+    double t0, last_print;
+    int done, done_at_start;
+    double points[TOUR_MAX_AGENTS], games[TOUR_MAX_AGENTS];
+} run_t;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void tally(run_t *r, const tour_job_t *j, double result)
+{
+    r->points[j->seat[0]] += result;
+    r->points[j->seat[1]] += 1 - result;
+    r->games[j->seat[0]] += 1;
+    r->games[j->seat[1]] += 1;
+}
+
+/* One progress line: games done/total, rate, ETA, leader by score. Caller holds mu. */
+static void print_progress(run_t *r, int final)
+{
+    if (r->progress == NULL) return;
+    double t = now_s();
+    if (!final && t - r->last_print < (r->tty ? 0.25 : 5.0)) return;
+    r->last_print = t;
+    int played = r->done - r->done_at_start;
+    double rate = played > 0 ? played / (t - r->t0) : 0;
+    double eta = rate > 0 ? (r->num_jobs - r->done) / rate : 0;
+    int best = -1;
+    for (int a = 0; a < r->c->num_agents; a++)
+        if (r->games[a] > 0 &&
+            (best < 0 || r->points[a] / r->games[a] > r->points[best] / r->games[best]))
+            best = a;
+    char leader[GAME_SPEC_MAX + 32] = "-";
+    if (best >= 0)
+        snprintf(leader, sizeof leader, "%s %.1f%%", r->c->agents[best],
+                 100 * r->points[best] / r->games[best]);
+    fprintf(r->progress, "%s[%s] %d/%d games, %.2f games/s, ETA %d:%02d, leader %s%s",
+            r->tty ? "\r" : "", r->c->name, r->done, r->num_jobs, rate, (int)eta / 60,
+            (int)eta % 60, leader, r->tty ? "\033[K" : "\n");
+    if (final && r->tty) fputc('\n', r->progress);
+    fflush(r->progress);
+}
+
+/* Fill a record from a job and its game (pointers borrowed). */
+static void make_record(const tour_config_t *c, const tour_job_t *j, tour_game_result_t *res,
+                        int32_t *opening_buf, game_record_t *rec)
+{
+    const opening_t *o = &c->openings[j->game].items[j->opening];
+    memset(rec, 0, sizeof *rec);
+    rec->game_spec = (char *)c->games[j->game]->spec;
+    rec->agent_spec[0] = (char *)c->agents[j->seat[0]];
+    rec->agent_spec[1] = (char *)c->agents[j->seat[1]];
+    rec->opening_name = (char *)o->name;
+    rec->opening_len = o->num_actions;
+    for (int i = 0; i < o->num_actions; i++) opening_buf[i] = o->actions[i];
+    rec->opening_actions = opening_buf;
+    rec->returns[0] = res->returns[0];
+    rec->returns[1] = res->returns[1];
+    rec->result = res->returns[0] > res->returns[1]   ? 1.0
+                  : res->returns[0] < res->returns[1] ? 0.0
+                                                      : 0.5;
+    rec->end = res->end;
+    rec->num_actions = res->num_actions;
+    rec->actions = res->actions;
+    rec->action_ms = res->action_ms;
+    rec->seed = j->seed;
+    rec->pairing = j->pairing;
+    rec->round = j->repeat;
+    rec->game_index = j->index;
+}
+
+static void fail(run_t *r, int status)
+{
+    if (r->status == 0) {
+        r->status = status;
+        snprintf(r->error, sizeof r->error, "%s", hoyle_last_error());
+    }
+}
+
+static void *worker(void *arg)
+{
+    run_t *r = arg;
+    int32_t opening_buf[OPENING_MAX_ACTIONS];
+    for (;;) {
+        pthread_mutex_lock(&r->mu);
+        int idx =
+            (stop_requested || r->status || r->next >= r->num_pending) ? -1 : r->pending[r->next++];
+        pthread_mutex_unlock(&r->mu);
+        if (idx < 0) break;
+        const tour_job_t *j = &r->jobs[idx];
+        const game_t *g = r->c->games[j->game];
+        const char *specs[2] = {r->c->agents[j->seat[0]], r->c->agents[j->seat[1]]};
+        tour_game_result_t res;
+        int played = tournament_play(g, specs, &r->c->openings[j->game].items[j->opening], j->seed,
+                                     r->c->max_moves, &res);
+        int status = played;
+        pthread_mutex_lock(&r->mu);
+        if (status) {
+            fail(r, status);
+        } else {
+            if (res.end == RECORD_END_ERROR && r->progress)
+                fprintf(r->progress, "[%s] game %d: %s\n", r->c->name, j->index, res.error);
+            game_record_t rec;
+            make_record(r->c, j, &res, opening_buf, &rec);
+            status = h5rec_append(r->h, &rec);
+            if (status)
+                fail(r, status);
+            else {
+                r->done++;
+                tally(r, j, rec.result);
+                print_progress(r, 0);
+            }
+        }
+        pthread_mutex_unlock(&r->mu);
+        if (played == 0) tour_game_result_done(&res);
+    }
+    return NULL;
+}
+
+/* Open or resume the file; mark stored jobs done. */
+static int open_file(run_t *r, char *done)
+{
+    const tour_config_t *c = r->c;
+    const char *specs[TOUR_MAX_GAMES];
+    for (int i = 0; i < c->num_games; i++) specs[i] = c->games[i]->spec;
+    h5rec_meta_t meta = {.program_version = NULL,
+                         .config_text = c->config_text,
+                         .config_path = c->config_path,
+                         .num_games = c->num_games,
+                         .game_specs = specs,
+                         .created_unix = 0};
+    char journal[1100];
+    snprintf(journal, sizeof journal, "%s.journal", c->output);
+    if (access(c->output, F_OK) != 0 && access(journal, F_OK) != 0)
+        return h5rec_create(c->output, &meta, &r->h);
+    int status = h5rec_open_append(c->output, &meta, &r->h);
+    if (status) return status;
+    int64_t n = h5rec_count(r->h);
+    for (int64_t i = 0; i < n && status == 0; i++) {
+        game_record_t rec;
+        status = h5rec_read(r->h, i, &rec);
+        if (status) break;
+        int gi = rec.game_index;
+        if (gi < 0 || gi >= r->num_jobs || rec.seed != r->jobs[gi].seed)
+            status = hoyle_error(HOYLE_EINVAL,
+                                 "%s: game %lld (job %d) is not in this tournament's schedule",
+                                 c->output, (long long)i, gi);
+        else if (done[gi])
+            status = hoyle_error(HOYLE_EINVAL, "%s: job %d is stored twice", c->output, gi);
+        else {
+            done[gi] = 1;
+            r->done++;
+            tally(r, &r->jobs[gi], rec.result);
+        }
+        game_record_free(&rec);
+    }
+    if (status) {
+        h5rec_close(r->h);
+        r->h = NULL;
+    }
+    return status;
+}
+
+int tournament_run(const tour_config_t *c, FILE *progress, tour_run_stats_t *stats)
+{
+    run_t *r = calloc(1, sizeof *r);
+    char *done = NULL;
+    if (r == NULL) return hoyle_error(HOYLE_ENOMEM, "tournament: out of memory");
+    memset(stats, 0, sizeof *stats);
+    r->c = c;
+    r->progress = progress;
+    r->tty = progress && isatty(fileno(progress));
+    int status = tournament_schedule(c, &r->jobs, &r->num_jobs);
+    if (status == 0) {
+        done = calloc((size_t)r->num_jobs, 1);
+        r->pending = malloc(sizeof(int) * (size_t)r->num_jobs);
+        if (!done || !r->pending) status = hoyle_error(HOYLE_ENOMEM, "tournament: out of memory");
+    }
+    if (status == 0) status = open_file(r, done);
+    if (status == 0) {
+        stop_requested = 0;
+        for (int i = 0; i < r->num_jobs; i++)
+            if (!done[i]) r->pending[r->num_pending++] = i;
+        r->done_at_start = r->done;
+        stats->total = r->num_jobs;
+        stats->already = r->done;
+        pthread_mutex_init(&r->mu, NULL);
+        r->t0 = now_s();
+        r->last_print = 0;
+        int nw = c->workers < 1 ? 1 : c->workers;
+        if (nw > r->num_pending) nw = r->num_pending > 0 ? r->num_pending : 1;
+        pthread_t th[256];
+        int started = 0;
+        for (int i = 0; i < nw; i++) {
+            if (pthread_create(&th[i], NULL, worker, r) != 0) break;
+            started++;
+        }
+        if (started == 0) worker(r);
+        for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+        print_progress(r, 1);
+        int cs = h5rec_close(r->h);
+        pthread_mutex_destroy(&r->mu);
+        stats->played = r->done - r->done_at_start;
+        stats->interrupted = stop_requested && r->done < r->num_jobs;
+        stats->seconds = now_s() - r->t0;
+        if (r->status)
+            status = hoyle_error(r->status, "%s", r->error);
+        else if (cs)
+            status = cs;
+    }
+    free(done);
+    free(r->pending);
+    free(r->jobs);
+    free(r);
+    return status;
+}
