@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# TorchScript export check: tch_fixture (tests/tch_fixture.c) trains a small net, exports it
+# and writes inputs + C-side outputs; Python torch (Debian python3-torch) loads the export
+# with torch.jit.load and must reproduce the outputs within 1e-5.
+# usage: tch_export.sh TCH_FIXTURE DATA_DIR  (registered by tests/CMakeLists.txt when libtorch
+# is built). Exit 77 (CTest "skipped") when no python3 with torch is found; set HOYLE_PYTHON
+# to choose the interpreter.
+set -u
+fixture=$1
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+python=""
+for candidate in ${HOYLE_PYTHON:-} python3 /usr/bin/python3; do
+  if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c 'import torch' >/dev/null 2>&1; then
+    python=$candidate
+    break
+  fi
+done
+if [ -z "$python" ]; then
+  echo "SKIP: no python3 with torch (Debian: apt-get install python3-torch)"
+  exit 77
+fi
+
+dir=$(mktemp -d /tmp/hoyle_tch_export.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+if ! "$fixture" "$dir"; then
+  echo "FAIL: tch_fixture"
+  exit 1
+fi
+if ! "$python" "$here/check_torchscript.py" "$dir"; then
+  echo "FAIL: TorchScript export differs in Python torch"
+  exit 1
+fi
+echo "tch_export: ok ($python)"

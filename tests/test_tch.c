@@ -1,0 +1,550 @@
+/* test_tch.c — the libtorch wrapper through its C header: shapes, determinism, training
+ * reduces the loss on a fixed batch, learning-rate schedules, save/load round trips,
+ * bad inputs (status + message, nothing changed), export. Built only with libtorch. */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "tests/harness.h"
+#include "train/tch/tch.h"
+
+static const tch_net_config_t small_cfg = {
+    .in_channels = 3,
+    .height = 5,
+    .width = 4,
+    .num_actions = 21,
+    .num_values = 2,
+    .blocks = 2,
+    .filters = 8,
+    .value_hidden = 16,
+};
+
+#define BATCH 12
+
+/* A fixed batch: observations, visit distributions over legal actions, a mask, values. */
+typedef struct batch {
+    int n;
+    float *obs, *pi, *z;
+    uint8_t *legal;
+} batch_t;
+
+static uint64_t lcg_state;
+static float lcg_unit(void) /* deterministic uniform [0, 1) */
+{
+    lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (float)((lcg_state >> 40) & 0xFFFFFF) / 16777216.0f;
+}
+
+static void batch_make(batch_t *b, const tch_net_config_t *c, int n, uint64_t seed)
+{
+    int obs_len = c->in_channels * c->height * c->width, A = c->num_actions, V = c->num_values;
+    lcg_state = seed;
+    b->n = n;
+    b->obs = malloc(sizeof(float) * (size_t)n * obs_len);
+    b->pi = calloc((size_t)n * A, sizeof(float));
+    b->z = malloc(sizeof(float) * (size_t)n * V);
+    b->legal = calloc((size_t)n * A, 1);
+    for (int i = 0; i < n * obs_len; i++) b->obs[i] = lcg_unit() < 0.3f ? 1.0f : 0.0f;
+    for (int r = 0; r < n; r++) {
+        float sum = 0;
+        for (int a = 0; a < A; a++) {
+            b->legal[r * A + a] = (a == r % A) || lcg_unit() < 0.6f;
+            if (b->legal[r * A + a]) sum += b->pi[r * A + a] = lcg_unit() * lcg_unit() + 0.01f;
+        }
+        for (int a = 0; a < A; a++) b->pi[r * A + a] /= sum;
+        for (int j = 0; j < V; j++) b->z[r * V + j] = lcg_unit() * 2 - 1;
+    }
+}
+
+static void batch_free(batch_t *b)
+{
+    free(b->obs);
+    free(b->pi);
+    free(b->z);
+    free(b->legal);
+}
+
+static char tmpdir[64];
+
+static const char *tmp_file(const char *name)
+{
+    static char path[160];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    return path;
+}
+
+/* Forward a batch into freshly allocated buffers. */
+static void forward(tch_net_t *net, const batch_t *b, float **logits, float **values)
+{
+    *logits = malloc(sizeof(float) * (size_t)b->n * small_cfg.num_actions);
+    *values = malloc(sizeof(float) * (size_t)b->n * small_cfg.num_values);
+    HARNESS_OK(tch_forward(net, b->obs, b->n, *logits, *values));
+}
+
+static double max_abs_diff(const float *a, const float *b, int len)
+{
+    double m = 0;
+    for (int i = 0; i < len; i++) m = fmax(m, fabs((double)a[i] - b[i]));
+    return m;
+}
+
+static void test_shapes_and_determinism(void)
+{
+    tch_net_t *net = NULL, *same = NULL, *other = NULL;
+    HARNESS_OK(tch_net_create(&small_cfg, 7, &net));
+    HARNESS_OK(tch_net_create(&small_cfg, 7, &same));
+    HARNESS_OK(tch_net_create(&small_cfg, 8, &other));
+    tch_net_config_t back;
+    HARNESS_OK(tch_net_get_config(net, &back));
+    CU_ASSERT(memcmp(&back, &small_cfg, sizeof back) == 0);
+
+    /* stem 3*8*9 + 2 BN, 4 convs 8*8*9 + 8 BN, policy 2*8 + 2 BN + 2*20*21 + 21,
+     * value 8 + 1 BN + 20*16 + 16 + 16*2 + 2 */
+    int64_t expect = (216 + 16) + 2 * 2 * (576 + 16) + (16 + 4 + 840 + 21) + (8 + 2 + 336 + 34);
+    CU_ASSERT_EQUAL(tch_net_num_params(net), expect);
+
+    batch_t b;
+    batch_make(&b, &small_cfg, BATCH, 1);
+    float *l1, *v1, *l2, *v2, *l3, *v3;
+    forward(net, &b, &l1, &v1);
+    forward(same, &b, &l2, &v2);
+    forward(other, &b, &l3, &v3);
+    int A = small_cfg.num_actions, V = small_cfg.num_values;
+    CU_ASSERT(memcmp(l1, l2, sizeof(float) * BATCH * A) == 0);
+    CU_ASSERT(memcmp(v1, v2, sizeof(float) * BATCH * V) == 0);
+    CU_ASSERT(max_abs_diff(l1, l3, BATCH * A) > 1e-4);
+    for (int i = 0; i < BATCH * A; i++) CU_ASSERT(isfinite(l1[i]));
+    for (int i = 0; i < BATCH * V; i++) CU_ASSERT(v1[i] >= -1 && v1[i] <= 1);
+
+    /* Evaluation mode: a position's outputs do not depend on the rest of the batch. */
+    int obs_len = small_cfg.in_channels * small_cfg.height * small_cfg.width;
+    float one_l[21], one_v[2];
+    HARNESS_OK(tch_forward(net, b.obs + 5 * obs_len, 1, one_l, one_v));
+    CU_ASSERT(max_abs_diff(one_l, l1 + 5 * A, A) < 1e-5);
+    CU_ASSERT(max_abs_diff(one_v, v1 + 5 * V, V) < 1e-5);
+    /* Either output may be skipped. */
+    memset(one_l, 0, sizeof one_l);
+    HARNESS_OK(tch_forward(net, b.obs + 5 * obs_len, 1, one_l, NULL));
+    CU_ASSERT(max_abs_diff(one_l, l1 + 5 * A, A) < 1e-5);
+    HARNESS_OK(tch_forward(net, b.obs + 5 * obs_len, 1, NULL, one_v));
+    CU_ASSERT(max_abs_diff(one_v, v1 + 5 * V, V) < 1e-5);
+
+    /* No residual blocks is a valid tower too. */
+    tch_net_config_t flat = small_cfg;
+    flat.blocks = 0;
+    tch_net_t *f = NULL;
+    HARNESS_OK(tch_net_create(&flat, 1, &f));
+    HARNESS_OK(tch_forward(f, b.obs, BATCH, l3, v3));
+    tch_net_free(f);
+
+    free(l1), free(v1), free(l2), free(v2), free(l3), free(v3);
+    batch_free(&b);
+    tch_net_free(net);
+    tch_net_free(same);
+    tch_net_free(other);
+    tch_net_free(NULL);
+}
+
+/* A few steps on one fixed batch must reduce its loss (both optimisers). */
+static void train_reduces_loss(tch_opt_kind_t kind, double lr)
+{
+    tch_net_t *net = NULL;
+    tch_opt_t *opt = NULL;
+    HARNESS_OK(tch_net_create(&small_cfg, 3, &net));
+    tch_opt_config_t oc;
+    tch_opt_config_default(&oc);
+    oc.kind = kind;
+    oc.lr = lr;
+    HARNESS_OK(tch_opt_create(net, &oc, &opt));
+    batch_t b;
+    batch_make(&b, &small_cfg, BATCH, 2);
+
+    tch_losses_t before, after, step;
+    HARNESS_OK(tch_eval_losses(net, &oc, b.obs, b.pi, b.legal, b.z, b.n, &before));
+    CU_ASSERT(fabs(before.total - (before.policy + before.value + before.l2)) < 1e-4);
+    CU_ASSERT(before.l2 > 0);
+    for (int i = 0; i < 40; i++)
+        HARNESS_OK(tch_train_step(net, opt, b.obs, b.pi, b.legal, b.z, b.n, &step));
+    CU_ASSERT_EQUAL(tch_opt_steps(opt), 40);
+    HARNESS_OK(tch_eval_losses(net, &oc, b.obs, b.pi, b.legal, b.z, b.n, &after));
+    CU_ASSERT(isfinite(after.total));
+    CU_ASSERT(after.total < 0.8 * before.total);
+    CU_ASSERT(after.policy < before.policy);
+    CU_ASSERT(after.value < before.value);
+    CU_ASSERT(step.total < before.total);
+
+    /* The masked cross-entropy is bounded below by the targets' entropy. */
+    double entropy = 0;
+    for (int r = 0; r < b.n; r++)
+        for (int a = 0; a < small_cfg.num_actions; a++) {
+            float p = b.pi[r * small_cfg.num_actions + a];
+            if (p > 0) entropy -= p * log(p);
+        }
+    entropy /= b.n;
+    CU_ASSERT(after.policy >= entropy - 1e-4);
+
+    /* Without a mask all actions count: the loss differs but stays finite. */
+    tch_losses_t nomask;
+    HARNESS_OK(tch_eval_losses(net, &oc, b.obs, b.pi, NULL, b.z, b.n, &nomask));
+    CU_ASSERT(isfinite(nomask.policy));
+    CU_ASSERT(nomask.policy >= after.policy - 1e-5);
+
+    batch_free(&b);
+    tch_opt_free(opt);
+    tch_net_free(net);
+}
+
+static void test_sgd_reduces_loss(void) { train_reduces_loss(TCH_OPT_SGD, 0.05); }
+static void test_adam_reduces_loss(void) { train_reduces_loss(TCH_OPT_ADAM, 0.003); }
+
+static void test_lr_schedules(void)
+{
+    tch_net_t *net = NULL;
+    HARNESS_OK(tch_net_create(&small_cfg, 1, &net));
+    batch_t b;
+    batch_make(&b, &small_cfg, 4, 3);
+    tch_opt_config_t oc;
+    tch_opt_config_default(&oc);
+    oc.lr = 0.01;
+    oc.schedule = TCH_LR_STEP;
+    oc.step_size = 2;
+    oc.gamma = 0.5;
+    oc.warmup_steps = 1;
+    tch_opt_t *opt = NULL;
+    HARNESS_OK(tch_opt_create(net, &oc, &opt));
+    const double step_expect[] = {0.01, 0.01, 0.005, 0.005, 0.0025};
+    for (int t = 0; t < 5; t++) {
+        CU_ASSERT_DOUBLE_EQUAL(tch_opt_lr(opt), step_expect[t], 1e-12);
+        HARNESS_OK(tch_train_step(net, opt, b.obs, b.pi, b.legal, b.z, b.n, NULL));
+    }
+    tch_opt_free(opt);
+
+    oc.schedule = TCH_LR_COSINE;
+    oc.total_steps = 4;
+    oc.lr_min = 0.001;
+    oc.warmup_steps = 2;
+    HARNESS_OK(tch_opt_create(net, &oc, &opt));
+    /* t=0: cos factor 1, warm-up 1/2; t=1: (1+cos(pi/4))/2, warm-up 2/2; ... t>=4: lr_min */
+    const double pi_ = 3.14159265358979323846;
+    const double cos_expect[] = {0.5 * 0.01,
+                                 0.001 + 0.009 * 0.5 * (1 + cos(pi_ / 4)),
+                                 0.001 + 0.009 * 0.5,
+                                 0.001 + 0.009 * 0.5 * (1 + cos(3 * pi_ / 4)),
+                                 0.001,
+                                 0.001};
+    for (int t = 0; t < 6; t++) {
+        CU_ASSERT_DOUBLE_EQUAL(tch_opt_lr(opt), cos_expect[t], 1e-12);
+        HARNESS_OK(tch_train_step(net, opt, b.obs, b.pi, b.legal, b.z, b.n, NULL));
+    }
+    tch_opt_free(opt);
+    batch_free(&b);
+    tch_net_free(net);
+}
+
+/* Save after some training, load, and check: identical outputs, and one more identical step
+ * (so the optimiser's momentum/moments and step count came back too). */
+static void save_load_round_trip(tch_opt_kind_t kind)
+{
+    tch_net_t *net = NULL, *loaded = NULL;
+    tch_opt_t *opt = NULL, *lopt = NULL;
+    HARNESS_OK(tch_net_create(&small_cfg, 11, &net));
+    tch_opt_config_t oc;
+    tch_opt_config_default(&oc);
+    oc.kind = kind;
+    oc.lr = kind == TCH_OPT_ADAM ? 0.002 : 0.03;
+    oc.schedule = TCH_LR_STEP;
+    oc.step_size = 3;
+    oc.gamma = 0.5;
+    HARNESS_OK(tch_opt_create(net, &oc, &opt));
+    batch_t b;
+    batch_make(&b, &small_cfg, BATCH, 4);
+    for (int i = 0; i < 4; i++)
+        HARNESS_OK(tch_train_step(net, opt, b.obs, b.pi, b.legal, b.z, b.n, NULL));
+
+    const char *path = tmp_file("ckpt.tch");
+    HARNESS_OK(tch_save(net, opt, path));
+    HARNESS_OK(tch_load(path, &loaded, &lopt));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(lopt);
+    CU_ASSERT_EQUAL(tch_opt_steps(lopt), 4);
+    CU_ASSERT_DOUBLE_EQUAL(tch_opt_lr(lopt), tch_opt_lr(opt), 1e-15);
+    tch_net_config_t lc;
+    HARNESS_OK(tch_net_get_config(loaded, &lc));
+    CU_ASSERT(memcmp(&lc, &small_cfg, sizeof lc) == 0);
+
+    float *l1, *v1, *l2, *v2;
+    int A = small_cfg.num_actions, V = small_cfg.num_values;
+    forward(net, &b, &l1, &v1);
+    forward(loaded, &b, &l2, &v2);
+    CU_ASSERT(memcmp(l1, l2, sizeof(float) * BATCH * A) == 0);
+    CU_ASSERT(memcmp(v1, v2, sizeof(float) * BATCH * V) == 0);
+    free(l1), free(v1), free(l2), free(v2);
+
+    tch_losses_t s1, s2;
+    HARNESS_OK(tch_train_step(net, opt, b.obs, b.pi, b.legal, b.z, b.n, &s1));
+    HARNESS_OK(tch_train_step(loaded, lopt, b.obs, b.pi, b.legal, b.z, b.n, &s2));
+    CU_ASSERT_EQUAL(s1.total, s2.total);
+    forward(net, &b, &l1, &v1);
+    forward(loaded, &b, &l2, &v2);
+    CU_ASSERT(memcmp(l1, l2, sizeof(float) * BATCH * A) == 0);
+    CU_ASSERT(memcmp(v1, v2, sizeof(float) * BATCH * V) == 0);
+    free(l1), free(v1), free(l2), free(v2);
+
+    /* Weights only: the optimiser comes back NULL; opt_out NULL is fine too. */
+    tch_net_t *w = NULL, *w2 = NULL;
+    tch_opt_t *wopt = (tch_opt_t *)&w; /* must be overwritten with NULL */
+    HARNESS_OK(tch_save(net, NULL, path));
+    HARNESS_OK(tch_load(path, &w, &wopt));
+    CU_ASSERT_PTR_NULL(wopt);
+    HARNESS_OK(tch_load(path, &w2, NULL));
+    tch_net_free(w);
+    tch_net_free(w2);
+    unlink(path);
+
+    batch_free(&b);
+    tch_opt_free(opt);
+    tch_opt_free(lopt);
+    tch_net_free(net);
+    tch_net_free(loaded);
+}
+
+static void test_save_load_sgd(void) { save_load_round_trip(TCH_OPT_SGD); }
+static void test_save_load_adam(void) { save_load_round_trip(TCH_OPT_ADAM); }
+
+/* The call fails with `code` and leaves a message. */
+#define EXPECT_FAIL(code, call)                                                                    \
+    do {                                                                                           \
+        hoyle_clear_error();                                                                       \
+        CU_ASSERT_EQUAL((call), (code));                                                           \
+        CU_ASSERT(hoyle_last_error()[0] != '\0');                                                  \
+    } while (0)
+
+static void test_bad_inputs(void)
+{
+    tch_net_t *net = NULL, *other = NULL;
+    tch_opt_t *opt = NULL, *other_opt = NULL;
+    HARNESS_OK(tch_net_create(&small_cfg, 5, &net));
+    HARNESS_OK(tch_net_create(&small_cfg, 6, &other));
+    tch_opt_config_t oc;
+    tch_opt_config_default(&oc);
+    HARNESS_OK(tch_opt_create(net, &oc, &opt));
+    HARNESS_OK(tch_opt_create(other, &oc, &other_opt));
+
+    /* configs */
+    tch_net_t *untouched = (tch_net_t *)&oc;
+    tch_net_config_t c = small_cfg;
+    c.filters = 0;
+    EXPECT_FAIL(HOYLE_EINVAL, tch_net_create(&c, 1, &untouched));
+    c = small_cfg;
+    c.height = -3;
+    EXPECT_FAIL(HOYLE_EINVAL, tch_net_create(&c, 1, &untouched));
+    c = small_cfg;
+    c.num_actions = 1000000;
+    c.height = c.width = 64;
+    EXPECT_FAIL(HOYLE_EINVAL, tch_net_create(&c, 1, &untouched));
+    EXPECT_FAIL(HOYLE_EINVAL, tch_net_create(NULL, 1, &untouched));
+    CU_ASSERT_PTR_EQUAL(untouched, (tch_net_t *)&oc);
+    tch_opt_config_t bad = oc;
+    bad.lr = -1;
+    tch_opt_t *uopt = NULL;
+    EXPECT_FAIL(HOYLE_EINVAL, tch_opt_create(net, &bad, &uopt));
+    bad = oc;
+    bad.lr = NAN;
+    EXPECT_FAIL(HOYLE_EINVAL, tch_opt_create(net, &bad, &uopt));
+    bad = oc;
+    bad.kind = 7;
+    EXPECT_FAIL(HOYLE_EINVAL, tch_opt_create(net, &bad, &uopt));
+    bad = oc;
+    bad.schedule = TCH_LR_COSINE;
+    bad.total_steps = 0;
+    EXPECT_FAIL(HOYLE_EINVAL, tch_opt_create(net, &bad, &uopt));
+    CU_ASSERT_PTR_NULL(uopt);
+    EXPECT_FAIL(HOYLE_EINVAL, tch_set_threads(0));
+
+    batch_t b;
+    batch_make(&b, &small_cfg, BATCH, 6);
+    float *l0, *v0;
+    forward(net, &b, &l0, &v0);
+    int A = small_cfg.num_actions, V = small_cfg.num_values;
+    float lg[BATCH * 21], vl[BATCH * 2];
+
+    /* forward */
+    EXPECT_FAIL(HOYLE_EINVAL, tch_forward(NULL, b.obs, 1, lg, vl));
+    EXPECT_FAIL(HOYLE_EINVAL, tch_forward(net, NULL, 1, lg, vl));
+    EXPECT_FAIL(HOYLE_EINVAL, tch_forward(net, b.obs, 0, lg, vl));
+    EXPECT_FAIL(HOYLE_EINVAL, tch_forward(net, b.obs, -2, lg, vl));
+    EXPECT_FAIL(HOYLE_EINVAL, tch_forward(net, b.obs, 1, NULL, NULL));
+    double eps;
+    EXPECT_FAIL(HOYLE_EINVAL, tch_bench_forward(net, 0, 1, &eps));
+
+    /* training: each bad batch is refused before anything changes */
+    EXPECT_FAIL(HOYLE_EINVAL, tch_train_step(net, other_opt, b.obs, b.pi, b.legal, b.z, b.n, NULL));
+    EXPECT_FAIL(HOYLE_EINVAL, tch_train_step(net, NULL, b.obs, b.pi, b.legal, b.z, b.n, NULL));
+    EXPECT_FAIL(HOYLE_EINVAL, tch_train_step(net, opt, b.obs, NULL, b.legal, b.z, b.n, NULL));
+    EXPECT_FAIL(HOYLE_EINVAL, tch_train_step(net, opt, b.obs, b.pi, b.legal, b.z, 0, NULL));
+    float keep;
+    keep = b.obs[7], b.obs[7] = NAN;
+    EXPECT_FAIL(HOYLE_EINVAL, tch_train_step(net, opt, b.obs, b.pi, b.legal, b.z, b.n, NULL));
+    b.obs[7] = keep;
+    keep = b.pi[3 * A + 3], b.pi[3 * A + 3] += 0.5f; /* row no longer sums to 1 */
+    EXPECT_FAIL(HOYLE_EINVAL, tch_train_step(net, opt, b.obs, b.pi, b.legal, b.z, b.n, NULL));
+    b.pi[3 * A + 3] = keep;
+    keep = b.pi[0], b.pi[0] = -b.pi[0];
+    EXPECT_FAIL(HOYLE_EINVAL, tch_train_step(net, opt, b.obs, b.pi, b.legal, b.z, b.n, NULL));
+    b.pi[0] = keep;
+    keep = b.z[V + 1], b.z[V + 1] = 1.5f;
+    EXPECT_FAIL(HOYLE_EINVAL, tch_train_step(net, opt, b.obs, b.pi, b.legal, b.z, b.n, NULL));
+    b.z[V + 1] = INFINITY;
+    EXPECT_FAIL(HOYLE_EINVAL, tch_train_step(net, opt, b.obs, b.pi, b.legal, b.z, b.n, NULL));
+    b.z[V + 1] = keep;
+    /* target mass on an illegal action (the row still sums to 1) */
+    int r = 2, a = 0;
+    while (b.legal[r * A + a]) a++;
+    float pi_row[21];
+    memcpy(pi_row, b.pi + r * A, sizeof pi_row);
+    for (int k = 0; k < A; k++) b.pi[r * A + k] *= 0.75f;
+    b.pi[r * A + a] = 0.25f;
+    EXPECT_FAIL(HOYLE_EINVAL, tch_train_step(net, opt, b.obs, b.pi, b.legal, b.z, b.n, NULL));
+    memcpy(b.pi + r * A, pi_row, sizeof pi_row);
+    /* a row with no legal action at all */
+    uint8_t row[21];
+    memcpy(row, b.legal + r * A, sizeof row);
+    memset(b.legal + r * A, 0, sizeof row);
+    tch_losses_t ls;
+    EXPECT_FAIL(HOYLE_EINVAL, tch_eval_losses(net, NULL, b.obs, b.pi, b.legal, b.z, b.n, &ls));
+    memcpy(b.legal + r * A, row, sizeof row);
+    CU_ASSERT_EQUAL(tch_opt_steps(opt), 0);
+    HARNESS_OK(tch_forward(net, b.obs, b.n, lg, vl));
+    CU_ASSERT(memcmp(lg, l0, sizeof(float) * BATCH * A) == 0); /* net unchanged */
+    CU_ASSERT(memcmp(vl, v0, sizeof(float) * BATCH * V) == 0);
+    /* and the repaired batch trains */
+    HARNESS_OK(tch_train_step(net, opt, b.obs, b.pi, b.legal, b.z, b.n, NULL));
+
+    /* files: missing, unwritable, corrupt, foreign (a TorchScript export is not a checkpoint) */
+    tch_net_t *ln = (tch_net_t *)&oc;
+    tch_opt_t *lo = (tch_opt_t *)&oc;
+    EXPECT_FAIL(HOYLE_EIO, tch_load(tmp_file("missing.tch"), &ln, &lo));
+    EXPECT_FAIL(HOYLE_EIO, tch_save(net, opt, "/nonexistent-dir/x/ckpt.tch"));
+    EXPECT_FAIL(HOYLE_EIO, tch_export_torchscript(net, "/nonexistent-dir/x/net.pt"));
+    EXPECT_FAIL(HOYLE_EINVAL, tch_save(net, other_opt, tmp_file("x.tch")));
+    FILE *f = fopen(tmp_file("garbage.tch"), "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("this is not a zip archive\n", f);
+    fclose(f);
+    EXPECT_FAIL(HOYLE_EIO, tch_load(tmp_file("garbage.tch"), &ln, &lo));
+    HARNESS_OK(tch_export_torchscript(net, tmp_file("net.pt")));
+    EXPECT_FAIL(HOYLE_EIO, tch_load(tmp_file("net.pt"), &ln, &lo));
+    /* a truncated checkpoint */
+    HARNESS_OK(tch_save(net, opt, tmp_file("ok.tch")));
+    FILE *in = fopen(tmp_file("ok.tch"), "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    char buf[4096];
+    size_t got = fread(buf, 1, sizeof buf, in);
+    fclose(in);
+    FILE *out = fopen(tmp_file("trunc.tch"), "wb");
+    fwrite(buf, 1, got / 2, out);
+    fclose(out);
+    EXPECT_FAIL(HOYLE_EIO, tch_load(tmp_file("trunc.tch"), &ln, &lo));
+    CU_ASSERT_PTR_EQUAL(ln, (tch_net_t *)&oc);
+    CU_ASSERT_PTR_EQUAL(lo, (tch_opt_t *)&oc);
+    unlink(tmp_file("garbage.tch"));
+    unlink(tmp_file("net.pt"));
+    unlink(tmp_file("ok.tch"));
+    unlink(tmp_file("trunc.tch"));
+
+    free(l0), free(v0);
+    batch_free(&b);
+    tch_opt_free(opt);
+    tch_opt_free(other_opt);
+    tch_net_free(net);
+    tch_net_free(other);
+}
+
+/* Several threads forwarding through one net at once get the single-threaded answers, and
+ * the thread count set by tch_set_threads reaches threads started afterwards. */
+typedef struct worker {
+    tch_net_t *net;
+    const batch_t *b;
+    const float *want_l, *want_v;
+    int ok, threads;
+} worker_t;
+
+static void *worker_main(void *arg)
+{
+    worker_t *w = arg;
+    float lg[BATCH * 21], vl[BATCH * 2];
+    w->ok = 1;
+    w->threads = tch_get_threads();
+    for (int i = 0; i < 20; i++) {
+        if (tch_forward(w->net, w->b->obs, w->b->n, lg, vl) != HOYLE_OK ||
+            max_abs_diff(lg, w->want_l, BATCH * 21) > 1e-6 ||
+            max_abs_diff(vl, w->want_v, BATCH * 2) > 1e-6)
+            w->ok = 0;
+    }
+    return NULL;
+}
+
+static void test_concurrent_forward(void)
+{
+    HARNESS_OK(tch_set_threads(1));
+    CU_ASSERT_EQUAL(tch_get_threads(), 1);
+    tch_net_t *net = NULL;
+    HARNESS_OK(tch_net_create(&small_cfg, 21, &net));
+    batch_t b;
+    batch_make(&b, &small_cfg, BATCH, 9);
+    float *l, *v;
+    forward(net, &b, &l, &v);
+    worker_t w[4];
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++) {
+        w[i] = (worker_t){.net = net, .b = &b, .want_l = l, .want_v = v};
+        CU_ASSERT_EQUAL_FATAL(pthread_create(&th[i], NULL, worker_main, &w[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        CU_ASSERT(w[i].ok);
+        CU_ASSERT_EQUAL(w[i].threads, 1);
+    }
+    free(l), free(v);
+    batch_free(&b);
+    tch_net_free(net);
+}
+
+static void test_threads_seed_bench(void)
+{
+    HARNESS_OK(tch_set_threads(1));
+    HARNESS_OK(tch_seed(42));
+    tch_net_t *net = NULL;
+    HARNESS_OK(tch_net_create(&small_cfg, 1, &net));
+    double eps = 0;
+    HARNESS_OK(tch_bench_forward(net, 8, 5, &eps));
+    CU_ASSERT(eps > 0);
+    tch_net_free(net);
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/hoyle_tch_XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    static const harness_test_t tests[] = {
+        {"shapes and determinism", test_shapes_and_determinism},
+        {"SGD reduces the loss", test_sgd_reduces_loss},
+        {"Adam reduces the loss", test_adam_reduces_loss},
+        {"learning-rate schedules", test_lr_schedules},
+        {"save/load SGD", test_save_load_sgd},
+        {"save/load Adam", test_save_load_adam},
+        {"bad inputs", test_bad_inputs},
+        {"concurrent forward", test_concurrent_forward},
+        {"threads, seed, bench", test_threads_seed_bench},
+        {NULL, NULL},
+    };
+    int rc = harness_run("tch", tests);
+    rmdir(tmpdir);
+    return rc;
+}
