@@ -28,7 +28,8 @@ static void pv_text(const game_t *g, const void *s, const int *pv, int n, char *
     for (int i = 0; i < n && !game_is_terminal(g, t) && game_is_legal(g, t, pv[i]); i++) {
         char move[GAME_MOVE_MAX];
         if (game_action_to_string(g, t, pv[i], move, sizeof move) < 0) break;
-        int k = snprintf(buf + used, cap - used, json ? "%s\"%s\"" : "%s%s", i ? (json ? "," : " ") : "", move);
+        int k = snprintf(buf + used, cap - used, json ? "%s\"%s\"" : "%s%s",
+                         i ? (json ? "," : " ") : "", move);
         if (k < 0 || (size_t)k >= cap - used) break;
         used += (size_t)k;
         game_apply(g, t, pv[i]);
@@ -48,9 +49,12 @@ int cmd_analyze(int argc, char **argv)
         } else if (strcmp(argv[i], "--position") == 0 || strcmp(argv[i], "--agent") == 0 ||
                    strcmp(argv[i], "--seed") == 0) {
             if (i + 1 >= argc) return cli_usage_error("analyze", "%s needs a value", argv[i]);
-            if (argv[i][2] == 'p') position = argv[i + 1];
-            else if (argv[i][2] == 'a') agent_spec_text = argv[i + 1];
-            else if (cli_parse_u64("analyze", "--seed", argv[i + 1], &seed)) return EXIT_USAGE;
+            if (argv[i][2] == 'p')
+                position = argv[i + 1];
+            else if (argv[i][2] == 'a')
+                agent_spec_text = argv[i + 1];
+            else if (cli_parse_u64("analyze", "--seed", argv[i + 1], &seed))
+                return EXIT_USAGE;
             i++;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = true;
@@ -68,20 +72,26 @@ int cmd_analyze(int argc, char **argv)
     int code = EXIT_OK;
     agent_t *a = NULL;
     void *s = malloc(g->state_size);
-    if (s == NULL) code = cli_usage_error("analyze", "out of memory");
-    else if (position && game_position_from_string(g, position, s)) code = cli_fail("analyze", EXIT_USAGE);
-    else if (!position) game_init(g, s);
+    if (s == NULL)
+        code = cli_usage_error("analyze", "out of memory");
+    else if (position && game_position_from_string(g, position, s))
+        code = cli_fail("analyze", EXIT_USAGE);
+    else if (!position)
+        game_init(g, s);
     if (code == EXIT_OK && game_current_player(g, s) < 0)
         code = cli_usage_error("analyze", "the position has no player to move (%s)",
                                game_is_terminal(g, s) ? "game over" : "chance node");
-    if (code == EXIT_OK && agent_create(g, agent_spec_text, seed, &a)) code = cli_fail("analyze", EXIT_USAGE);
-    if (code == EXIT_OK && agent_is_human(a)) code = cli_usage_error("analyze", "a human cannot analyze");
+    if (code == EXIT_OK && agent_create(g, agent_spec_text, seed, &a))
+        code = cli_fail("analyze", EXIT_USAGE);
+    if (code == EXIT_OK && agent_is_human(a))
+        code = cli_usage_error("analyze", "a human cannot analyze");
     int action = -1;
     if (code == EXIT_OK && agent_act(a, s, &action)) code = cli_fail("analyze", EXIT_FAILED);
     if (code == EXIT_OK) {
         const agent_info_t *info = agent_info(a);
         char best[GAME_MOVE_MAX], pv[4096], pos[GAME_TEXT_MAX];
-        if (game_action_to_string(g, s, action, best, sizeof best) < 0) snprintf(best, sizeof best, "#%d", action);
+        if (game_action_to_string(g, s, action, best, sizeof best) < 0)
+            snprintf(best, sizeof best, "#%d", action);
         if (game_position_to_string(g, s, pos, sizeof pos) < 0) pos[0] = '\0';
         pv_text(g, s, info->pv, info->pv_len, pv, sizeof pv, json);
         int player = game_current_player(g, s);
@@ -94,9 +104,10 @@ int cmd_analyze(int argc, char **argv)
                    (unsigned long long)info->nodes, info->seconds);
             for (int i = 0; i < info->num_moves; i++) {
                 char move[GAME_MOVE_MAX];
-                if (game_action_to_string(g, s, info->actions[i], move, sizeof move) < 0) move[0] = '\0';
-                printf("%s{\"move\":\"%s\",\"visits\":%d,\"q\":%.4f,\"prior\":%.4f}", i ? "," : "", move,
-                       info->visits ? info->visits[i] : 0, info->q ? info->q[i] : 0.0,
+                if (game_action_to_string(g, s, info->actions[i], move, sizeof move) < 0)
+                    move[0] = '\0';
+                printf("%s{\"move\":\"%s\",\"visits\":%d,\"q\":%.4f,\"prior\":%.4f}", i ? "," : "",
+                       move, info->visits ? info->visits[i] : 0, info->q ? info->q[i] : 0.0,
                        info->priors ? (double)info->priors[i] : 0.0);
             }
             printf("]}\n");
@@ -104,7 +115,8 @@ int cmd_analyze(int argc, char **argv)
             char board[GAME_TEXT_MAX];
             if (game_state_to_string(g, s, board, sizeof board) >= 0) printf("%s", board);
             printf("agent: %s\nplayer to move: %d\n", agent_spec(a), player + 1);
-            printf("best move: %s   value %+.4f%s\n", best, info->value, info->proven ? " (proven)" : "");
+            printf("best move: %s   value %+.4f%s\n", best, info->value,
+                   info->proven ? " (proven)" : "");
             printf("pv: %s\n", pv);
             if (info->depth) printf("depth: %d\n", info->depth);
             if (info->sims) printf("simulations: %lld\n", info->sims);
@@ -115,7 +127,8 @@ int cmd_analyze(int argc, char **argv)
                 int *order = malloc(sizeof(int) * (size_t)info->num_moves);
                 for (int i = 0; order && i < info->num_moves; i++) order[i] = i;
                 for (int i = 1; order && i < info->num_moves; i++)
-                    for (int j = i; j > 0 && info->visits[order[j]] > info->visits[order[j - 1]]; j--) {
+                    for (int j = i; j > 0 && info->visits[order[j]] > info->visits[order[j - 1]];
+                         j--) {
                         int t = order[j];
                         order[j] = order[j - 1];
                         order[j - 1] = t;
@@ -123,8 +136,10 @@ int cmd_analyze(int argc, char **argv)
                 for (int k = 0; order && k < info->num_moves; k++) {
                     int i = order[k];
                     char move[GAME_MOVE_MAX];
-                    if (game_action_to_string(g, s, info->actions[i], move, sizeof move) < 0) move[0] = '\0';
-                    printf("%-12s %8d %+8.4f %8.4f\n", move, info->visits[i], info->q[i], (double)info->priors[i]);
+                    if (game_action_to_string(g, s, info->actions[i], move, sizeof move) < 0)
+                        move[0] = '\0';
+                    printf("%-12s %8d %+8.4f %8.4f\n", move, info->visits[i], info->q[i],
+                           (double)info->priors[i]);
                 }
                 free(order);
             }

@@ -22,11 +22,11 @@ static const char help[] =
     "signature of behaviour, not of speed.\n";
 
 enum {
-    BENCH_PERFT_NODES = 1000000,  /* perft: first depth with this many leaves */
+    BENCH_PERFT_NODES = 1000000, /* perft: first depth with this many leaves */
     BENCH_PERFT_MAX_DEPTH = 12,
-    BENCH_RANDOM_GAMES = 2000,    /* random playouts per game */
-    BENCH_MCTS_SIMS = 5000,       /* simulations in one MCTS search */
-    BENCH_AB_NODES = 200000,      /* alpha-beta: first depth with this many nodes */
+    BENCH_RANDOM_GAMES = 2000, /* random playouts per game */
+    BENCH_MCTS_SIMS = 5000,    /* simulations in one MCTS search */
+    BENCH_AB_NODES = 200000,   /* alpha-beta: first depth with this many nodes */
     BENCH_AB_MAX_DEPTH = 12
 };
 
@@ -75,9 +75,12 @@ int cmd_bench(int argc, char **argv)
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) return fputs(help, stdout), EXIT_OK;
-        if (strcmp(argv[i], "--json") == 0) json = true;
-        else if (strcmp(argv[i], "--games") == 0 && i + 1 < argc) only = argv[++i];
-        else return cli_usage_error("bench", "unknown argument '%s' (see --help)", argv[i]);
+        if (strcmp(argv[i], "--json") == 0)
+            json = true;
+        else if (strcmp(argv[i], "--games") == 0 && i + 1 < argc)
+            only = argv[++i];
+        else
+            return cli_usage_error("bench", "unknown argument '%s' (see --help)", argv[i]);
     }
     /* The list of specs: the registry's variants, or --games split on ';'. */
     const char *specs[64];
@@ -94,7 +97,8 @@ int cmd_bench(int argc, char **argv)
                 specs[n++] = game_registry[i]->variants[v];
     }
     uint64_t total = 0;
-    if (json) printf("{\"items\":[");
+    if (json)
+        printf("{\"items\":[");
     else
         printf("%-50s %14s %9s | %9s | %9s | %13s %9s\n", "game", "perft", "Mnodes/s", "games/s",
                "sims/s", "alphabeta", "nodes/s");
@@ -119,13 +123,14 @@ int cmd_bench(int argc, char **argv)
                    "\"random_actions_per_second\":%.0f,\"mcts_sims\":%lld,\"mcts_seconds\":%.6f,"
                    "\"mcts_sims_per_second\":%.0f,\"alphabeta_depth\":%d,\"alphabeta_nodes\":%lld,"
                    "\"alphabeta_seconds\":%.6f,\"alphabeta_nodes_per_second\":%.0f}",
-                   r.perft_depth, (unsigned long long)r.perft_nodes,
-                   r.perft_seconds, prate, (unsigned long long)r.random.games,
-                   (unsigned long long)r.random.actions, r.random.seconds, grate, arate,
-                   r.mcts.count, r.mcts.seconds, mrate, r.ab_depth, r.ab.count, r.ab.seconds, abrate);
+                   r.perft_depth, (unsigned long long)r.perft_nodes, r.perft_seconds, prate,
+                   (unsigned long long)r.random.games, (unsigned long long)r.random.actions,
+                   r.random.seconds, grate, arate, r.mcts.count, r.mcts.seconds, mrate, r.ab_depth,
+                   r.ab.count, r.ab.seconds, abrate);
         } else {
             char perft[32];
-            snprintf(perft, sizeof perft, "d%d %llu", r.perft_depth, (unsigned long long)r.perft_nodes);
+            snprintf(perft, sizeof perft, "d%d %llu", r.perft_depth,
+                     (unsigned long long)r.perft_nodes);
             char ab[32];
             snprintf(ab, sizeof ab, "d%d %lld", r.ab_depth, r.ab.count);
             printf("%-50s %14s %9.2f | %9.0f | %9.0f | %13s %9.0f\n", r.spec, perft, prate / 1e6,
@@ -133,8 +138,10 @@ int cmd_bench(int argc, char **argv)
         }
         fflush(stdout);
     }
-    if (json) printf("],\"nodes\":%llu}\n", (unsigned long long)total);
-    else printf("%llu nodes\n", (unsigned long long)total);
+    if (json)
+        printf("],\"nodes\":%llu}\n", (unsigned long long)total);
+    else
+        printf("%llu nodes\n", (unsigned long long)total);
     free(copy);
     return EXIT_OK;
 }

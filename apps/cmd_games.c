@@ -5,19 +5,20 @@
 #include "apps/cli.h"
 #include "games/registry.h"
 
-static const char help[] =
-    "usage: hoyle games [--json]\n\n"
-    "List every registered game with its description, named variants and\n"
-    "parameters (key = default [range] help). Use a spec such as\n"
-    "'gobang(board=15,men=0)' wherever a GAME is expected.\n";
+static const char help[] = "usage: hoyle games [--json]\n\n"
+                           "List every registered game with its description, named variants and\n"
+                           "parameters (key = default [range] help). Use a spec such as\n"
+                           "'gobang(board=15,men=0)' wherever a GAME is expected.\n";
 
 int cmd_games(int argc, char **argv)
 {
     bool json = false;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) return fputs(help, stdout), EXIT_OK;
-        if (strcmp(argv[i], "--json") == 0) json = true;
-        else return cli_usage_error("games", "unknown argument '%s' (see --help)", argv[i]);
+        if (strcmp(argv[i], "--json") == 0)
+            json = true;
+        else
+            return cli_usage_error("games", "unknown argument '%s' (see --help)", argv[i]);
     }
     if (json) printf("{\"games\":[");
     for (int i = 0; game_registry[i]; i++) {

@@ -57,7 +57,8 @@ int cmd_match(int argc, char **argv)
         }
     }
     if (positional < 3) return cli_usage_error("match", "expected GAME A B (try --help)");
-    if (games == 0 || games > 1000000) return cli_usage_error("match", "--games must be in [1, 1000000]");
+    if (games == 0 || games > 1000000)
+        return cli_usage_error("match", "--games must be in [1, 1000000]");
     const game_t *g = cli_game("match", spec[0]);
     if (g == NULL) return EXIT_USAGE;
     if (g->num_players != 2) {
@@ -98,7 +99,8 @@ int cmd_match(int argc, char **argv)
                 sum += score;
                 sum_sq += score * score;
                 total_length += length;
-                fprintf(stderr, "game %llu/%llu: A plays %s, A scores %.1f (%d actions); A %d/%d/%d\n",
+                fprintf(stderr,
+                        "game %llu/%llu: A plays %s, A scores %.1f (%d actions); A %d/%d/%d\n",
                         (unsigned long long)i + 1, (unsigned long long)games,
                         a_seat == 0 ? "first" : "second", score, length, wins, draws, losses);
             }

@@ -40,22 +40,30 @@ int cmd_perft(int argc, char **argv)
     bool divide = false, json = false, generic = false;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) return fputs(help, stdout), EXIT_OK;
-        if (strcmp(argv[i], "--position") == 0 && i + 1 < argc) position = argv[++i];
-        else if (strcmp(argv[i], "--divide") == 0) divide = true;
-        else if (strcmp(argv[i], "--json") == 0) json = true;
-        else if (strcmp(argv[i], "--generic") == 0) generic = true;
+        if (strcmp(argv[i], "--position") == 0 && i + 1 < argc)
+            position = argv[++i];
+        else if (strcmp(argv[i], "--divide") == 0)
+            divide = true;
+        else if (strcmp(argv[i], "--json") == 0)
+            json = true;
+        else if (strcmp(argv[i], "--generic") == 0)
+            generic = true;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
             return cli_usage_error("perft", "unknown option '%s' (see --help)", argv[i]);
-        else if (spec == NULL) spec = argv[i];
-        else if (depth_text == NULL) depth_text = argv[i];
-        else return cli_usage_error("perft", "unexpected argument '%s'", argv[i]);
+        else if (spec == NULL)
+            spec = argv[i];
+        else if (depth_text == NULL)
+            depth_text = argv[i];
+        else
+            return cli_usage_error("perft", "unexpected argument '%s'", argv[i]);
     }
     if (spec == NULL || depth_text == NULL)
         return cli_usage_error("perft", "expected GAME and DEPTH (see --help)");
     uint64_t depth;
     if (cli_parse_u64("perft", "DEPTH", depth_text, &depth)) return EXIT_USAGE;
-    if (depth > 64) return cli_usage_error("perft", "DEPTH: %llu is too deep (at most 64)",
-                                           (unsigned long long)depth);
+    if (depth > 64)
+        return cli_usage_error("perft", "DEPTH: %llu is too deep (at most 64)",
+                               (unsigned long long)depth);
     const game_t *g = cli_game("perft", spec);
     if (g == NULL) return EXIT_USAGE;
     void *s = malloc(g->state_size);

@@ -29,10 +29,14 @@ static void show_move(void *ctx, const void *before, int player, int action)
 {
     play_ctx_t *p = ctx;
     char text[GAME_TEXT_MAX], move[GAME_MOVE_MAX];
-    if (!p->quiet && game_state_to_string(p->g, before, text, sizeof text) >= 0) printf("\n%s", text);
-    if (game_action_to_string(p->g, before, action, move, sizeof move) < 0) snprintf(move, sizeof move, "#%d", action);
-    if (player == PLAYER_CHANCE) printf("chance: %s\n", move);
-    else printf("player %d (%s) plays %s\n", player + 1, agent_spec(p->seats[player]), move);
+    if (!p->quiet && game_state_to_string(p->g, before, text, sizeof text) >= 0)
+        printf("\n%s", text);
+    if (game_action_to_string(p->g, before, action, move, sizeof move) < 0)
+        snprintf(move, sizeof move, "#%d", action);
+    if (player == PLAYER_CHANCE)
+        printf("chance: %s\n", move);
+    else
+        printf("player %d (%s) plays %s\n", player + 1, agent_spec(p->seats[player]), move);
     fflush(stdout);
     if (p->last) {
         memcpy(p->last, before, p->g->state_size);
@@ -42,7 +46,8 @@ static void show_move(void *ctx, const void *before, int player, int action)
 
 int cmd_play(int argc, char **argv)
 {
-    const char *game_spec = NULL, *position = NULL, *seat_spec[GAME_MAX_PLAYERS] = {"human", "human"};
+    const char *game_spec = NULL, *position = NULL,
+               *seat_spec[GAME_MAX_PLAYERS] = {"human", "human"};
     uint64_t seed = 1;
     bool quiet = false;
     for (int i = 1; i < argc; i++) {
@@ -86,7 +91,9 @@ int cmd_play(int argc, char **argv)
         game_init(g, start);
     }
     for (int p = 0; p < g->num_players && code == EXIT_OK; p++)
-        if (agent_create(g, seat_spec[p], rng_mix(seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(p + 1))), &seats[p])) code = cli_fail("play", EXIT_USAGE);
+        if (agent_create(g, seat_spec[p],
+                         rng_mix(seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(p + 1))), &seats[p]))
+            code = cli_fail("play", EXIT_USAGE);
     if (code == EXIT_OK) {
         play_ctx_t ctx = {.g = g, .seats = seats, .quiet = quiet, .last = malloc(g->state_size)};
         if (ctx.last) memcpy(ctx.last, start, g->state_size);

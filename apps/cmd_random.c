@@ -41,16 +41,19 @@ int random_games(const game_t *g, const void *start, uint64_t games, uint64_t se
             game_apply(g, s, game_random_action(g, s, &rng, legal, probs));
             if (++length > g->max_game_length) {
                 free(legal), free(probs), free(s);
-                return hoyle_error(HOYLE_ESTATE, "%s: a game ran past max_game_length %d",
-                                   g->spec, g->max_game_length);
+                return hoyle_error(HOYLE_ESTATE, "%s: a game ran past max_game_length %d", g->spec,
+                                   g->max_game_length);
             }
         }
         double r[GAME_MAX_PLAYERS];
         game_returns(g, s, r);
         if (g->num_players == 2) {
-            if (r[0] > r[1]) st->wins[0]++;
-            else if (r[1] > r[0]) st->wins[1]++;
-            else st->draws++;
+            if (r[0] > r[1])
+                st->wins[0]++;
+            else if (r[1] > r[0])
+                st->wins[1]++;
+            else
+                st->draws++;
         } else if (r[0] > 0) {
             st->wins[0]++;
         }
@@ -85,7 +88,8 @@ int cmd_random(int argc, char **argv)
         } else if (strcmp(argv[i], "--json") == 0) {
             json = true;
         } else if (argv[i][0] == '-') {
-            return cli_usage_error("random", "unknown or incomplete option '%s' (see --help)", argv[i]);
+            return cli_usage_error("random", "unknown or incomplete option '%s' (see --help)",
+                                   argv[i]);
         } else if (spec == NULL) {
             spec = argv[i];
         } else {
@@ -124,12 +128,14 @@ int cmd_random(int argc, char **argv)
         cli_json_string(stdout, g->spec);
         printf(",\"games\":%llu,\"seed\":%llu,\"wins\":[", (unsigned long long)st.games,
                (unsigned long long)seed);
-        for (int p = 0; p < g->num_players; p++) printf("%s%llu", p ? "," : "", (unsigned long long)st.wins[p]);
-        printf("],\"draws\":%llu,\"first_player_score\":%.6f,\"first_player_score_ci95\":[%.6f,%.6f],"
-               "\"length_mean\":%.3f,\"length_sd\":%.3f,\"length_min\":%d,\"length_max\":%d,"
-               "\"moves_mean\":%.3f,\"seconds\":%.6f,\"games_per_second\":%.1f}\n",
-               (unsigned long long)st.draws, mean, mean - half, mean + half, len_mean, len_sd,
-               st.len_min, st.len_max, (double)st.moves / n, st.seconds, rate);
+        for (int p = 0; p < g->num_players; p++)
+            printf("%s%llu", p ? "," : "", (unsigned long long)st.wins[p]);
+        printf(
+            "],\"draws\":%llu,\"first_player_score\":%.6f,\"first_player_score_ci95\":[%.6f,%.6f],"
+            "\"length_mean\":%.3f,\"length_sd\":%.3f,\"length_min\":%d,\"length_max\":%d,"
+            "\"moves_mean\":%.3f,\"seconds\":%.6f,\"games_per_second\":%.1f}\n",
+            (unsigned long long)st.draws, mean, mean - half, mean + half, len_mean, len_sd,
+            st.len_min, st.len_max, (double)st.moves / n, st.seconds, rate);
     } else {
         printf("%s: %llu random games, seed %llu\n", g->spec, (unsigned long long)st.games,
                (unsigned long long)seed);

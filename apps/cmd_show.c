@@ -34,11 +34,16 @@ int cmd_show(int argc, char **argv)
     const char *spec = NULL, *position = NULL, *moves = NULL;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) return fputs(help, stdout), EXIT_OK;
-        if (strcmp(argv[i], "--position") == 0 && i + 1 < argc) position = argv[++i];
-        else if (strcmp(argv[i], "--moves") == 0 && i + 1 < argc) moves = argv[++i];
-        else if (argv[i][0] == '-') return cli_usage_error("show", "unknown option '%s'", argv[i]);
-        else if (spec == NULL) spec = argv[i];
-        else return cli_usage_error("show", "unexpected argument '%s'", argv[i]);
+        if (strcmp(argv[i], "--position") == 0 && i + 1 < argc)
+            position = argv[++i];
+        else if (strcmp(argv[i], "--moves") == 0 && i + 1 < argc)
+            moves = argv[++i];
+        else if (argv[i][0] == '-')
+            return cli_usage_error("show", "unknown option '%s'", argv[i]);
+        else if (spec == NULL)
+            spec = argv[i];
+        else
+            return cli_usage_error("show", "unexpected argument '%s'", argv[i]);
     }
     if (spec == NULL) return cli_usage_error("show", "missing GAME (see --help)");
     const game_t *g = cli_game("show", spec);
@@ -52,7 +57,8 @@ int cmd_show(int argc, char **argv)
     }
     if (moves) {
         char *copy = strdup(moves), *save = NULL;
-        for (char *m = strtok_r(copy, ";", &save); m && rc == EXIT_OK; m = strtok_r(NULL, ";", &save))
+        for (char *m = strtok_r(copy, ";", &save); m && rc == EXIT_OK;
+             m = strtok_r(NULL, ";", &save))
             if (game_apply_move_string(g, s, m) < 0) rc = cli_fail("show", EXIT_USAGE);
         free(copy);
         if (rc) goto done;
@@ -67,7 +73,9 @@ int cmd_show(int argc, char **argv)
         for (int p = 0; p < g->num_players; p++) printf(" %+.3g", r[p]);
         printf("\n");
     } else {
-        printf("to move: %s\n", player == PLAYER_CHANCE ? "chance" : (player == 0 ? "first player" : "second player"));
+        printf("to move: %s\n", player == PLAYER_CHANCE
+                                    ? "chance"
+                                    : (player == 0 ? "first player" : "second player"));
         show_ctx_t ctx = {g, s, 0};
         printf("moves: ");
         game_whole_moves(g, s, print_move, &ctx);

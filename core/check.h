@@ -10,22 +10,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-            abort();                                                                 \
-        }                                                                            \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
+            abort();                                                                               \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_OP_(a, op, b)                                                                       \
-    do {                                                                                          \
-        long long check_a_ = (long long)(a), check_b_ = (long long)(b);                           \
-        if (!(check_a_ op check_b_)) {                                                            \
-            fprintf(stderr, "%s:%d: CHECK failed: %s %s %s (%lld vs %lld)\n", __FILE__, __LINE__, \
-                    #a, #op, #b, check_a_, check_b_);                                             \
-            abort();                                                                              \
-        }                                                                                         \
+#define CHECK_OP_(a, op, b)                                                                        \
+    do {                                                                                           \
+        long long check_a_ = (long long)(a), check_b_ = (long long)(b);                            \
+        if (!(check_a_ op check_b_)) {                                                             \
+            fprintf(stderr, "%s:%d: CHECK failed: %s %s %s (%lld vs %lld)\n", __FILE__, __LINE__,  \
+                    #a, #op, #b, check_a_, check_b_);                                              \
+            abort();                                                                               \
+        }                                                                                          \
     } while (0)
 
 #define CHECK_EQ(a, b) CHECK_OP_(a, ==, b)

@@ -10,12 +10,12 @@
 
 enum {
     HOYLE_OK = 0,
-    HOYLE_EINVAL = -1,  /* bad input: malformed text, out-of-range value, illegal move */
-    HOYLE_ENOMEM = -2,  /* allocation failed */
-    HOYLE_EIO = -3,     /* file could not be read or written */
-    HOYLE_EFULL = -4,   /* a fixed-size arena or buffer is full (reported, not a crash) */
-    HOYLE_ESTATE = -5,  /* operation not valid in this state (e.g. terminal) */
-    HOYLE_EUNSUP = -6   /* the game or build does not support this operation */
+    HOYLE_EINVAL = -1, /* bad input: malformed text, out-of-range value, illegal move */
+    HOYLE_ENOMEM = -2, /* allocation failed */
+    HOYLE_EIO = -3,    /* file could not be read or written */
+    HOYLE_EFULL = -4,  /* a fixed-size arena or buffer is full (reported, not a crash) */
+    HOYLE_ESTATE = -5, /* operation not valid in this state (e.g. terminal) */
+    HOYLE_EUNSUP = -6  /* the game or build does not support this operation */
 };
 
 /* Record a printf-style message for this thread and return `code`, so every

@@ -64,7 +64,8 @@ int spec_parse(const char *text, spec_t *out)
             if (eq == NULL) {
                 char bad[SPEC_VALUE_MAX];
                 copy_token(item, p, bad, sizeof bad, "item", text);
-                return hoyle_error(HOYLE_EINVAL, "spec '%s': expected key=value, got '%s'", text, bad);
+                return hoyle_error(HOYLE_EINVAL, "spec '%s': expected key=value, got '%s'", text,
+                                   bad);
             }
             if (s.num_params == SPEC_MAX_PARAMS)
                 return hoyle_error(HOYLE_EINVAL, "spec '%s': more than %d parameters", text,
@@ -116,8 +117,8 @@ static int bind_one(const param_def_t *d, const char *value, const char *what, d
         if (errno || end == value || *end != '\0')
             return hoyle_error(HOYLE_EINVAL, "%s: %s: '%s' is not an integer", what, d->key, value);
         if ((double)v < d->min || (double)v > d->max)
-            return hoyle_error(HOYLE_EINVAL, "%s: %s: %lld is out of range [%g, %g]", what, d->key, v,
-                               d->min, d->max);
+            return hoyle_error(HOYLE_EINVAL, "%s: %s: %lld is out of range [%g, %g]", what, d->key,
+                               v, d->min, d->max);
         *number = (double)v;
         return HOYLE_OK;
     }
@@ -148,9 +149,7 @@ static int bind_one(const param_def_t *d, const char *value, const char *what, d
         *number = i;
         return HOYLE_OK;
     }
-    case PARAM_STRING:
-        *number = 0;
-        return HOYLE_OK;
+    case PARAM_STRING: *number = 0; return HOYLE_OK;
     }
     return hoyle_error(HOYLE_EINVAL, "%s: %s: bad schema type", what, d->key);
 }
@@ -194,7 +193,10 @@ static int find(const params_t *p, const char *key)
     abort();
 }
 
-long long params_int(const params_t *p, const char *key) { return (long long)p->number[find(p, key)]; }
+long long params_int(const params_t *p, const char *key)
+{
+    return (long long)p->number[find(p, key)];
+}
 double params_double(const params_t *p, const char *key) { return p->number[find(p, key)]; }
 bool params_bool(const params_t *p, const char *key) { return p->number[find(p, key)] != 0.0; }
 int params_choice(const params_t *p, const char *key) { return (int)p->number[find(p, key)]; }

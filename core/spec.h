@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define SPEC_NAME_MAX 32    /* longest name, including the NUL */
-#define SPEC_VALUE_MAX 192  /* longest value, including the NUL */
+#define SPEC_NAME_MAX   32  /* longest name, including the NUL */
+#define SPEC_VALUE_MAX  192 /* longest value, including the NUL */
 #define SPEC_MAX_PARAMS 24  /* most key=value pairs in one spec or schema */
 
 typedef struct spec {
@@ -33,28 +33,28 @@ typedef struct spec {
 int spec_parse(const char *text, spec_t *out);
 
 typedef enum param_type {
-    PARAM_INT,     /* integer in [min, max] */
-    PARAM_DOUBLE,  /* real in [min, max] */
-    PARAM_BOOL,    /* true/false, 1/0, yes/no, on/off */
-    PARAM_CHOICE,  /* one of the '|'-separated words in `choices` */
-    PARAM_STRING   /* free text (paths, nested specs) */
+    PARAM_INT,    /* integer in [min, max] */
+    PARAM_DOUBLE, /* real in [min, max] */
+    PARAM_BOOL,   /* true/false, 1/0, yes/no, on/off */
+    PARAM_CHOICE, /* one of the '|'-separated words in `choices` */
+    PARAM_STRING  /* free text (paths, nested specs) */
 } param_type_t;
 
 /* One parameter of a schema. A schema is an array ending with {.key = NULL}. */
 typedef struct param_def {
     const char *key;
     param_type_t type;
-    const char *def;      /* default, as text (parsed like user input) */
-    double min, max;      /* inclusive range for INT and DOUBLE */
-    const char *choices;  /* PARAM_CHOICE: "english|losing|polish|devil" */
-    const char *help;     /* one line for `hoyle games` / --help */
+    const char *def;     /* default, as text (parsed like user input) */
+    double min, max;     /* inclusive range for INT and DOUBLE */
+    const char *choices; /* PARAM_CHOICE: "english|losing|polish|devil" */
+    const char *help;    /* one line for `hoyle games` / --help */
 } param_def_t;
 
 /* Bound values, in schema order. */
 typedef struct params {
     const param_def_t *defs;
     int num;
-    double number[SPEC_MAX_PARAMS];        /* INT, DOUBLE, BOOL (0/1), CHOICE (index) */
+    double number[SPEC_MAX_PARAMS];             /* INT, DOUBLE, BOOL (0/1), CHOICE (index) */
     char text[SPEC_MAX_PARAMS][SPEC_VALUE_MAX]; /* the value as text, for every type */
 } params_t;
 
@@ -66,7 +66,7 @@ int params_bind(const param_def_t *defs, const spec_t *spec, const char *what, p
 long long params_int(const params_t *p, const char *key);
 double params_double(const params_t *p, const char *key);
 bool params_bool(const params_t *p, const char *key);
-int params_choice(const params_t *p, const char *key);  /* index into choices */
+int params_choice(const params_t *p, const char *key); /* index into choices */
 const char *params_str(const params_t *p, const char *key);
 
 /* Canonical text `name(k1=v1,k2=v2,...)` with every parameter, in schema

@@ -99,8 +99,10 @@ int game_move_to_string(const game_t *g, const void *s, const int *actions, int 
     buf[0] = '\0';
     for (int i = 0; i < n && status >= 0; i++) {
         if (i > 0) {
-            if (used + 1 >= cap) status = hoyle_error(HOYLE_EFULL, "move_to_string: buffer full");
-            else buf[used++] = ' ', buf[used] = '\0';
+            if (used + 1 >= cap)
+                status = hoyle_error(HOYLE_EFULL, "move_to_string: buffer full");
+            else
+                buf[used++] = ' ', buf[used] = '\0';
         }
         if (status >= 0) status = g->vt->action_to_string(g, t, actions[i], buf + used, cap - used);
         if (status >= 0) used += (size_t)status;

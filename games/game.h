@@ -35,15 +35,15 @@
 #include "core/error.h"
 #include "core/spec.h"
 
-#define PLAYER_CHANCE (-1)
-#define PLAYER_TERMINAL (-2)
+#define PLAYER_CHANCE    (-1)
+#define PLAYER_TERMINAL  (-2)
 #define GAME_MAX_PLAYERS 2
-#define GAME_NAME_MAX 32
-#define GAME_SPEC_MAX 256
-#define GAME_TEXT_MAX 4096 /* enough for any board drawing or position text */
-#define GAME_MOVE_MAX 64   /* longest action or whole-move string */
-#define GAME_MAX_CHAIN 32  /* most actions one player makes in a row (one whole move) */
-#define GAME_STATE_ALIGN 8 /* alignment every state buffer must have */
+#define GAME_NAME_MAX    32
+#define GAME_SPEC_MAX    256
+#define GAME_TEXT_MAX    4096 /* enough for any board drawing or position text */
+#define GAME_MOVE_MAX    64   /* longest action or whole-move string */
+#define GAME_MAX_CHAIN   32   /* most actions one player makes in a row (one whole move) */
+#define GAME_STATE_ALIGN 8    /* alignment every state buffer must have */
 
 /* The eight symmetries of a square board, as applied to (row, col) of an
  * N x N board: see games/symmetry.h for the exact maps. A game lists the
@@ -54,9 +54,9 @@ typedef enum sym {
     SYM_ROT90,
     SYM_ROT180,
     SYM_ROT270,
-    SYM_FLIP_ROWS,  /* row r -> N-1-r */
-    SYM_FLIP_COLS,  /* col c -> N-1-c */
-    SYM_TRANSPOSE,  /* (r, c) -> (c, r) */
+    SYM_FLIP_ROWS, /* row r -> N-1-r */
+    SYM_FLIP_COLS, /* col c -> N-1-c */
+    SYM_TRANSPOSE, /* (r, c) -> (c, r) */
     SYM_ANTI_TRANSPOSE,
     SYM_COUNT
 } sym_t;
@@ -103,7 +103,8 @@ typedef struct game_vt {
     int (*chance_outcomes)(const game_t *g, const void *s, int *actions, double *probs);
     /* Parse a whole move of the player to move (`9x18x27`) into its actions,
      * at most `cap`; returns the count or HOYLE_EINVAL. Default: one action. */
-    int (*move_from_string)(const game_t *g, const void *s, const char *text, int *actions, int cap);
+    int (*move_from_string)(const game_t *g, const void *s, const char *text, int *actions,
+                            int cap);
     /* Write the whole move made of `n` consecutive actions of one player,
      * starting in `s`. Default: the action strings joined by spaces. */
     int (*move_to_string)(const game_t *g, const void *s, const int *actions, int n, char *buf,

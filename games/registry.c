@@ -70,8 +70,8 @@ int game_registry_check(void)
             if (strcmp(game_registry[j]->name, e->name) == 0)
                 return hoyle_error(HOYLE_EINVAL, "registry: game '%s' registered twice", e->name);
         if (!e->create || !e->description || !e->variants || !e->variants[0])
-            return hoyle_error(HOYLE_EINVAL, "registry: game '%s' lacks create/description/variants",
-                               e->name);
+            return hoyle_error(HOYLE_EINVAL,
+                               "registry: game '%s' lacks create/description/variants", e->name);
         for (int v = 0; e->variants[v]; v++) {
             const game_t *g = NULL;
             if (game_create(e->variants[v], &g)) return HOYLE_EINVAL;
@@ -87,7 +87,8 @@ int game_registry_check(void)
                      (g->max_chance_outcomes == 0 || vt->chance_outcomes);
             game_free(g);
             if (!ok)
-                return hoyle_error(HOYLE_EINVAL, "registry: variant '%s' has an incomplete description",
+                return hoyle_error(HOYLE_EINVAL,
+                                   "registry: variant '%s' has an incomplete description",
                                    e->variants[v]);
         }
     }

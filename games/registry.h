@@ -11,10 +11,10 @@
 #include "games/game.h"
 
 typedef struct game_entry {
-    const char *name;                  /* "checkers" */
-    const char *description;           /* one line */
-    const param_def_t *params;         /* schema, {.key = NULL}-terminated */
-    const char *const *variants;       /* NULL-terminated specs, e.g. "checkers(variant=losing)" */
+    const char *name;            /* "checkers" */
+    const char *description;     /* one line */
+    const param_def_t *params;   /* schema, {.key = NULL}-terminated */
+    const char *const *variants; /* NULL-terminated specs, e.g. "checkers(variant=losing)" */
     /* Fill every field of `g` except vt/entry/spec/params, which game_create
      * sets (g->params is bound before the call; g->vt may be set by create).
      * Allocate g->impl if needed. Returns 0 or a negative status + message. */

@@ -40,7 +40,8 @@ sym_t sym_inverse(sym_t sym)
 
 const char *sym_name(sym_t sym)
 {
-    static const char *const names[SYM_COUNT] = {"identity",  "rot90",     "rot180",    "rot270",
-                                                 "flip-rows", "flip-cols", "transpose", "anti-transpose"};
+    static const char *const names[SYM_COUNT] = {"identity",  "rot90",         "rot180",
+                                                 "rot270",    "flip-rows",     "flip-cols",
+                                                 "transpose", "anti-transpose"};
     return (unsigned)sym < SYM_COUNT ? names[sym] : "?";
 }

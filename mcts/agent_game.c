@@ -22,8 +22,10 @@ int agent_play_game(const game_t *g, agent_t *const *agents, const void *start, 
     }
     rng_t rng;
     rng_init(&rng, seed);
-    if (start) memcpy(s, start, g->state_size);
-    else game_init(g, s);
+    if (start)
+        memcpy(s, start, g->state_size);
+    else
+        game_init(g, s);
     for (int p = 0; p < g->num_players; p++) agent_reset(agents[p]);
     while (!game_is_terminal(g, s)) {
         int player = game_current_player(g, s), action;
@@ -36,7 +38,8 @@ int agent_play_game(const game_t *g, agent_t *const *agents, const void *start, 
         } else if ((status = agent_act(agents[player], s, &action))) {
             goto done;
         } else if (!game_is_legal(g, s, action)) {
-            status = hoyle_error(HOYLE_ESTATE, "agent %s played illegal action %d", agent_spec(agents[player]), action);
+            status = hoyle_error(HOYLE_ESTATE, "agent %s played illegal action %d",
+                                 agent_spec(agents[player]), action);
             goto done;
         }
         if (on_move) on_move(ctx, s, player, action);

@@ -37,7 +37,8 @@ static int list_move(const int *actions, int n, const void *after, void *ctx)
 static void trim(char *line)
 {
     size_t n = strlen(line);
-    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ')) line[--n] = '\0';
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' '))
+        line[--n] = '\0';
     size_t k = 0;
     while (line[k] == ' ' || line[k] == '\t') k++;
     memmove(line, line + k, strlen(line + k) + 1);
@@ -66,7 +67,8 @@ static int human_act(agent_t *a, const void *state, int *action)
         }
         trim(line);
         if (line[0] == '\0') continue;
-        if (strcmp(line, "quit") == 0 || strcmp(line, "q") == 0) return hoyle_error(HOYLE_ESTATE, "quit");
+        if (strcmp(line, "quit") == 0 || strcmp(line, "q") == 0)
+            return hoyle_error(HOYLE_ESTATE, "quit");
         if (strcmp(line, "help") == 0 || strcmp(line, "?") == 0) {
             fprintf(h->out, "type a move in the game's notation, 'moves' to list the legal moves, "
                             "'quit' to stop\n");
@@ -109,7 +111,8 @@ static void human_destroy(agent_t *a)
     free(h);
 }
 
-static const agent_vt_t human_vt = {.act = human_act, .reset = human_reset, .destroy = human_destroy};
+static const agent_vt_t human_vt = {
+    .act = human_act, .reset = human_reset, .destroy = human_destroy};
 
 static int human_create(agent_t *a)
 {

@@ -11,7 +11,7 @@ typedef struct agent_vt {
     int (*act)(agent_t *a, const void *state, int *action);
     void (*observe)(agent_t *a, const void *state_before, int action); /* may be NULL */
     void (*reset)(agent_t *a);                                         /* may be NULL */
-    void (*destroy)(agent_t *a);                                       /* frees a->impl; may be NULL */
+    void (*destroy)(agent_t *a); /* frees a->impl; may be NULL */
 } agent_vt_t;
 
 struct agent {
@@ -23,7 +23,7 @@ struct agent {
     uint64_t seed;
     rng_t rng;
     agent_info_t info;
-    int *legal;   /* max_legal scratch for kinds that want it */
+    int *legal; /* max_legal scratch for kinds that want it */
     void *impl;
 };
 
@@ -31,8 +31,8 @@ typedef struct agent_kind {
     const char *name;
     const char *description;
     const param_def_t *params;
-    int human;                     /* reads the terminal */
-    int (*create)(agent_t *a);     /* a->g, params, seed, rng, legal are set */
+    int human;                 /* reads the terminal */
+    int (*create)(agent_t *a); /* a->g, params, seed, rng, legal are set */
 } agent_kind_t;
 
 extern const agent_kind_t agent_random_kind;

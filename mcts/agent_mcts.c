@@ -10,9 +10,9 @@
 typedef struct mcts_agent {
     mcts_t *m;
     evaluator_t *eval;
-    double temp;       /* move-choice temperature */
-    int temp_moves;    /* own moves played with temperature (0 = all) */
-    int moves;         /* own moves since reset */
+    double temp;    /* move-choice temperature */
+    int temp_moves; /* own moves played with temperature (0 = all) */
+    int moves;      /* own moves since reset */
 } mcts_agent_t;
 
 static int mcts_agent_act(agent_t *a, const void *state, int *action)
@@ -132,8 +132,9 @@ static int mcts_agent_create(agent_t *a)
     if (ma == NULL) return hoyle_error(HOYLE_ENOMEM, "mcts: out of memory");
     ma->temp = params_double(pp, "temp");
     ma->temp_moves = (int)params_int(pp, "temp_moves");
-    int status = evaluator_create_named(a->g, params_str(pp, "eval"), (int)params_int(pp, "rollouts"),
-                                        rng_mix(a->seed ^ 0x6576616cULL), &ma->eval);
+    int status =
+        evaluator_create_named(a->g, params_str(pp, "eval"), (int)params_int(pp, "rollouts"),
+                               rng_mix(a->seed ^ 0x6576616cULL), &ma->eval);
     if (!status) status = mcts_create(a->g, &p, ma->eval, &ma->m);
     if (status) {
         evaluator_free(ma->eval);
@@ -146,37 +147,99 @@ static int mcts_agent_create(agent_t *a)
 }
 
 static const param_def_t mcts_agent_params[] = {
-    {.key = "sims", .type = PARAM_INT, .def = "0", .min = 0, .max = 1e9,
+    {.key = "sims",
+     .type = PARAM_INT,
+     .def = "0",
+     .min = 0,
+     .max = 1e9,
      .help = "simulations per move; 0 = 1000, or unlimited with time_ms"},
-    {.key = "time_ms", .type = PARAM_INT, .def = "0", .min = 0, .max = 1e9,
+    {.key = "time_ms",
+     .type = PARAM_INT,
+     .def = "0",
+     .min = 0,
+     .max = 1e9,
      .help = "time per move in ms; 0 = simulations only"},
-    {.key = "select", .type = PARAM_CHOICE, .def = "uct", .choices = "uct|puct",
+    {.key = "select",
+     .type = PARAM_CHOICE,
+     .def = "uct",
+     .choices = "uct|puct",
      .help = "UCT (Kocsis & Szepesvari) or PUCT (AlphaZero)"},
-    {.key = "c", .type = PARAM_DOUBLE, .def = "1.4", .min = 0, .max = 100,
+    {.key = "c",
+     .type = PARAM_DOUBLE,
+     .def = "1.4",
+     .min = 0,
+     .max = 100,
      .help = "exploration: UCT c, or PUCT c_init"},
-    {.key = "c_base", .type = PARAM_DOUBLE, .def = "19652", .min = 1, .max = 1e9,
+    {.key = "c_base",
+     .type = PARAM_DOUBLE,
+     .def = "19652",
+     .min = 1,
+     .max = 1e9,
      .help = "PUCT c_base"},
-    {.key = "fpu", .type = PARAM_STRING, .def = "auto",
+    {.key = "fpu",
+     .type = PARAM_STRING,
+     .def = "auto",
      .help = "first-play urgency: auto, inf, parent, parent-R or a value"},
-    {.key = "eval", .type = PARAM_CHOICE, .def = "rollout", .choices = "rollout|heuristic|fake",
+    {.key = "eval",
+     .type = PARAM_CHOICE,
+     .def = "rollout",
+     .choices = "rollout|heuristic|fake",
      .help = "leaf evaluator"},
-    {.key = "rollouts", .type = PARAM_INT, .def = "1", .min = 1, .max = 100000,
+    {.key = "rollouts",
+     .type = PARAM_INT,
+     .def = "1",
+     .min = 1,
+     .max = 100000,
      .help = "random rollouts per leaf (eval=rollout)"},
-    {.key = "solver", .type = PARAM_BOOL, .def = "true", .help = "MCTS-Solver: back up proven values"},
-    {.key = "batch", .type = PARAM_INT, .def = "1", .min = 1, .max = 4096,
+    {.key = "solver",
+     .type = PARAM_BOOL,
+     .def = "true",
+     .help = "MCTS-Solver: back up proven values"},
+    {.key = "batch",
+     .type = PARAM_INT,
+     .def = "1",
+     .min = 1,
+     .max = 4096,
      .help = "leaves per evaluator call (virtual loss)"},
-    {.key = "vloss", .type = PARAM_DOUBLE, .def = "1", .min = 0, .max = 100,
+    {.key = "vloss",
+     .type = PARAM_DOUBLE,
+     .def = "1",
+     .min = 0,
+     .max = 100,
      .help = "virtual loss per in-flight visit"},
-    {.key = "noise_alpha", .type = PARAM_DOUBLE, .def = "0.3", .min = 0.001, .max = 100,
+    {.key = "noise_alpha",
+     .type = PARAM_DOUBLE,
+     .def = "0.3",
+     .min = 0.001,
+     .max = 100,
      .help = "root Dirichlet noise alpha"},
-    {.key = "noise_eps", .type = PARAM_DOUBLE, .def = "0", .min = 0, .max = 1,
+    {.key = "noise_eps",
+     .type = PARAM_DOUBLE,
+     .def = "0",
+     .min = 0,
+     .max = 1,
      .help = "root Dirichlet noise weight (0 = off)"},
-    {.key = "temp", .type = PARAM_DOUBLE, .def = "0", .min = 0, .max = 100,
+    {.key = "temp",
+     .type = PARAM_DOUBLE,
+     .def = "0",
+     .min = 0,
+     .max = 100,
      .help = "move choice temperature (0 = most visits)"},
-    {.key = "temp_moves", .type = PARAM_INT, .def = "0", .min = 0, .max = 1e6,
+    {.key = "temp_moves",
+     .type = PARAM_INT,
+     .def = "0",
+     .min = 0,
+     .max = 1e6,
      .help = "own moves chosen with temperature (0 = all)"},
-    {.key = "reuse", .type = PARAM_BOOL, .def = "true", .help = "keep the subtree of the played move"},
-    {.key = "nodes", .type = PARAM_INT, .def = "0", .min = 0, .max = 1e9,
+    {.key = "reuse",
+     .type = PARAM_BOOL,
+     .def = "true",
+     .help = "keep the subtree of the played move"},
+    {.key = "nodes",
+     .type = PARAM_INT,
+     .def = "0",
+     .min = 0,
+     .max = 1e9,
      .help = "tree capacity in nodes (48 bytes each); 0 = sized from sims"},
     {.key = NULL},
 };

@@ -12,7 +12,7 @@
 
 #include "mcts/tt.h"
 
-#define AB_INF 1e9
+#define AB_INF   1e9
 #define VALUE_LO (-1.0 - 1e-9) /* bounds on every value (returns, evaluate) */
 #define VALUE_HI (1.0 + 1e-9)
 
@@ -33,7 +33,7 @@ struct ab {
     tt_t tt;
     frame_t *frames;
     int num_frames;
-    int64_t *history;   /* [num_players][num_actions] */
+    int64_t *history; /* [num_players][num_actions] */
     uint64_t nodes;
     double t_start;
     bool abort;
@@ -49,9 +49,14 @@ static double now_s(void)
 
 void ab_params_default(ab_params_t *p)
 {
-    *p = (ab_params_t){.max_depth = 4, .time_limit_ms = 0, .tt_entries = 1u << 20,
-                       .quiescence = false, .qdepth = 8, .iterative = true,
-                       .killers = true, .history = true};
+    *p = (ab_params_t){.max_depth = 4,
+                       .time_limit_ms = 0,
+                       .tt_entries = 1u << 20,
+                       .quiescence = false,
+                       .qdepth = 8,
+                       .iterative = true,
+                       .killers = true,
+                       .history = true};
 }
 
 int ab_create(const game_t *g, const ab_params_t *params, ab_t **out)
@@ -105,7 +110,8 @@ void ab_free(ab_t *t)
 void ab_clear(ab_t *t)
 {
     tt_clear(&t->tt);
-    memset(t->history, 0, sizeof *t->history * (size_t)t->g->num_players * (size_t)t->g->num_actions);
+    memset(t->history, 0,
+           sizeof *t->history * (size_t)t->g->num_players * (size_t)t->g->num_actions);
     for (int i = 0; i < t->num_frames; i++) t->frames[i].killer[0] = t->frames[i].killer[1] = -1;
 }
 
@@ -125,11 +131,16 @@ static void order(const ab_t *t, frame_t *f, const void *s, int n, int player, i
     for (int i = 0; i < n; i++) {
         int a = f->legal[i];
         int64_t sc = 0;
-        if (a == tt_action) sc = INT64_C(1) << 62;
-        else if (game_is_noisy(g, s, a)) sc = INT64_C(1) << 60;
-        else if (t->p.killers && a == f->killer[0]) sc = INT64_C(1) << 59;
-        else if (t->p.killers && a == f->killer[1]) sc = INT64_C(1) << 58;
-        else if (t->p.history) sc = t->history[(size_t)player * (size_t)g->num_actions + (size_t)a];
+        if (a == tt_action)
+            sc = INT64_C(1) << 62;
+        else if (game_is_noisy(g, s, a))
+            sc = INT64_C(1) << 60;
+        else if (t->p.killers && a == f->killer[0])
+            sc = INT64_C(1) << 59;
+        else if (t->p.killers && a == f->killer[1])
+            sc = INT64_C(1) << 58;
+        else if (t->p.history)
+            sc = t->history[(size_t)player * (size_t)g->num_actions + (size_t)a];
         f->score[i] = sc;
     }
     for (int i = 1; i < n; i++) {
@@ -202,9 +213,11 @@ static double child_value(ab_t *t, int ply, const void *c, int depth, double alp
     }
     if (next == PLAYER_CHANCE) return chance_value(t, ply, c, depth, alpha, beta, player, quiet);
     if (next == player) {
-        return quiet ? qsearch(t, ply, c, depth, alpha, beta) : search(t, ply, c, depth, alpha, beta);
+        return quiet ? qsearch(t, ply, c, depth, alpha, beta)
+                     : search(t, ply, c, depth, alpha, beta);
     }
-    return quiet ? -qsearch(t, ply, c, depth, -beta, -alpha) : -search(t, ply, c, depth, -beta, -alpha);
+    return quiet ? -qsearch(t, ply, c, depth, -beta, -alpha)
+                 : -search(t, ply, c, depth, -beta, -alpha);
 }
 
 /* Stand-pat quiescence over noisy actions; `qdepth` plies left. */

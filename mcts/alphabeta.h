@@ -30,14 +30,14 @@
 #define AB_PV_MAX 64
 
 typedef struct ab_params {
-    int max_depth;          /* deepest iteration, in whole moves (>= 1) */
-    double time_limit_ms;   /* stop iterating (and abort) after this; 0 = depth only */
-    size_t tt_entries;      /* transposition-table entries (power of two); 0 = no table */
-    bool quiescence;        /* extend noisy actions at depth 0 */
-    int qdepth;             /* most quiescence plies */
-    bool iterative;         /* iterative deepening from depth 1 (else max_depth only) */
-    bool killers;           /* killer-move ordering */
-    bool history;           /* history-heuristic ordering */
+    int max_depth;        /* deepest iteration, in whole moves (>= 1) */
+    double time_limit_ms; /* stop iterating (and abort) after this; 0 = depth only */
+    size_t tt_entries;    /* transposition-table entries (power of two); 0 = no table */
+    bool quiescence;      /* extend noisy actions at depth 0 */
+    int qdepth;           /* most quiescence plies */
+    bool iterative;       /* iterative deepening from depth 1 (else max_depth only) */
+    bool killers;         /* killer-move ordering */
+    bool history;         /* history-heuristic ordering */
 } ab_params_t;
 
 /* Defaults: depth 4, no time limit, 2^20 TT entries, quiescence off (qdepth
@@ -45,14 +45,14 @@ typedef struct ab_params {
 void ab_params_default(ab_params_t *p);
 
 typedef struct ab_result {
-    double value;          /* for the player to move at the root */
+    double value; /* for the player to move at the root */
     int best_action;
-    int pv[AB_PV_MAX];     /* principal variation (stops at chance nodes) */
+    int pv[AB_PV_MAX]; /* principal variation (stops at chance nodes) */
     int pv_len;
-    int depth;             /* deepest completed iteration */
-    uint64_t nodes;        /* nodes visited, all iterations, quiescence included */
+    int depth;      /* deepest completed iteration */
+    uint64_t nodes; /* nodes visited, all iterations, quiescence included */
     double seconds;
-    bool timed_out;        /* the last iteration was cut by the time limit */
+    bool timed_out; /* the last iteration was cut by the time limit */
 } ab_result_t;
 
 typedef struct ab ab_t;

@@ -9,8 +9,8 @@
 #include "games/game.h"
 
 typedef struct bench_search {
-    long long count;      /* simulations (MCTS) or nodes (alpha-beta) */
-    uint64_t signature;   /* mixes counts and chosen actions: equal runs, equal signature */
+    long long count;    /* simulations (MCTS) or nodes (alpha-beta) */
+    uint64_t signature; /* mixes counts and chosen actions: equal runs, equal signature */
     double seconds;
 } bench_search_t;
 

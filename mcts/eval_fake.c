@@ -58,8 +58,12 @@ int evaluator_fake_create(const game_t *g, uint64_t seed, int max_batch, evaluat
         return hoyle_error(HOYLE_ENOMEM, "fake: out of memory");
     }
     f->seed = seed;
-    *e = (evaluator_t){.vt = &fake_vt, .g = g, .name = "fake", .has_priors = true,
-                       .max_batch = max_batch, .impl = f};
+    *e = (evaluator_t){.vt = &fake_vt,
+                       .g = g,
+                       .name = "fake",
+                       .has_priors = true,
+                       .max_batch = max_batch,
+                       .impl = f};
     *out = e;
     return HOYLE_OK;
 }

@@ -4,7 +4,8 @@
 
 #include "mcts/evaluator.h"
 
-static int heuristic_evaluate(evaluator_t *e, const void *states, int n, double *values, float *priors)
+static int heuristic_evaluate(evaluator_t *e, const void *states, int n, double *values,
+                              float *priors)
 {
     const game_t *g = e->g;
     for (int i = 0; i < n; i++) {
@@ -12,7 +13,8 @@ static int heuristic_evaluate(evaluator_t *e, const void *states, int n, double 
         for (int p = 0; p < g->num_players; p++)
             values[(size_t)i * (size_t)g->num_players + (size_t)p] = game_evaluate(g, s, p);
         if (priors)
-            for (int a = 0; a < g->num_actions; a++) priors[(size_t)i * (size_t)g->num_actions + (size_t)a] = 1.0f;
+            for (int a = 0; a < g->num_actions; a++)
+                priors[(size_t)i * (size_t)g->num_actions + (size_t)a] = 1.0f;
     }
     return HOYLE_OK;
 }

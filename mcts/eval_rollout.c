@@ -33,7 +33,8 @@ static int rollout_once(evaluator_t *e, rollout_t *r, const void *s, double *acc
             if (a < 0) return a;
         } else {
             int n = game_legal_actions(g, r->state, r->legal);
-            if (n <= 0) return hoyle_error(HOYLE_ESTATE, "%s: no legal actions in a live state", g->spec);
+            if (n <= 0)
+                return hoyle_error(HOYLE_ESTATE, "%s: no legal actions in a live state", g->spec);
             a = r->legal[rng_below(&r->rng, (uint32_t)n)];
         }
         game_apply(g, r->state, a);
@@ -46,7 +47,8 @@ static int rollout_once(evaluator_t *e, rollout_t *r, const void *s, double *acc
     return HOYLE_OK;
 }
 
-static int rollout_evaluate(evaluator_t *e, const void *states, int n, double *values, float *priors)
+static int rollout_evaluate(evaluator_t *e, const void *states, int n, double *values,
+                            float *priors)
 {
     rollout_t *r = e->impl;
     const game_t *g = e->g;
@@ -83,7 +85,8 @@ static const evaluator_vt_t rollout_vt = {.evaluate = rollout_evaluate, .destroy
 
 int evaluator_rollout_create(const game_t *g, int rollouts, uint64_t seed, evaluator_t **out)
 {
-    if (rollouts < 1) return hoyle_error(HOYLE_EINVAL, "rollout: rollouts must be >= 1, got %d", rollouts);
+    if (rollouts < 1)
+        return hoyle_error(HOYLE_EINVAL, "rollout: rollouts must be >= 1, got %d", rollouts);
     evaluator_t *e = calloc(1, sizeof *e);
     rollout_t *r = calloc(1, sizeof *r);
     int nc = g->max_chance_outcomes > 0 ? g->max_chance_outcomes : 1;
@@ -106,7 +109,8 @@ int evaluator_rollout_create(const game_t *g, int rollouts, uint64_t seed, evalu
     }
     r->rollouts = rollouts;
     rng_init(&r->rng, seed);
-    *e = (evaluator_t){.vt = &rollout_vt, .g = g, .name = "rollout", .max_batch = 1 << 20, .impl = r};
+    *e = (evaluator_t){
+        .vt = &rollout_vt, .g = g, .name = "rollout", .max_batch = 1 << 20, .impl = r};
     *out = e;
     return HOYLE_OK;
 }

@@ -24,6 +24,6 @@ int evaluator_create_named(const game_t *g, const char *name, int rollouts, uint
     if (strcmp(name, "rollout") == 0) return evaluator_rollout_create(g, rollouts, seed, out);
     if (strcmp(name, "heuristic") == 0) return evaluator_heuristic_create(g, out);
     if (strcmp(name, "fake") == 0) return evaluator_fake_create(g, seed, 1 << 16, out);
-    return hoyle_error(HOYLE_EINVAL, "eval: unknown evaluator '%s' (known: rollout, heuristic, fake)",
-                       name);
+    return hoyle_error(HOYLE_EINVAL,
+                       "eval: unknown evaluator '%s' (known: rollout, heuristic, fake)", name);
 }

@@ -40,13 +40,13 @@ typedef struct evaluator_vt {
 
 struct evaluator {
     const evaluator_vt_t *vt;
-    const game_t *g;       /* borrowed; must outlive the evaluator */
-    const char *name;      /* "rollout", "heuristic", "fake", "net" */
-    bool has_priors;       /* false: priors are uniform, search may skip them */
-    int max_batch;         /* largest n evaluate() accepts (>= 1) */
-    uint64_t evaluations;  /* states evaluated so far (statistics) */
-    uint64_t calls;        /* evaluate() calls so far */
-    void *impl;            /* evaluator-private */
+    const game_t *g;      /* borrowed; must outlive the evaluator */
+    const char *name;     /* "rollout", "heuristic", "fake", "net" */
+    bool has_priors;      /* false: priors are uniform, search may skip them */
+    int max_batch;        /* largest n evaluate() accepts (>= 1) */
+    uint64_t evaluations; /* states evaluated so far (statistics) */
+    uint64_t calls;       /* evaluate() calls so far */
+    void *impl;           /* evaluator-private */
 };
 
 /* Evaluate (wrapper that keeps the statistics). */

@@ -42,9 +42,9 @@ typedef enum mcts_select { MCTS_UCT = 0, MCTS_PUCT = 1 } mcts_select_t;
 
 /* First-play urgency: the Q an unvisited child is given during selection. */
 typedef enum mcts_fpu {
-    MCTS_FPU_INF = 0,    /* +infinity: every child once before any twice (classic UCT) */
-    MCTS_FPU_VALUE = 1,  /* the constant fpu_value */
-    MCTS_FPU_PARENT = 2  /* the parent's Q for the chooser minus fpu_value (Leela-style reduction) */
+    MCTS_FPU_INF = 0,   /* +infinity: every child once before any twice (classic UCT) */
+    MCTS_FPU_VALUE = 1, /* the constant fpu_value */
+    MCTS_FPU_PARENT = 2 /* the parent's Q for the chooser minus fpu_value (Leela-style reduction) */
 } mcts_fpu_t;
 
 /* Every tunable, one line each (KataGo searchparams.h habit). */
@@ -75,26 +75,26 @@ void mcts_params_default(mcts_params_t *p);
  * have num_children entries, in the game's legal-action order. Q is from the
  * view of `player`, the player to move at the root. */
 typedef struct mcts_result {
-    int player;                      /* player to move at the root */
-    int num_children;                /* legal actions at the root (0 if unexpanded) */
-    const int *actions;              /* the root's actions */
-    const int *visits;               /* visits per action */
-    const double *q;                 /* mean value for `player` per action (proven value if proven) */
-    const float *priors;             /* prior per action (after noise) */
-    const signed char *proven;       /* 1 when the child's value is proven */
-    double value[GAME_MAX_PLAYERS];  /* root value per player (mean of all simulations) */
-    int best_action;                 /* most visited (proven-best when the root is proven) */
-    int pv[MCTS_PV_MAX];             /* principal variation: most visited line */
+    int player;                /* player to move at the root */
+    int num_children;          /* legal actions at the root (0 if unexpanded) */
+    const int *actions;        /* the root's actions */
+    const int *visits;         /* visits per action */
+    const double *q;           /* mean value for `player` per action (proven value if proven) */
+    const float *priors;       /* prior per action (after noise) */
+    const signed char *proven; /* 1 when the child's value is proven */
+    double value[GAME_MAX_PLAYERS]; /* root value per player (mean of all simulations) */
+    int best_action;                /* most visited (proven-best when the root is proven) */
+    int pv[MCTS_PV_MAX];            /* principal variation: most visited line */
     int pv_len;
-    long long sims;                  /* simulations run by this search */
-    long long root_visits;           /* visits of the root, reused ones included */
-    size_t nodes_used;               /* arena nodes in use */
-    size_t max_nodes;                /* arena capacity */
-    bool arena_full;                 /* some expansion was refused for lack of room */
-    bool root_proven;                /* the root's value is proven (MCTS-Solver) */
+    long long sims;                        /* simulations run by this search */
+    long long root_visits;                 /* visits of the root, reused ones included */
+    size_t nodes_used;                     /* arena nodes in use */
+    size_t max_nodes;                      /* arena capacity */
+    bool arena_full;                       /* some expansion was refused for lack of room */
+    bool root_proven;                      /* the root's value is proven (MCTS-Solver) */
     double proven_value[GAME_MAX_PLAYERS]; /* the proven value when root_proven */
-    uint64_t evaluator_calls;        /* evaluator calls made by this search */
-    double seconds;                  /* wall time of this search */
+    uint64_t evaluator_calls;              /* evaluator calls made by this search */
+    double seconds;                        /* wall time of this search */
 } mcts_result_t;
 
 typedef struct mcts mcts_t;

@@ -20,16 +20,16 @@ enum {
 };
 
 typedef struct mcts_node {
-    uint32_t first_child;                  /* arena index of the first child; 0 = none */
-    uint16_t num_children;                 /* children in the block */
-    int8_t player;                         /* to move here, or NODE_PLAYER_UNKNOWN */
-    uint8_t flags;                         /* NODE_* */
-    int32_t action;                        /* the action from the parent */
-    float prior;                           /* policy prior, or outcome probability */
-    int32_t visits;                        /* completed simulations through the node */
-    int32_t vloss;                         /* simulations in flight through the node */
-    float proven_value[GAME_MAX_PLAYERS];  /* valid with NODE_PROVEN */
-    double value_sum[GAME_MAX_PLAYERS];    /* sum of returns per player */
+    uint32_t first_child;                 /* arena index of the first child; 0 = none */
+    uint16_t num_children;                /* children in the block */
+    int8_t player;                        /* to move here, or NODE_PLAYER_UNKNOWN */
+    uint8_t flags;                        /* NODE_* */
+    int32_t action;                       /* the action from the parent */
+    float prior;                          /* policy prior, or outcome probability */
+    int32_t visits;                       /* completed simulations through the node */
+    int32_t vloss;                        /* simulations in flight through the node */
+    float proven_value[GAME_MAX_PLAYERS]; /* valid with NODE_PROVEN */
+    double value_sum[GAME_MAX_PLAYERS];   /* sum of returns per player */
 } mcts_node_t;
 
 /* Why a simulation stopped where it did. */
@@ -38,35 +38,35 @@ enum { LEAF_EVAL, LEAF_TERMINAL, LEAF_PROVEN, LEAF_COLLISION };
 struct mcts {
     const game_t *g;
     mcts_params_t p;
-    evaluator_t *eval;      /* borrowed, may be NULL (step API) */
+    evaluator_t *eval; /* borrowed, may be NULL (step API) */
     rng_t rng;
 
-    mcts_node_t *nodes;     /* the arena */
-    size_t used;            /* nodes in use */
-    bool arena_full;        /* an expansion was refused during this search */
-    bool has_root;          /* root_state is valid */
-    bool root_noised;       /* Dirichlet noise already mixed into the root priors */
+    mcts_node_t *nodes; /* the arena */
+    size_t used;        /* nodes in use */
+    bool arena_full;    /* an expansion was refused during this search */
+    bool has_root;      /* root_state is valid */
+    bool root_noised;   /* Dirichlet noise already mixed into the root priors */
     void *root_state;
 
     /* per batch slot: the state at the leaf and the path to it */
-    int slots;              /* leaves waiting for evaluation */
-    char *slot_states;      /* batch * state_size */
-    uint32_t *slot_paths;   /* batch * path_cap */
-    int *slot_len;          /* path length per slot */
-    int path_cap;           /* max_game_length + 2 */
-    double *values;         /* batch * num_players: scratch for terminal/proven backups */
-    float *priors;          /* batch * num_actions: evaluator output */
+    int slots;            /* leaves waiting for evaluation */
+    char *slot_states;    /* batch * state_size */
+    uint32_t *slot_paths; /* batch * path_cap */
+    int *slot_len;        /* path length per slot */
+    int path_cap;         /* max_game_length + 2 */
+    double *values;       /* batch * num_players: scratch for terminal/proven backups */
+    float *priors;        /* batch * num_actions: evaluator output */
 
     /* scratch */
-    void *state;            /* descent state when not in a slot */
-    int *legal;             /* max_legal */
-    int *chance_actions;    /* max_chance_outcomes */
+    void *state;         /* descent state when not in a slot */
+    int *legal;          /* max_legal */
+    int *chance_actions; /* max_chance_outcomes */
     double *chance_probs;
-    double *noise;          /* max_legal */
+    double *noise; /* max_legal */
 
     /* search bookkeeping */
     long long sims;
-    long long collect_target;  /* sims + in flight may not exceed this */
+    long long collect_target; /* sims + in flight may not exceed this */
     bool collision;
     uint64_t calls;
     double t_start;

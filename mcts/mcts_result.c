@@ -29,7 +29,8 @@ static uint32_t best_child(const mcts_t *m, const mcts_node_t *node)
         double q = player >= 0 ? child_q(m, ch, player) : 0;
         bool ch_proven = m->p.solver && (ch->flags & NODE_PROVEN);
         if (proven) {
-            if (!ch_proven || fabs(ch->proven_value[player] - node->proven_value[player]) > VALUE_EPS)
+            if (!ch_proven ||
+                fabs(ch->proven_value[player] - node->proven_value[player]) > VALUE_EPS)
                 continue;
         } else if (player >= 0 && ch_proven && q <= -1.0 + VALUE_EPS) {
             continue;

@@ -20,7 +20,8 @@
 static uint32_t sample_outcome(mcts_t *m, const mcts_node_t *node)
 {
     double total = 0;
-    for (int c = 0; c < node->num_children; c++) total += m->nodes[node->first_child + (uint32_t)c].prior;
+    for (int c = 0; c < node->num_children; c++)
+        total += m->nodes[node->first_child + (uint32_t)c].prior;
     double u = rng_double(&m->rng) * total;
     for (int c = 0; c < node->num_children - 1; c++) {
         double pr = m->nodes[node->first_child + (uint32_t)c].prior;
@@ -36,9 +37,12 @@ uint32_t mcts_select_child(mcts_t *m, const mcts_node_t *node, int player)
     const mcts_params_t *p = &m->p;
     double parent_n = (double)node->visits + node->vloss;
     double fpu;
-    if (p->fpu == MCTS_FPU_INF) fpu = INFINITY;
-    else if (p->fpu == MCTS_FPU_VALUE || node->visits == 0) fpu = p->fpu_value;
-    else fpu = node->value_sum[player] / node->visits - p->fpu_value;
+    if (p->fpu == MCTS_FPU_INF)
+        fpu = INFINITY;
+    else if (p->fpu == MCTS_FPU_VALUE || node->visits == 0)
+        fpu = p->fpu_value;
+    else
+        fpu = node->value_sum[player] / node->visits - p->fpu_value;
     double explore;
     if (p->select == MCTS_PUCT)
         explore = (log((1.0 + parent_n + p->c_base) / p->c_base) + p->c_init) * sqrt(parent_n);
@@ -58,8 +62,10 @@ uint32_t mcts_select_child(mcts_t *m, const mcts_node_t *node, int player)
         } else {
             q = (ch->value_sum[player] - p->virtual_loss * ch->vloss) / n;
         }
-        if (p->select == MCTS_PUCT) score = q + explore * ch->prior / (1.0 + n);
-        else score = n == 0 ? q : q + explore / sqrt(n);
+        if (p->select == MCTS_PUCT)
+            score = q + explore * ch->prior / (1.0 + n);
+        else
+            score = n == 0 ? q : q + explore / sqrt(n);
         if (score > best_score) {
             best_score = score;
             best = index;
@@ -73,15 +79,16 @@ uint32_t mcts_select_child(mcts_t *m, const mcts_node_t *node, int player)
 void mcts_add_noise(mcts_t *m)
 {
     mcts_node_t *root = &m->nodes[0];
-    if (m->p.dirichlet_eps <= 0 || m->root_noised || root->num_children == 0 ||
-        root->player < 0)
+    if (m->p.dirichlet_eps <= 0 || m->root_noised || root->num_children == 0 || root->player < 0)
         return;
     double total = 0;
-    for (int c = 0; c < root->num_children; c++) total += m->noise[c] = rng_gamma(&m->rng, m->p.dirichlet_alpha);
+    for (int c = 0; c < root->num_children; c++)
+        total += m->noise[c] = rng_gamma(&m->rng, m->p.dirichlet_alpha);
     if (total <= 0) return;
     for (int c = 0; c < root->num_children; c++) {
         mcts_node_t *ch = &m->nodes[root->first_child + (uint32_t)c];
-        ch->prior = (float)((1 - m->p.dirichlet_eps) * ch->prior + m->p.dirichlet_eps * m->noise[c] / total);
+        ch->prior = (float)((1 - m->p.dirichlet_eps) * ch->prior +
+                            m->p.dirichlet_eps * m->noise[c] / total);
     }
     m->root_noised = true;
 }

@@ -84,8 +84,8 @@ int mcts_create(const game_t *g, const mcts_params_t *params, evaluator_t *eval,
     m->r_proven = malloc(sizeof *m->r_proven * nl);
     if (!m->nodes || !m->root_state || !m->state || !m->slot_states || !m->slot_paths ||
         !m->slot_len || !m->values || !m->priors || !m->legal || !m->chance_actions ||
-        !m->chance_probs || !m->noise || !m->r_actions || !m->r_visits || !m->r_q ||
-        !m->r_priors || !m->r_proven) {
+        !m->chance_probs || !m->noise || !m->r_actions || !m->r_visits || !m->r_q || !m->r_priors ||
+        !m->r_proven) {
         mcts_free(m);
         return hoyle_error(HOYLE_ENOMEM, "mcts: out of memory (nodes=%zu)", params->max_nodes);
     }
@@ -180,7 +180,8 @@ static void compact(mcts_t *m, uint32_t keep)
 
 void mcts_advance(mcts_t *m, const void *state_before, int action)
 {
-    if (!m->has_root || m->used == 0 || memcmp(m->root_state, state_before, m->g->state_size) != 0) {
+    if (!m->has_root || m->used == 0 ||
+        memcmp(m->root_state, state_before, m->g->state_size) != 0) {
         m->has_root = false;
         return;
     }

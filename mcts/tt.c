@@ -36,6 +36,9 @@ const tt_entry_t *tt_probe(const tt_t *t, uint64_t key)
 void tt_store(tt_t *t, uint64_t key, double value, int depth, int kind, int action)
 {
     tt_entry_t *e = &t->entries[key & t->mask];
-    *e = (tt_entry_t){.key = key, .value = value, .depth = (int16_t)depth,
-                      .kind = (uint8_t)kind, .action = action};
+    *e = (tt_entry_t){.key = key,
+                      .value = value,
+                      .depth = (int16_t)depth,
+                      .kind = (uint8_t)kind,
+                      .action = action};
 }

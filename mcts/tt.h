@@ -14,16 +14,16 @@
 enum { TT_NONE = 0, TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3 };
 
 typedef struct tt_entry {
-    uint64_t key;    /* full hash; 0 = empty slot (a real 0 hash just misses) */
-    double value;    /* for the player to move */
-    int16_t depth;   /* remaining depth searched */
-    uint8_t kind;    /* TT_EXACT / TT_LOWER / TT_UPPER */
-    int32_t action;  /* best action found, or -1 */
+    uint64_t key;   /* full hash; 0 = empty slot (a real 0 hash just misses) */
+    double value;   /* for the player to move */
+    int16_t depth;  /* remaining depth searched */
+    uint8_t kind;   /* TT_EXACT / TT_LOWER / TT_UPPER */
+    int32_t action; /* best action found, or -1 */
 } tt_entry_t;
 
 typedef struct tt {
     tt_entry_t *entries;
-    size_t mask;     /* entries - 1 */
+    size_t mask; /* entries - 1 */
 } tt_t;
 
 /* Allocate at least `entries` (rounded down to a power of two, >= 1024).

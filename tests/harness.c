@@ -42,7 +42,8 @@ char *harness_read_data(const char *relative_path)
 
 void harness_ok_(int status, const char *expr, const char *file, int line)
 {
-    if (status < 0) fprintf(stderr, "%s:%d: %s failed (%d): %s\n", file, line, expr, status,
-                            hoyle_last_error());
+    if (status < 0)
+        fprintf(stderr, "%s:%d: %s failed (%d): %s\n", file, line, expr, status,
+                hoyle_last_error());
     CU_assertImplementation(status >= 0, (unsigned)line, expr, file, "", CU_FALSE);
 }

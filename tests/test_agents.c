@@ -12,9 +12,14 @@
 #include "tests/toy_games.h"
 
 static const char *const specs[] = {
-    "random", "greedy", "alphabeta(depth=2)", "alphabeta(time_ms=5,quiescence=true)",
-    "mcts(sims=100)", "mcts(sims=64,select=puct,eval=fake,batch=8,noise_eps=0.25,temp=1)",
-    "mcts(sims=50,eval=heuristic,solver=false,reuse=false)", NULL,
+    "random",
+    "greedy",
+    "alphabeta(depth=2)",
+    "alphabeta(time_ms=5,quiescence=true)",
+    "mcts(sims=100)",
+    "mcts(sims=64,select=puct,eval=fake,batch=8,noise_eps=0.25,temp=1)",
+    "mcts(sims=50,eval=heuristic,solver=false,reuse=false)",
+    NULL,
 };
 
 static void test_specs(void)

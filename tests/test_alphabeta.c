@@ -40,7 +40,8 @@ static void scratch_done(scratch_t *sc)
 }
 
 /* Value of `s` for `player` by exhaustive minimax/expectimax to `depth`. */
-static double minimax_at(const game_t *g, scratch_t *sc, int level, const void *s, int depth, int player)
+static double minimax_at(const game_t *g, scratch_t *sc, int level, const void *s, int depth,
+                         int player)
 {
     int q = game_current_player(g, s);
     if (q == PLAYER_TERMINAL) {
@@ -93,8 +94,10 @@ static bool random_position(const game_t *g, rng_t *r, int max_plies, void *s)
     int plies = (int)rng_below(r, (uint32_t)max_plies + 1);
     for (int i = 0; i < plies && !game_is_terminal(g, s); i++) {
         int a;
-        if (game_is_chance(g, s)) a = chance_sample_alloc(g, s, r);
-        else a = legal[rng_below(r, (uint32_t)game_legal_actions(g, s, legal))];
+        if (game_is_chance(g, s))
+            a = chance_sample_alloc(g, s, r);
+        else
+            a = legal[rng_below(r, (uint32_t)game_legal_actions(g, s, legal))];
         game_apply(g, s, a);
     }
     while (game_is_chance(g, s)) game_apply(g, s, chance_sample_alloc(g, s, r));
@@ -259,7 +262,7 @@ static void test_quiescence_and_time(void)
     CU_ASSERT(game_is_legal(g, s, res->best_action));
     CU_ASSERT(res->depth >= 1);
     CU_ASSERT_DOUBLE_EQUAL(res->value, 1.0, 1e-12); /* 15 stones: the mover wins */
-    CU_ASSERT_EQUAL(res->best_action, 2);            /* take 3 leaves 12 */
+    CU_ASSERT_EQUAL(res->best_action, 2);           /* take 3 leaves 12 */
     ab_free(t);
     free(s);
     toy_free(g);
@@ -273,7 +276,8 @@ static void test_registry_equal_minimax(void)
         for (int v = 0; game_registry[i]->variants[v]; v++) {
             const game_t *g;
             if (game_create(game_registry[i]->variants[v], &g)) {
-                fprintf(stderr, "skipping %s: %s\n", game_registry[i]->variants[v], hoyle_last_error());
+                fprintf(stderr, "skipping %s: %s\n", game_registry[i]->variants[v],
+                        hoyle_last_error());
                 continue;
             }
             /* thousands of positions on each game's first variant, fewer on the others */

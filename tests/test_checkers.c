@@ -67,8 +67,10 @@ static void test_perft_tables(void)
         for (char *e = pos + strlen(pos); e > pos && e[-1] == ' ';) *--e = '\0';
         const game_t *g = mk(spec);
         st_t s;
-        if (strcmp(pos, "start") == 0) game_init(g, &s);
-        else set_fen(g, &s, pos);
+        if (strcmp(pos, "start") == 0)
+            game_init(g, &s);
+        else
+            set_fen(g, &s, pos);
         char *p = counts;
         for (int d = 1; d <= depth_limit(spec); d++) {
             char *end;
@@ -76,7 +78,9 @@ static void test_perft_tables(void)
             if (end == p) break;
             p = end;
             uint64_t got = game_perft(g, &s, d);
-            if (got != want) fprintf(stderr, "%s %s depth %d: %llu, want %llu\n", spec, pos, d, (unsigned long long)got, want);
+            if (got != want)
+                fprintf(stderr, "%s %s depth %d: %llu, want %llu\n", spec, pos, d,
+                        (unsigned long long)got, want);
             CU_ASSERT_EQUAL(got, want);
             if (d <= 4) CU_ASSERT_EQUAL(game_perft_generic(g, &s, d), want);
         }
@@ -107,8 +111,8 @@ static void test_perft_fast_vs_generic(void)
                     if (a != b) {
                         char fen[GAME_TEXT_MAX];
                         game_position_to_string(g, &s, fen, sizeof fen);
-                        fprintf(stderr, "%s %s depth %d: fast %llu generic %llu\n", all_specs[v], fen, depth,
-                                (unsigned long long)a, (unsigned long long)b);
+                        fprintf(stderr, "%s %s depth %d: fast %llu generic %llu\n", all_specs[v],
+                                fen, depth, (unsigned long long)a, (unsigned long long)b);
                     }
                     CU_ASSERT_EQUAL(a, b);
                     checked++;
@@ -237,11 +241,28 @@ static void test_bad_input(void)
     st_t s, copy;
     game_init(g, &s);
     copy = s;
-    static const char *const bad_fens[] = {
-        "", "X:W21:B1", "B:W21", "B:W33:B1", "B:W0:B1", "B:W21,21:B1", "B:W5:B5", "B:W21:B1:Q",
-        "B:W21:B1,", "B:Wx:B1", "B:W21-19:B1", "B:W21:B29", "B:W1:B30", "B:W21-32,K1:B1-12", "B:WK32:BK1:H1-6",
-        "B:W14:B9:C1x9:X14", "B:W14:B9:C9x18", "B:W14:B18:C9x18:X14", "W:W21:B1:H1-5",
-        "B:W21 :B1", "B:W1-32:B", NULL};
+    static const char *const bad_fens[] = {"",
+                                           "X:W21:B1",
+                                           "B:W21",
+                                           "B:W33:B1",
+                                           "B:W0:B1",
+                                           "B:W21,21:B1",
+                                           "B:W5:B5",
+                                           "B:W21:B1:Q",
+                                           "B:W21:B1,",
+                                           "B:Wx:B1",
+                                           "B:W21-19:B1",
+                                           "B:W21:B29",
+                                           "B:W1:B30",
+                                           "B:W21-32,K1:B1-12",
+                                           "B:WK32:BK1:H1-6",
+                                           "B:W14:B9:C1x9:X14",
+                                           "B:W14:B9:C9x18",
+                                           "B:W14:B18:C9x18:X14",
+                                           "W:W21:B1:H1-5",
+                                           "B:W21 :B1",
+                                           "B:W1-32:B",
+                                           NULL};
     for (int i = 0; bad_fens[i]; i++) {
         int status = game_position_from_string(g, bad_fens[i], &s);
         if (status != HOYLE_EINVAL) fprintf(stderr, "accepted bad fen '%s'\n", bad_fens[i]);
@@ -251,8 +272,9 @@ static void test_bad_input(void)
     }
     game_position_from_string(g, "B:W33:B1", &s);
     CU_ASSERT(strstr(hoyle_last_error(), "33") != NULL);
-    static const char *const bad_moves[] = {"", "11", "11-", "11-19", "0-4", "33-29", "11--15", "a-b",
-                                            "11-17", "22-18", "11x15x", "9-14-18", NULL};
+    static const char *const bad_moves[] = {"",       "11",      "11-", "11-19", "0-4",
+                                            "33-29",  "11--15",  "a-b", "11-17", "22-18",
+                                            "11x15x", "9-14-18", NULL};
     int acts[GAME_MAX_CHAIN], a;
     for (int i = 0; bad_moves[i]; i++) {
         CU_ASSERT(game_move_from_string(g, &s, bad_moves[i], acts, GAME_MAX_CHAIN) < 0);
@@ -316,8 +338,10 @@ static void test_seed_games(void)
         /* every move is two squares: read the numbers in pairs */
         int sq[256], n = 0;
         for (char *p = moves; *p;) {
-            if (*p >= '0' && *p <= '9') sq[n++] = (int)strtol(p, &p, 10);
-            else p++;
+            if (*p >= '0' && *p <= '9')
+                sq[n++] = (int)strtol(p, &p, 10);
+            else
+                p++;
         }
         CU_ASSERT_FATAL(n % 2 == 0);
         st_t s;
@@ -327,7 +351,9 @@ static void test_seed_games(void)
             snprintf(mv, sizeof mv, "%d-%d", sq[i], sq[i + 1]);
             CU_ASSERT_EQUAL(game_current_player(g, &s), (i / 2) % 2);
             int k = game_apply_move_string(g, &s, mv);
-            if (k <= 0) fprintf(stderr, "game %d move %d (%s): %s\n", number, i / 2 + 1, mv, hoyle_last_error());
+            if (k <= 0)
+                fprintf(stderr, "game %d move %d (%s): %s\n", number, i / 2 + 1, mv,
+                        hoyle_last_error());
             CU_ASSERT_FATAL(k > 0);
         }
         if (number == 7) { /* Diagram No. 2: Black is blocked and loses */
@@ -432,7 +458,8 @@ static void test_devil(void)
     HARNESS_OK(game_position_to_string(g, &s, fen, sizeof fen));
     CU_ASSERT_STRING_EQUAL(fen, "B:W29,30,31,32:BK1");
     /* "At the end of four moves they should be lined up on 25, 26, 27, 28" */
-    const char *line[] = {"1-6", "29-25", "6-10", "30-26", "10-15", "31-27", "15-18", "32-28", NULL};
+    const char *line[] = {"1-6",   "29-25", "6-10",  "30-26", "10-15",
+                          "31-27", "15-18", "32-28", NULL};
     for (int i = 0; line[i]; i++) play(g, &s, line[i]);
     HARNESS_OK(game_position_to_string(g, &s, fen, sizeof fen));
     CU_ASSERT_STRING_EQUAL(fen, "B:W25,26,27,28:BK18");
@@ -541,8 +568,12 @@ static void test_pdn(void)
     CU_ASSERT_EQUAL(pg2->num_actions, 4);
     /* errors name the line and the token, and leave the record alone */
     memcpy(pg2, pg, sizeof *pg);
-    static const char *const bad[] = {"[Event \"x\"]\n1. 11-15 22-18\n2. 11-16 *", "[Event x]\n1. 11-15",
-                                      "1. 11-15 {unclosed", "[Event \"x\"\n", "1. 11-15 22-18 3. 15x22 25x18 9-14 29x25", ""};
+    static const char *const bad[] = {"[Event \"x\"]\n1. 11-15 22-18\n2. 11-16 *",
+                                      "[Event x]\n1. 11-15",
+                                      "1. 11-15 {unclosed",
+                                      "[Event \"x\"\n",
+                                      "1. 11-15 22-18 3. 15x22 25x18 9-14 29x25",
+                                      ""};
     for (int i = 0; i < 6; i++) {
         CU_ASSERT(checkers_pdn_read(g, bad[i], pg2) < 0);
         CU_ASSERT(memcmp(pg2, pg, sizeof *pg) == 0);

@@ -27,15 +27,15 @@ enum { DEFAULT_GAMES = 1000, OBS_GUARD = 16 };
 
 /* One failure message per variant and check is enough to debug; count the rest. */
 static int failures;
-#define EXPECT(cond, ...)                                                              \
-    do {                                                                               \
-        int expect_ok_ = !!(cond);                                                     \
-        if (!expect_ok_ && failures++ < 20) {                                          \
-            fprintf(stderr, "%s: %s:%d: ", g->spec, __FILE__, __LINE__);               \
-            fprintf(stderr, __VA_ARGS__);                                              \
-            fprintf(stderr, "\n");                                                     \
-        }                                                                              \
-        CU_assertImplementation(expect_ok_, __LINE__, #cond, __FILE__, "", CU_FALSE); \
+#define EXPECT(cond, ...)                                                                          \
+    do {                                                                                           \
+        int expect_ok_ = !!(cond);                                                                 \
+        if (!expect_ok_ && failures++ < 20) {                                                      \
+            fprintf(stderr, "%s: %s:%d: ", g->spec, __FILE__, __LINE__);                           \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fprintf(stderr, "\n");                                                                 \
+        }                                                                                          \
+        CU_assertImplementation(expect_ok_, __LINE__, #cond, __FILE__, "", CU_FALSE);              \
     } while (0)
 
 typedef struct scratch {
@@ -81,7 +81,8 @@ static int check_legal(const game_t *g, const void *s, scratch_t *x)
     int n = game_legal_actions(g, s, x->legal);
     EXPECT(n >= 1 && n <= g->max_legal, "legal count %d outside [1, %d]", n, g->max_legal);
     for (int i = 0; i < n; i++) {
-        EXPECT(x->legal[i] >= 0 && x->legal[i] < g->num_actions, "action %d out of range", x->legal[i]);
+        EXPECT(x->legal[i] >= 0 && x->legal[i] < g->num_actions, "action %d out of range",
+               x->legal[i]);
         if (i) EXPECT(x->legal[i] > x->legal[i - 1], "legal actions not ascending/unique");
         char a[GAME_MOVE_MAX];
         int back = -1;
@@ -104,19 +105,23 @@ static void check_text(const game_t *g, const void *s, scratch_t *x, rng_t *rng)
     EXPECT(st == 0, "position '%s' does not parse: %s", x->text, hoyle_last_error());
     if (st == 0) {
         game_position_to_string(g, x->s2, x->text2, GAME_TEXT_MAX);
-        EXPECT(strcmp(x->text, x->text2) == 0, "position '%s' re-exports as '%s'", x->text, x->text2);
-        EXPECT(game_current_player(g, x->s2) == game_current_player(g, s), "player differs after import");
+        EXPECT(strcmp(x->text, x->text2) == 0, "position '%s' re-exports as '%s'", x->text,
+               x->text2);
+        EXPECT(game_current_player(g, x->s2) == game_current_player(g, s),
+               "player differs after import");
         EXPECT(g->vt->hash(g, x->s2) == g->vt->hash_recompute(g, x->s2), "imported hash is stale");
-        EXPECT(g->vt->hash(g, x->s2) == g->vt->hash(g, s), "imported position '%s' hashes differently",
-               x->text);
+        EXPECT(g->vt->hash(g, x->s2) == g->vt->hash(g, s),
+               "imported position '%s' hashes differently", x->text);
     }
     /* Corrupt the text: truncate it or flip a character; either it is still a
      * valid position or it is rejected with a message and no change. */
     memcpy(x->s3, s, g->state_size);
     snprintf(x->text2, GAME_TEXT_MAX, "%s", x->text);
     if (len > 0) {
-        if (rng_below(rng, 2)) x->text2[rng_below(rng, (uint32_t)len)] = '\0';
-        else x->text2[rng_below(rng, (uint32_t)len)] = "#?9Zz:,/ "[rng_below(rng, 9)];
+        if (rng_below(rng, 2))
+            x->text2[rng_below(rng, (uint32_t)len)] = '\0';
+        else
+            x->text2[rng_below(rng, (uint32_t)len)] = "#?9Zz:,/ "[rng_below(rng, 9)];
     }
     memcpy(x->s2, s, g->state_size);
     if (game_position_from_string(g, x->text2, x->s2) != 0) {
@@ -159,8 +164,10 @@ static void check_symmetries(const game_t *g, const void *s, scratch_t *x, int n
     for (int k = 1; k < g->num_symmetries; k++) {
         sym_t sym = g->symmetries[k];
         g->vt->symmetry_state(g, sym, s, x->s2);
-        EXPECT(g->vt->hash(g, x->s2) == g->vt->hash_recompute(g, x->s2), "%s: stale hash", sym_name(sym));
-        EXPECT(game_current_player(g, x->s2) == game_current_player(g, s), "%s: player changed", sym_name(sym));
+        EXPECT(g->vt->hash(g, x->s2) == g->vt->hash_recompute(g, x->s2), "%s: stale hash",
+               sym_name(sym));
+        EXPECT(game_current_player(g, x->s2) == game_current_player(g, s), "%s: player changed",
+               sym_name(sym));
         for (int i = 0; i < n; i++) x->mapped[i] = g->vt->symmetry_action(g, sym, x->legal[i]);
         qsort(x->mapped, (size_t)n, sizeof(int), cmp_int);
         int m = game_legal_actions(g, x->s2, x->legal2);
@@ -217,7 +224,8 @@ static uint64_t play_checked(const game_t *g, uint64_t seed, scratch_t *x, int d
     uint64_t digest = seed;
     int length = 0, chain[GAME_MAX_CHAIN], chain_len = 0, mover = PLAYER_TERMINAL;
     for (;;) {
-        EXPECT(game_hash(g, s) == g->vt->hash_recompute(g, s), "incremental hash != recomputed at ply %d", length);
+        EXPECT(game_hash(g, s) == g->vt->hash_recompute(g, s),
+               "incremental hash != recomputed at ply %d", length);
         int player = game_current_player(g, s);
         /* A whole move ends when the mover changes. */
         if (chain_len > 0 && (player != mover || mover == PLAYER_CHANCE)) {
@@ -228,7 +236,8 @@ static uint64_t play_checked(const game_t *g, uint64_t seed, scratch_t *x, int d
             check_terminal(g, s, x);
             break;
         }
-        EXPECT(player == PLAYER_CHANCE || (player >= 0 && player < g->num_players), "bad player %d", player);
+        EXPECT(player == PLAYER_CHANCE || (player >= 0 && player < g->num_players), "bad player %d",
+               player);
         if (deep) check_text(g, s, x, &rng);
         check_observe(g, s, x);
         int action;
@@ -254,7 +263,8 @@ static uint64_t play_checked(const game_t *g, uint64_t seed, scratch_t *x, int d
                 EXPECT(memcmp(x->s2, s, g->state_size) == 0, "refused action changed the state");
             }
             if (deep && g->vt->perft && rng_below(&rng, 16) == 0) {
-                EXPECT(game_perft(g, s, 2) == game_perft_generic(g, s, 2), "fast perft(2) != generic at ply %d", length);
+                EXPECT(game_perft(g, s, 2) == game_perft_generic(g, s, 2),
+                       "fast perft(2) != generic at ply %d", length);
             }
             action = x->legal[rng_below(&rng, (uint32_t)n)];
         }
@@ -262,8 +272,10 @@ static uint64_t play_checked(const game_t *g, uint64_t seed, scratch_t *x, int d
             memcpy(move_start, s, g->state_size);
             mover = player;
         }
-        if (chain_len < GAME_MAX_CHAIN) chain[chain_len++] = action;
-        else EXPECT(0, "a whole move is longer than GAME_MAX_CHAIN");
+        if (chain_len < GAME_MAX_CHAIN)
+            chain[chain_len++] = action;
+        else
+            EXPECT(0, "a whole move is longer than GAME_MAX_CHAIN");
         game_apply(g, s, action);
         digest = rng_mix(digest ^ game_hash(g, s));
         if (++length > g->max_game_length) {
@@ -301,7 +313,8 @@ static void test_random_games_every_variant(void)
             scratch_init(g, &x);
             failures = 0;
             /* Deep checks (text, symmetries, perft) on the first quarter. */
-            for (int k = 0; k < games; k++) play_checked(g, 1000 + (uint64_t)k, &x, k < games / 4 + 1);
+            for (int k = 0; k < games; k++)
+                play_checked(g, 1000 + (uint64_t)k, &x, k < games / 4 + 1);
             fprintf(stderr, "  %-40s %d games, %d failures\n", g->spec, games, failures);
             scratch_done(&x);
             game_free(g);
@@ -338,7 +351,8 @@ static void test_bad_params_name_the_key(void)
         for (int p = 0; game_registry[i]->params && game_registry[i]->params[p].key; p++) {
             const param_def_t *d = &game_registry[i]->params[p];
             if (d->type == PARAM_STRING) continue; /* free text: any value binds */
-            snprintf(spec, sizeof spec, "%s(%s=not_a_value_999999999)", game_registry[i]->name, d->key);
+            snprintf(spec, sizeof spec, "%s(%s=not_a_value_999999999)", game_registry[i]->name,
+                     d->key);
             CU_ASSERT_NOT_EQUAL(game_create(spec, &g), 0);
             CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), d->key) ? hoyle_last_error() : NULL);
         }

@@ -37,8 +37,9 @@ static void test_parse_forms(void)
 
 static void test_parse_errors_write_nothing(void)
 {
-    static const char *const bad[] = {"", "(", "x(", "x(a)", "x(a=)", "x(=1)", "x(a=1,)", "x(a=1,a=2)",
-                                      "x(a=1))", "x(a=(1)", "x)y", "x(a=1) y", "!x", NULL};
+    static const char *const bad[] = {"",      "(",        "x(",         "x(a)",    "x(a=)",
+                                      "x(=1)", "x(a=1,)",  "x(a=1,a=2)", "x(a=1))", "x(a=(1)",
+                                      "x)y",   "x(a=1) y", "!x",         NULL};
     for (int i = 0; bad[i]; i++) {
         spec_t s;
         memset(&s, 0x5A, sizeof s);
@@ -77,7 +78,8 @@ static void expect_bind_error(const char *text, const char *needle)
     HARNESS_OK(spec_parse(text, &s));
     CU_ASSERT_EQUAL(params_bind(schema, &s, "g", &p), HOYLE_EINVAL);
     CU_ASSERT(memcmp(&p, &copy, sizeof p) == 0);
-    if (!strstr(hoyle_last_error(), needle)) fprintf(stderr, "message '%s' lacks '%s'\n", hoyle_last_error(), needle);
+    if (!strstr(hoyle_last_error(), needle))
+        fprintf(stderr, "message '%s' lacks '%s'\n", hoyle_last_error(), needle);
     CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), needle));
 }
 
@@ -90,7 +92,8 @@ static void test_bind_errors_name_the_key(void)
     expect_bind_error("g(c=abc)", "c: 'abc' is not a number");
     expect_bind_error("g(c=nan)", "c:");
     expect_bind_error("g(exact=maybe)", "exact: 'maybe' is not a boolean");
-    expect_bind_error("g(variant=russian)", "variant: 'russian' is not one of english|losing|polish");
+    expect_bind_error("g(variant=russian)",
+                      "variant: 'russian' is not one of english|losing|polish");
 }
 
 static void test_rng_reproducible_and_uniform(void)

@@ -70,9 +70,9 @@ static void test_params(void)
     CU_ASSERT_EQUAL(g->num_actions, 225); /* no moving phase: placements only */
     CU_ASSERT_EQUAL(g->max_game_length, 225);
     game_free(g);
-    const char *bad[] = {"gobang(board=99)", "gobang(board=4)", "gobang(men=33)",
-                         "gobang(board=5,men=13)", "gobang(colour=red)", "gobang(exact=maybe)",
-                         "gobang(move_limit=0)", "gobang(board=8,board=9)", NULL};
+    const char *bad[] = {"gobang(board=99)",       "gobang(board=4)",         "gobang(men=33)",
+                         "gobang(board=5,men=13)", "gobang(colour=red)",      "gobang(exact=maybe)",
+                         "gobang(move_limit=0)",   "gobang(board=8,board=9)", NULL};
     for (int i = 0; bad[i]; i++) {
         const game_t *h = NULL;
         CU_ASSERT_EQUAL(game_create(bad[i], &h), HOYLE_EINVAL);
@@ -116,13 +116,14 @@ static void test_perft_positions(void)
     const game_t *g = make("gobang(board=6,men=6)");
     gs_t s;
     const char *pos[] = {
-        "....../....../.xxxx./.oooo./....../...... w 2 2 0",  /* fives on the next ply */
-        "x.o.x./o.x.o./....../x.o.x./o.x.o./...... b 0 0 1",  /* moving phase */
+        "....../....../.xxxx./.oooo./....../...... w 2 2 0", /* fives on the next ply */
+        "x.o.x./o.x.o./....../x.o.x./o.x.o./...... b 0 0 1", /* moving phase */
         "xxxx../oooo../....../....../....../x....o w 1 1 0", /* placing, threats */
         NULL};
     for (int i = 0; pos[i]; i++) {
         set_pos(g, &s, pos[i]);
-        for (int d = 1; d <= 3; d++) CU_ASSERT_EQUAL(game_perft(g, &s, d), game_perft_generic(g, &s, d));
+        for (int d = 1; d <= 3; d++)
+            CU_ASSERT_EQUAL(game_perft(g, &s, d), game_perft_generic(g, &s, d));
     }
     /* White's a4 or f4 makes five at once: 28 placements, 2 of them end
      * the game, so perft(2) = 26 * 27 + 2 * 0. */
@@ -151,12 +152,12 @@ static void test_wins_placing(void)
         const char *moves;
         double white;
     } cases[] = {
-        {"a1,a8,b1,b8,c1,c8,d1,d8,e1", 1.0},           /* row */
-        {"h1,a8,h2,b8,h3,c8,h4,d8,h5", 1.0},           /* column */
-        {"a1,h8,b2,h7,c3,h6,d4,h5,e5", 1.0},           /* diagonal */
-        {"h1,a1,g2,a2,f3,a3,e4,a4,a8,a5", -1.0},       /* Black's column */
-        {"a8,h1,b7,h2,c6,h3,d5,h4,f3,a1,e4", 1.0},     /* anti-diagonal, middle filled last */
-        {"a1,h8,b1,g8,c1,f8,e1,d8,f1,c8,d1", 1.0},     /* six in a row counts */
+        {"a1,a8,b1,b8,c1,c8,d1,d8,e1", 1.0},       /* row */
+        {"h1,a8,h2,b8,h3,c8,h4,d8,h5", 1.0},       /* column */
+        {"a1,h8,b2,h7,c3,h6,d4,h5,e5", 1.0},       /* diagonal */
+        {"h1,a1,g2,a2,f3,a3,e4,a4,a8,a5", -1.0},   /* Black's column */
+        {"a8,h1,b7,h2,c6,h3,d5,h4,f3,a1,e4", 1.0}, /* anti-diagonal, middle filled last */
+        {"a1,h8,b1,g8,c1,f8,e1,d8,f1,c8,d1", 1.0}, /* six in a row counts */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         game_init(g, &s);
@@ -215,9 +216,10 @@ static void test_exact_move_away(void)
     /* exact: leaving the end of a six leaves an exact five, which wins. */
     const game_t *g = make("gobang(board=8,men=8,exact=true)");
     gs_t s;
-    set_pos(g, &s, "oooo..../......../..oo..../.......x/......../......../oo....../xxxxxxx. w 0 0 0");
+    set_pos(g, &s,
+            "oooo..../......../..oo..../.......x/......../......../oo....../xxxxxxx. w 0 0 0");
     CU_ASSERT_FALSE(game_is_terminal(g, &s)); /* seven in a row: no exact five */
-    CU_ASSERT(play(g, &s, "b1 c2") == 1);    /* a1 | c1..g1: five */
+    CU_ASSERT(play(g, &s, "b1 c2") == 1);     /* a1 | c1..g1: five */
     expect_result(g, &s, 1.0);
     game_free(g);
 }
@@ -240,8 +242,10 @@ static void test_draws(void)
     int white[13], black[12], nw = 0, nb = 0;
     for (int r = 0; r < 5; r++)
         for (int c = 0; c < 5; c++)
-            if ((c + 2 * r) % 4 < 2) white[nw++] = r * 5 + c;
-            else black[nb++] = r * 5 + c;
+            if ((c + 2 * r) % 4 < 2)
+                white[nw++] = r * 5 + c;
+            else
+                black[nb++] = r * 5 + c;
     CU_ASSERT_FATAL(nw == 13 && nb == 12);
     for (int i = 0; i < 25; i++) {
         CU_ASSERT_FALSE_FATAL(game_is_terminal(g, &s));
@@ -275,7 +279,8 @@ static void test_seed_steps(void)
         char a[4], b[4];
         int used;
         while (sscanf(p, " %3s %3[a-h0-9]%n", a, b, &used) == 2) {
-            int from = (atoi(a + 1) - 1) * 8 + (a[0] - 'a'), to = (atoi(b + 1) - 1) * 8 + (b[0] - 'a');
+            int from = (atoi(a + 1) - 1) * 8 + (a[0] - 'a'),
+                to = (atoi(b + 1) - 1) * 8 + (b[0] - 'a');
             CU_ASSERT_FATAL(from >= 0 && from < 64 && to >= 0 && to < 64);
             char pos[80] = "";
             int black = from == 0 || to == 0 ? (from == 1 || to == 1 ? 2 : 1) : 0;
@@ -289,7 +294,8 @@ static void test_seed_steps(void)
             gs_t s;
             set_pos(g, &s, pos);
             int act;
-            CU_ASSERT_EQUAL(game_action_from_string(g, &s, a, &act), HOYLE_EINVAL); /* no placing now */
+            CU_ASSERT_EQUAL(game_action_from_string(g, &s, a, &act),
+                            HOYLE_EINVAL); /* no placing now */
             char step[16];
             snprintf(step, sizeof step, "%s %s", a, b);
             HARNESS_OK(game_action_from_string(g, &s, step, &act));
@@ -348,7 +354,8 @@ static void test_notation(void)
     HARNESS_OK(game_action_to_string(g, &s, 7 * 8 + 7, buf, sizeof buf));
     CU_ASSERT_STRING_EQUAL(buf, "h8");
     HARNESS_OK(game_position_to_string(g, &s, buf, sizeof buf));
-    CU_ASSERT_STRING_EQUAL(buf, "......../......../......../......../......../......../......../........ w 12 12 0");
+    CU_ASSERT_STRING_EQUAL(
+        buf, "......../......../......../......../......../......../......../........ w 12 12 0");
     CU_ASSERT(game_state_to_string(g, &s, buf, sizeof buf) > 0);
     CU_ASSERT(strstr(buf, "a b c d e f g h") != NULL);
     CU_ASSERT_EQUAL(game_state_to_string(g, &s, buf, 10), HOYLE_EFULL);
@@ -368,8 +375,8 @@ static void test_bad_input(void)
     game_init(g, &s);
     CU_ASSERT(play(g, &s, "d4") == 1);
     before = s;
-    const char *bad_actions[] = {"z9", "a0", "a9", "", "d", "d44", "d4x", "d4", "e5 e6",
-                                 "11", "a1 a1", "a1 c3", "a01", "e5,", "\xff", NULL};
+    const char *bad_actions[] = {"z9",    "a0", "a9",    "",      "d",   "d44", "d4x",  "d4",
+                                 "e5 e6", "11", "a1 a1", "a1 c3", "a01", "e5,", "\xff", NULL};
     for (int i = 0; bad_actions[i]; i++) {
         int a = -7;
         CU_ASSERT_EQUAL(game_action_from_string(g, &s, bad_actions[i], &a), HOYLE_EINVAL);
@@ -409,7 +416,8 @@ static void test_bad_input(void)
     for (int t = 0; t < 20000; t++) {
         int len = (int)rng_below(&rng, sizeof junk - 1);
         for (int i = 0; i < len; i++)
-            junk[i] = t % 2 ? alphabet[rng_below(&rng, sizeof alphabet - 1)] : (char)(1 + rng_below(&rng, 255));
+            junk[i] = t % 2 ? alphabet[rng_below(&rng, sizeof alphabet - 1)]
+                            : (char)(1 + rng_below(&rng, 255));
         junk[len] = '\0';
         int a;
         if (game_position_from_string(g, junk, &s) == 0) s = before;
@@ -453,7 +461,8 @@ static void random_checks(const char *spec, int games, uint64_t seed)
             sym_planes(sym, g->obs_shape[0], g->obs_shape[1], o1, o3);
             CU_ASSERT_EQUAL(memcmp(o2, o3, sizeof(float) * (size_t)size), 0);
             CU_ASSERT_EQUAL(game_legal_actions(g, &t, legal2), n);
-            for (int i = 0; i < n; i++) CU_ASSERT(game_is_legal(g, &t, g->vt->symmetry_action(g, sym, legal[i])));
+            for (int i = 0; i < n; i++)
+                CU_ASSERT(game_is_legal(g, &t, g->vt->symmetry_action(g, sym, legal[i])));
             /* apply commutes with the symmetry */
             u = s, v = t;
             game_apply(g, &u, act);
@@ -489,7 +498,8 @@ static void test_evaluate(void)
     const game_t *g = make("gobang");
     gs_t s;
     /* White to place with an open four: wins next, the heuristic knows. */
-    set_pos(g, &s, "......../......../......../..xxxx../......../..o.o.o./...o..../........ w 8 8 0");
+    set_pos(g, &s,
+            "......../......../......../..xxxx../......../..o.o.o./...o..../........ w 8 8 0");
     CU_ASSERT(game_evaluate(g, &s, 0) > 0.9);
     CU_ASSERT(game_evaluate(g, &s, 1) < -0.9);
     int a;
@@ -498,9 +508,14 @@ static void test_evaluate(void)
     HARNESS_OK(game_action_from_string(g, &s, "a1", &a));
     CU_ASSERT_FALSE(game_is_noisy(g, &s, a));
     /* Black to place facing two completions: lost. */
-    set_pos(g, &s, "......../......../......../..xxxx../......../..o.o.o./...o..../x....... b 7 8 0");
+    set_pos(g, &s,
+            "......../......../......../..xxxx../......../..o.o.o./...o..../x....... b 7 8 0");
     CU_ASSERT(game_evaluate(g, &s, 1) < -0.85);
-    CU_ASSERT_EQUAL(game_position_from_string(g, "......../......../......../..xxxx../......../..o.o.o./...o.o../........ b 8 7 0", &s), HOYLE_EINVAL);
+    CU_ASSERT_EQUAL(
+        game_position_from_string(
+            g, "......../......../......../..xxxx../......../..o.o.o./...o.o../........ b 8 7 0",
+            &s),
+        HOYLE_EINVAL);
     game_free(g);
 }
 

@@ -270,11 +270,13 @@ static void test_shared_evaluator(void)
             const void *states = NULL;
             if (!mcts_search_finished(m[i])) HARNESS_OK(mcts_search_collect(m[i], &states, &n[i]));
             if (n[i] > 0)
-                memcpy(pool + (size_t)(i ? n[0] : 0) * g->state_size, states, g->state_size * (size_t)n[i]);
+                memcpy(pool + (size_t)(i ? n[0] : 0) * g->state_size, states,
+                       g->state_size * (size_t)n[i]);
         }
         if (n[0] + n[1] > 0) HARNESS_OK(evaluator_evaluate(e, pool, n[0] + n[1], values, priors));
         HARNESS_OK(mcts_search_deliver(m[0], values, priors));
-        HARNESS_OK(mcts_search_deliver(m[1], values + 2 * n[0], priors + (size_t)n[0] * (size_t)g->num_actions));
+        HARNESS_OK(mcts_search_deliver(m[1], values + 2 * n[0],
+                                       priors + (size_t)n[0] * (size_t)g->num_actions));
     }
     for (int i = 0; i < 2; i++) {
         const mcts_result_t *r = mcts_search_end(m[i]);

@@ -10,14 +10,14 @@
 #include "core/rng.h"
 
 typedef struct toy_state {
-    int8_t a, b;      /* nim/chain: pile, extra_used; dice: score 0, score 1; puzzle: value, moves */
-    int8_t player;    /* to move (or PLAYER_CHANCE / PLAYER_TERMINAL) */
-    int8_t phase;     /* dice: 0 roll, 1 decide, 2 gamble; chain: extra used */
-    int8_t roll;      /* dice */
-    int8_t turns;     /* dice: turns played */
-    int8_t mover;     /* dice: player whose turn it is */
-    int8_t board[9];  /* ttt */
-    int8_t winner;    /* ttt: -1 none, 0/1, 2 = draw */
+    int8_t a, b;     /* nim/chain: pile, extra_used; dice: score 0, score 1; puzzle: value, moves */
+    int8_t player;   /* to move (or PLAYER_CHANCE / PLAYER_TERMINAL) */
+    int8_t phase;    /* dice: 0 roll, 1 decide, 2 gamble; chain: extra used */
+    int8_t roll;     /* dice */
+    int8_t turns;    /* dice: turns played */
+    int8_t mover;    /* dice: player whose turn it is */
+    int8_t board[9]; /* ttt */
+    int8_t winner;   /* ttt: -1 none, 0/1, 2 = draw */
 } toy_state_t;
 
 typedef struct toy_impl {
@@ -80,15 +80,19 @@ static int toy_legal(const game_t *g, const void *sv, int *out)
         for (int k = 1; k <= 3 && k <= s->a; k++) out[n++] = k - 1;
         break;
     case DICE:
-        if (s->phase == 0) for (int k = 0; k < 3; k++) out[n++] = 2 + k;
-        else if (s->phase == 1) out[n++] = 0, out[n++] = 1;
-        else out[n++] = 5, out[n++] = 6;
+        if (s->phase == 0)
+            for (int k = 0; k < 3; k++) out[n++] = 2 + k;
+        else if (s->phase == 1)
+            out[n++] = 0, out[n++] = 1;
+        else
+            out[n++] = 5, out[n++] = 6;
         break;
     case PUZZLE:
         for (int k = 0; k < 3; k++) out[n++] = k;
         break;
     case TTT:
-        for (int k = 0; k < 9; k++) if (!s->board[k]) out[n++] = k;
+        for (int k = 0; k < 9; k++)
+            if (!s->board[k]) out[n++] = k;
         break;
     }
     return n;
@@ -129,9 +133,12 @@ static void toy_apply(const game_t *g, void *sv, int action)
     case CHAIN:
         s->a = (int8_t)(s->a - (action + 1));
         s->winner = s->player;
-        if (s->a == 0) s->player = PLAYER_TERMINAL;
-        else if (action == 0 && !s->phase) s->phase = 1; /* same player again */
-        else s->phase = 0, s->player = (int8_t)(1 - s->player);
+        if (s->a == 0)
+            s->player = PLAYER_TERMINAL;
+        else if (action == 0 && !s->phase)
+            s->phase = 1; /* same player again */
+        else
+            s->phase = 0, s->player = (int8_t)(1 - s->player);
         break;
     case DICE:
         if (s->phase == 0) {
@@ -140,8 +147,10 @@ static void toy_apply(const game_t *g, void *sv, int action)
             s->player = s->mover;
         } else if (s->phase == 1) {
             if (action == 0) {
-                if (s->mover == 0) s->a = (int8_t)(s->a + s->roll);
-                else s->b = (int8_t)(s->b + s->roll);
+                if (s->mover == 0)
+                    s->a = (int8_t)(s->a + s->roll);
+                else
+                    s->b = (int8_t)(s->b + s->roll);
                 dice_end_turn(s);
             } else {
                 s->phase = 2;
@@ -149,8 +158,10 @@ static void toy_apply(const game_t *g, void *sv, int action)
             }
         } else {
             if (action == 5) {
-                if (s->mover == 0) s->a = (int8_t)(s->a + 2 * s->roll);
-                else s->b = (int8_t)(s->b + 2 * s->roll);
+                if (s->mover == 0)
+                    s->a = (int8_t)(s->a + 2 * s->roll);
+                else
+                    s->b = (int8_t)(s->b + 2 * s->roll);
             }
             dice_end_turn(s);
         }
@@ -163,8 +174,10 @@ static void toy_apply(const game_t *g, void *sv, int action)
     case TTT:
         s->board[action] = (int8_t)(s->player + 1);
         s->player = (int8_t)(1 - s->player);
-        if (ttt_line(s->board) >= 0) s->winner = (int8_t)ttt_line(s->board), s->player = PLAYER_TERMINAL;
-        else if (toy_legal(g, s, (int[9]){0}) == 0) s->winner = 2, s->player = PLAYER_TERMINAL;
+        if (ttt_line(s->board) >= 0)
+            s->winner = (int8_t)ttt_line(s->board), s->player = PLAYER_TERMINAL;
+        else if (toy_legal(g, s, (int[9]){0}) == 0)
+            s->winner = 2, s->player = PLAYER_TERMINAL;
         break;
     }
 }
@@ -175,9 +188,7 @@ static void toy_returns(const game_t *g, const void *sv, double *out)
     out[0] = out[1] = 0;
     switch (kind_of(g)) {
     case NIM:
-    case CHAIN:
-        out[s->winner] = 1, out[1 - s->winner] = -1;
-        break;
+    case CHAIN: out[s->winner] = 1, out[1 - s->winner] = -1; break;
     case DICE:
         out[0] = s->a > s->b ? 1 : s->a < s->b ? -1 : 0;
         out[1] = -out[0];

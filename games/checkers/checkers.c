@@ -67,7 +67,8 @@ static const param_def_t checkers_params[] = {
      .type = PARAM_CHOICE,
      .def = "english",
      .choices = "english|losing|polish|devil",
-     .help = "english checkers, the Losing Game, Polish draughts on 8x8 (Brazilian), Devil among the Tailors"},
+     .help = "english checkers, the Losing Game, Polish draughts on 8x8 (Brazilian), Devil among "
+             "the Tailors"},
     {.key = NULL},
 };
 
@@ -120,7 +121,8 @@ static void checkers_destroy(game_t *g)
 
 const game_entry_t checkers_entry = {
     .name = "checkers",
-    .description = "checkers/draughts on 8x8: English, Losing Game, Polish (Brazilian), Devil among the Tailors",
+    .description = "checkers/draughts on 8x8: English, Losing Game, Polish (Brazilian), Devil "
+                   "among the Tailors",
     .params = checkers_params,
     .variants = checkers_variants,
     .create = checkers_create,

@@ -15,8 +15,8 @@
 
 #include "games/game.h"
 
-#define CHECKERS_PDN_TAGS 24
-#define CHECKERS_PDN_MOVES 1024   /* whole moves in one record */
+#define CHECKERS_PDN_TAGS    24
+#define CHECKERS_PDN_MOVES   1024 /* whole moves in one record */
 #define CHECKERS_PDN_ACTIONS 2048 /* steps in one record */
 
 typedef struct checkers_pdn_tag {

@@ -32,10 +32,10 @@
 enum { CK_ENGLISH = 0, CK_LOSING, CK_POLISH, CK_DEVIL };
 enum { CK_ONGOING = 0, CK_WIN0, CK_WIN1, CK_DRAW };
 
-#define CK_QUIET_MAX 80      /* 40 moves each without a capture or a man move: draw */
-#define CK_MAX_LEGAL 156     /* 12 pieces x 13 squares on their two diagonals */
-#define CK_ROW0 0x0000000Fu  /* White's king row */
-#define CK_ROW7 0xF0000000u  /* Black's king row */
+#define CK_QUIET_MAX 80          /* 40 moves each without a capture or a man move: draw */
+#define CK_MAX_LEGAL 156         /* 12 pieces x 13 squares on their two diagonals */
+#define CK_ROW0      0x0000000Fu /* White's king row */
+#define CK_ROW7      0xF0000000u /* Black's king row */
 
 typedef struct ck_state {
     uint64_t hash;
@@ -54,8 +54,8 @@ typedef struct ck_state {
 /* The immutable game tables (g->impl). */
 typedef struct ck_game {
     int variant;
-    bool flying;   /* Polish: kings fly, men take backwards, majority capture */
-    bool draws;    /* 40-move rule and threefold repetition */
+    bool flying;                /* Polish: kings fly, men take backwards, majority capture */
+    bool draws;                 /* 40-move rule and threefold repetition */
     uint64_t z_piece[2][2][32]; /* [color][king][square] */
     uint64_t z_side, z_chain[32], z_prev[32], z_cap[32];
 } ck_game_t;

@@ -14,7 +14,8 @@
 static int read_square(const char **pp, int *sq, const char *what)
 {
     const char *p = *pp;
-    if (!isdigit((unsigned char)*p)) return hoyle_error(HOYLE_EINVAL, "fen: %s: expected a square at '%.12s'", what, p);
+    if (!isdigit((unsigned char)*p))
+        return hoyle_error(HOYLE_EINVAL, "fen: %s: expected a square at '%.12s'", what, p);
     long v = 0;
     while (isdigit((unsigned char)*p) && v < 1000) v = v * 10 + (*p++ - '0');
     if (v < 1 || v > 32) return hoyle_error(HOYLE_EINVAL, "fen: %s: bad square '%ld'", what, v);
@@ -36,10 +37,12 @@ static int read_pieces(const char *p, uint32_t *set, uint32_t *kings, const char
         if (*p == '-') {
             p++;
             if (read_square(&p, &b, what)) return HOYLE_EINVAL;
-            if (b < a) return hoyle_error(HOYLE_EINVAL, "fen: %s: bad range %d-%d", what, a + 1, b + 1);
+            if (b < a)
+                return hoyle_error(HOYLE_EINVAL, "fen: %s: bad range %d-%d", what, a + 1, b + 1);
         }
         for (int sq = a; sq <= b; sq++) {
-            if ((s >> sq) & 1) return hoyle_error(HOYLE_EINVAL, "fen: %s: square %d listed twice", what, sq + 1);
+            if ((s >> sq) & 1)
+                return hoyle_error(HOYLE_EINVAL, "fen: %s: square %d listed twice", what, sq + 1);
             s |= ck_bit(sq);
             if (king) k |= ck_bit(sq);
         }
@@ -59,16 +62,25 @@ static int read_pieces(const char *p, uint32_t *set, uint32_t *kings, const char
 static int check_board(const ck_game_t *cg, ck_state_t *t, uint32_t allow)
 {
     static const char *const name[2] = {"black", "white"};
-    if (t->bb[0] & t->bb[1]) return hoyle_error(HOYLE_EINVAL, "fen: square %d is both black and white", ck_lsb(t->bb[0] & t->bb[1]) + 1);
+    if (t->bb[0] & t->bb[1])
+        return hoyle_error(HOYLE_EINVAL, "fen: square %d is both black and white",
+                           ck_lsb(t->bb[0] & t->bb[1]) + 1);
     for (int c = 0; c < 2; c++) {
-        if (ck_popcount(t->bb[c]) > 12) return hoyle_error(HOYLE_EINVAL, "fen: %s has %d pieces (at most 12)", name[c], ck_popcount(t->bb[c]));
+        if (ck_popcount(t->bb[c]) > 12)
+            return hoyle_error(HOYLE_EINVAL, "fen: %s has %d pieces (at most 12)", name[c],
+                               ck_popcount(t->bb[c]));
         uint32_t bad = t->bb[c] & ~t->kings & ck_king_row(c) & ~allow;
         if (bad && cg->variant != CK_DEVIL)
-            return hoyle_error(HOYLE_EINVAL, "fen: %s man on %d is on its king row (write K%d)", name[c], ck_lsb(bad) + 1, ck_lsb(bad) + 1);
+            return hoyle_error(HOYLE_EINVAL, "fen: %s man on %d is on its king row (write K%d)",
+                               name[c], ck_lsb(bad) + 1, ck_lsb(bad) + 1);
     }
     if (cg->variant == CK_DEVIL) {
-        if (ck_popcount(t->bb[0]) != 1) return hoyle_error(HOYLE_EINVAL, "fen: devil: black must have exactly one piece (the devil)");
-        if (ck_popcount(t->bb[1]) > 4 || (t->bb[1] & t->kings)) return hoyle_error(HOYLE_EINVAL, "fen: devil: white has at most four men (the tailors) and no kings");
+        if (ck_popcount(t->bb[0]) != 1)
+            return hoyle_error(HOYLE_EINVAL,
+                               "fen: devil: black must have exactly one piece (the devil)");
+        if (ck_popcount(t->bb[1]) > 4 || (t->bb[1] & t->kings))
+            return hoyle_error(HOYLE_EINVAL,
+                               "fen: devil: white has at most four men (the tailors) and no kings");
         t->kings = t->bb[0];
     }
     return HOYLE_OK;
@@ -79,23 +91,32 @@ static int check_chain(const ck_game_t *cg, ck_state_t *t, const char *cf, const
 {
     int a, b;
     const char *p = cf;
-    if (read_square(&p, &a, "chain") || (*p != 'x' && *p != 'X') || (p++, read_square(&p, &b, "chain")) || *p)
+    if (read_square(&p, &a, "chain") || (*p != 'x' && *p != 'X') ||
+        (p++, read_square(&p, &b, "chain")) || *p)
         return hoyle_error(HOYLE_EINVAL, "fen: chain: want C<from>x<to>, got 'C%s'", cf);
     uint32_t between, cap, k;
     int c = t->side, d = ck_line(a, b, &between);
-    if (d < 0) return hoyle_error(HOYLE_EINVAL, "fen: chain: %d and %d are not on one diagonal", a + 1, b + 1);
-    if (!((t->bb[c] >> b) & 1)) return hoyle_error(HOYLE_EINVAL, "fen: chain: no piece of the side to move on %d", b + 1);
-    if (((t->bb[0] | t->bb[1]) >> a) & 1) return hoyle_error(HOYLE_EINVAL, "fen: chain: square %d should be empty", a + 1);
+    if (d < 0)
+        return hoyle_error(HOYLE_EINVAL, "fen: chain: %d and %d are not on one diagonal", a + 1,
+                           b + 1);
+    if (!((t->bb[c] >> b) & 1))
+        return hoyle_error(HOYLE_EINVAL, "fen: chain: no piece of the side to move on %d", b + 1);
+    if (((t->bb[0] | t->bb[1]) >> a) & 1)
+        return hoyle_error(HOYLE_EINVAL, "fen: chain: square %d should be empty", a + 1);
     if (read_pieces(xf, &cap, &k, "captured")) return HOYLE_EINVAL;
-    if (!cap || k || (cap & ~t->bb[c ^ 1])) return hoyle_error(HOYLE_EINVAL, "fen: captured: need one or more opponent squares");
-    if (!(between & cap)) return hoyle_error(HOYLE_EINVAL, "fen: chain: the last step %dx%d took nothing", a + 1, b + 1);
+    if (!cap || k || (cap & ~t->bb[c ^ 1]))
+        return hoyle_error(HOYLE_EINVAL, "fen: captured: need one or more opponent squares");
+    if (!(between & cap))
+        return hoyle_error(HOYLE_EINVAL, "fen: chain: the last step %dx%d took nothing", a + 1,
+                           b + 1);
     t->captured = cap;
     t->chain = (uint8_t)(b + 1);
     t->chain_prev = (uint8_t)(a + 1);
     bool king = (t->kings >> b) & 1;
     ck_step_t st[32];
     bool stop = !king && !cg->flying && (ck_bit(b) & ck_king_row(c));
-    if (stop || !ck_capture_steps(cg, t->bb[c], t->bb[c ^ 1], cap, b, king, c, king && cg->flying ? d : -1, st))
+    if (stop || !ck_capture_steps(cg, t->bb[c], t->bb[c ^ 1], cap, b, king, c,
+                                  king && cg->flying ? d : -1, st))
         return hoyle_error(HOYLE_EINVAL, "fen: chain: no capture continues from %d", b + 1);
     return HOYLE_OK;
 }
@@ -108,12 +129,15 @@ static int check_history(const ck_game_t *cg, ck_state_t *t, const char *hf)
     uint16_t rev[CK_QUIET_MAX];
     while (*p) {
         int a, b;
-        if (n == CK_QUIET_MAX) return hoyle_error(HOYLE_EINVAL, "fen: history: more than %d moves", CK_QUIET_MAX);
+        if (n == CK_QUIET_MAX)
+            return hoyle_error(HOYLE_EINVAL, "fen: history: more than %d moves", CK_QUIET_MAX);
         if (read_square(&p, &a, "history") || *p != '-' || (p++, read_square(&p, &b, "history")))
             return hoyle_error(HOYLE_EINVAL, "fen: history: want moves like 30-26, got '%s'", hf);
         rev[n++] = (uint16_t)(a | b << 5);
-        if (*p == ',') p++;
-        else if (*p) return hoyle_error(HOYLE_EINVAL, "fen: history: unexpected '%c'", *p);
+        if (*p == ',')
+            p++;
+        else if (*p)
+            return hoyle_error(HOYLE_EINVAL, "fen: history: unexpected '%c'", *p);
     }
     if (!cg->draws && n) return hoyle_error(HOYLE_EINVAL, "fen: history: this variant keeps none");
     uint32_t bb[2] = {t->bb[0], t->bb[1]}, kings = t->kings;
@@ -124,7 +148,10 @@ static int check_history(const ck_game_t *cg, ck_state_t *t, const char *hf)
         bool ok = ck_line(a, b, &between) >= 0 && ((bb[mover] & kings) >> b & 1) &&
                   !(((bb[0] | bb[1]) >> a) & 1) && !(between & (bb[0] | bb[1])) &&
                   (cg->flying || !between);
-        if (!ok) return hoyle_error(HOYLE_EINVAL, "fen: history: %d-%d is not a king move that leads here", a + 1, b + 1);
+        if (!ok)
+            return hoyle_error(HOYLE_EINVAL,
+                               "fen: history: %d-%d is not a king move that leads here", a + 1,
+                               b + 1);
         bb[mover] ^= ck_bit(a) | ck_bit(b);
         kings ^= ck_bit(a) | ck_bit(b);
     }
@@ -144,7 +171,8 @@ int ck_position_from_string(const game_t *g, const char *text, void *out)
     if (len == 0) return hoyle_error(HOYLE_EINVAL, "fen: empty position");
     if (len >= sizeof buf) return hoyle_error(HOYLE_EINVAL, "fen: position too long");
     for (size_t i = 0; i < len; i++)
-        if (isspace((unsigned char)text[i])) return hoyle_error(HOYLE_EINVAL, "fen: unexpected blank in '%.40s'", text);
+        if (isspace((unsigned char)text[i]))
+            return hoyle_error(HOYLE_EINVAL, "fen: unexpected blank in '%.40s'", text);
     memcpy(buf, text, len);
     buf[len] = '\0';
     ck_state_t t;
@@ -158,9 +186,12 @@ int ck_position_from_string(const game_t *g, const char *text, void *out)
         if (!p) break;
         *p = '\0';
     }
-    if (strcmp(field[0], "B") == 0 || strcmp(field[0], "b") == 0) t.side = 0;
-    else if (strcmp(field[0], "W") == 0 || strcmp(field[0], "w") == 0) t.side = 1;
-    else return hoyle_error(HOYLE_EINVAL, "fen: side to move must be B or W, got '%s'", field[0]);
+    if (strcmp(field[0], "B") == 0 || strcmp(field[0], "b") == 0)
+        t.side = 0;
+    else if (strcmp(field[0], "W") == 0 || strcmp(field[0], "w") == 0)
+        t.side = 1;
+    else
+        return hoyle_error(HOYLE_EINVAL, "fen: side to move must be B or W, got '%s'", field[0]);
     const char *cf = NULL, *xf = NULL, *hf = NULL;
     bool seen[2] = {false, false};
     int order = 0; /* W/B fields, then C, X, H in that order */
@@ -170,7 +201,8 @@ int ck_position_from_string(const game_t *g, const char *text, void *out)
         if (tag == 'W' || tag == 'B') {
             int c = tag == 'W';
             uint32_t k;
-            if (seen[c] || order) return hoyle_error(HOYLE_EINVAL, "fen: field '%c' repeated or misplaced", tag);
+            if (seen[c] || order)
+                return hoyle_error(HOYLE_EINVAL, "fen: field '%c' repeated or misplaced", tag);
             if (read_pieces(rest, &t.bb[c], &k, c ? "white" : "black")) return HOYLE_EINVAL;
             t.kings |= k;
             seen[c] = true;
@@ -192,7 +224,8 @@ int ck_position_from_string(const game_t *g, const char *text, void *out)
         if (sq >= 1 && sq <= 32) allow = ck_bit(sq - 1) & t.bb[t.side];
     }
     if (check_board(cg, &t, allow)) return HOYLE_EINVAL;
-    if (cf && !xf) return hoyle_error(HOYLE_EINVAL, "fen: chain field C needs the captured field X");
+    if (cf && !xf)
+        return hoyle_error(HOYLE_EINVAL, "fen: chain field C needs the captured field X");
     if (cf && hf) return hoyle_error(HOYLE_EINVAL, "fen: no history while a chain is in progress");
     if (cf && check_chain(cg, &t, cf, xf)) return HOYLE_EINVAL;
     if (hf && check_history(cg, &t, hf)) return HOYLE_EINVAL;

@@ -55,9 +55,9 @@ int ck_max_capture(const ck_game_t *cg, uint32_t own, uint32_t opp, uint32_t cap
     ck_step_t st[32];
     int n = ck_capture_steps(cg, own, opp, captured, sq, king, color, forbid, st), best = 0;
     for (int i = 0; i < n; i++) {
-        int v = ck_popcount(st[i].cap) +
-                ck_max_capture(cg, own ^ ck_bit(sq) ^ ck_bit(st[i].to), opp, captured | st[i].cap,
-                               st[i].to, king, color, king && cg->flying ? st[i].dir : -1);
+        int v = ck_popcount(st[i].cap) + ck_max_capture(cg, own ^ ck_bit(sq) ^ ck_bit(st[i].to),
+                                                        opp, captured | st[i].cap, st[i].to, king,
+                                                        color, king && cg->flying ? st[i].dir : -1);
         if (v > best) best = v;
     }
     return best;
@@ -100,7 +100,8 @@ bool ck_has_move(const ck_game_t *cg, uint32_t own, uint32_t opp, uint32_t kings
     uint32_t empty = ~(own | opp), men = own & ~kings, k = own & kings;
     int f = ck_fwd0(color);
     if ((ck_shift(f, men | k) | ck_shift(f + 1, men | k) | ck_shift(f ^ 2, k) |
-         ck_shift((f ^ 2) + 1, k)) & empty)
+         ck_shift((f ^ 2) + 1, k)) &
+        empty)
         return true;
     return ck_has_capture(cg, own, opp, kings, color);
 }
@@ -127,10 +128,10 @@ static int piece_captures(const ck_game_t *cg, const ck_state_t *s, int sq, int 
         acts[i] = sq * 32 + st[i].to;
         vals[i] = 0;
         if (cg->flying)
-            vals[i] = ck_popcount(st[i].cap) +
-                      ck_max_capture(cg, s->bb[c] ^ ck_bit(sq) ^ ck_bit(st[i].to), s->bb[c ^ 1],
-                                     s->captured | st[i].cap, st[i].to, king, c,
-                                     king ? st[i].dir : -1);
+            vals[i] =
+                ck_popcount(st[i].cap) +
+                ck_max_capture(cg, s->bb[c] ^ ck_bit(sq) ^ ck_bit(st[i].to), s->bb[c ^ 1],
+                               s->captured | st[i].cap, st[i].to, king, c, king ? st[i].dir : -1);
     }
     return n;
 }
@@ -145,10 +146,12 @@ int ck_legal_actions(const ck_game_t *cg, const ck_state_t *s, int *out)
         if (s->chain) {
             int sq = s->chain - 1, forbid = -1;
             uint32_t between;
-            if (cg->flying && ((s->kings >> sq) & 1)) forbid = ck_line(s->chain_prev - 1, sq, &between);
+            if (cg->flying && ((s->kings >> sq) & 1))
+                forbid = ck_line(s->chain_prev - 1, sq, &between);
             n = piece_captures(cg, s, sq, forbid, out, vals);
         } else {
-            for (uint32_t b = own; b; b &= b - 1) n += piece_captures(cg, s, ck_lsb(b), -1, out + n, vals + n);
+            for (uint32_t b = own; b; b &= b - 1)
+                n += piece_captures(cg, s, ck_lsb(b), -1, out + n, vals + n);
         }
         if (cg->flying) {
             for (int i = 0; i < n; i++) best = vals[i] > best ? vals[i] : best;
@@ -162,7 +165,8 @@ int ck_legal_actions(const ck_game_t *cg, const ck_state_t *s, int *out)
     }
     for (uint32_t b = own; b; b &= b - 1) {
         int sq = ck_lsb(b);
-        for (uint32_t t = ck_quiet_targets(cg, own, opp, sq, (s->kings >> sq) & 1, c); t; t &= t - 1)
+        for (uint32_t t = ck_quiet_targets(cg, own, opp, sq, (s->kings >> sq) & 1, c); t;
+             t &= t - 1)
             out[n++] = sq * 32 + ck_lsb(t);
     }
     return n;
@@ -171,7 +175,8 @@ int ck_legal_actions(const ck_game_t *cg, const ck_state_t *s, int *out)
 bool ck_is_capture(const ck_state_t *s, int action)
 {
     uint32_t between;
-    if (action < 0 || action >= 1024 || ck_line(action >> 5, action & 31, &between) < 0) return false;
+    if (action < 0 || action >= 1024 || ck_line(action >> 5, action & 31, &between) < 0)
+        return false;
     return (between & s->bb[s->side ^ 1]) != 0;
 }
 

@@ -68,7 +68,8 @@ static int parse_squares(const char *text, int *sq, int cap, const char *what)
             return hoyle_error(HOYLE_EINVAL, "%s: unexpected '%c' in '%s'", what, *p, text);
         long v = 0;
         while (isdigit((unsigned char)*p) && v < 1000) v = v * 10 + (*p++ - '0');
-        if (v < 1 || v > 32) return hoyle_error(HOYLE_EINVAL, "%s: bad square %ld in '%s'", what, v, text);
+        if (v < 1 || v > 32)
+            return hoyle_error(HOYLE_EINVAL, "%s: bad square %ld in '%s'", what, v, text);
         if (n == cap) return hoyle_error(HOYLE_EINVAL, "%s: too many squares in '%s'", what, text);
         sq[n++] = (int)v - 1;
         while (isspace((unsigned char)*p)) p++;
@@ -78,7 +79,8 @@ static int parse_squares(const char *text, int *sq, int cap, const char *what)
             if (!*p) return hoyle_error(HOYLE_EINVAL, "%s: '%s' ends in a separator", what, text);
         }
     }
-    if (n < 2) return hoyle_error(HOYLE_EINVAL, "%s: '%s' is not a move (want e.g. 11-15)", what, text);
+    if (n < 2)
+        return hoyle_error(HOYLE_EINVAL, "%s: '%s' is not a move (want e.g. 11-15)", what, text);
     return n;
 }
 
@@ -142,9 +144,11 @@ int ck_move_from_string(const game_t *g, const void *s, const char *text, int *a
     match_walk(&m, s, 0);
     if (m.matches == 0) return hoyle_error(HOYLE_EINVAL, "move: '%s' is not legal here", text);
     if (m.matches > 1 && !m.exact)
-        return hoyle_error(HOYLE_EINVAL, "move: '%s' is ambiguous (%d capture paths; give every square)",
-                           text, m.matches);
-    if (m.nfound > cap) return hoyle_error(HOYLE_EFULL, "move: '%s' has more than %d steps", text, cap);
+        return hoyle_error(HOYLE_EINVAL,
+                           "move: '%s' is ambiguous (%d capture paths; give every square)", text,
+                           m.matches);
+    if (m.nfound > cap)
+        return hoyle_error(HOYLE_EFULL, "move: '%s' has more than %d steps", text, cap);
     memcpy(actions, m.found, sizeof(int) * (size_t)m.nfound);
     return m.nfound;
 }
@@ -160,7 +164,8 @@ int ck_move_to_string(const game_t *g, const void *s, const int *actions, int n,
     sb_put(&b, "%d", (actions[0] >> 5) + 1, 0);
     for (int i = 0; i < n; i++) {
         if (i > 0 && (actions[i] >> 5) != (actions[i - 1] & 31))
-            return hoyle_error(HOYLE_EINVAL, "move_to_string: step %d does not continue the move", i + 1);
+            return hoyle_error(HOYLE_EINVAL, "move_to_string: step %d does not continue the move",
+                               i + 1);
         sb_put(&b, capture ? "x%d" : "-%d", (actions[i] & 31) + 1, 0);
     }
     return sb_done(&b, "move_to_string");
@@ -189,7 +194,8 @@ int ck_position_to_string(const game_t *g, const void *state, char *buf, size_t 
         sb_put(&b, ":C%dx%d", s->chain_prev, s->chain);
         sb_put(&b, ":X", 0, 0);
         int i = 0;
-        for (uint32_t x = s->captured; x; x &= x - 1, i++) sb_put(&b, i ? ",%d" : "%d", ck_lsb(x) + 1, 0);
+        for (uint32_t x = s->captured; x; x &= x - 1, i++)
+            sb_put(&b, i ? ",%d" : "%d", ck_lsb(x) + 1, 0);
     }
     for (int i = 0; i < s->quiet; i++)
         sb_put(&b, i ? ",%d-%d" : ":H%d-%d", (s->rev[i] & 31) + 1, ((s->rev[i] >> 5) & 31) + 1);

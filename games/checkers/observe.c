@@ -20,8 +20,12 @@ void ck_observe(const game_t *g, const void *state, int player, float *out)
     const ck_state_t *s = state;
     memset(out, 0, sizeof(float) * CK_PLANES * 64);
     uint32_t own = s->bb[player], opp = s->bb[player ^ 1];
-    uint32_t plane[6] = {own & ~s->kings, own & s->kings, opp & ~s->kings, opp & s->kings,
-                         s->chain ? ck_bit(s->chain - 1) : 0, s->captured};
+    uint32_t plane[6] = {own & ~s->kings,
+                         own & s->kings,
+                         opp & ~s->kings,
+                         opp & s->kings,
+                         s->chain ? ck_bit(s->chain - 1) : 0,
+                         s->captured};
     for (int p = 0; p < 6; p++)
         for (uint32_t b = plane[p]; b; b &= b - 1) {
             int sq = ck_lsb(b), v = player == 0 ? 31 - sq : sq;

@@ -9,7 +9,8 @@
 #include "games/checkers/checkers.h"
 #include "games/checkers/checkers_internal.h"
 
-static const char *const results[] = {"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*", NULL};
+static const char *const results[] = {"1-0", "0-1", "1/2-1/2", "2-0", "0-2",
+                                      "1-1", "0-0", "*",       NULL};
 
 typedef struct reader {
     const char *p;
@@ -35,27 +36,36 @@ static int read_tag(reader_t *r, checkers_pdn_game_t *pg)
     size_t n = 0;
     while (isspace((unsigned char)*p)) p++;
     while (isalnum((unsigned char)*p) || *p == '_') {
-        if (n + 1 >= sizeof key) return hoyle_error(HOYLE_EINVAL, "pdn: line %d: tag name too long", r->line);
+        if (n + 1 >= sizeof key)
+            return hoyle_error(HOYLE_EINVAL, "pdn: line %d: tag name too long", r->line);
         key[n++] = *p++;
     }
     key[n] = '\0';
     while (*p == ' ' || *p == '\t') p++;
-    if (n == 0 || *p != '"') return hoyle_error(HOYLE_EINVAL, "pdn: line %d: malformed tag (want [Key \"value\"])", r->line);
+    if (n == 0 || *p != '"')
+        return hoyle_error(HOYLE_EINVAL, "pdn: line %d: malformed tag (want [Key \"value\"])",
+                           r->line);
     p++;
     char value[160];
     n = 0;
     while (*p && *p != '"' && *p != '\n') {
         if (*p == '\\' && p[1]) p++;
-        if (n + 1 >= sizeof value) return hoyle_error(HOYLE_EINVAL, "pdn: line %d: tag '%s' value too long", r->line, key);
+        if (n + 1 >= sizeof value)
+            return hoyle_error(HOYLE_EINVAL, "pdn: line %d: tag '%s' value too long", r->line, key);
         value[n++] = *p++;
     }
     value[n] = '\0';
-    if (*p != '"') return hoyle_error(HOYLE_EINVAL, "pdn: line %d: tag '%s' value not closed", r->line, key);
+    if (*p != '"')
+        return hoyle_error(HOYLE_EINVAL, "pdn: line %d: tag '%s' value not closed", r->line, key);
     p++;
     while (*p == ' ' || *p == '\t') p++;
-    if (*p != ']') return hoyle_error(HOYLE_EINVAL, "pdn: line %d: tag '%s' not closed with ']'", r->line, key);
+    if (*p != ']')
+        return hoyle_error(HOYLE_EINVAL, "pdn: line %d: tag '%s' not closed with ']'", r->line,
+                           key);
     r->p = p + 1;
-    if (pg->num_tags == CHECKERS_PDN_TAGS) return hoyle_error(HOYLE_EINVAL, "pdn: line %d: more than %d tags", r->line, CHECKERS_PDN_TAGS);
+    if (pg->num_tags == CHECKERS_PDN_TAGS)
+        return hoyle_error(HOYLE_EINVAL, "pdn: line %d: more than %d tags", r->line,
+                           CHECKERS_PDN_TAGS);
     snprintf(pg->tags[pg->num_tags].key, sizeof pg->tags[0].key, "%s", key);
     snprintf(pg->tags[pg->num_tags].value, sizeof pg->tags[0].value, "%s", value);
     pg->num_tags++;
@@ -101,11 +111,13 @@ static int read_game(const game_t *g, reader_t *r, checkers_pdn_game_t *pg, ck_s
         char tok[GAME_MOVE_MAX];
         size_t n = 0;
         while (*r->p && !isspace((unsigned char)*r->p) && !strchr("{}()[]", *r->p)) {
-            if (n + 1 >= sizeof tok) return hoyle_error(HOYLE_EINVAL, "pdn: line %d: token too long", r->line);
+            if (n + 1 >= sizeof tok)
+                return hoyle_error(HOYLE_EINVAL, "pdn: line %d: token too long", r->line);
             tok[n++] = *r->p++;
         }
         tok[n] = '\0';
-        if (n == 0) return hoyle_error(HOYLE_EINVAL, "pdn: line %d: unexpected '%c'", r->line, *r->p);
+        if (n == 0)
+            return hoyle_error(HOYLE_EINVAL, "pdn: line %d: unexpected '%c'", r->line, *r->p);
         for (int i = 0; results[i]; i++)
             if (strcmp(tok, results[i]) == 0) {
                 snprintf(pg->result, sizeof pg->result, "%.7s", tok);
@@ -120,11 +132,16 @@ static int read_game(const game_t *g, reader_t *r, checkers_pdn_game_t *pg, ck_s
             n -= k;
             if (n == 0) continue;
         }
-        while (n > 0 && (tok[n - 1] == '!' || tok[n - 1] == '?' || tok[n - 1] == '*')) tok[--n] = '\0';
-        if (s->result != CK_ONGOING) return hoyle_error(HOYLE_EINVAL, "pdn: line %d: move '%s' after the game ended", r->line, tok);
+        while (n > 0 && (tok[n - 1] == '!' || tok[n - 1] == '?' || tok[n - 1] == '*'))
+            tok[--n] = '\0';
+        if (s->result != CK_ONGOING)
+            return hoyle_error(HOYLE_EINVAL, "pdn: line %d: move '%s' after the game ended",
+                               r->line, tok);
         int acts[GAME_MAX_CHAIN];
         int m = ck_move_from_string(g, s, tok, acts, GAME_MAX_CHAIN);
-        if (m < 0) return hoyle_error(HOYLE_EINVAL, "pdn: line %d: move %d '%s': %s", r->line, pg->num_moves + 1, tok, hoyle_last_error());
+        if (m < 0)
+            return hoyle_error(HOYLE_EINVAL, "pdn: line %d: move %d '%s': %s", r->line,
+                               pg->num_moves + 1, tok, hoyle_last_error());
         if (pg->num_moves == CHECKERS_PDN_MOVES || pg->num_actions + m > CHECKERS_PDN_ACTIONS)
             return hoyle_error(HOYLE_EINVAL, "pdn: line %d: game too long", r->line);
         for (int i = 0; i < m; i++) {
@@ -142,7 +159,8 @@ int checkers_pdn_read(const game_t *g, const char *text, checkers_pdn_game_t *ou
     reader_t r = {.p = text, .line = 1};
     ck_state_t s;
     int status = read_game(g, &r, pg, &s);
-    if (status == HOYLE_OK && pg->num_tags == 0 && pg->num_moves == 0 && strcmp(pg->result, "*") == 0 && r.p == text)
+    if (status == HOYLE_OK && pg->num_tags == 0 && pg->num_moves == 0 &&
+        strcmp(pg->result, "*") == 0 && r.p == text)
         status = hoyle_error(HOYLE_EINVAL, "pdn: no game in the text");
     if (status == HOYLE_OK) memcpy(out, pg, sizeof *pg);
     free(pg);
@@ -176,7 +194,8 @@ int checkers_pdn_write(const game_t *g, const checkers_pdn_game_t *pg, char *buf
         EMIT("[%s \"%s\"]\n", pg->tags[i].key, pg->tags[i].value);
         has_fen |= strcmp(pg->tags[i].key, "FEN") == 0;
     }
-    if (!has_fen && (s.bb[0] != init.bb[0] || s.bb[1] != init.bb[1] || s.kings != init.kings || s.side != init.side))
+    if (!has_fen && (s.bb[0] != init.bb[0] || s.bb[1] != init.bb[1] || s.kings != init.kings ||
+                     s.side != init.side))
         EMIT("[FEN \"%s\"]\n", pg->start);
     if (pg->num_tags || !has_fen) EMIT("\n");
     int number = 1, at = 0;
@@ -187,9 +206,12 @@ int checkers_pdn_write(const game_t *g, const checkers_pdn_game_t *pg, char *buf
             free(out);
             return hoyle_error(HOYLE_EINVAL, "pdn: move %d cannot be written", m + 1);
         }
-        if (s.side == 0) wl = snprintf(word, sizeof word, "%d. %s", number, mv);
-        else if (m == 0) wl = snprintf(word, sizeof word, "%d... %s", number, mv);
-        else wl = snprintf(word, sizeof word, "%s", mv);
+        if (s.side == 0)
+            wl = snprintf(word, sizeof word, "%d. %s", number, mv);
+        else if (m == 0)
+            wl = snprintf(word, sizeof word, "%d... %s", number, mv);
+        else
+            wl = snprintf(word, sizeof word, "%s", mv);
         if (s.side == 1) number++;
         for (; at < pg->move_end[m]; at++) {
             if (!game_is_legal(g, &s, pg->actions[at])) {

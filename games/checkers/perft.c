@@ -30,7 +30,8 @@ static uint64_t pf_child(pf_t *p, const pfpos_t *x, int base, int quiet, int dep
     if (cg->variant == CK_DEVIL && ck_devil_free(x->bb[0], x->bb[1])) return 0;
     if (cg->draws && quiet >= 4) {
         if (quiet >= CK_QUIET_MAX) return 0;
-        if (ck_count_reps(x->bb[0] & x->kings, x->bb[1] & x->kings, x->side, p->hist + base, quiet) >= 2)
+        if (ck_count_reps(x->bb[0] & x->kings, x->bb[1] & x->kings, x->side, p->hist + base,
+                          quiet) >= 2)
             return 0;
     }
     return pf_node(p, x, base, quiet, depth);
@@ -38,8 +39,8 @@ static uint64_t pf_child(pf_t *p, const pfpos_t *x, int base, int quiet, int dep
 
 /* Continue the capture chain of the piece on `sq`; `ncap` taken so far,
  * `need` the majority count (0 when the majority rule is off). */
-static uint64_t pf_chain(pf_t *p, const pfpos_t *x, int sq, bool king, uint32_t captured, int forbid,
-                         int ncap, int need, int base, int depth)
+static uint64_t pf_chain(pf_t *p, const pfpos_t *x, int sq, bool king, uint32_t captured,
+                         int forbid, int ncap, int need, int base, int depth)
 {
     const ck_game_t *cg = p->cg;
     int c = x->side;

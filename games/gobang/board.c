@@ -47,7 +47,8 @@ int gb_impl_create(game_t *g, int n, int men, bool exact, int move_limit)
         for (int c = 0; c < n; c++)
             for (int d = 0; d < GB_DIRS; d++) {
                 int r2 = r + gb_dirs[d][0], c2 = c + gb_dirs[d][1];
-                im->nbr[r * n + c][d] = (r2 >= 0 && r2 < n && c2 >= 0 && c2 < n) ? (int16_t)(r2 * n + c2) : -1;
+                im->nbr[r * n + c][d] =
+                    (r2 >= 0 && r2 < n && c2 >= 0 && c2 < n) ? (int16_t)(r2 * n + c2) : -1;
             }
 
     for (int sym = 0; sym < SYM_COUNT; sym++) {
@@ -63,7 +64,8 @@ int gb_impl_create(game_t *g, int n, int men, bool exact, int move_limit)
             int r2, c2;
             sym_map((sym_t)sym, 3, 1 + gb_dirs[d][0], 1 + gb_dirs[d][1], &r2, &c2);
             for (int e = 0; e < GB_DIRS; e++)
-                if (gb_dirs[e][0] == r2 - 1 && gb_dirs[e][1] == c2 - 1) im->dir_map[sym][d] = (uint8_t)e;
+                if (gb_dirs[e][0] == r2 - 1 && gb_dirs[e][1] == c2 - 1)
+                    im->dir_map[sym][d] = (uint8_t)e;
         }
     }
 
@@ -98,7 +100,8 @@ int gb_run(const gb_impl_t *im, const gb_state_t *s, int sq, int d, int color)
 {
     int len = 1;
     for (int at = im->nbr[sq][d]; at >= 0 && s->cell[at] == color; at = im->nbr[at][d]) len++;
-    for (int at = im->nbr[sq][7 - d]; at >= 0 && s->cell[at] == color; at = im->nbr[at][7 - d]) len++;
+    for (int at = im->nbr[sq][7 - d]; at >= 0 && s->cell[at] == color; at = im->nbr[at][7 - d])
+        len++;
     return len;
 }
 
@@ -152,6 +155,8 @@ void gb_settle(const gb_impl_t *im, gb_state_t *s, int from, int to)
         return;
     }
     if (s->in_hand[0] + s->in_hand[1] > 0) return; /* placing: an empty square always exists */
-    if (im->moving && s->moves >= im->move_limit) s->result = GB_DRAW;
-    else if (!gb_can_move(im, s, s->to_move)) s->result = GB_DRAW;
+    if (im->moving && s->moves >= im->move_limit)
+        s->result = GB_DRAW;
+    else if (!gb_can_move(im, s, s->to_move))
+        s->result = GB_DRAW;
 }

@@ -13,9 +13,9 @@
 #include "games/gobang/gobang_internal.h"
 
 static const double LINE_WEIGHT[6] = {0.0, 1.0, 6.0, 36.0, 216.0, 0.0};
-#define EVAL_SCALE 300.0 /* score difference that maps to tanh(1) */
-#define EVAL_FORCED 0.95 /* value of a win next action */
-#define EVAL_DOUBLE 0.9  /* value of two completable fours */
+#define EVAL_SCALE  300.0 /* score difference that maps to tanh(1) */
+#define EVAL_FORCED 0.95  /* value of a win next action */
+#define EVAL_DOUBLE 0.9   /* value of two completable fours */
 
 /* Can `side` fill `gap` on its next action without taking a man off the line
  * `win` (a window index)? */
@@ -63,9 +63,12 @@ double gb_evaluate(const game_t *g, const void *sv, int player)
     }
     int mover = s->to_move, other = 1 - mover;
     double v; /* for the mover */
-    if (gaps[mover] > 0) v = EVAL_FORCED;
-    else if (gaps[other] > 1) v = -EVAL_DOUBLE;
-    else v = 0.8 * tanh((score[mover] - score[other]) / EVAL_SCALE);
+    if (gaps[mover] > 0)
+        v = EVAL_FORCED;
+    else if (gaps[other] > 1)
+        v = -EVAL_DOUBLE;
+    else
+        v = 0.8 * tanh((score[mover] - score[other]) / EVAL_SCALE);
     return player == mover ? v : -v;
 }
 

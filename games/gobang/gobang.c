@@ -9,13 +9,27 @@
 #include "games/registry.h"
 
 static const param_def_t gobang_params[] = {
-    {.key = "board", .type = PARAM_INT, .def = "8", .min = GB_MIN_N, .max = GB_MAX_N,
+    {.key = "board",
+     .type = PARAM_INT,
+     .def = "8",
+     .min = GB_MIN_N,
+     .max = GB_MAX_N,
      .help = "board side N (an N x N board; the seed plays on the 8x8 chess-board)"},
-    {.key = "men", .type = PARAM_INT, .def = "12", .min = 0, .max = GB_MAX_SQ / 2,
+    {.key = "men",
+     .type = PARAM_INT,
+     .def = "12",
+     .min = 0,
+     .max = GB_MAX_SQ / 2,
      .help = "men per side, at most N*N/2; 0 = place in turn until the board is full (Gomoku)"},
-    {.key = "exact", .type = PARAM_BOOL, .def = "false",
+    {.key = "exact",
+     .type = PARAM_BOOL,
+     .def = "false",
      .help = "only exactly five wins (a line of six or more does not)"},
-    {.key = "move_limit", .type = PARAM_INT, .def = "200", .min = 1, .max = 10000,
+    {.key = "move_limit",
+     .type = PARAM_INT,
+     .def = "200",
+     .min = 1,
+     .max = 10000,
      .help = "moving-phase moves (both sides together) after which the game is drawn"},
     {.key = NULL},
 };
@@ -57,8 +71,9 @@ static int gobang_create(game_t *g)
     bool exact = params_bool(&g->params, "exact");
     int move_limit = (int)params_int(&g->params, "move_limit");
     if (2 * men > n * n)
-        return hoyle_error(HOYLE_EINVAL, "gobang: men: %d men a side need %d squares, board=%d has %d",
-                           men, 2 * men, n, n * n);
+        return hoyle_error(HOYLE_EINVAL,
+                           "gobang: men: %d men a side need %d squares, board=%d has %d", men,
+                           2 * men, n, n * n);
     int status = gb_impl_create(g, n, men, exact, move_limit);
     if (status) return status;
     const gb_impl_t *im = gb_impl(g);

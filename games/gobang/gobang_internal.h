@@ -23,13 +23,13 @@
 
 #include "games/game.h"
 
-#define GB_MAX_N 19
-#define GB_MIN_N 5
-#define GB_MAX_SQ (GB_MAX_N * GB_MAX_N)
+#define GB_MAX_N       19
+#define GB_MIN_N       5
+#define GB_MAX_SQ      (GB_MAX_N * GB_MAX_N)
 #define GB_MAX_WINDOWS (4 * GB_MAX_N * GB_MAX_N) /* generous bound on 5-cell lines */
-#define GB_DIRS 8
+#define GB_DIRS        8
 
-enum { GB_EMPTY = 0, GB_WHITE = 1, GB_BLACK = 2 }; /* cell values: player + 1 */
+enum { GB_EMPTY = 0, GB_WHITE = 1, GB_BLACK = 2 };  /* cell values: player + 1 */
 enum { GB_ONGOING = 0, GB_WIN0, GB_WIN1, GB_DRAW }; /* gb_state_t.result */
 
 /* (drow, dcol) of each direction; dir and 7 - dir are opposites. */
@@ -52,18 +52,18 @@ typedef struct gb_state {
 
 /* Immutable per-game tables (g->impl), made once in gb_impl_create(). */
 typedef struct gb_impl {
-    int n, nsq;         /* board side, squares */
-    int men;            /* parameter as given (0 = fill the board) */
-    int hand0[2];       /* men each side starts with in hand */
-    bool exact;         /* only runs of exactly five win */
-    bool moving;        /* a moving phase can happen (men > 0, 2*men < nsq) */
-    int move_limit;     /* moving-phase moves (both sides) before a draw */
+    int n, nsq;                      /* board side, squares */
+    int men;                         /* parameter as given (0 = fill the board) */
+    int hand0[2];                    /* men each side starts with in hand */
+    bool exact;                      /* only runs of exactly five win */
+    bool moving;                     /* a moving phase can happen (men > 0, 2*men < nsq) */
+    int move_limit;                  /* moving-phase moves (both sides) before a draw */
     uint64_t zob[2][GB_MAX_SQ];      /* stone keys */
     uint64_t zob_side;               /* Black to move */
     int16_t nbr[GB_MAX_SQ][GB_DIRS]; /* neighbour square or -1 */
     uint16_t sq_map[SYM_COUNT][GB_MAX_SQ];
     uint8_t dir_map[SYM_COUNT][GB_DIRS];
-    int num_windows;                 /* every line of five cells */
+    int num_windows; /* every line of five cells */
     int16_t window[GB_MAX_WINDOWS][5];
 } gb_impl_t;
 

@@ -94,22 +94,25 @@ int gb_action_from_string(const game_t *g, const void *sv, const char *text, int
     int me = s->to_move;
     if (b < 0) {
         if (s->in_hand[me] == 0)
-            return hoyle_error(HOYLE_EINVAL, "gobang: %s has no man left to place; move one ('c6 d7')",
+            return hoyle_error(HOYLE_EINVAL,
+                               "gobang: %s has no man left to place; move one ('c6 d7')",
                                side_name[me]);
-        if (s->cell[a] != GB_EMPTY) return hoyle_error(HOYLE_EINVAL, "gobang: '%.8s' is occupied", text);
+        if (s->cell[a] != GB_EMPTY)
+            return hoyle_error(HOYLE_EINVAL, "gobang: '%.8s' is occupied", text);
         *action = a;
         return HOYLE_OK;
     }
     if (s->in_hand[me] > 0)
-        return hoyle_error(HOYLE_EINVAL, "gobang: '%.40s': %s must place a man first (%d in hand)", text,
-                           side_name[me], s->in_hand[me]);
+        return hoyle_error(HOYLE_EINVAL, "gobang: '%.40s': %s must place a man first (%d in hand)",
+                           text, side_name[me], s->in_hand[me]);
     if (s->cell[a] != me + 1)
         return hoyle_error(HOYLE_EINVAL, "gobang: '%.40s': no %s man on the first square", text,
                            side_name[me]);
     for (int d = 0; d < GB_DIRS; d++)
         if (im->nbr[a][d] == b) {
             if (s->cell[b] != GB_EMPTY)
-                return hoyle_error(HOYLE_EINVAL, "gobang: '%.40s': the target square is occupied", text);
+                return hoyle_error(HOYLE_EINVAL, "gobang: '%.40s': the target square is occupied",
+                                   text);
             *action = im->nsq + a * GB_DIRS + d;
             return HOYLE_OK;
         }
@@ -181,7 +184,8 @@ int gb_position_from_string(const game_t *g, const char *text, void *sv)
         for (int c = 0; c < im->n; c++, p++) {
             int v = *p == 'x' ? GB_WHITE : *p == 'o' ? GB_BLACK : *p == '.' ? GB_EMPTY : -1;
             if (v < 0)
-                return hoyle_error(HOYLE_EINVAL, "gobang position: rank %d needs %d cells of x/o/. in '%.80s'",
+                return hoyle_error(HOYLE_EINVAL,
+                                   "gobang position: rank %d needs %d cells of x/o/. in '%.80s'",
                                    r + 1, im->n, text);
             t->cell[r * im->n + c] = (uint8_t)v;
             if (v) count[v - 1]++;
@@ -207,15 +211,19 @@ int gb_position_from_string(const game_t *g, const char *text, void *sv)
     int placed_gap = count[0] - count[1];
     if (hand[0] + hand[1] > 0) {
         if (moves != 0)
-            return hoyle_error(HOYLE_EINVAL, "gobang position: moves must be 0 while men are in hand");
+            return hoyle_error(HOYLE_EINVAL,
+                               "gobang position: moves must be 0 while men are in hand");
         if (placed_gap != t->to_move || (hand[0] == 0 && t->to_move == 0))
-            return hoyle_error(HOYLE_EINVAL, "gobang position: %s cannot be to place with %d x and %d o placed",
+            return hoyle_error(HOYLE_EINVAL,
+                               "gobang position: %s cannot be to place with %d x and %d o placed",
                                side_name[t->to_move], count[0], count[1]);
     } else if (!im->moving ? moves != 0 : (moves > im->move_limit || moves % 2 != t->to_move)) {
-        return hoyle_error(HOYLE_EINVAL, "gobang position: move counter %d does not fit %s to move (limit %d)",
+        return hoyle_error(HOYLE_EINVAL,
+                           "gobang position: move counter %d does not fit %s to move (limit %d)",
                            moves, side_name[t->to_move], im->moving ? im->move_limit : 0);
     }
-    t->in_hand[0] = (uint16_t)hand[0], t->in_hand[1] = (uint16_t)hand[1], t->moves = (uint16_t)moves;
+    t->in_hand[0] = (uint16_t)hand[0], t->in_hand[1] = (uint16_t)hand[1],
+    t->moves = (uint16_t)moves;
     bool five[2] = {gb_has_five(im, t, GB_WHITE), gb_has_five(im, t, GB_BLACK)};
     if (five[t->to_move])
         return hoyle_error(HOYLE_EINVAL, "gobang position: %s, to move, already has five",
