@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The deepest published perft counts, through the `hoyle perft` command:
+# every row of tests/data/checkers/perft.txt whose source is published
+# (English and the Losing Game through depth 12, Polish through depth 10),
+# checked at its last depth. About 25 s in a Release build; skipped (exit 77)
+# when HOYLE_SLOW_TESTS=0, as in the sanitizer run, where the unit tests
+# cover the same tables to depth 9-10.
+# usage: perft_deep.sh HOYLE_BINARY DATA_DIR
+set -u
+hoyle=$1
+data=$2
+if [ "${HOYLE_SLOW_TESTS:-1}" = 0 ]; then
+  echo "skipped: HOYLE_SLOW_TESTS=0"
+  exit 77
+fi
+pass=0
+fail=0
+while IFS='|' read -r spec position counts; do
+  spec=$(echo "$spec" | xargs)
+  case "$spec" in ''|'#'*|*devil*) continue ;; esac
+  set -- $counts
+  depth=$#
+  expected=${!depth}
+  args=()
+  [ "$(echo "$position" | xargs)" = start ] || args=(--position "$(echo "$position" | xargs)")
+  got=$("$hoyle" perft "$spec" "$depth" "${args[@]}" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["nodes"])')
+  if [ "$got" = "$expected" ]; then
+    pass=$((pass + 1))
+    echo "ok: perft $spec $depth = $got"
+  else
+    fail=$((fail + 1))
+    echo "FAIL: perft $spec $depth = $got, expected $expected"
+  fi
+done < "$data/checkers/perft.txt"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ] && [ "$pass" -ge 3 ]
