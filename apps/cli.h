@@ -71,6 +71,8 @@ int cmd_tournament(int argc, char **argv);
 int cmd_elo(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_sprt(int argc, char **argv);
+int cmd_selfplay(int argc, char **argv);
+int cmd_train(int argc, char **argv);
 
 /* `hoyle elo` (report = 0) and `hoyle report` (report = 1): ratings and
  * tables from stored record files (cmd_elo.c). */

@@ -3,6 +3,9 @@
 #include <string.h>
 
 #include "apps/cli.h"
+#ifdef HOYLE_TORCH
+#include "train/agent_az.h"
+#endif
 
 typedef struct command {
     const char *name;
@@ -22,6 +25,8 @@ static const command_t commands[] = {
     {"elo", cmd_elo, "Elo ratings from stored game records (.h5)"},
     {"report", cmd_report, "Elo, cross table, LOS, first-player table; PDN export"},
     {"sprt", cmd_sprt, "sequential probability ratio test between two agents"},
+    {"selfplay", cmd_selfplay, "self-play games: samples, throughput (network or fake)"},
+    {"train", cmd_train, "AlphaZero training loop from a YAML config (resumable)"},
     {"bench", cmd_bench, "deterministic speed benchmark with a node signature"},
     {NULL, NULL, NULL},
 };
@@ -52,6 +57,12 @@ int main(int argc, char **argv)
         printf("hoyle %s\n", HOYLE_VERSION);
         return EXIT_OK;
     }
+#ifdef HOYLE_TORCH
+    if (train_register_agents()) { /* the `az` agent (train/agent_az.h) */
+        fprintf(stderr, "hoyle: %s\n", hoyle_last_error());
+        return EXIT_FAILED;
+    }
+#endif
     for (int i = 0; commands[i].name; i++)
         if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
     fprintf(stderr, "hoyle: unknown command '%s' (try hoyle --help)\n", argv[1]);

@@ -1,5 +1,7 @@
 /* agent.c — the table of agent kinds and the agent lifecycle (agent.h).
- * Adding a kind: one agent_*.c file and one line in agent_registry[]. */
+ * Adding a kind: one agent_*.c file and one line in agent_registry[].
+ * Kinds that live outside mcts/ (the network agent in train/) are added at
+ * startup with agent_register_kind() into the short extra_kinds[] table. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,19 +13,50 @@ static const agent_kind_t *const agent_registry[] = {
     &agent_mcts_kind,   &agent_human_kind,  NULL,
 };
 
+static const agent_kind_t *extra_kinds[AGENT_MAX_EXTRA_KINDS];
+static int num_extra_kinds;
+
+/* Kind i of the built-in table followed by the registered ones, or NULL. */
+static const agent_kind_t *kind_at(int i)
+{
+    static const int builtin = (int)(sizeof agent_registry / sizeof agent_registry[0]) - 1;
+    if (i < builtin) return agent_registry[i];
+    return i - builtin < num_extra_kinds ? extra_kinds[i - builtin] : NULL;
+}
+
+static const agent_kind_t *find_kind(const char *name)
+{
+    for (int i = 0; kind_at(i); i++)
+        if (strcmp(kind_at(i)->name, name) == 0) return kind_at(i);
+    return NULL;
+}
+
+int agent_register_kind(const agent_kind_t *kind)
+{
+    if (kind == NULL || kind->name == NULL || kind->create == NULL)
+        return hoyle_error(HOYLE_EINVAL, "agent kinds: incomplete kind");
+    const agent_kind_t *old = find_kind(kind->name);
+    if (old == kind) return HOYLE_OK;
+    if (old)
+        return hoyle_error(HOYLE_EINVAL, "agent kinds: '%s' is already registered", kind->name);
+    if (num_extra_kinds >= AGENT_MAX_EXTRA_KINDS)
+        return hoyle_error(HOYLE_EFULL, "agent kinds: more than %d registered kinds",
+                           AGENT_MAX_EXTRA_KINDS);
+    extra_kinds[num_extra_kinds++] = kind;
+    return HOYLE_OK;
+}
+
 int agent_create(const game_t *g, const char *text, uint64_t seed, agent_t **out)
 {
     spec_t spec;
     if (spec_parse(text, &spec)) return HOYLE_EINVAL;
-    const agent_kind_t *kind = NULL;
-    for (int i = 0; agent_registry[i]; i++)
-        if (strcmp(agent_registry[i]->name, spec.name) == 0) kind = agent_registry[i];
+    const agent_kind_t *kind = find_kind(spec.name);
     if (kind == NULL) {
         char known[256] = "";
         size_t used = 0;
-        for (int i = 0; agent_registry[i] && used < sizeof known; i++)
+        for (int i = 0; kind_at(i) && used < sizeof known; i++)
             used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
-                                     agent_registry[i]->name);
+                                     kind_at(i)->name);
         return hoyle_error(HOYLE_EINVAL, "unknown agent '%s' (known: %s)", spec.name, known);
     }
     agent_t *a = calloc(1, sizeof *a);
@@ -88,8 +121,8 @@ int agent_describe_kinds(char *buf, size_t cap)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (int i = 0; agent_registry[i] && used < cap; i++) {
-        const agent_kind_t *k = agent_registry[i];
+    for (int i = 0; kind_at(i) && used < cap; i++) {
+        const agent_kind_t *k = kind_at(i);
         used += (size_t)snprintf(buf + used, cap - used, "%s — %s\n", k->name, k->description);
         if (used < cap && k->params && k->params[0].key) {
             int n = params_describe(k->params, buf + used, cap - used);

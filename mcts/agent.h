@@ -78,6 +78,16 @@ const agent_info_t *agent_info(const agent_t *a);
 /* True for kinds that read from the terminal (the CLI prints prompts). */
 int agent_is_human(const agent_t *a);
 
+/* Add an agent kind defined outside mcts/ (the network agent `az`, train/)
+ * to the kinds agent_create() knows. Call at startup, before any thread uses
+ * agents (the table is not locked). Registering the same kind twice is a
+ * no-op; another kind with a taken name is HOYLE_EINVAL; more than
+ * AGENT_MAX_EXTRA_KINDS is HOYLE_EFULL. `kind` is borrowed for the life of
+ * the process (a static object). agent_kind_t is in mcts/agent_internal.h. */
+#define AGENT_MAX_EXTRA_KINDS 8
+struct agent_kind;
+int agent_register_kind(const struct agent_kind *kind);
+
 /* One line per agent kind with its parameters, for --help texts. */
 int agent_describe_kinds(char *buf, size_t cap);
 

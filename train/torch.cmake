@@ -1,5 +1,5 @@
 # torch.cmake — included from the top-level CMakeLists.txt (so it runs at top-level scope):
-# decides whether the libtorch wrapper (train/, the only C++ in hoyle) is built.
+# decides whether the libtorch wrapper (train/tch, the only C++ in hoyle) is built, and adds train/.
 #
 # HOYLE_WITH_TORCH = AUTO (default: build it when a C++ compiler and find_package(Torch)
 # succeed), ON (require it) or OFF (C only). C++ is enabled here, at the top level, because
@@ -26,6 +26,6 @@ if(HOYLE_WITH_TORCH STREQUAL "AUTO" OR HOYLE_WITH_TORCH)
 endif()
 message(STATUS "hoyle: HOYLE_WITH_TORCH=${HOYLE_WITH_TORCH} -> libtorch wrapper ${HOYLE_TORCH_ENABLED}")
 
-if(HOYLE_TORCH_ENABLED)
-  add_subdirectory(${CMAKE_CURRENT_LIST_DIR} ${CMAKE_BINARY_DIR}/train)
-endif()
+# train/ itself is always built (its C library needs no libtorch); it adds train/tch only
+# when HOYLE_TORCH_ENABLED.
+add_subdirectory(${CMAKE_CURRENT_LIST_DIR} ${CMAKE_BINARY_DIR}/train)

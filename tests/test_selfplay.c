@@ -1,0 +1,210 @@
+/* test_selfplay.c — self-play, sample shards and the replay buffer with the
+ * seeded fake network (no libtorch): batching across games, sample
+ * contents, determinism, playout-cap randomisation, shard round trip,
+ * replay window and symmetry augmentation; the agent_register_kind hook. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mcts/agent_internal.h"
+#include "tests/harness.h"
+#include "train/replay.h"
+#include "train/selfplay.h"
+
+static const game_t *tiny_game(void)
+{
+    const game_t *g = NULL;
+    HARNESS_OK(game_create("gobang(board=5,men=0)", &g));
+    return g;
+}
+
+static void run(const game_t *g, const char *params, uint64_t seed, sample_set_t *set,
+                selfplay_stats_t *st)
+{
+    selfplay_params_t p = {.seed = seed};
+    HARNESS_OK(selfplay_params_parse(params, &p, NULL, 0));
+    evaluator_t *e = NULL;
+    HARNESS_OK(evaluator_fake_create(g, 3, 4096, &e));
+    sample_set_init(set, g->obs_shape, g->num_actions);
+    HARNESS_OK(selfplay_run(g, e, &p, set, st, NULL, NULL));
+    evaluator_free(e);
+}
+
+static void test_batching_and_samples(void)
+{
+    const game_t *g = tiny_game();
+    sample_set_t set;
+    selfplay_stats_t st;
+    run(g, "games=6,parallel=3,sims=24,batch=4", 11, &set, &st);
+    CU_ASSERT_EQUAL(st.games, 6);
+    CU_ASSERT_EQUAL(st.samples, set.n);
+    CU_ASSERT_EQUAL(st.full_searches, st.actions); /* no fast searches */
+    CU_ASSERT_EQUAL(st.wins[0] + st.wins[1] + st.draws, 6);
+    /* one evaluator call serves several trees: mean batch well above one tree's batch */
+    CU_ASSERT(st.evaluations > 4 * st.evaluator_calls);
+    CU_ASSERT(st.alpha > 0 && st.typical_legal > 1);
+    size_t A = (size_t)g->num_actions;
+    for (int64_t i = 0; i < set.n; i++) {
+        double sum = 0;
+        int legal = 0;
+        for (size_t a = 0; a < A; a++) {
+            float p = set.policy[(size_t)i * A + a];
+            sum += p;
+            legal += set.legal[(size_t)i * A + a];
+            if (!set.legal[(size_t)i * A + a]) CU_ASSERT_EQUAL(p, 0.0f);
+        }
+        CU_ASSERT(fabs(sum - 1.0) < 1e-4);
+        CU_ASSERT(legal == 25 - set.move[i]); /* free-style 5x5: every empty square */
+        CU_ASSERT(set.value[i] == -1.0f || set.value[i] == 0.0f || set.value[i] == 1.0f);
+        CU_ASSERT(set.game_id[i] >= 0 && set.game_id[i] < 6);
+    }
+    /* within a decided game, consecutive movers' targets alternate in sign */
+    for (int64_t i = 0; i < set.n; i++)
+        for (int64_t j = i + 1; j < set.n; j++)
+            if (set.game_id[i] == set.game_id[j] && set.move[j] == set.move[i] + 1)
+                CU_ASSERT_EQUAL(set.value[j], -set.value[i]);
+    /* same seed, same samples */
+    sample_set_t again;
+    selfplay_stats_t st2;
+    run(g, "games=6,parallel=3,sims=24,batch=4", 11, &again, &st2);
+    CU_ASSERT_EQUAL(again.n, set.n);
+    if (again.n == set.n) {
+        CU_ASSERT(memcmp(again.policy, set.policy, sizeof(float) * A * (size_t)set.n) == 0);
+        CU_ASSERT(
+            memcmp(again.obs, set.obs, sizeof(float) * (size_t)set.obs_size * (size_t)set.n) == 0);
+    }
+    sample_set_done(&again);
+    sample_set_done(&set);
+    game_free(g);
+}
+
+static void test_playout_cap_and_resign(void)
+{
+    const game_t *g = tiny_game();
+    sample_set_t set;
+    selfplay_stats_t st;
+    run(g, "games=8,parallel=8,sims=16,fast_sims=4,full_prob=0.3,resign=-0.5,no_resign_frac=0.5", 5,
+        &set, &st);
+    CU_ASSERT_EQUAL(st.games, 8);
+    CU_ASSERT(st.fast_searches > 0 && st.full_searches > 0);
+    CU_ASSERT_EQUAL(st.samples, st.full_searches);
+    CU_ASSERT(st.samples < st.actions);
+    CU_ASSERT(st.false_resigns <= st.resign_checks);
+    sample_set_done(&set);
+    selfplay_params_t p = {0};
+    CU_ASSERT_EQUAL(selfplay_params_parse("sims=0", &p, NULL, 0), HOYLE_EINVAL);
+    CU_ASSERT_EQUAL(selfplay_params_parse("bogus=1", &p, NULL, 0), HOYLE_EINVAL);
+    game_free(g);
+}
+
+static void test_shards_and_replay(void)
+{
+    const game_t *g = tiny_game();
+    char dir[] = "/tmp/hoyle_replay_XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    int64_t sizes[3];
+    char path[256];
+    sample_set_t first;
+    for (int k = 0; k < 3; k++) {
+        sample_set_t set;
+        selfplay_stats_t st;
+        run(g, "games=2,parallel=2,sims=8", (uint64_t)k + 1, &set, &st);
+        samples_meta_t meta = {.game_spec = g->spec, .network_id = "fake", .games = st.games};
+        HARNESS_OK(replay_shard_path(dir, k, path, sizeof path));
+        HARNESS_OK(samples_write_shard(path, &set, &meta));
+        sizes[k] = set.n;
+        if (k == 0)
+            first = set;
+        else
+            sample_set_done(&set);
+    }
+    /* round trip */
+    sample_set_t back;
+    sample_set_init(&back, g->obs_shape, g->num_actions);
+    int64_t games = 0;
+    HARNESS_OK(replay_shard_path(dir, 0, path, sizeof path));
+    HARNESS_OK(samples_read_shard(path, &back, &games));
+    CU_ASSERT_EQUAL(games, 2);
+    CU_ASSERT_EQUAL(back.n, first.n);
+    size_t A = (size_t)g->num_actions;
+    CU_ASSERT(memcmp(back.policy, first.policy, sizeof(float) * A * (size_t)first.n) == 0);
+    CU_ASSERT(memcmp(back.value, first.value, sizeof(float) * (size_t)first.n) == 0);
+    CU_ASSERT(memcmp(back.move, first.move, sizeof(int32_t) * (size_t)first.n) == 0);
+    sample_set_done(&back);
+    sample_set_done(&first);
+    CU_ASSERT_EQUAL(samples_read_shard("/nonexistent.h5", &back, NULL), HOYLE_EIO);
+    /* window: only the newest shard(s) covering window_samples are kept */
+    replay_t r;
+    HARNESS_OK(replay_init(&r, g, sizes[2], 0, true));
+    HARNESS_OK(replay_load_dir(&r, dir, 3));
+    CU_ASSERT_EQUAL(r.num_shards, 1);
+    CU_ASSERT_EQUAL(replay_size(&r), sizes[2]);
+    /* augmented draws stay consistent: policy on legal actions, sums to 1 */
+    enum { B = 16 };
+    float *obs = malloc(sizeof(float) * B * (size_t)game_obs_size(g));
+    float *pi = calloc(B * A, sizeof(float)), z[B];
+    uint8_t *legal = calloc(B * A, 1);
+    rng_t rng;
+    rng_init(&rng, 9);
+    HARNESS_OK(replay_sample(&r, &rng, B, obs, pi, legal, z));
+    for (int b = 0; b < B; b++) {
+        double sum = 0;
+        for (size_t a = 0; a < A; a++) {
+            sum += pi[b * A + a];
+            if (pi[b * A + a] > 0) CU_ASSERT(legal[b * A + a]);
+        }
+        CU_ASSERT(fabs(sum - 1.0) < 1e-4);
+    }
+    free(obs);
+    free(pi);
+    free(legal);
+    replay_done(&r);
+    /* a games window keeps shards until they hold that many games */
+    HARNESS_OK(replay_init(&r, g, 0, 3, false));
+    HARNESS_OK(replay_load_dir(&r, dir, 3));
+    CU_ASSERT_EQUAL(r.num_shards, 2);
+    replay_done(&r);
+    for (int k = 0; k < 3; k++) {
+        replay_shard_path(dir, k, path, sizeof path);
+        unlink(path);
+    }
+    rmdir(dir);
+    game_free(g);
+}
+
+static int probe_create(agent_t *a)
+{
+    (void)a;
+    return hoyle_error(HOYLE_EUNSUP, "probe agent cannot be created");
+}
+
+static void test_register_kind(void)
+{
+    static const param_def_t none[] = {{.key = NULL}};
+    static const agent_kind_t dup = {.name = "mcts", .params = none, .create = probe_create};
+    static const agent_kind_t probe = {.name = "probe", .params = none, .create = probe_create};
+    CU_ASSERT_EQUAL(agent_register_kind(&dup), HOYLE_EINVAL);
+    HARNESS_OK(agent_register_kind(&probe));
+    HARNESS_OK(agent_register_kind(&probe)); /* again: a no-op */
+    const game_t *g = tiny_game();
+    agent_t *a = NULL;
+    CU_ASSERT_EQUAL(agent_create(g, "probe", 1, &a), HOYLE_EUNSUP); /* found, its create ran */
+    CU_ASSERT_EQUAL(agent_create(g, "nosuch", 1, &a), HOYLE_EINVAL);
+    char buf[8192];
+    CU_ASSERT(agent_describe_kinds(buf, sizeof buf) > 0 && strstr(buf, "probe") != NULL);
+    game_free(g);
+}
+
+int main(void)
+{
+    static const harness_test_t tests[] = {
+        {"batching and samples", test_batching_and_samples},
+        {"playout cap and resign", test_playout_cap_and_resign},
+        {"shards and replay", test_shards_and_replay},
+        {"register kind", test_register_kind},
+        {NULL, NULL},
+    };
+    return harness_run("selfplay", tests);
+}

@@ -1,0 +1,403 @@
+/* loop.c — `hoyle train`: config, resume and the generation loop (loop.h).
+ * Order of writes in a generation (each one atomic): shard G, net G+1, the
+ * evaluation logs, then state.txt. A kill before state.txt is written loses
+ * that generation only; the rerun rewrites the same files. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "core/rng.h"
+#include "data/config.h"
+#include "train/agent_az.h"
+#include "train/loop_internal.h"
+#include "train/net_eval.h"
+#include "train/replay.h"
+#include "train/selfplay.h"
+
+static const config_key_t net_keys[] = {
+    {"blocks", CONFIG_INT, false, 0, 64, NULL, "residual blocks"},
+    {"filters", CONFIG_INT, false, 1, 1024, NULL, "channels of the tower"},
+    {"value_hidden", CONFIG_INT, false, 1, 4096, NULL, "value head hidden width"},
+    {NULL},
+};
+static const config_key_t optim_keys[] = {
+    {"kind", CONFIG_STRING, false, 0, 0, NULL, "sgd or adam"},
+    {"lr", CONFIG_DOUBLE, false, 1e-8, 10, NULL, "learning rate"},
+    {"momentum", CONFIG_DOUBLE, false, 0, 0.999, NULL, "SGD momentum"},
+    {"l2", CONFIG_DOUBLE, false, 0, 1, NULL, "L2 coefficient"},
+    {"value_weight", CONFIG_DOUBLE, false, 0, 100, NULL, "weight of the value loss"},
+    {"batch", CONFIG_INT, false, 2, 65536, NULL, "minibatch size"},
+    {NULL},
+};
+static const config_key_t replay_keys[] = {
+    {"window_samples", CONFIG_INT, false, 0, 1e12, NULL, "newest samples drawn from (0 = all)"},
+    {"window_games", CONFIG_INT, false, 0, 1e12, NULL, "newest games kept (0 = all)"},
+    {"min_samples", CONFIG_INT, false, 0, 1e12, NULL, "no training below this many"},
+    {"augment", CONFIG_BOOL, false, 0, 0, NULL, "random board symmetry per drawn sample"},
+    {NULL},
+};
+static const config_key_t train_keys[] = {
+    {"generations", CONFIG_INT, false, 1, 1e9, NULL, "stop after this many generations"},
+    {"minutes", CONFIG_DOUBLE, false, 0, 1e7, NULL, "stop after this much wall time (0 = none)"},
+    {"sample_reuse", CONFIG_DOUBLE, false, 0, 1e4, NULL, "samples trained on per new sample"},
+    {"threads", CONFIG_INT, false, 1, 256, NULL, "libtorch threads"},
+    {"cache", CONFIG_INT, false, 0, 1 << 24, NULL, "network cache entries in self-play"},
+    {NULL},
+};
+static const config_key_t eval_keys[] = {
+    {"every", CONFIG_INT, false, 0, 1e9, NULL, "generations between evaluations (0 = never)"},
+    {"games", CONFIG_INT, false, 2, 1e6, NULL, "games per opponent"},
+    {"sims", CONFIG_INT, false, 1, 1e8, NULL, "az simulations per move"},
+    {"max_moves", CONFIG_INT, false, 0, 1e6, NULL, "whole moves before a draw (0 = rules)"},
+    {"baseline", CONFIG_STRING, false, 0, 0, NULL, "fixed opponent agent spec"},
+    {NULL},
+};
+static const config_key_t train_schema[] = {
+    {"name", CONFIG_STRING, false, 0, 0, NULL, "run name"},
+    {"game", CONFIG_STRING, true, 0, 0, NULL, "game spec"},
+    {"output", CONFIG_STRING, true, 0, 0, NULL, "run folder"},
+    {"seed", CONFIG_INT, false, 0, 9e15, NULL, "seed of everything random"},
+    {"net", CONFIG_SECTION, false, 0, 0, net_keys, "network shape"},
+    {"optim", CONFIG_SECTION, false, 0, 0, optim_keys, "optimiser"},
+    {"selfplay", CONFIG_TABLE, false, 0, 0, NULL, "self-play parameters (train/selfplay.h)"},
+    {"replay", CONFIG_SECTION, false, 0, 0, replay_keys, "replay buffer"},
+    {"train", CONFIG_SECTION, false, 0, 0, train_keys, "loop"},
+    {"eval", CONFIG_SECTION, false, 0, 0, eval_keys, "evaluation"},
+    {NULL},
+};
+
+typedef struct run {
+    config_t *cfg;
+    char *config_text;
+    const game_t *g;
+    char dir[1024], spec_text[1024];
+    uint64_t seed;
+    tch_net_config_t net_cfg;
+    tch_opt_config_t opt_cfg;
+    int batch;
+    selfplay_params_t sp;
+    char sp_canon[2048];
+    int64_t window_samples, window_games, min_samples;
+    bool augment;
+    int64_t generations;
+    double minutes, sample_reuse;
+    int threads, cache;
+    loop_eval_cfg_t eval;
+} run_t;
+
+static int load_config(run_t *r, const char *path, char *const *sets, int num_sets)
+{
+    int status = config_load(path, &r->cfg);
+    for (int i = 0; !status && i < num_sets; i++) status = config_set(r->cfg, sets[i]);
+    if (!status) status = config_check(r->cfg, train_schema);
+    if (status) return HOYLE_EINVAL;
+    const config_t *c = r->cfg;
+    snprintf(r->dir, sizeof r->dir, "%s", config_string(c, "output", ""));
+    r->seed = (uint64_t)config_int(c, "seed", 1);
+    if (game_create(config_string(c, "game", ""), &r->g)) return HOYLE_EINVAL;
+    r->net_cfg = (tch_net_config_t){.in_channels = r->g->obs_shape[0],
+                                    .height = r->g->obs_shape[1],
+                                    .width = r->g->obs_shape[2],
+                                    .num_actions = r->g->num_actions,
+                                    .num_values = 1,
+                                    .blocks = (int)config_int(c, "net.blocks", 2),
+                                    .filters = (int)config_int(c, "net.filters", 32),
+                                    .value_hidden = (int)config_int(c, "net.value_hidden", 64)};
+    tch_opt_config_default(&r->opt_cfg);
+    const char *kind = config_string(c, "optim.kind", "adam");
+    if (strcmp(kind, "adam") != 0 && strcmp(kind, "sgd") != 0)
+        return hoyle_error(HOYLE_EINVAL, "%s: optim.kind: '%s' is not sgd or adam", path, kind);
+    r->opt_cfg.kind = strcmp(kind, "adam") == 0 ? TCH_OPT_ADAM : TCH_OPT_SGD;
+    r->opt_cfg.lr = config_double(c, "optim.lr", 1e-3);
+    r->opt_cfg.momentum = config_double(c, "optim.momentum", 0.9);
+    r->opt_cfg.l2 = config_double(c, "optim.l2", 1e-4);
+    r->opt_cfg.value_weight = config_double(c, "optim.value_weight", 1.0);
+    r->batch = (int)config_int(c, "optim.batch", 128);
+    /* selfplay: a map of key: value, bound against selfplay_param_defs */
+    char text[2048] = "";
+    size_t used = 0;
+    const config_node_t *sp = config_find(c, "selfplay");
+    for (int i = 0; sp && i < sp->num_children; i++)
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%s=%s", i ? "," : "",
+                                 sp->children[i]->key, sp->children[i]->value);
+    if (used >= sizeof text) return hoyle_error(HOYLE_EINVAL, "%s: selfplay: too long", path);
+    if (selfplay_params_parse(text, &r->sp, r->sp_canon, sizeof r->sp_canon)) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", hoyle_last_error());
+        return hoyle_error(HOYLE_EINVAL, "%s: %s", path, msg);
+    }
+    r->window_samples = config_int(c, "replay.window_samples", 100000);
+    r->window_games = config_int(c, "replay.window_games", 0);
+    r->min_samples = config_int(c, "replay.min_samples", 256);
+    r->augment = config_bool(c, "replay.augment", r->g->num_symmetries > 1);
+    r->generations = config_int(c, "train.generations", 1000000);
+    r->minutes = config_double(c, "train.minutes", 0);
+    r->sample_reuse = config_double(c, "train.sample_reuse", 4);
+    r->threads = (int)config_int(c, "train.threads", 2);
+    r->cache = (int)config_int(c, "train.cache", 65536);
+    r->eval.every = (int)config_int(c, "eval.every", 5);
+    r->eval.games = (int)config_int(c, "eval.games", 20);
+    r->eval.sims = (int)config_int(c, "eval.sims", r->sp.sims);
+    r->eval.max_moves = (int)config_int(c, "eval.max_moves", 0);
+    snprintf(r->eval.baseline, sizeof r->eval.baseline, "%s",
+             config_string(c, "eval.baseline", "mcts(sims=256)"));
+    return config_dump(c, &r->config_text) ? HOYLE_ENOMEM : HOYLE_OK;
+}
+
+static int make_dir(const char *path)
+{
+    if (mkdir(path, 0755) == 0 || errno == EEXIST) return HOYLE_OK;
+    return hoyle_error(HOYLE_EIO, "'%s': cannot create: %s", path, strerror(errno));
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void net_path(const run_t *r, int64_t gen, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s/net-%06" PRId64 ".pt", r->dir, gen);
+}
+
+static void fmt_time(double s, char *buf, size_t cap)
+{
+    long t = (long)(s + 0.5);
+    snprintf(buf, cap, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+}
+
+/* Steps 2: optimiser steps on the replay window. */
+static int optimise(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, int64_t new_samples,
+                    loop_state_t *st)
+{
+    if (replay_size(rb) < r->min_samples || replay_size(rb) == 0) {
+        st->step_carry = 0;
+        return HOYLE_OK;
+    }
+    double want = (double)new_samples * r->sample_reuse / r->batch + st->step_carry;
+    int64_t steps = (int64_t)floor(want);
+    st->step_carry = want - (double)steps;
+    size_t B = (size_t)r->batch, A = (size_t)r->g->num_actions;
+    float *obs = malloc(sizeof(float) * B * (size_t)game_obs_size(r->g));
+    float *pi = malloc(sizeof(float) * B * A), *z = malloc(sizeof(float) * B);
+    uint8_t *legal = malloc(B * A);
+    int status =
+        obs && pi && z && legal ? HOYLE_OK : hoyle_error(HOYLE_ENOMEM, "train: out of memory");
+    rng_t rng;
+    rng_init(&rng, rng_mix(r->seed ^ rng_mix(0x7472ULL + (uint64_t)st->generation)));
+    double sp = 0, sv = 0, stot = 0;
+    int64_t done = 0;
+    for (int64_t k = 0; k < steps && status == HOYLE_OK; k++) {
+        tch_losses_t loss;
+        status = replay_sample(rb, &rng, r->batch, obs, pi, legal, z);
+        if (!status) status = tch_train_step(net, opt, obs, pi, legal, z, r->batch, &loss);
+        if (!status) {
+            sp += loss.policy;
+            sv += loss.value;
+            stot += loss.total;
+            done++;
+        }
+    }
+    if (done > 0) {
+        st->loss_policy = sp / (double)done;
+        st->loss_value = sv / (double)done;
+        st->loss_total = stot / (double)done;
+    }
+    st->steps += done;
+    free(obs);
+    free(pi);
+    free(z);
+    free(legal);
+    return status;
+}
+
+static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, loop_state_t *st,
+                      loop_log_t *logs, FILE *progress, train_summary_t *out)
+{
+    double t0 = now_s();
+    int64_t gen = st->generation;
+    char path[1200], shard[1200], netid[64];
+    /* 1. self-play with net-G */
+    evaluator_t *e = NULL;
+    int status = net_evaluator_create(r->g, net, r->sp.parallel * r->sp.batch, r->cache, &e);
+    sample_set_t set;
+    sample_set_init(&set, r->g->obs_shape, r->g->num_actions);
+    selfplay_params_t sp = r->sp;
+    sp.seed = rng_mix(r->seed ^ rng_mix(0x5350ULL + (uint64_t)gen));
+    sp.first_game_id = st->games;
+    selfplay_stats_t ss;
+    if (!status) status = selfplay_run(r->g, e, &sp, &set, &ss, NULL, NULL);
+    evaluator_free(e);
+    snprintf(path, sizeof path, "%s/samples", r->dir);
+    snprintf(netid, sizeof netid, "net-%06" PRId64 ".pt", gen);
+    samples_meta_t meta = {.game_spec = r->g->spec,
+                           .params = r->sp_canon,
+                           .network_id = netid,
+                           .config = r->config_text,
+                           .generation = gen,
+                           .games = ss.games};
+    if (!status) status = replay_shard_path(path, (int)gen, shard, sizeof shard);
+    if (!status) status = samples_write_shard(shard, &set, &meta);
+    int64_t new_samples = set.n;
+    sample_set_done(&set);
+    /* 2. train on the window */
+    if (!status) status = replay_add_shard(rb, shard);
+    if (!status) status = optimise(r, net, opt, rb, new_samples, st);
+    /* 3. the new net */
+    st->generation = gen + 1;
+    st->games += ss.games;
+    st->samples += new_samples;
+    net_path(r, gen + 1, path, sizeof path);
+    if (!status) status = tch_save(net, opt, path);
+    /* 4. evaluation */
+    loop_eval_out_t ev = {.score_prev = -1, .score_base = -1};
+    bool evaluated = false;
+    if (!status && r->eval.every > 0 && st->generation % r->eval.every == 0) {
+        int64_t prev = st->generation - r->eval.every;
+        status =
+            loop_evaluate(r->g, r->dir, &r->eval, st->generation, prev, st->seconds + now_s() - t0,
+                          rng_mix(r->seed + (uint64_t)gen), &logs[1], &logs[2], &ev);
+        evaluated = true;
+    }
+    st->seconds += now_s() - t0;
+    if (!status)
+        status = loop_log_add(
+            &logs[0],
+            "%" PRId64 ",%.1f,%" PRId64 ",%" PRId64 ",%" PRId64 ",%.5f,%.5f,%.5f,"
+            "%.1f,%.1f,%" PRId64 ",%" PRId64 "\n",
+            st->generation, st->seconds, st->games, st->samples, st->steps, st->loss_policy,
+            st->loss_value, st->loss_total, (double)ss.evaluations / fmax(ss.seconds, 1e-9),
+            (double)new_samples / fmax(ss.seconds, 1e-9), ss.resign_checks, ss.false_resigns);
+    if (!status) status = loop_log_save(&logs[0]);
+    /* 5. the generation is done */
+    snprintf(path, sizeof path, "%s/state.txt", r->dir);
+    if (!status) status = loop_state_save(path, st);
+    if (status) return status;
+    if (evaluated) {
+        out->elo = ev.elo;
+        out->elo_generation = st->generation;
+    }
+    if (progress) {
+        char el[32], eta[32];
+        double left =
+            (double)(r->generations - st->generation) * st->seconds / (double)st->generation;
+        if (r->minutes > 0) left = fmin(left, r->minutes * 60 - st->seconds);
+        fmt_time(st->seconds, el, sizeof el);
+        fmt_time(fmax(left, 0), eta, sizeof eta);
+        fprintf(progress,
+                "gen %" PRId64 " | games %" PRId64 " | samples %" PRId64 " | steps %" PRId64
+                " | loss %.3f (policy %.3f value %.3f) | %.0f evals/s %.0f pos/s",
+                st->generation, st->games, st->samples, st->steps, st->loss_total, st->loss_policy,
+                st->loss_value, (double)ss.evaluations / fmax(ss.seconds, 1e-9),
+                (double)ss.full_searches / fmax(ss.seconds, 1e-9));
+        if (out->elo_generation >= 0)
+            fprintf(progress, " | elo %+.0f (net %" PRId64 ")", out->elo, out->elo_generation);
+        if (evaluated)
+            fprintf(progress, " | vs prev %.2f vs baseline %.2f", ev.score_prev, ev.score_base);
+        fprintf(progress, " | %s elapsed, ETA %s\n", el, eta);
+        fflush(progress);
+    }
+    return HOYLE_OK;
+}
+
+static int start(run_t *r, loop_state_t *st, tch_net_t **net, tch_opt_t **opt, int *resumed)
+{
+    char path[1200];
+    int status = make_dir(r->dir);
+    snprintf(path, sizeof path, "%s/samples", r->dir);
+    if (!status) status = make_dir(path);
+    snprintf(path, sizeof path, "%s/state.txt", r->dir);
+    if (!status) status = loop_state_load(path, st);
+    if (status < 0) return status;
+    *resumed = status == 0;
+    if (status == 1) { /* fresh run: net 0 and the config */
+        memset(st, 0, sizeof *st);
+        if ((status = tch_net_create(&r->net_cfg, r->seed, net))) return status;
+        if ((status = tch_opt_create(*net, &r->opt_cfg, opt))) return status;
+        net_path(r, 0, path, sizeof path);
+        if ((status = tch_save(*net, *opt, path))) return status;
+        snprintf(path, sizeof path, "%s/config.yaml", r->dir);
+        return loop_write_atomic(path, r->config_text, strlen(r->config_text));
+    }
+    net_path(r, st->generation, path, sizeof path);
+    if ((status = tch_load(path, net, opt))) return status;
+    tch_net_config_t have;
+    tch_net_get_config(*net, &have);
+    if ((status = net_config_check(r->g, &have))) return status;
+    if (*opt == NULL) return tch_opt_create(*net, &r->opt_cfg, opt);
+    return HOYLE_OK;
+}
+
+int train_run(const char *path, char *const *sets, int num_sets, FILE *progress,
+              train_summary_t *out)
+{
+    run_t r;
+    memset(&r, 0, sizeof r);
+    memset(out, 0, sizeof *out);
+    out->elo_generation = -1;
+    int status = load_config(&r, path, sets, num_sets);
+    if (!status) status = train_register_agents();
+    if (!status) status = tch_set_threads(r.threads);
+    loop_state_t st;
+    tch_net_t *net = NULL;
+    tch_opt_t *opt = NULL;
+    replay_t rb;
+    memset(&rb, 0, sizeof rb);
+    loop_log_t logs[3];
+    memset(logs, 0, sizeof logs);
+    int resumed = 0;
+    if (!status) status = start(&r, &st, &net, &opt, &resumed);
+    if (!status) status = replay_init(&rb, r.g, r.window_samples, r.window_games, r.augment);
+    char p[1200];
+    snprintf(p, sizeof p, "%s/samples", r.dir);
+    if (!status) status = replay_load_dir(&rb, p, (int)st.generation);
+    const char *names[3] = {"train.csv", "eval_games.csv", "eval.csv"};
+    const char *headers[3] = {
+        "generation,seconds,games,samples,steps,loss_policy,loss_value,loss_total,"
+        "selfplay_evals_per_s,selfplay_samples_per_s,resign_checks,false_resigns\n",
+        "generation,opponent,seat,score\n", "generation,seconds,opponent,games,score\n"};
+    for (int k = 0; k < 3 && !status; k++) {
+        snprintf(p, sizeof p, "%s/%s", r.dir, names[k]);
+        status = loop_log_open(&logs[k], p, headers[k], st.generation);
+    }
+    /* net 0 against the baseline, so that the Elo scale starts at the untrained net */
+    if (!status && st.generation == 0 && r.eval.every > 0) {
+        loop_eval_out_t ev;
+        status = loop_evaluate(r.g, r.dir, &r.eval, 0, -1, 0, rng_mix(r.seed ^ 0xe0), &logs[1],
+                               &logs[2], &ev);
+        if (!status) out->elo_generation = 0;
+    }
+    if (progress && !status)
+        fprintf(progress, "train %s: %s, net %d blocks x %d filters, %s, generation %" PRId64 "\n",
+                r.dir, r.g->spec, r.net_cfg.blocks, r.net_cfg.filters,
+                resumed ? "resumed" : "new run", st.generation);
+    while (!status && st.generation < r.generations &&
+           (r.minutes <= 0 || st.seconds < r.minutes * 60))
+        status = generation(&r, net, opt, &rb, &st, logs, progress, out);
+    if (!status) {
+        snprintf(out->output, sizeof out->output, "%s", r.dir);
+        out->generation = st.generation;
+        out->steps = st.steps;
+        out->games = st.games;
+        out->samples = st.samples;
+        out->loss_policy = st.loss_policy;
+        out->loss_value = st.loss_value;
+        out->loss_total = st.loss_total;
+        out->seconds = st.seconds;
+        out->resumed = resumed;
+    }
+    for (int k = 0; k < 3; k++) loop_log_done(&logs[k]);
+    replay_done(&rb);
+    tch_opt_free(opt);
+    tch_net_free(net);
+    game_free(r.g);
+    free(r.config_text);
+    config_free(r.cfg);
+    return status;
+}

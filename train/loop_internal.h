@@ -1,0 +1,66 @@
+/* loop_internal.h — what the training loop's files share (not public). */
+#ifndef HOYLE_TRAIN_LOOP_INTERNAL_H
+#define HOYLE_TRAIN_LOOP_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "games/game.h"
+#include "train/loop.h"
+
+/* The checkpointed progress (state.txt). */
+typedef struct loop_state {
+    int64_t generation; /* generations finished */
+    int64_t steps, games, samples;
+    double seconds;    /* wall time spent, all runs together */
+    double step_carry; /* fractional optimiser steps carried over */
+    double loss_policy, loss_value, loss_total;
+} loop_state_t;
+
+/* Write `len` bytes to path atomically (PATH.tmp, fsync, rename). */
+int loop_write_atomic(const char *path, const char *data, size_t len);
+
+/* state.txt: 1 = absent (fresh run), 0 = loaded, negative = damaged. */
+int loop_state_load(const char *path, loop_state_t *st);
+int loop_state_save(const char *path, const loop_state_t *st);
+
+/* A CSV log kept in memory and rewritten atomically: a header line and rows
+ * whose first field is the generation they belong to. */
+typedef struct loop_log {
+    char path[1300];
+    char *text;
+    size_t len, cap;
+} loop_log_t;
+
+/* Load path (or start with `header`), keeping only rows of generations <= max_gen. */
+int loop_log_open(loop_log_t *log, const char *path, const char *header, int64_t max_gen);
+int loop_log_add(loop_log_t *log, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+int loop_log_save(const loop_log_t *log);
+void loop_log_done(loop_log_t *log);
+
+/* Evaluation settings (config section `eval`). */
+typedef struct loop_eval_cfg {
+    int every;                    /* generations between evaluations (0 = never) */
+    int games;                    /* games per opponent */
+    int sims;                     /* az simulations */
+    int max_moves;                /* whole moves before a draw (0 = rules) */
+    char baseline[GAME_SPEC_MAX]; /* fixed opponent spec */
+} loop_eval_cfg_t;
+
+typedef struct loop_eval_out {
+    double score_prev, score_base; /* the new net's scores (-1 = not played) */
+    double elo, elo_lo, elo_hi;    /* the new net's Elo (gen 0 = 0) */
+} loop_eval_out_t;
+
+/* Evaluate net-`gen` (file in dir) against net-`prev` (prev < 0: none) and the
+ * baseline; append per-game rows to games_log, refit Elo over all of them and
+ * rewrite elo.csv, elo.h5 and elo.svg in dir. */
+int loop_evaluate(const game_t *g, const char *dir, const loop_eval_cfg_t *cfg, int64_t gen,
+                  int64_t prev, double seconds, uint64_t seed, loop_log_t *games_log,
+                  loop_log_t *eval_log, loop_eval_out_t *out);
+
+#endif

@@ -1,0 +1,150 @@
+/* loop_state.c — the training loop's durable bits: atomic file writes, the
+ * state file and the CSV logs. Invariant: every file here changes only by
+ * rename(2) of a complete, fsync'ed temporary file. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "train/loop_internal.h"
+
+int loop_write_atomic(const char *path, const char *data, size_t len)
+{
+    char tmp[1400];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return hoyle_error(HOYLE_EINVAL, "'%s': path too long", path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return hoyle_error(HOYLE_EIO, "'%s': %s", tmp, strerror(errno));
+    size_t done = 0;
+    while (done < len) {
+        ssize_t w = write(fd, data + done, len - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) break;
+        done += (size_t)w;
+    }
+    int ok = done == len && fsync(fd) == 0;
+    close(fd);
+    if (!ok || rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return hoyle_error(HOYLE_EIO, "'%s': cannot write: %s", path, strerror(e));
+    }
+    return HOYLE_OK;
+}
+
+int loop_state_save(const char *path, const loop_state_t *st)
+{
+    char buf[1024];
+    int n = snprintf(buf, sizeof buf,
+                     "generation %" PRId64 "\nsteps %" PRId64 "\ngames %" PRId64
+                     "\nsamples %" PRId64 "\nseconds %.17g\nstep_carry %.17g\n"
+                     "loss_policy %.17g\nloss_value %.17g\nloss_total %.17g\n",
+                     st->generation, st->steps, st->games, st->samples, st->seconds, st->step_carry,
+                     st->loss_policy, st->loss_value, st->loss_total);
+    return loop_write_atomic(path, buf, (size_t)n);
+}
+
+int loop_state_load(const char *path, loop_state_t *st)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return errno == ENOENT ? 1 : hoyle_error(HOYLE_EIO, "'%s': %s", path, strerror(errno));
+    loop_state_t s = {0};
+    char key[64];
+    double v;
+    int found = 0;
+    while (fscanf(f, "%63s %lf", key, &v) == 2) {
+        found++;
+        if (strcmp(key, "generation") == 0)
+            s.generation = (int64_t)v;
+        else if (strcmp(key, "steps") == 0)
+            s.steps = (int64_t)v;
+        else if (strcmp(key, "games") == 0)
+            s.games = (int64_t)v;
+        else if (strcmp(key, "samples") == 0)
+            s.samples = (int64_t)v;
+        else if (strcmp(key, "seconds") == 0)
+            s.seconds = v;
+        else if (strcmp(key, "step_carry") == 0)
+            s.step_carry = v;
+        else if (strcmp(key, "loss_policy") == 0)
+            s.loss_policy = v;
+        else if (strcmp(key, "loss_value") == 0)
+            s.loss_value = v;
+        else if (strcmp(key, "loss_total") == 0)
+            s.loss_total = v;
+        else
+            found--;
+    }
+    fclose(f);
+    if (found != 9) return hoyle_error(HOYLE_EIO, "'%s': damaged state file", path);
+    *st = s;
+    return HOYLE_OK;
+}
+
+static int log_reserve(loop_log_t *log, size_t more)
+{
+    if (log->len + more + 1 <= log->cap) return HOYLE_OK;
+    size_t cap = log->cap ? log->cap : 4096;
+    while (cap < log->len + more + 1) cap *= 2;
+    char *t = realloc(log->text, cap);
+    if (t == NULL) return hoyle_error(HOYLE_ENOMEM, "log: out of memory");
+    log->text = t;
+    log->cap = cap;
+    return HOYLE_OK;
+}
+
+static int log_append(loop_log_t *log, const char *line, size_t n)
+{
+    int status = log_reserve(log, n);
+    if (status) return status;
+    memcpy(log->text + log->len, line, n);
+    log->len += n;
+    log->text[log->len] = '\0';
+    return HOYLE_OK;
+}
+
+int loop_log_open(loop_log_t *log, const char *path, const char *header, int64_t max_gen)
+{
+    memset(log, 0, sizeof *log);
+    snprintf(log->path, sizeof log->path, "%s", path);
+    FILE *f = fopen(path, "r");
+    char line[4096];
+    int status = HOYLE_OK;
+    if (f == NULL) return log_append(log, header, strlen(header));
+    int first = 1;
+    while (status == HOYLE_OK && fgets(line, sizeof line, f)) {
+        if (!first && strtoll(line, NULL, 10) > max_gen) continue;
+        first = 0;
+        status = log_append(log, line, strlen(line));
+    }
+    fclose(f);
+    if (status == HOYLE_OK && log->len == 0) status = log_append(log, header, strlen(header));
+    return status;
+}
+
+int loop_log_add(loop_log_t *log, const char *fmt, ...)
+{
+    char line[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof line) return hoyle_error(HOYLE_EINVAL, "log: line too long");
+    return log_append(log, line, (size_t)n);
+}
+
+int loop_log_save(const loop_log_t *log)
+{
+    return loop_write_atomic(log->path, log->text, log->len);
+}
+
+void loop_log_done(loop_log_t *log)
+{
+    free(log->text);
+    memset(log, 0, sizeof *log);
+}

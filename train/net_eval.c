@@ -1,0 +1,183 @@
+/* net_eval.c — the network evaluator (net_eval.h). Invariant: a valid cache
+ * entry holds exactly what a forward pass of the current net gave for the
+ * state with that hash (cleared whenever the caller changes the weights). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "train/net_eval.h"
+
+typedef struct net_eval {
+    tch_net_t *net;
+    int obs_size;
+    float *obs;     /* [max_batch][obs_size] */
+    float *logits;  /* [max_batch][A] */
+    float *vals;    /* [max_batch] */
+    int *miss;      /* [max_batch] indices of the states not in the cache */
+    int *legal;     /* [max_legal] */
+    uint64_t mask;  /* cache slots - 1, or 0 with no cache */
+    uint64_t *keys; /* [slots] hash + 1 (0 = empty) */
+    float *cvalue;  /* [slots] */
+    float *cprior;  /* [slots][A] */
+    uint64_t hits;
+} net_eval_t;
+
+int net_config_check(const game_t *g, const tch_net_config_t *c)
+{
+    if (c->in_channels != g->obs_shape[0] || c->height != g->obs_shape[1] ||
+        c->width != g->obs_shape[2] || c->num_actions != g->num_actions)
+        return hoyle_error(HOYLE_EINVAL,
+                           "net: shapes %dx%dx%d -> %d do not fit %s (%dx%dx%d -> %d actions)",
+                           c->in_channels, c->height, c->width, c->num_actions, g->spec,
+                           g->obs_shape[0], g->obs_shape[1], g->obs_shape[2], g->num_actions);
+    if (c->num_values != 1)
+        return hoyle_error(HOYLE_EINVAL,
+                           "net: num_values is %d; the evaluator needs 1 (the value "
+                           "for the player to move)",
+                           c->num_values);
+    return HOYLE_OK;
+}
+
+/* Priors over the legal actions (softmax of their logits), value per player. */
+static void write_out(const game_t *g, const void *s, const float *logits, float v, int *legal,
+                      double *values, float *priors)
+{
+    int p = game_current_player(g, s);
+    if (g->num_players == 2) {
+        values[p] = v;
+        values[1 - p] = -v;
+    } else {
+        values[0] = v;
+    }
+    if (priors == NULL) return;
+    int n = game_legal_actions(g, s, legal);
+    memset(priors, 0, sizeof(float) * (size_t)g->num_actions);
+    float top = -INFINITY;
+    for (int i = 0; i < n; i++) top = fmaxf(top, logits[legal[i]]);
+    double total = 0;
+    for (int i = 0; i < n; i++) total += priors[legal[i]] = expf(logits[legal[i]] - top);
+    for (int i = 0; i < n; i++) priors[legal[i]] = (float)(priors[legal[i]] / total);
+}
+
+static int net_evaluate(evaluator_t *e, const void *states, int n, double *values, float *priors)
+{
+    const game_t *g = e->g;
+    net_eval_t *ne = e->impl;
+    size_t A = (size_t)g->num_actions;
+    int np = g->num_players, misses = 0;
+    for (int i = 0; i < n; i++) {
+        const char *s = (const char *)states + (size_t)i * g->state_size;
+        if (ne->mask) {
+            uint64_t h = game_hash(g, s), slot = h & ne->mask;
+            if (ne->keys[slot] == h + 1) {
+                ne->hits++;
+                write_out(g, s, ne->cprior + slot * A, ne->cvalue[slot], ne->legal,
+                          values + (size_t)i * (size_t)np, NULL);
+                if (priors)
+                    memcpy(priors + (size_t)i * A, ne->cprior + slot * A, sizeof(float) * A);
+                continue;
+            }
+        }
+        game_observe(g, s, game_current_player(g, s),
+                     ne->obs + (size_t)misses * (size_t)ne->obs_size);
+        ne->miss[misses++] = i;
+    }
+    if (misses == 0) return HOYLE_OK;
+    int status = tch_forward(ne->net, ne->obs, misses, ne->logits, ne->vals);
+    if (status) return status;
+    for (int k = 0; k < misses; k++) {
+        int i = ne->miss[k];
+        const char *s = (const char *)states + (size_t)i * g->state_size;
+        float *pr = priors ? priors + (size_t)i * A : NULL;
+        uint64_t slot = 0;
+        if (ne->mask) {
+            uint64_t h = game_hash(g, s);
+            slot = h & ne->mask;
+            ne->keys[slot] = h + 1;
+            ne->cvalue[slot] = ne->vals[k];
+            pr = ne->cprior + slot * A;
+        }
+        write_out(g, s, ne->logits + (size_t)k * A, ne->vals[k], ne->legal,
+                  values + (size_t)i * (size_t)np, pr);
+        if (ne->mask && priors) memcpy(priors + (size_t)i * A, pr, sizeof(float) * A);
+    }
+    return HOYLE_OK;
+}
+
+static void net_destroy(evaluator_t *e)
+{
+    net_eval_t *ne = e->impl;
+    if (ne) {
+        free(ne->obs);
+        free(ne->logits);
+        free(ne->vals);
+        free(ne->miss);
+        free(ne->legal);
+        free(ne->keys);
+        free(ne->cvalue);
+        free(ne->cprior);
+        free(ne);
+    }
+    free(e);
+}
+
+static const evaluator_vt_t net_vt = {.evaluate = net_evaluate, .destroy = net_destroy};
+
+int net_evaluator_create(const game_t *g, tch_net_t *net, int max_batch, int cache_entries,
+                         evaluator_t **out)
+{
+    tch_net_config_t c;
+    int status = tch_net_get_config(net, &c);
+    if (status || (status = net_config_check(g, &c))) return status;
+    if (max_batch < 1 || cache_entries < 0)
+        return hoyle_error(HOYLE_EINVAL, "net evaluator: max_batch must be >= 1, cache >= 0");
+    evaluator_t *e = calloc(1, sizeof *e);
+    net_eval_t *ne = calloc(1, sizeof *ne);
+    if (e == NULL || ne == NULL) {
+        free(e);
+        free(ne);
+        return hoyle_error(HOYLE_ENOMEM, "net evaluator: out of memory");
+    }
+    *e = (evaluator_t){.vt = &net_vt,
+                       .g = g,
+                       .name = "net",
+                       .has_priors = true,
+                       .max_batch = max_batch,
+                       .impl = ne};
+    size_t B = (size_t)max_batch, A = (size_t)g->num_actions;
+    ne->net = net;
+    ne->obs_size = game_obs_size(g);
+    ne->obs = malloc(sizeof(float) * B * (size_t)ne->obs_size);
+    ne->logits = malloc(sizeof(float) * B * A);
+    ne->vals = malloc(sizeof(float) * B);
+    ne->miss = malloc(sizeof(int) * B);
+    ne->legal = malloc(sizeof(int) * (size_t)g->max_legal);
+    bool ok = ne->obs && ne->logits && ne->vals && ne->miss && ne->legal;
+    if (ok && cache_entries > 0) {
+        uint64_t slots = 1;
+        while (slots < (uint64_t)cache_entries) slots *= 2;
+        ne->mask = slots - 1;
+        ne->keys = calloc(slots, sizeof *ne->keys);
+        ne->cvalue = malloc(sizeof(float) * slots);
+        ne->cprior = malloc(sizeof(float) * slots * A);
+        ok = ne->keys && ne->cvalue && ne->cprior;
+    }
+    if (!ok) {
+        net_destroy(e);
+        return hoyle_error(HOYLE_ENOMEM, "net evaluator: out of memory");
+    }
+    *out = e;
+    return HOYLE_OK;
+}
+
+void net_evaluator_clear_cache(evaluator_t *e)
+{
+    net_eval_t *ne = e->impl;
+    if (ne->mask) memset(ne->keys, 0, sizeof(uint64_t) * (size_t)(ne->mask + 1));
+}
+
+uint64_t net_evaluator_cache_hits(const evaluator_t *e)
+{
+    const net_eval_t *ne = e->impl;
+    return ne->hits;
+}

@@ -1,0 +1,42 @@
+/* net_eval.h — the network evaluator: an evaluator_t (mcts/evaluator.h) over a
+ * libtorch policy/value net (train/tch/tch.h). Built only with libtorch.
+ *
+ * One evaluate() call = one tch_forward() over the states the cache does not
+ * already hold: the self-play driver pools the leaves of many trees and many
+ * games into that call, so the net sees large batches.
+ *
+ * Per state s with player p to move:
+ *   input   game_observe(s, p)              the observation from p's view
+ *   prior   softmax of the logits over the legal actions of s (0 elsewhere)
+ *   value   the net has num_values = 1: v = the expected return of p; the
+ *           evaluator writes values[p] = v and, in two-player (zero-sum)
+ *           games, values[1 - p] = -v; in one-player games values[0] = v.
+ * Cache (optional): a direct-mapped table of `cache_entries` (rounded up to a
+ * power of two) keyed by the full 64-bit state hash, storing value and priors;
+ * net_evaluator_clear_cache() after the weights change. */
+#ifndef HOYLE_TRAIN_NET_EVAL_H
+#define HOYLE_TRAIN_NET_EVAL_H
+
+#include <stdint.h>
+
+#include "mcts/evaluator.h"
+#include "train/tch/tch.h"
+
+/* Create an evaluator over `net` (borrowed: it must outlive the evaluator;
+ * the evaluator never trains or frees it). The net's shapes must match g:
+ * in_channels/height/width = g->obs_shape, num_actions = g->num_actions,
+ * num_values = 1 (HOYLE_EINVAL otherwise). max_batch >= 1; cache_entries 0 =
+ * no cache. */
+int net_evaluator_create(const game_t *g, tch_net_t *net, int max_batch, int cache_entries,
+                         evaluator_t **out);
+
+/* Forget every cached entry (after training changed the net). */
+void net_evaluator_clear_cache(evaluator_t *e);
+
+/* Cache hits so far (0 without a cache). */
+uint64_t net_evaluator_cache_hits(const evaluator_t *e);
+
+/* HOYLE_OK when a net of config `c` fits game g (shapes above). */
+int net_config_check(const game_t *g, const tch_net_config_t *c);
+
+#endif
