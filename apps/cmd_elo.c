@@ -18,7 +18,7 @@ static const char elo_help[] =
     "files are merged. One rating list per game spec (an agent's strength and the\n"
     "first-move advantage depend on the game); --pool rates all games together.\n"
     "--game SPEC keeps games whose spec starts with SPEC. --anchor NAME holds\n"
-    "that agent at 0 (default: mean 0). Intervals are 95%% from the likelihood's\n"
+    "that agent at 0 (default: mean 0). Intervals are 95% from the likelihood's\n"
     "curvature; --bootstrap N adds bootstrap percentile intervals (seed S).\n"
     "Table: Rank Name Elo + - games score oppo draws.\n";
 
@@ -27,7 +27,7 @@ static const char report_help[] =
     "                    [--game SPEC] [--pool] [--json] [--pdn OUT.pdn]\n\n"
     "Print everything about stored games: per game spec the Elo table, the\n"
     "cross table, the likelihood-of-superiority matrix and the first player's\n"
-    "score by opening with 95%% intervals (draw = 1/2). --pdn OUT.pdn also\n"
+    "score by opening with 95% intervals (draw = 1/2). --pdn OUT.pdn also\n"
     "writes the checkers games as PDN. Options as in `hoyle elo`.\n";
 
 int cli_ratings(int argc, char **argv, int report)

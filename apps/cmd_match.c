@@ -17,7 +17,7 @@ static const char help[] =
     "even-numbered games and second in odd ones. Game i uses seeds derived\n"
     "from S (default 1) with rng_mix, so a match repeats exactly when the\n"
     "agents are limited by simulations or depth (not time).\n"
-    "Prints wins/draws/losses of A, A's score (draw = 1/2) with a 95%% Wilson\n"
+    "Prints wins/draws/losses of A, A's score (draw = 1/2) with a 95% Wilson\n"
     "interval and the Elo difference\n"
     "400*log10(s/(1-s)) with the interval mapped the same way. Progress goes\n"
     "to stderr; --json prints one JSON object on stdout.\n";

@@ -12,7 +12,7 @@ static const char help[] =
     "usage: hoyle random GAME [--games N] [--seed S] [--position P] [--json]\n\n"
     "Play N (default 1000) uniformly random games from the start (or P) with\n"
     "seed S (default 1). Prints wins per player and draws, the first player's\n"
-    "score (draw = 1/2) with a 95%% interval, game length in actions and in\n"
+    "score (draw = 1/2) with a 95% interval, game length in actions and in\n"
     "whole moves (mean, sd, min, max), and games/s.\n";
 
 int random_games(const game_t *g, const void *start, uint64_t games, uint64_t seed,
