@@ -32,21 +32,21 @@ typedef struct agent agent_t;
  * num_moves entries and are owned by the agent, valid until its next call.
  * Fields a kind does not compute are 0 / NULL (visits for alpha-beta, …). */
 typedef struct agent_info {
-    const char *kind;          /* "mcts", "alphabeta", … */
-    int num_moves;             /* root actions described below */
+    const char *kind; /* "mcts", "alphabeta", … */
+    int num_moves;    /* root actions described below */
     const int *actions;
-    const int *visits;         /* MCTS visits, or NULL */
-    const double *q;           /* value per action for the player to move, or NULL */
-    const float *priors;       /* MCTS priors, or NULL */
-    double value;              /* the search's value of the position for the mover */
-    int pv[AGENT_PV_MAX];      /* principal variation (actions) */
+    const int *visits;    /* MCTS visits, or NULL */
+    const double *q;      /* value per action for the player to move, or NULL */
+    const float *priors;  /* MCTS priors, or NULL */
+    double value;         /* the search's value of the position for the mover */
+    int pv[AGENT_PV_MAX]; /* principal variation (actions) */
     int pv_len;
-    int depth;                 /* alpha-beta: deepest completed iteration */
-    long long sims;            /* MCTS simulations */
-    uint64_t nodes;            /* nodes searched (alpha-beta) or tree nodes (MCTS) */
-    double seconds;            /* time spent in the last act */
-    int proven;                /* 1 when the value is proven exact (MCTS-Solver) */
-    int arena_full;            /* MCTS ran out of tree nodes */
+    int depth;      /* alpha-beta: deepest completed iteration */
+    long long sims; /* MCTS simulations */
+    uint64_t nodes; /* nodes searched (alpha-beta) or tree nodes (MCTS) */
+    double seconds; /* time spent in the last act */
+    int proven;     /* 1 when the value is proven exact (MCTS-Solver) */
+    int arena_full; /* MCTS ran out of tree nodes */
 } agent_info_t;
 
 /* Create the agent `spec` for game `g` (borrowed; must outlive the agent).
