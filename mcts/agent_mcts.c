@@ -115,6 +115,10 @@ static int mcts_agent_create(agent_t *a)
     p.dirichlet_eps = params_double(pp, "noise_eps");
     p.reuse = params_bool(pp, "reuse");
     p.seed = rng_mix(a->seed ^ 0x6d637473ULL);
+    p.gumbel = params_bool(pp, "gumbel");
+    p.gumbel_m = (int)params_int(pp, "gumbel_m");
+    p.c_visit = params_double(pp, "c_visit");
+    p.c_scale = params_double(pp, "c_scale");
     if (strcmp(params_str(pp, "fpu"), "auto") == 0) {
         p.fpu = p.select == MCTS_PUCT ? MCTS_FPU_PARENT : MCTS_FPU_INF;
         p.fpu_value = 0;
@@ -241,6 +245,28 @@ static const param_def_t mcts_agent_params[] = {
      .min = 0,
      .max = 1e9,
      .help = "tree capacity in nodes (48 bytes each); 0 = sized from sims"},
+    {.key = "gumbel",
+     .type = PARAM_BOOL,
+     .def = "false",
+     .help = "Gumbel root selection with Sequential Halving (Danihelka et al. 2022)"},
+    {.key = "gumbel_m",
+     .type = PARAM_INT,
+     .def = "16",
+     .min = 1,
+     .max = 1024,
+     .help = "gumbel: root actions considered"},
+    {.key = "c_visit",
+     .type = PARAM_DOUBLE,
+     .def = "50",
+     .min = 0,
+     .max = 1e6,
+     .help = "gumbel: sigma(q) = (c_visit + max N) * c_scale * q"},
+    {.key = "c_scale",
+     .type = PARAM_DOUBLE,
+     .def = "1",
+     .min = 0,
+     .max = 1e3,
+     .help = "gumbel: sigma(q) scale"},
     {.key = NULL},
 };
 

@@ -21,7 +21,9 @@
  *        c(s) = log((1 + N + c_base) / c_base) + c_init
  *   MCTS-Solver (Winands, Björnsson & Saito 2008): proven values backed up;
  *   leaf batching with virtual loss (Chaslot et al. 2008); root Dirichlet
- *   noise (1 - eps) P + eps Dir(alpha) (Silver et al. 2017).
+ *   noise (1 - eps) P + eps Dir(alpha) (Silver et al. 2017);
+ *   Gumbel root selection with Sequential Halving and the improved policy
+ *   softmax(logit + sigma(completed Q)) (Danihelka et al. 2022), params.gumbel.
  *
  * Thread safety: an mcts_t is used by one thread at a time; any number of
  * them may run in parallel (no globals). Seeded: same params, same seed,
@@ -65,10 +67,15 @@ typedef struct mcts_params {
     size_t max_nodes;       /* arena capacity in nodes (48 bytes each) */
     bool reuse;             /* keep the subtree of the played move (mcts_advance) */
     uint64_t seed;          /* seeds chance sampling, noise and temperature choice */
+    bool gumbel;            /* Gumbel root selection with Sequential Halving (needs max_sims > 0) */
+    int gumbel_m;           /* actions considered at the root: min(gumbel_m, legal) (paper: 16) */
+    double c_visit;         /* sigma(q) = (c_visit + max_b N(b)) * c_scale * q (paper: 50) */
+    double c_scale;         /* see c_visit (paper: 1.0) */
 } mcts_params_t;
 
 /* The defaults: UCT c=1.4, FPU inf, 1000 sims, batch 1, solver on, 1M-node cap
- * scaled down by callers as they like, reuse on, no noise. */
+ * scaled down by callers as they like, reuse on, no noise, Gumbel off
+ * (gumbel_m 16, c_visit 50, c_scale 1). */
 void mcts_params_default(mcts_params_t *p);
 
 /* What a search found, valid until the next call on the same mcts_t. Arrays
@@ -83,8 +90,10 @@ typedef struct mcts_result {
     const float *priors;       /* prior per action (after noise) */
     const signed char *proven; /* 1 when the child's value is proven */
     double value[GAME_MAX_PLAYERS]; /* root value per player (mean of all simulations) */
-    int best_action;                /* most visited (proven-best when the root is proven) */
-    int pv[MCTS_PV_MAX];            /* principal variation: most visited line */
+    const float *improved_policy;   /* Gumbel: softmax(logit + sigma(completed Q)); else NULL */
+    const signed char *considered;  /* Gumbel: 1 = among the top m, 2 = still in at the end */
+    int best_action; /* most visited, or the Gumbel choice (proven-best when the root is proven) */
+    int pv[MCTS_PV_MAX]; /* principal variation: most visited line */
     int pv_len;
     long long sims;                        /* simulations run by this search */
     long long root_visits;                 /* visits of the root, reused ones included */

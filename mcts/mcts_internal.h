@@ -32,6 +32,12 @@ typedef struct mcts_node {
     double value_sum[GAME_MAX_PLAYERS];   /* sum of returns per player */
 } mcts_node_t;
 
+/* A sort record of the Gumbel root (mcts_select.c): a root child number and its score. */
+typedef struct mcts_gumbel_rec {
+    double key;
+    int child;
+} mcts_gumbel_rec_t;
+
 /* Why a simulation stopped where it did. */
 enum { LEAF_EVAL, LEAF_TERMINAL, LEAF_PROVEN, LEAF_COLLISION };
 
@@ -62,7 +68,22 @@ struct mcts {
     int *legal;          /* max_legal */
     int *chance_actions; /* max_chance_outcomes */
     double *chance_probs;
-    double *noise; /* max_legal */
+    double *noise; /* max_legal: Dirichlet variates, or the Gumbel g(a) per root child */
+
+    /* Gumbel root (mcts_select.c), set up once per search when the root is expanded */
+    bool g_ready;       /* g(a), candidates and schedule are valid for this search */
+    int g_k;            /* candidates still in (Sequential Halving) */
+    int g_m;            /* candidates considered at first */
+    int g_phases;       /* ceil(log2 m), at least 1 */
+    int g_target;       /* visits this search each candidate gets by the end of the phase */
+    long long g_budget; /* n: simulations to spend from the expanded root */
+    int *g_cand;        /* max_legal: root child numbers of the candidates, best first */
+    int *g_base;        /* max_legal: child visits when the search began (tree reuse) */
+    signed char *g_in;  /* max_legal: 1 considered, 2 still in */
+    struct mcts_gumbel_rec *g_sort; /* max_legal sort records */
+    double *g_score;                /* max_legal: logit + sigma(completed Q) scratch */
+    bool root_raw_valid;            /* root_raw holds the root's own evaluation */
+    double root_raw[GAME_MAX_PLAYERS];
 
     /* search bookkeeping */
     long long sims;
@@ -79,6 +100,7 @@ struct mcts {
     double *r_q;
     float *r_priors;
     signed char *r_proven;
+    float *r_improved;
 };
 
 /* mcts_tree.c */
@@ -97,6 +119,16 @@ int mcts_expand(mcts_t *m, uint32_t index, const void *state, const float *prior
 void mcts_backup(mcts_t *m, const uint32_t *path, int len, const double *values);
 void mcts_undo_virtual(mcts_t *m, const uint32_t *path, int len);
 void mcts_prove_terminal(mcts_t *m, uint32_t index, const double *returns);
+
+/* mcts_select.c: Gumbel root selection (Danihelka et al. 2022) */
+void mcts_gumbel_init(mcts_t *m);
+/* Root child (arena index) to visit next; 0 = wait for the in-flight visits
+ * (the phase is complete but not yet backed up). */
+uint32_t mcts_gumbel_select(mcts_t *m);
+/* The remaining candidate with the best score (arena index), and the
+ * improved policy per root child into out (num_children floats). */
+uint32_t mcts_gumbel_best(mcts_t *m);
+void mcts_gumbel_policy(mcts_t *m, float *out);
 
 /* mcts_result.c */
 void mcts_fill_result(mcts_t *m);

@@ -2,7 +2,8 @@
  * variation, proof status) and the move choice from it.
  * Best action: with a proven root, the most visited child whose proven value
  * equals the root's (so won endgames are played out exactly); otherwise the
- * most visited child that is not a proven loss, ties broken by Q. */
+ * most visited child that is not a proven loss, ties broken by Q. With
+ * params.gumbel (and an unproven root): the Gumbel choice (mcts_select.c). */
 #include <math.h>
 
 #include "mcts/mcts_internal.h"
@@ -71,11 +72,22 @@ void mcts_fill_result(mcts_t *m)
         r->value[p] = root->visits > 0 ? root->value_sum[p] / root->visits : 0.0;
         r->proven_value[p] = r->root_proven ? root->proven_value[p] : 0.0;
     }
-    uint32_t best = best_child(m, root);
+    r->improved_policy = NULL;
+    r->considered = NULL;
+    uint32_t gumbel_best = 0;
+    if (m->p.gumbel && root->num_children > 0 && root->player >= 0) {
+        mcts_gumbel_policy(m, m->r_improved);
+        r->improved_policy = m->r_improved;
+        if (m->g_ready) {
+            r->considered = m->g_in;
+            if (!r->root_proven) gumbel_best = mcts_gumbel_best(m);
+        }
+    }
+    uint32_t best = gumbel_best ? gumbel_best : best_child(m, root);
     r->best_action = best ? m->nodes[best].action : -1;
     r->pv_len = 0;
     for (const mcts_node_t *node = root; r->pv_len < MCTS_PV_MAX;) {
-        uint32_t next = best_child(m, node);
+        uint32_t next = node == root && gumbel_best ? gumbel_best : best_child(m, node);
         if (next == 0 || m->nodes[next].visits == 0) break;
         r->pv[r->pv_len++] = m->nodes[next].action;
         node = &m->nodes[next];

@@ -32,7 +32,13 @@ int mcts_search_begin(mcts_t *m, const void *state)
     m->arena_full = false;
     m->stop = false;
     m->t_start = mcts_now();
-    if (m->nodes[0].flags & NODE_EXPANDED) mcts_add_noise(m);
+    m->g_ready = false;
+    if (m->nodes[0].flags & NODE_EXPANDED) {
+        if (m->p.gumbel)
+            mcts_gumbel_init(m);
+        else
+            mcts_add_noise(m);
+    }
     return HOYLE_OK;
 }
 
@@ -82,7 +88,16 @@ static int descend(mcts_t *m, int slot, int *kind)
             *kind = LEAF_EVAL;
             break;
         }
-        uint32_t child = mcts_select_child(m, node, player);
+        uint32_t child;
+        if (index == 0 && m->g_ready) {
+            child = mcts_gumbel_select(m);
+            if (child == 0) { /* the phase ends once the visits in flight are back */
+                *kind = LEAF_COLLISION;
+                break;
+            }
+        } else {
+            child = mcts_select_child(m, node, player);
+        }
         mcts_node_t *ch = &m->nodes[child];
         game_apply(g, s, ch->action);
         if (ch->player == NODE_PLAYER_UNKNOWN) ch->player = (int8_t)game_current_player(g, s);
@@ -161,7 +176,14 @@ int mcts_search_deliver(mcts_t *m, const double *values, const float *priors)
             const float *pr = priors ? priors + (size_t)i * (size_t)g->num_actions : NULL;
             int status = mcts_expand(m, index, s, pr);
             if (status < 0 && status != HOYLE_EFULL) return status;
-            if (index == 0) mcts_add_noise(m);
+            if (index == 0 && m->p.gumbel) {
+                for (int p = 0; p < g->num_players; p++)
+                    m->root_raw[p] = values[(size_t)i * (size_t)g->num_players + (size_t)p];
+                m->root_raw_valid = true;
+                if (leaf->flags & NODE_EXPANDED) mcts_gumbel_init(m);
+            } else if (index == 0) {
+                mcts_add_noise(m);
+            }
         }
         mcts_backup(m, path, len, values + (size_t)i * (size_t)g->num_players);
         m->sims++;

@@ -35,6 +35,10 @@ void mcts_params_default(mcts_params_t *p)
         .max_nodes = 1u << 20,
         .reuse = true,
         .seed = 0,
+        .gumbel = false,
+        .gumbel_m = 16,
+        .c_visit = 50.0,
+        .c_scale = 1.0,
     };
 }
 
@@ -49,6 +53,10 @@ static int check_params(const game_t *g, const mcts_params_t *p)
         return hoyle_error(HOYLE_EUNSUP, "mcts: %s has more than 65535 legal actions", g->spec);
     if (p->dirichlet_eps > 0 && p->dirichlet_alpha <= 0)
         return hoyle_error(HOYLE_EINVAL, "mcts: dirichlet alpha must be > 0");
+    if (p->gumbel && p->max_sims <= 0)
+        return hoyle_error(HOYLE_EINVAL, "mcts: gumbel needs a simulation budget (sims > 0)");
+    if (p->gumbel && (p->gumbel_m < 1 || p->c_visit < 0 || p->c_scale < 0))
+        return hoyle_error(HOYLE_EINVAL, "mcts: gumbel_m must be >= 1, c_visit and c_scale >= 0");
     return HOYLE_OK;
 }
 
@@ -82,10 +90,17 @@ int mcts_create(const game_t *g, const mcts_params_t *params, evaluator_t *eval,
     m->r_q = malloc(sizeof *m->r_q * nl);
     m->r_priors = malloc(sizeof *m->r_priors * nl);
     m->r_proven = malloc(sizeof *m->r_proven * nl);
+    m->r_improved = malloc(sizeof *m->r_improved * nl);
+    m->g_cand = malloc(sizeof *m->g_cand * nl);
+    m->g_base = malloc(sizeof *m->g_base * nl);
+    m->g_in = malloc(sizeof *m->g_in * nl);
+    m->g_sort = malloc(sizeof *m->g_sort * nl);
+    m->g_score = malloc(sizeof *m->g_score * nl);
     if (!m->nodes || !m->root_state || !m->state || !m->slot_states || !m->slot_paths ||
         !m->slot_len || !m->values || !m->priors || !m->legal || !m->chance_actions ||
         !m->chance_probs || !m->noise || !m->r_actions || !m->r_visits || !m->r_q || !m->r_priors ||
-        !m->r_proven) {
+        !m->r_proven || !m->r_improved || !m->g_cand || !m->g_base || !m->g_in || !m->g_sort ||
+        !m->g_score) {
         mcts_free(m);
         return hoyle_error(HOYLE_ENOMEM, "mcts: out of memory (nodes=%zu)", params->max_nodes);
     }
@@ -113,6 +128,12 @@ void mcts_free(mcts_t *m)
     free(m->r_q);
     free(m->r_priors);
     free(m->r_proven);
+    free(m->r_improved);
+    free(m->g_cand);
+    free(m->g_base);
+    free(m->g_in);
+    free(m->g_sort);
+    free(m->g_score);
     free(m);
 }
 
@@ -134,6 +155,8 @@ void mcts_reset_root(mcts_t *m, const void *state)
     if (state != m->root_state) memcpy(m->root_state, state, m->g->state_size);
     m->has_root = true;
     m->root_noised = false;
+    m->root_raw_valid = false;
+    m->g_ready = false;
     m->used = 1;
     memset(&m->nodes[0], 0, sizeof m->nodes[0]);
     m->nodes[0].player = (int8_t)game_current_player(m->g, state);
@@ -198,6 +221,8 @@ void mcts_advance(mcts_t *m, const void *state_before, int action)
     }
     compact(m, keep);
     m->root_noised = false;
+    m->root_raw_valid = false;
+    m->g_ready = false;
     m->nodes[0].action = -1;
     m->nodes[0].prior = 1.0f;
 }

@@ -1,11 +1,13 @@
 /* test_mcts.c — MCTS on the toy games: convergence to the minimax value,
  * MCTS-Solver proofs, chance nodes, chains, one-player puzzles, a full
- * arena, batching with virtual loss, tree reuse, noise, determinism. */
+ * arena, batching with virtual loss, tree reuse, noise, determinism; Gumbel
+ * root selection (schedule, step API, best move, improved policy). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "games/registry.h"
+#include "mcts/agent.h"
 #include "mcts/evaluator.h"
 #include "mcts/mcts.h"
 #include "tests/harness.h"
@@ -394,6 +396,313 @@ static void test_registry_games(void)
         }
 }
 
+/* ---- Gumbel root selection (params.gumbel; Danihelka et al. 2022) ---- */
+
+/* An exact two-player evaluator: minimax value, priors with weight `bias`
+ * on action `disfavoured` (a misleading prior) and the rest spread evenly. */
+typedef struct oracle {
+    int disfavoured;
+    float bias;
+} oracle_t;
+
+static int oracle_evaluate(evaluator_t *e, const void *states, int n, double *values, float *priors)
+{
+    const oracle_t *o = e->impl;
+    const game_t *g = e->g;
+    for (int i = 0; i < n; i++) {
+        const char *s = (const char *)states + (size_t)i * g->state_size;
+        int p = game_current_player(g, s);
+        double v = solve(g, s, p);
+        values[2 * i + p] = v;
+        values[2 * i + 1 - p] = -v;
+        if (priors == NULL) continue;
+        for (int a = 0; a < g->num_actions; a++)
+            priors[(size_t)i * (size_t)g->num_actions + (size_t)a] =
+                a == o->disfavoured ? o->bias : 1.0f;
+    }
+    return HOYLE_OK;
+}
+
+static void oracle_destroy(evaluator_t *e)
+{
+    free(e->impl);
+    free(e);
+}
+
+static const evaluator_vt_t oracle_vt = {.evaluate = oracle_evaluate, .destroy = oracle_destroy};
+
+static evaluator_t *oracle_create(const game_t *g, int disfavoured, float bias)
+{
+    evaluator_t *e = calloc(1, sizeof *e);
+    oracle_t *o = calloc(1, sizeof *o);
+    o->disfavoured = disfavoured;
+    o->bias = bias;
+    *e = (evaluator_t){.vt = &oracle_vt,
+                       .g = g,
+                       .name = "oracle",
+                       .has_priors = true,
+                       .max_batch = 1 << 20,
+                       .impl = o};
+    return e;
+}
+
+static void gumbel_params(mcts_params_t *p, int m, long long sims, int batch, uint64_t seed)
+{
+    mcts_params_default(p);
+    p->select = MCTS_PUCT;
+    p->fpu = MCTS_FPU_PARENT;
+    p->solver = false;
+    p->gumbel = true;
+    p->gumbel_m = m;
+    p->max_sims = sims;
+    p->batch = batch;
+    p->seed = seed;
+}
+
+/* The visits Sequential Halving gives m candidates from a budget of n
+ * (mctx's get_sequence_of_considered_visits), sorted descending; returns the
+ * number of candidates still in when the budget ran out. */
+static int expected_schedule(int m, long long n, int *out)
+{
+    memset(out, 0, sizeof(int) * (size_t)m);
+    int log2max = 0;
+    while ((1 << log2max) < m) log2max++;
+    if (log2max == 0) log2max = 1;
+    long long spent = 0;
+    int k = m, in = m;
+    while (spent < n) {
+        in = k;
+        long long extra = n / ((long long)log2max * k);
+        if (extra < 1) extra = 1;
+        for (long long e = 0; e < extra; e++)
+            for (int i = 0; i < k && spent < n; i++, spent++) out[i]++;
+        if (k > 2) k = k / 2 > 2 ? k / 2 : 2;
+    }
+    return in;
+}
+
+static int desc(const void *a, const void *b) { return *(const int *)b - *(const int *)a; }
+
+/* Visits of the considered children match the schedule; the others have none;
+ * the move is one still in. `base` = visits per child before the search. */
+static void check_schedule(const mcts_result_t *r, int m, long long budget, const int *base)
+{
+    int want[64], got[64], k = 0, still_in = 0, best_v = -1;
+    int in = expected_schedule(m, budget, want);
+    CU_ASSERT(r->improved_policy != NULL);
+    CU_ASSERT_FATAL(r->considered != NULL);
+    for (int c = 0; c < r->num_children; c++) {
+        int v = r->visits[c] - (base ? base[c] : 0);
+        if (r->considered[c]) {
+            if (k < 64) got[k++] = v;
+            still_in += r->considered[c] == 2;
+            if (r->actions[c] == r->best_action) {
+                CU_ASSERT_EQUAL(r->considered[c], 2);
+                best_v = v;
+            }
+        } else {
+            CU_ASSERT_EQUAL(v, 0);
+            CU_ASSERT(r->actions[c] != r->best_action);
+        }
+    }
+    CU_ASSERT_EQUAL(k, m);
+    CU_ASSERT_EQUAL(still_in, in);
+    qsort(got, (size_t)k, sizeof(int), desc);
+    for (int i = 0; i < k && i < m; i++) CU_ASSERT_EQUAL(got[i], want[i]);
+    CU_ASSERT_EQUAL(best_v, want[0]); /* the move has the most visits */
+}
+
+static void test_gumbel_schedule(void)
+{
+    const game_t *g = toy_create("ttt");
+    evaluator_t *e;
+    HARNESS_OK(evaluator_heuristic_create(g, &e));
+    char s[256];
+    game_init(g, s);
+    static const int ms[] = {1, 2, 3, 4, 8, 9, 16};
+    static const long long budgets[] = {32, 7, 100};
+    for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++)
+        for (size_t j = 0; j < sizeof budgets / sizeof budgets[0]; j++)
+            for (int batch = 1; batch <= 8; batch += 7) {
+                mcts_params_t p;
+                gumbel_params(&p, ms[i], budgets[j] + 1, batch, 3 + i);
+                mcts_t *m;
+                HARNESS_OK(mcts_create(g, &p, e, &m));
+                const mcts_result_t *r;
+                HARNESS_OK(mcts_search(m, s, &r));
+                CU_ASSERT_EQUAL(r->sims, budgets[j] + 1); /* +1: the root's own evaluation */
+                CU_ASSERT_EQUAL(r->num_children, 9);
+                check_schedule(r, ms[i] < 9 ? ms[i] : 9, budgets[j], NULL);
+                CU_ASSERT(game_is_legal(g, s, r->best_action));
+                mcts_free(m);
+            }
+    evaluator_free(e);
+    toy_free(g);
+}
+
+/* The step API with a batch, tree reuse in a second search, and repeatability. */
+static void test_gumbel_step_api_reuse(void)
+{
+    const game_t *g = toy_create("ttt");
+    evaluator_t *e;
+    HARNESS_OK(evaluator_fake_create(g, 7, 64, &e));
+    int visits[3][9], best[3];
+    for (int run = 0; run < 3; run++) {
+        mcts_params_t p;
+        gumbel_params(&p, 4, 41, 4, run < 2 ? 21 : 22);
+        mcts_t *m;
+        char s[256];
+        game_init(g, s);
+        HARNESS_OK(mcts_create(g, &p, NULL, &m));
+        HARNESS_OK(mcts_search_begin(m, s));
+        double values[4 * 2];
+        float *priors = malloc(sizeof(float) * 4 * (size_t)g->num_actions);
+        while (!mcts_search_finished(m)) {
+            const void *states;
+            int n;
+            HARNESS_OK(mcts_search_collect(m, &states, &n));
+            if (n > 0) HARNESS_OK(evaluator_evaluate(e, states, n, values, priors));
+            HARNESS_OK(mcts_search_deliver(m, values, priors));
+        }
+        const mcts_result_t *r = mcts_search_end(m);
+        check_schedule(r, 4, 40, NULL);
+        double total = 0;
+        for (int c = 0; c < 9; c++) {
+            visits[run][c] = r->visits[c];
+            total += r->improved_policy[c];
+        }
+        CU_ASSERT_DOUBLE_EQUAL(total, 1.0, 1e-5);
+        best[run] = r->best_action;
+        /* the next search starts from the kept subtree and spends its own budget */
+        int a = r->best_action;
+        mcts_advance(m, s, a);
+        game_apply(g, s, a);
+        HARNESS_OK(mcts_search_begin(m, s));
+        const mcts_result_t *r2 = mcts_search_end(m);
+        int base[9] = {0};
+        for (int c = 0; c < r2->num_children; c++) base[c] = r2->visits[c];
+        int kids = r2->num_children;
+        HARNESS_OK(mcts_search_begin(m, s));
+        while (!mcts_search_finished(m)) {
+            const void *states;
+            int n;
+            HARNESS_OK(mcts_search_collect(m, &states, &n));
+            if (n > 0) HARNESS_OK(evaluator_evaluate(e, states, n, values, priors));
+            HARNESS_OK(mcts_search_deliver(m, values, priors));
+        }
+        r2 = mcts_search_end(m);
+        CU_ASSERT_EQUAL(r2->num_children, kids);
+        CU_ASSERT_EQUAL(r2->sims, 41);
+        if (kids > 0) check_schedule(r2, 4, 41, base); /* the root was expanded: all 41 */
+        free(priors);
+        mcts_free(m);
+    }
+    CU_ASSERT(memcmp(visits[0], visits[1], sizeof visits[0]) == 0);
+    CU_ASSERT_EQUAL(best[0], best[1]);
+    evaluator_free(e);
+    toy_free(g);
+}
+
+/* With an exact evaluator the move is a winning one, even against a
+ * misleading prior; the improved policy moves mass towards it. */
+static void test_gumbel_best_and_policy(void)
+{
+    const game_t *g = toy_create("nim");
+    char s[256];
+    game_init(g, s);
+    for (int i = 0; i < 3; i++) game_apply(g, s, 2); /* 15 -> 6: take 2 (action 1) wins */
+    for (int misleading = 0; misleading < 2; misleading++)
+        for (uint64_t seed = 1; seed <= 8; seed++) {
+            evaluator_t *e = oracle_create(g, 1, misleading ? 0.05f : 1.0f);
+            mcts_params_t p;
+            gumbel_params(&p, 16, 33, 1 + (int)(seed % 3), seed);
+            mcts_t *m;
+            HARNESS_OK(mcts_create(g, &p, e, &m));
+            const mcts_result_t *r;
+            HARNESS_OK(mcts_search(m, s, &r));
+            CU_ASSERT_EQUAL(r->best_action, 1);
+            CU_ASSERT_EQUAL(r->pv[0], 1);
+            double total = 0;
+            for (int c = 0; c < r->num_children; c++) {
+                total += r->improved_policy[c];
+                if (r->actions[c] == 1) {
+                    CU_ASSERT(r->improved_policy[c] > r->priors[c]);
+                    CU_ASSERT(r->improved_policy[c] > 0.9f);
+                }
+            }
+            CU_ASSERT_DOUBLE_EQUAL(total, 1.0, 1e-5);
+            mcts_free(m);
+            evaluator_free(e);
+        }
+    toy_free(g);
+    /* tic-tac-toe, X (0 1) against O (3 4): the move played wins */
+    g = toy_create("ttt");
+    game_init(g, s);
+    int moves[] = {0, 3, 1, 4};
+    for (int i = 0; i < 4; i++) game_apply(g, s, moves[i]);
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        evaluator_t *e = oracle_create(g, 2, 0.02f);
+        mcts_params_t p;
+        gumbel_params(&p, 16, 64, 4, seed);
+        mcts_t *m;
+        HARNESS_OK(mcts_create(g, &p, e, &m));
+        const mcts_result_t *r;
+        HARNESS_OK(mcts_search(m, s, &r));
+        char c[256];
+        memcpy(c, s, g->state_size);
+        game_apply(g, c, r->best_action);
+        CU_ASSERT_DOUBLE_EQUAL(solve(g, c, 0), 1.0, 1e-9);
+        mcts_free(m);
+        evaluator_free(e);
+    }
+    toy_free(g);
+}
+
+/* Gumbel off: no improved policy, exactly the PUCT search; bad parameters. */
+static void test_gumbel_off_and_errors(void)
+{
+    const game_t *g = toy_create("ttt");
+    evaluator_t *e;
+    HARNESS_OK(evaluator_fake_create(g, 7, 64, &e));
+    char s[256];
+    game_init(g, s);
+    mcts_params_t p;
+    gumbel_params(&p, 4, 50, 1, 1);
+    p.gumbel = false;
+    mcts_t *m;
+    HARNESS_OK(mcts_create(g, &p, e, &m));
+    const mcts_result_t *r;
+    HARNESS_OK(mcts_search(m, s, &r));
+    CU_ASSERT(r->improved_policy == NULL);
+    CU_ASSERT(r->considered == NULL);
+    mcts_free(m);
+    p.gumbel = true;
+    p.max_sims = 0;
+    p.time_limit_ms = 10;
+    CU_ASSERT_EQUAL(mcts_create(g, &p, e, &m), HOYLE_EINVAL);
+    gumbel_params(&p, 0, 10, 1, 1);
+    CU_ASSERT_EQUAL(mcts_create(g, &p, e, &m), HOYLE_EINVAL);
+    evaluator_free(e);
+    toy_free(g);
+}
+
+static void test_gumbel_agent_keys(void)
+{
+    const game_t *g = toy_create("ttt");
+    char s[256];
+    game_init(g, s);
+    agent_t *a;
+    HARNESS_OK(
+        agent_create(g, "mcts(sims=40,select=puct,eval=fake,gumbel=true,gumbel_m=4)", 3, &a));
+    int action;
+    HARNESS_OK(agent_act(a, s, &action));
+    CU_ASSERT(game_is_legal(g, s, action));
+    agent_free(a);
+    CU_ASSERT_EQUAL(agent_create(g, "mcts(gumbel=true,gumbel_m=0)", 3, &a), HOYLE_EINVAL);
+    CU_ASSERT_EQUAL(agent_create(g, "mcts(gumbel=true,time_ms=5)", 3, &a), HOYLE_EINVAL);
+    toy_free(g);
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
@@ -407,6 +716,11 @@ int main(void)
         {"tree reuse, root noise, temperature", test_reuse_noise_temperature},
         {"time limit and errors", test_time_limit_and_errors},
         {"registry games", test_registry_games},
+        {"gumbel: sequential halving spends the budget as scheduled", test_gumbel_schedule},
+        {"gumbel: step API, batching, tree reuse, repeatability", test_gumbel_step_api_reuse},
+        {"gumbel: exact evaluator, best move, improved policy", test_gumbel_best_and_policy},
+        {"gumbel: off, bad parameters", test_gumbel_off_and_errors},
+        {"gumbel: agent keys", test_gumbel_agent_keys},
         {NULL, NULL},
     };
     return harness_run("mcts", tests);

@@ -1,7 +1,8 @@
 /* test_selfplay.c — self-play, sample shards and the replay buffer with the
  * seeded fake network (no libtorch): batching across games, sample
  * contents, determinism, playout-cap randomisation, shard round trip,
- * replay window and symmetry augmentation; the agent_register_kind hook. */
+ * replay window and symmetry augmentation; Gumbel self-play targets; the
+ * agent_register_kind hook. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,50 @@ static void test_playout_cap_and_resign(void)
     selfplay_params_t p = {0};
     CU_ASSERT_EQUAL(selfplay_params_parse("sims=0", &p, NULL, 0), HOYLE_EINVAL);
     CU_ASSERT_EQUAL(selfplay_params_parse("bogus=1", &p, NULL, 0), HOYLE_EINVAL);
+    game_free(g);
+}
+
+/* Gumbel self-play: the policy targets are the improved policy (rows sum to
+ * one, mass on legal actions only, not the visit distribution), repeatable. */
+static void test_gumbel_targets(void)
+{
+    const game_t *g = tiny_game();
+    sample_set_t set, again;
+    selfplay_stats_t st, st2;
+    const char *params = "games=4,parallel=2,sims=16,batch=4,gumbel=true,gumbel_m=8";
+    run(g, params, 13, &set, &st);
+    CU_ASSERT_EQUAL(st.games, 4);
+    CU_ASSERT(set.n > 0);
+    size_t A = (size_t)g->num_actions;
+    int64_t soft = 0;
+    for (int64_t i = 0; i < set.n; i++) {
+        double sum = 0;
+        int legal = 0;
+        bool multiple_of_16th = true;
+        for (size_t a = 0; a < A; a++) {
+            float p = set.policy[(size_t)i * A + a];
+            sum += p;
+            legal += set.legal[(size_t)i * A + a];
+            if (!set.legal[(size_t)i * A + a]) CU_ASSERT_EQUAL(p, 0.0f);
+            CU_ASSERT(p >= 0.0f && p <= 1.0f);
+            double x = p * 15.0; /* a visit distribution of 15 child visits */
+            if (fabs(x - floor(x + 0.5)) > 1e-4) multiple_of_16th = false;
+        }
+        CU_ASSERT(fabs(sum - 1.0) < 1e-4);
+        CU_ASSERT(legal == 25 - set.move[i]);
+        soft += !multiple_of_16th;
+    }
+    CU_ASSERT(soft > set.n / 2); /* improved policies, not visit counts */
+    run(g, params, 13, &again, &st2);
+    CU_ASSERT_EQUAL(again.n, set.n);
+    if (again.n == set.n)
+        CU_ASSERT(memcmp(again.policy, set.policy, sizeof(float) * A * (size_t)set.n) == 0);
+    sample_set_done(&again);
+    sample_set_done(&set);
+    selfplay_params_t p = {0};
+    CU_ASSERT_EQUAL(selfplay_params_parse("gumbel=true,gumbel_m=0", &p, NULL, 0), HOYLE_EINVAL);
+    HARNESS_OK(selfplay_params_parse("gumbel=true,gumbel_m=4,c_visit=25", &p, NULL, 0));
+    CU_ASSERT(p.gumbel && p.gumbel_m == 4 && p.c_visit == 25 && p.c_scale == 1);
     game_free(g);
 }
 
@@ -202,6 +247,7 @@ int main(void)
     static const harness_test_t tests[] = {
         {"batching and samples", test_batching_and_samples},
         {"playout cap and resign", test_playout_cap_and_resign},
+        {"gumbel self-play: improved-policy targets", test_gumbel_targets},
         {"shards and replay", test_shards_and_replay},
         {"register kind", test_register_kind},
         {NULL, NULL},

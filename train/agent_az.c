@@ -88,6 +88,10 @@ static int az_create(agent_t *a)
     p.dirichlet_eps = params_double(pp, "noise_eps");
     p.reuse = params_bool(pp, "reuse");
     p.seed = rng_mix(a->seed ^ 0x617aULL);
+    p.gumbel = params_bool(pp, "gumbel");
+    p.gumbel_m = (int)params_int(pp, "gumbel_m");
+    p.c_visit = params_double(pp, "c_visit");
+    p.c_scale = params_double(pp, "c_scale");
     long long branch = a->g->max_legal < 128 ? a->g->max_legal : 128;
     p.max_nodes = (size_t)((2LL * (p.max_sims + p.batch + 2)) * branch + 4096);
     az_agent_t *az = calloc(1, sizeof *az);
@@ -180,6 +184,28 @@ static const param_def_t az_params[] = {
      .min = 0,
      .max = 1 << 24,
      .help = "network cache entries (0 = none)"},
+    {.key = "gumbel",
+     .type = PARAM_BOOL,
+     .def = "false",
+     .help = "Gumbel root selection with Sequential Halving (Danihelka et al. 2022)"},
+    {.key = "gumbel_m",
+     .type = PARAM_INT,
+     .def = "16",
+     .min = 1,
+     .max = 1024,
+     .help = "gumbel: root actions considered"},
+    {.key = "c_visit",
+     .type = PARAM_DOUBLE,
+     .def = "50",
+     .min = 0,
+     .max = 1e6,
+     .help = "gumbel: sigma(q) = (c_visit + max N) * c_scale * q"},
+    {.key = "c_scale",
+     .type = PARAM_DOUBLE,
+     .def = "1",
+     .min = 0,
+     .max = 1e3,
+     .help = "gumbel: sigma(q) scale"},
     {.key = NULL},
 };
 

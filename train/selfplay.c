@@ -129,6 +129,28 @@ const param_def_t selfplay_param_defs[] = {
      .max = 1e7,
      .help = "actions before adjudicating a draw (0 = rules only)"},
     {.key = "reuse", .type = PARAM_BOOL, .def = "true", .help = "keep the played subtree"},
+    {.key = "gumbel",
+     .type = PARAM_BOOL,
+     .def = "false",
+     .help = "Gumbel root selection, improved-policy targets (Danihelka et al. 2022)"},
+    {.key = "gumbel_m",
+     .type = PARAM_INT,
+     .def = "16",
+     .min = 1,
+     .max = 1024,
+     .help = "gumbel: root actions considered"},
+    {.key = "c_visit",
+     .type = PARAM_DOUBLE,
+     .def = "50",
+     .min = 0,
+     .max = 1e6,
+     .help = "gumbel: sigma(q) = (c_visit + max N) * c_scale * q"},
+    {.key = "c_scale",
+     .type = PARAM_DOUBLE,
+     .def = "1",
+     .min = 0,
+     .max = 1e3,
+     .help = "gumbel: sigma(q) scale"},
     {.key = NULL},
 };
 
@@ -164,6 +186,10 @@ int selfplay_params_parse(const char *text, selfplay_params_t *p, char *canon, s
         .no_resign_frac = params_double(&pp, "no_resign_frac"),
         .max_moves = (int)params_int(&pp, "max_moves"),
         .reuse = params_bool(&pp, "reuse"),
+        .gumbel = params_bool(&pp, "gumbel"),
+        .gumbel_m = (int)params_int(&pp, "gumbel_m"),
+        .c_visit = params_double(&pp, "c_visit"),
+        .c_scale = params_double(&pp, "c_scale"),
         .seed = p->seed,
         .first_game_id = p->first_game_id,
     };
@@ -252,6 +278,13 @@ static int slot_open(driver_t *d, slot_t *s, int index)
     mp.dirichlet_alpha = d->st->alpha;
     mp.dirichlet_eps = p->noise_eps;
     mp.max_sims = p->sims;
+    if (p->gumbel) { /* Gumbel noise replaces the Dirichlet noise */
+        mp.gumbel = true;
+        mp.gumbel_m = p->gumbel_m;
+        mp.c_visit = p->c_visit;
+        mp.c_scale = p->c_scale;
+        mp.dirichlet_eps = 0;
+    }
     long long branch = g->max_legal < 128 ? g->max_legal : 128;
     mp.max_nodes = (size_t)((2LL * (p->sims + p->batch + 2)) * branch + 1024);
     mp.seed = rng_mix(p->seed ^ rng_mix(0x5e1f000ULL + (uint64_t)index));
@@ -357,12 +390,19 @@ static int record_sample(driver_t *d, slot_t *s, const mcts_result_t *r)
     float *pi = out->policy + (size_t)i * A;
     uint8_t *legal = out->legal + (size_t)i * A;
     double total = 0;
-    for (int c = 0; c < r->num_children; c++) total += r->visits[c];
-    for (int c = 0; c < r->num_children; c++) {
-        legal[r->actions[c]] = 1;
-        pi[r->actions[c]] = total > 0 ? (float)(r->visits[c] / total) : 0.0f;
+    if (r->improved_policy) { /* Gumbel: the improved policy */
+        for (int c = 0; c < r->num_children; c++) {
+            legal[r->actions[c]] = 1;
+            pi[r->actions[c]] = r->improved_policy[c];
+        }
+    } else {
+        for (int c = 0; c < r->num_children; c++) total += r->visits[c];
+        for (int c = 0; c < r->num_children; c++) {
+            legal[r->actions[c]] = 1;
+            pi[r->actions[c]] = total > 0 ? (float)(r->visits[c] / total) : 0.0f;
+        }
+        if (total <= 0) pi[r->best_action] = 1.0f;
     }
-    if (total <= 0) pi[r->best_action] = 1.0f;
     out->game_id[i] = s->game_id;
     out->move[i] = s->actions;
     s->pending[s->num_pending] = i;
@@ -398,6 +438,7 @@ static int slot_move(driver_t *d, slot_t *s)
         s->would_resign[player] = true;
     }
     double temp = s->actions < p->temp_moves ? p->temp : p->temp_final;
+    if (p->gumbel) temp = 0; /* the Gumbel choice already samples */
     int action;
     int status = mcts_choose(m, temp, &action);
     if (status) return status;

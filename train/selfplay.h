@@ -21,11 +21,15 @@
  *     (< 0; 0 = never), except in a no_resign_frac share of games, chosen at
  *     random, where play continues and a would-be resignation that did not end
  *     in a loss counts as a false resign (stats.false_resigns / resign_checks).
+ *   - Gumbel (gumbel=true; Danihelka et al. 2022): both trees use Gumbel root
+ *     selection with Sequential Halving (mcts/mcts.h) instead of Dirichlet
+ *     noise, the move played is the Gumbel choice (temperatures are not
+ *     used) and the policy target is the improved policy
+ *     softmax(logit + sigma(completed Q)).
  * Samples (train/samples.h) are written for the full searches: observation for
- * the player to move, visit distribution, legal mask, and once the game ends
- * the final return of that player as the value target.
- *
- * Not implemented: Gumbel root selection (Danihelka et al. 2022). */
+ * the player to move, visit distribution (or the improved policy), legal
+ * mask, and once the game ends the final return of that player as the value
+ * target. */
 #ifndef HOYLE_TRAIN_SELFPLAY_H
 #define HOYLE_TRAIN_SELFPLAY_H
 
@@ -58,6 +62,10 @@ typedef struct selfplay_params {
     double no_resign_frac; /* share of games played out regardless (false-resign check) */
     int max_moves;         /* actions before a game is adjudicated a draw; 0 = rules only */
     int reuse;             /* keep the played move's subtree between moves */
+    int gumbel;            /* Gumbel root selection; policy target = improved policy */
+    int gumbel_m;          /* gumbel: root actions considered (Sequential Halving) */
+    double c_visit;        /* gumbel: sigma(q) = (c_visit + max N) * c_scale * q */
+    double c_scale;        /* gumbel: see c_visit */
     uint64_t seed;         /* seeds trees, noise, move choice, chance, resign choice */
     int64_t first_game_id; /* game_id of the first game of this run */
 } selfplay_params_t;
