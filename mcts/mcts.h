@@ -106,6 +106,31 @@ typedef struct mcts_result {
     double seconds;                        /* wall time of this search */
 } mcts_result_t;
 
+/* The Gumbel keys of every spec that configures a search (the mcts and az
+ * agents, self-play): one schema fragment, so ranges and help agree. Use it
+ * inside a param_def_t array (core/spec.h). */
+#define MCTS_GUMBEL_PARAM_DEFS                                                                     \
+    {.key = "gumbel",                                                                              \
+     .type = PARAM_BOOL,                                                                           \
+     .def = "false",                                                                               \
+     .help = "Gumbel root selection with Sequential Halving (Danihelka et al. 2022)"},             \
+        {.key = "gumbel_m",                                                                        \
+         .type = PARAM_INT,                                                                        \
+         .def = "16",                                                                              \
+         .min = 1,                                                                                 \
+         .max = 1024,                                                                              \
+         .help = "gumbel: root actions considered"},                                               \
+        {.key = "c_visit",                                                                         \
+         .type = PARAM_DOUBLE,                                                                     \
+         .def = "50",                                                                              \
+         .min = 0,                                                                                 \
+         .max = 1e6,                                                                               \
+         .help = "gumbel: sigma(q) = (c_visit + max N) * c_scale * q"},                            \
+    {                                                                                              \
+        .key = "c_scale", .type = PARAM_DOUBLE, .def = "1", .min = 0, .max = 1e3,                  \
+        .help = "gumbel: sigma(q) scale"                                                           \
+    }
+
 typedef struct mcts mcts_t;
 
 /* Create a searcher for `g` with an evaluator (borrowed: both must outlive
