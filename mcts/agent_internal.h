@@ -35,6 +35,13 @@ typedef struct agent_kind {
     int (*create)(agent_t *a); /* a->g, params, seed, rng, legal are set */
 } agent_kind_t;
 
+/* The act step of every agent that plays by one MCTS search (mcts, az):
+ * search from `state` with `m`, choose with `temperature` (mcts_choose) and
+ * fill a->info from the result. Returns 0 or the search's status. */
+struct mcts;
+int agent_search_act(agent_t *a, struct mcts *m, const void *state, double temperature,
+                     int *action);
+
 extern const agent_kind_t agent_random_kind;
 extern const agent_kind_t agent_greedy_kind;
 extern const agent_kind_t agent_alphabeta_kind;

@@ -15,15 +15,12 @@ typedef struct mcts_agent {
     int moves;      /* own moves since reset */
 } mcts_agent_t;
 
-static int mcts_agent_act(agent_t *a, const void *state, int *action)
+int agent_search_act(agent_t *a, struct mcts *m, const void *state, double temperature, int *action)
 {
-    mcts_agent_t *ma = a->impl;
     const mcts_result_t *r;
-    int status = mcts_search(ma->m, state, &r);
+    int status = mcts_search(m, state, &r);
     if (status) return status;
-    double temp = ma->temp_moves == 0 || ma->moves < ma->temp_moves ? ma->temp : 0.0;
-    if ((status = mcts_choose(ma->m, temp, action))) return status;
-    ma->moves++;
+    if ((status = mcts_choose(m, temperature, action))) return status;
     agent_info_t *info = &a->info;
     info->num_moves = r->num_children;
     info->actions = r->actions;
@@ -39,6 +36,15 @@ static int mcts_agent_act(agent_t *a, const void *state, int *action)
     info->seconds = r->seconds;
     info->arena_full = r->arena_full;
     return HOYLE_OK;
+}
+
+static int mcts_agent_act(agent_t *a, const void *state, int *action)
+{
+    mcts_agent_t *ma = a->impl;
+    double temp = ma->temp_moves == 0 || ma->moves < ma->temp_moves ? ma->temp : 0.0;
+    int status = agent_search_act(a, ma->m, state, temp, action);
+    if (status == HOYLE_OK) ma->moves++;
+    return status;
 }
 
 static void mcts_agent_observe(agent_t *a, const void *state_before, int action)

@@ -20,27 +20,10 @@ typedef struct az_agent {
 static int az_act(agent_t *a, const void *state, int *action)
 {
     az_agent_t *az = a->impl;
-    const mcts_result_t *r;
-    int status = mcts_search(az->m, state, &r);
-    if (status) return status;
     double temp = az->temp_moves == 0 || az->moves < az->temp_moves ? az->temp : 0.0;
-    if ((status = mcts_choose(az->m, temp, action))) return status;
-    az->moves++;
-    agent_info_t *info = &a->info;
-    info->num_moves = r->num_children;
-    info->actions = r->actions;
-    info->visits = r->visits;
-    info->q = r->q;
-    info->priors = r->priors;
-    info->value = r->root_proven ? r->proven_value[r->player] : r->value[r->player];
-    info->proven = r->root_proven;
-    info->pv_len = r->pv_len < AGENT_PV_MAX ? r->pv_len : AGENT_PV_MAX;
-    memcpy(info->pv, r->pv, sizeof(int) * (size_t)info->pv_len);
-    info->sims = r->sims;
-    info->nodes = r->nodes_used;
-    info->seconds = r->seconds;
-    info->arena_full = r->arena_full;
-    return HOYLE_OK;
+    int status = agent_search_act(a, az->m, state, temp, action);
+    if (status == HOYLE_OK) az->moves++;
+    return status;
 }
 
 static void az_observe(agent_t *a, const void *state_before, int action)
