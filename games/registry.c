@@ -6,12 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const game_entry_t backgammon_entry;
 extern const game_entry_t checkers_entry;
 extern const game_entry_t gobang_entry;
 
 const game_entry_t *const game_registry[] = {
     &checkers_entry,
     &gobang_entry,
+    &backgammon_entry,
     NULL,
 };
 

@@ -1,0 +1,415 @@
+/* rules.c — Backgammon: steps, the canonical plays of a roll, chance,
+ * application and outcome.
+ *
+ * A play is generated whole from the board where it began (bg_plays()), so
+ * the per-roll rules (use both dice, else the larger; doubles as many as
+ * possible; one play per resulting position) are decided once per roll; the
+ * legal steps of a state are the next steps of the plays that begin with the
+ * steps already made. A one-entry cache per thread keeps the plays of the
+ * last roll asked about, which is every call of a play in progress. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "games/backgammon/bg_internal.h"
+
+void bg_board_init(bg_board_t *b)
+{
+    memset(b, 0, sizeof *b);
+    for (int p = 0; p < 2; p++) {
+        b->men[p][24] = 2;
+        b->men[p][13] = 5;
+        b->men[p][8] = 3;
+        b->men[p][6] = 5;
+    }
+}
+
+int bg_impl_create(game_t *g, bool points_scoring, int max_turns)
+{
+    bg_impl_t *im = calloc(1, sizeof *im);
+    if (im == NULL) return hoyle_error(HOYLE_ENOMEM, "backgammon: out of memory");
+    im->points_scoring = points_scoring;
+    im->max_turns = max_turns;
+    rng_t r;
+    rng_init(&r, 0xBAC6A770ull);
+    for (int p = 0; p < 2; p++)
+        for (int i = 0; i < BG_POINTS; i++)
+            for (int c = 1; c <= BG_MEN; c++) im->zob_men[p][i][c] = rng_next(&r);
+    for (int p = 0; p < 2; p++) im->zob_side[p] = rng_next(&r);
+    for (int k = 0; k < 4; k++) im->zob_phase[k] = rng_next(&r);
+    for (int k = 0; k < 36; k++) im->zob_roll[k] = rng_next(&r);
+    for (int k = 0; k < BG_MAX_STEPS; k++)
+        for (int a = 0; a < BG_NUM_ACTIONS; a++) im->zob_step[k][a] = rng_next(&r);
+    g->impl = im;
+    return HOYLE_OK;
+}
+
+/* ---- steps on a board ---- */
+
+static bool all_home(const int8_t *me)
+{
+    for (int i = 7; i <= BG_BAR; i++)
+        if (me[i]) return false;
+    return true;
+}
+
+bool bg_step_ok(const bg_board_t *b, int player, int action)
+{
+    const int8_t *me = b->men[player], *opp = b->men[1 - player];
+    int from = bg_step_from(action), to = from - bg_step_die(action);
+    if (me[from] == 0 || (me[BG_BAR] && from != BG_BAR)) return false;
+    if (to >= 1) return opp[25 - to] < 2;
+    if (!all_home(me)) return false;
+    if (to == 0) return true;
+    for (int i = from + 1; i <= 6; i++) /* a higher die bears off only from the highest point */
+        if (me[i]) return false;
+    return true;
+}
+
+bool bg_step_make(bg_board_t *b, int player, int action)
+{
+    int8_t *me = b->men[player], *opp = b->men[1 - player];
+    int from = bg_step_from(action), to = bg_step_to(action);
+    me[from]--;
+    me[to]++;
+    if (to == BG_OFF || opp[25 - to] != 1) return false;
+    opp[25 - to] = 0;
+    opp[BG_BAR]++;
+    return true;
+}
+
+/* ---- the plays of a roll ---- */
+
+typedef struct gen {
+    int player;
+    bg_play_t *out;
+    int n, best; /* plays written; length of the longest play seen */
+    uint8_t steps[BG_MAX_STEPS];
+    int table[2 * BG_MAX_PLAYS]; /* open addressing on the board: play index + 1 */
+} gen_t;
+
+static uint64_t board_key(const bg_board_t *b)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    const unsigned char *p = (const unsigned char *)b;
+    for (size_t i = 0; i < sizeof *b; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Record a complete play of `len` steps ending on `b`: longer plays replace
+ * shorter ones; a board already reached keeps the earlier play. */
+static void record(gen_t *gn, const bg_board_t *b, int len)
+{
+    if (len < gn->best) return;
+    if (len > gn->best) {
+        gn->best = len;
+        gn->n = 0;
+        memset(gn->table, 0, sizeof gn->table);
+    }
+    size_t mask = 2 * BG_MAX_PLAYS - 1, i = board_key(b) & mask;
+    for (; gn->table[i]; i = (i + 1) & mask)
+        if (memcmp(&gn->out[gn->table[i] - 1].after, b, sizeof *b) == 0) return;
+    if (gn->n >= BG_MAX_PLAYS) abort(); /* cannot happen: see BG_MAX_PLAYS */
+    bg_play_t *pl = &gn->out[gn->n++];
+    pl->n = (uint8_t)len;
+    memcpy(pl->steps, gn->steps, sizeof pl->steps);
+    pl->after = *b;
+    gn->table[i] = gn->n;
+}
+
+/* Doubles: steps of `die`, each from a point no higher than the last. */
+static void gen_doubles(gen_t *gn, const bg_board_t *b, int die, int depth, int top)
+{
+    bool any = false;
+    if (depth < BG_MAX_STEPS)
+        for (int from = top; from >= 1; from--) {
+            int a = bg_step_action(from, die);
+            if (!bg_step_ok(b, gn->player, a)) continue;
+            bg_board_t next = *b;
+            bg_step_make(&next, gn->player, a);
+            gn->steps[depth] = (uint8_t)a;
+            any = true;
+            gen_doubles(gn, &next, die, depth + 1, from);
+        }
+    if (!any) record(gn, b, depth);
+}
+
+/* Other rolls: `first` then `second`; a play of one step (`first` alone,
+ * `second` impossible after it) is recorded only when `singles`. */
+static void gen_pair(gen_t *gn, const bg_board_t *b, int first, int second, bool singles)
+{
+    for (int from = BG_BAR; from >= 1; from--) {
+        int a = bg_step_action(from, first);
+        if (!bg_step_ok(b, gn->player, a)) continue;
+        bg_board_t mid = *b;
+        bg_step_make(&mid, gn->player, a);
+        gn->steps[0] = (uint8_t)a;
+        bool any = false;
+        for (int f2 = BG_BAR; f2 >= 1; f2--) {
+            int a2 = bg_step_action(f2, second);
+            if (!bg_step_ok(&mid, gn->player, a2)) continue;
+            bg_board_t end = mid;
+            bg_step_make(&end, gn->player, a2);
+            gn->steps[1] = (uint8_t)a2;
+            any = true;
+            record(gn, &end, 2);
+        }
+        if (!any && singles) {
+            gn->steps[1] = 0;
+            record(gn, &mid, 1);
+        }
+    }
+}
+
+int bg_plays(const bg_board_t *b, int player, int d1, int d2, bg_play_t *out)
+{
+    static _Thread_local gen_t gn;
+    memset(gn.table, 0, sizeof gn.table);
+    memset(gn.steps, 0, sizeof gn.steps);
+    gn.player = player;
+    gn.out = out;
+    gn.n = 0;
+    gn.best = 0;
+    if (d1 == d2) {
+        gen_doubles(&gn, b, d1, 0, BG_BAR);
+        return gn.best > 0 ? gn.n : 0;
+    }
+    int hi = d1 > d2 ? d1 : d2, lo = d1 + d2 - hi;
+    /* Both orders; plays of both dice replace plays of one. When only one
+     * die can be used, the larger is played if it can be: the smaller die's
+     * lone steps count only when the first pass found no step at all. */
+    gen_pair(&gn, b, hi, lo, true);
+    gen_pair(&gn, b, lo, hi, gn.n == 0);
+    return gn.best > 0 ? gn.n : 0;
+}
+
+typedef struct play_cache {
+    bool valid;
+    bg_board_t board;
+    uint8_t player, hi, lo;
+    int n;
+    bg_play_t plays[BG_MAX_PLAYS];
+} play_cache_t;
+
+const bg_play_t *bg_state_plays(const bg_state_t *s, int *n)
+{
+    static _Thread_local play_cache_t c;
+    if (!c.valid || c.player != s->to_move || c.hi != s->dice[0] || c.lo != s->dice[1] ||
+        memcmp(&c.board, &s->start, sizeof c.board) != 0) {
+        c.n = bg_plays(&s->start, s->to_move, s->dice[0], s->dice[1], c.plays);
+        c.board = s->start;
+        c.player = s->to_move;
+        c.hi = s->dice[0];
+        c.lo = s->dice[1];
+        c.valid = true;
+    }
+    *n = c.n;
+    return c.plays;
+}
+
+/* ---- hashing ---- */
+
+static uint64_t board_hash(const bg_impl_t *im, const bg_board_t *b)
+{
+    uint64_t h = 0;
+    for (int p = 0; p < 2; p++)
+        for (int i = 0; i < BG_POINTS; i++) h ^= im->zob_men[p][i][b->men[p][i]];
+    return h;
+}
+
+static uint64_t play_hash(const bg_impl_t *im, const bg_state_t *s)
+{
+    uint64_t h = im->zob_roll[(s->dice[0] - 1) * 6 + s->dice[1] - 1];
+    for (int k = 0; k < s->nsteps; k++) h ^= im->zob_step[k][s->steps[k]];
+    return h;
+}
+
+uint64_t bg_hash_compute(const game_t *g, const bg_state_t *s)
+{
+    const bg_impl_t *im = bg_impl(g);
+    uint64_t h = board_hash(im, &s->board) ^ im->zob_phase[s->phase];
+    if (s->phase == BG_ROLL || s->phase == BG_PLAY) h ^= im->zob_side[s->to_move];
+    if (s->phase == BG_PLAY) h ^= play_hash(im, s);
+    return h;
+}
+
+/* ---- the game ---- */
+
+int bg_pips(const bg_board_t *b, int player)
+{
+    int pips = 0;
+    for (int i = 1; i <= BG_BAR; i++) pips += i * b->men[player][i];
+    return pips;
+}
+
+int bg_win_kind(const bg_board_t *b, int winner)
+{
+    const int8_t *loser = b->men[1 - winner];
+    if (loser[BG_OFF] > 0) return BG_SINGLE;
+    for (int i = 19; i <= BG_BAR; i++) /* the winner's home table, or the bar */
+        if (loser[i]) return BG_BACKGAMMON;
+    return BG_GAMMON;
+}
+
+static void finish(const game_t *g, bg_state_t *s, int result, int winner)
+{
+    s->phase = BG_OVER;
+    s->result = (uint8_t)result;
+    s->winner = (uint8_t)winner;
+    s->need = s->nsteps = 0;
+    memset(s->steps, 0, sizeof s->steps);
+    memset(s->dice, 0, sizeof s->dice);
+    s->hash = bg_hash_compute(g, s);
+}
+
+void bg_settle(const game_t *g, bg_state_t *s)
+{
+    for (int p = 0; p < 2; p++)
+        if (s->board.men[p][BG_OFF] == BG_MEN) {
+            finish(g, s, bg_win_kind(&s->board, p), p);
+            return;
+        }
+    if (s->phase != BG_PLAY && s->turns >= bg_impl(g)->max_turns) finish(g, s, BG_DRAW, 0);
+}
+
+/* The roll is over (played or passed): the other player rolls next. */
+static void end_play(const game_t *g, bg_state_t *s, int player)
+{
+    s->phase = BG_ROLL;
+    s->to_move = (uint8_t)(1 - player);
+    s->need = s->nsteps = 0;
+    memset(s->steps, 0, sizeof s->steps);
+    memset(s->dice, 0, sizeof s->dice);
+    s->hash = bg_hash_compute(g, s);
+    bg_settle(g, s);
+}
+
+void bg_begin_play(const game_t *g, bg_state_t *s, int player, int hi, int lo)
+{
+    s->turns++;
+    s->phase = BG_PLAY;
+    s->to_move = (uint8_t)player;
+    s->dice[0] = (uint8_t)hi;
+    s->dice[1] = (uint8_t)lo;
+    s->start = s->board;
+    s->nsteps = 0;
+    memset(s->steps, 0, sizeof s->steps);
+    int n;
+    const bg_play_t *plays = bg_state_plays(s, &n);
+    s->need = n > 0 ? plays[0].n : 0;
+    if (s->need == 0) {
+        end_play(g, s, player);
+        return;
+    }
+    s->hash = bg_hash_compute(g, s);
+}
+
+void bg_init(const game_t *g, void *sv)
+{
+    bg_state_t *s = sv;
+    memset(s, 0, g->state_size);
+    bg_board_init(&s->board);
+    s->phase = BG_OPENING;
+    s->hash = bg_hash_compute(g, s);
+}
+
+int bg_current_player(const game_t *g, const void *sv)
+{
+    (void)g;
+    const bg_state_t *s = sv;
+    switch (s->phase) {
+    case BG_OPENING:
+    case BG_ROLL: return PLAYER_CHANCE;
+    case BG_PLAY: return s->to_move;
+    default: return PLAYER_TERMINAL;
+    }
+}
+
+int bg_chance_outcomes(const game_t *g, const void *sv, int *actions, double *probs)
+{
+    (void)g;
+    const bg_state_t *s = sv;
+    int n = 0;
+    for (int a = 1; a <= 6; a++)
+        for (int b = 1; b <= 6; b++) {
+            if (s->phase == BG_OPENING && a != b) {
+                actions[n] = (a - 1) * 6 + b - 1;
+                probs[n++] = 1.0 / 30;
+            } else if (s->phase == BG_ROLL && a >= b) {
+                actions[n] = (a - 1) * 6 + b - 1;
+                probs[n++] = a == b ? 1.0 / 36 : 2.0 / 36;
+            }
+        }
+    return n;
+}
+
+int bg_legal_actions(const game_t *g, const void *sv, int *out)
+{
+    const bg_state_t *s = sv;
+    if (s->phase == BG_OPENING || s->phase == BG_ROLL) {
+        double probs[36];
+        return bg_chance_outcomes(g, s, out, probs);
+    }
+    if (s->phase != BG_PLAY) return 0;
+    int np;
+    const bg_play_t *plays = bg_state_plays(s, &np);
+    bool seen[BG_NUM_ACTIONS] = {false};
+    for (int i = 0; i < np; i++)
+        if (memcmp(plays[i].steps, s->steps, s->nsteps) == 0)
+            seen[plays[i].steps[s->nsteps]] = true;
+    int n = 0;
+    for (int a = 0; a < BG_NUM_ACTIONS; a++)
+        if (seen[a]) out[n++] = a;
+    return n;
+}
+
+void bg_apply(const game_t *g, void *sv, int action)
+{
+    const bg_impl_t *im = bg_impl(g);
+    bg_state_t *s = sv;
+    int a = action / 6 + 1, b = action % 6 + 1;
+    if (s->phase == BG_OPENING) {
+        bg_begin_play(g, s, a > b ? 0 : 1, a > b ? a : b, a > b ? b : a);
+        return;
+    }
+    if (s->phase == BG_ROLL) {
+        bg_begin_play(g, s, s->to_move, a, b);
+        return;
+    }
+    int p = s->to_move, from = bg_step_from(action), to = bg_step_to(action);
+    int8_t *me = s->board.men[p], *opp = s->board.men[1 - p];
+    s->hash ^= im->zob_men[p][from][me[from]] ^ im->zob_men[p][from][me[from] - 1];
+    s->hash ^= im->zob_men[p][to][me[to]] ^ im->zob_men[p][to][me[to] + 1];
+    if (to != BG_OFF && opp[25 - to] == 1) {
+        s->hash ^= im->zob_men[1 - p][25 - to][1] ^ im->zob_men[1 - p][BG_BAR][opp[BG_BAR]] ^
+                   im->zob_men[1 - p][BG_BAR][opp[BG_BAR] + 1];
+    }
+    bg_step_make(&s->board, p, action);
+    s->hash ^= im->zob_step[s->nsteps][action];
+    s->steps[s->nsteps++] = (uint8_t)action;
+    if (me[BG_OFF] == BG_MEN)
+        finish(g, s, bg_win_kind(&s->board, p), p);
+    else if (s->nsteps == s->need)
+        end_play(g, s, p);
+}
+
+void bg_returns(const game_t *g, const void *sv, double *out)
+{
+    const bg_state_t *s = sv;
+    out[0] = out[1] = 0;
+    if (s->phase != BG_OVER || s->result == BG_DRAW || s->result == BG_RESULT_NONE) return;
+    double v = bg_impl(g)->points_scoring ? s->result / 3.0 : 1.0;
+    out[s->winner] = v;
+    out[1 - s->winner] = -v;
+}
+
+uint64_t bg_hash(const game_t *g, const void *sv)
+{
+    (void)g;
+    return ((const bg_state_t *)sv)->hash;
+}
+
+uint64_t bg_hash_recompute(const game_t *g, const void *sv)
+{
+    return bg_hash_compute(g, (const bg_state_t *)sv);
+}
