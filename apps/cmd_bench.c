@@ -17,6 +17,8 @@ static const char help[] =
     "  random    2000 uniformly random games, seed 1 (games/s)\n"
     "  mcts      one search of 5000 UCT simulations, one random rollout each\n"
     "  alphabeta iterative deepening to the first depth searching >= 200,000 nodes\n"
+    "            (or the last before one predicted to pass 20,000,000)\n"
+    "Games with dice start after the opening roll, played by a fixed seed.\n"
     "One line per game with counts and rates; the last line is the total node\n"
     "count (perft leaves + random actions + simulations + alpha-beta nodes), a\n"
     "signature of behaviour, not of speed.\n";
@@ -27,7 +29,8 @@ enum {
     BENCH_RANDOM_GAMES = 2000, /* random playouts per game */
     BENCH_MCTS_SIMS = 5000,    /* simulations in one MCTS search */
     BENCH_AB_NODES = 200000,   /* alpha-beta: first depth with this many nodes */
-    BENCH_AB_MAX_DEPTH = 12
+    BENCH_AB_MAX_DEPTH = 12,
+    BENCH_AB_GROWTH_CAP = 20000000 /* alpha-beta: predicted nodes of the next depth */
 };
 
 typedef struct bench_row {
@@ -59,10 +62,15 @@ static int bench_game(const char *spec, bench_row_t *row)
     }
     int status = random_games(g, s, BENCH_RANDOM_GAMES, 1, &row->random);
     if (status == 0) status = bench_mcts(g, BENCH_MCTS_SIMS, 1, &row->mcts);
+    long long last = 0;
     for (int depth = 1; status == 0 && depth <= BENCH_AB_MAX_DEPTH; depth++) {
         status = bench_alphabeta(g, depth, &row->ab);
         row->ab_depth = depth;
         if (row->ab.count >= BENCH_AB_NODES) break;
+        /* Dice multiply the tree by ~400 a move: stop when the next depth
+         * would pass BENCH_AB_GROWTH_CAP nodes at this depth's growth. */
+        if (last > 0 && row->ab.count * (row->ab.count / last) > BENCH_AB_GROWTH_CAP) break;
+        last = row->ab.count;
     }
     free(s);
     game_free(g);

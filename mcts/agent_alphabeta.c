@@ -83,3 +83,11 @@ const agent_kind_t agent_alphabeta_kind = {
     .params = alphabeta_params,
     .create = alphabeta_create,
 };
+
+/* The same search under the name games with dice call it. */
+const agent_kind_t agent_expectimax_kind = {
+    .name = "expectimax",
+    .description = "expectiminimax (Star1 pruning at chance nodes): alphabeta by another name",
+    .params = alphabeta_params,
+    .create = alphabeta_create,
+};

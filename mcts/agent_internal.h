@@ -45,6 +45,7 @@ int agent_search_act(agent_t *a, struct mcts *m, const void *state, double tempe
 extern const agent_kind_t agent_random_kind;
 extern const agent_kind_t agent_greedy_kind;
 extern const agent_kind_t agent_alphabeta_kind;
+extern const agent_kind_t agent_expectimax_kind;
 extern const agent_kind_t agent_mcts_kind;
 extern const agent_kind_t agent_human_kind;
 

@@ -5,7 +5,23 @@
 
 #include "core/rng.h"
 #include "mcts/alphabeta.h"
+#include "mcts/chance.h"
 #include "mcts/mcts.h"
+
+/* The game's start, with any opening chance nodes (the opening roll) played
+ * out by a fixed seed, so that searches begin at a decision. */
+static int bench_start(const game_t *g, void *s)
+{
+    rng_t rng;
+    rng_init(&rng, 0x62656e6368ull);
+    game_init(g, s);
+    while (game_is_chance(g, s)) {
+        int a = chance_sample_alloc(g, s, &rng);
+        if (a < 0) return a;
+        game_apply(g, s, a);
+    }
+    return HOYLE_OK;
+}
 
 int bench_mcts(const game_t *g, long long sims, uint64_t seed, bench_search_t *out)
 {
@@ -25,8 +41,8 @@ int bench_mcts(const game_t *g, long long sims, uint64_t seed, bench_search_t *o
     if (!status) status = mcts_create(g, &p, e, &m);
     if (!status) {
         const mcts_result_t *r;
-        game_init(g, s);
-        status = mcts_search(m, s, &r);
+        status = bench_start(g, s);
+        if (!status) status = mcts_search(m, s, &r);
         if (!status) {
             out->count = r->sims;
             out->seconds = r->seconds;
@@ -50,8 +66,8 @@ int bench_alphabeta(const game_t *g, int depth, bench_search_t *out)
     int status = s ? ab_create(g, &p, &t) : hoyle_error(HOYLE_ENOMEM, "bench: out of memory");
     if (!status) {
         const ab_result_t *r;
-        game_init(g, s);
-        status = ab_search(t, s, &r);
+        status = bench_start(g, s);
+        if (!status) status = ab_search(t, s, &r);
         if (!status) {
             out->count = (long long)r->nodes;
             out->seconds = r->seconds;

@@ -49,6 +49,7 @@ static const game_vt_t backgammon_vt = {
     .move_to_string = bg_move_to_string,
     .evaluate = bg_evaluate,
     .is_noisy = bg_is_noisy,
+    .perft = bg_perft,
 };
 
 static int backgammon_create(game_t *g)

@@ -90,6 +90,7 @@ typedef struct bg_impl {
     uint64_t zob_phase[4];
     uint64_t zob_roll[36];
     uint64_t zob_step[BG_MAX_STEPS][BG_NUM_ACTIONS];
+    uint64_t zob_hit[BG_MAX_STEPS]; /* step k hit a blot (the steps alone don't say) */
 } bg_impl_t;
 
 static inline const bg_impl_t *bg_impl(const game_t *g) { return (const bg_impl_t *)g->impl; }
@@ -115,6 +116,8 @@ bool bg_step_make(bg_board_t *b, int player, int action);
 /* The canonical plays of `player` rolling (d1, d2) on `b`: writes up to
  * BG_MAX_PLAYS into out and returns the count (0: no legal play). */
 int bg_plays(const bg_board_t *b, int player, int d1, int d2, bg_play_t *out);
+/* The length of the plays of (d1, d2): 0 when there is no legal play. */
+int bg_play_length(const bg_board_t *b, int player, int d1, int d2);
 /* The plays of the roll in progress in `s` (BG_PLAY), cached per thread:
  * the returned array stays valid until the thread's next call. */
 const bg_play_t *bg_state_plays(const bg_state_t *s, int *n);
@@ -136,6 +139,7 @@ void bg_apply(const game_t *g, void *s, int action);
 void bg_returns(const game_t *g, const void *s, double *out);
 uint64_t bg_hash(const game_t *g, const void *s);
 uint64_t bg_hash_recompute(const game_t *g, const void *s);
+uint64_t bg_perft(const game_t *g, const void *s, int depth);
 
 /* notation.c */
 /* gnubg Position ID of `b` with `on_roll` the player on roll (14 chars + NUL). */

@@ -196,10 +196,71 @@ int bg_action_from_string(const game_t *g, const void *sv, const char *text, int
 
 /* ---- whole moves ---- */
 
-typedef struct seg {
-    int from, to, count;
-    char text[48];
-} seg_t;
+/* One man's path within a move: points visited, and which arrivals hit. */
+typedef struct path {
+    int len; /* points in pt[] (>= 2) */
+    int pt[BG_MAX_STEPS + 1];
+    bool hit[BG_MAX_STEPS + 1];
+    int count; /* equal paths print once with (count) */
+} path_t;
+
+static size_t path_text(const path_t *p, char *buf, size_t cap)
+{
+    size_t used = 0;
+    for (int i = 0; i < p->len; i++) {
+        /* plain intermediate points are left out: 24/18 + 18/13 = 24/13 */
+        if (i > 0 && i < p->len - 1 && !p->hit[i]) continue;
+        char pt[12];
+        point_text(p->pt[i], pt, sizeof pt);
+        used += (size_t)snprintf(buf + used, cap - used, "%s%s%s", i ? "/" : "", pt,
+                                 p->hit[i] ? "*" : "");
+        if (used >= cap) return cap;
+    }
+    return used;
+}
+
+/* The paths of the men moved by `actions` from `s`: a step from where an
+ * earlier path ended continues it, and one ending where an earlier path
+ * began (men are interchangeable) starts it. */
+static int move_paths(const bg_state_t *s, const int *actions, int n, path_t *paths)
+{
+    bg_board_t b = s->board;
+    int p = s->to_move, np = 0;
+    for (int i = 0; i < n && i < BG_MAX_STEPS; i++) {
+        int from = bg_step_from(actions[i]), to = bg_step_to(actions[i]);
+        bool hit = bg_step_make(&b, p, actions[i]);
+        int j;
+        for (j = 0; j < np; j++) {
+            path_t *q = &paths[j];
+            if (q->pt[q->len - 1] == from && from != BG_OFF) {
+                q->pt[q->len] = to;
+                q->hit[q->len++] = hit;
+                break;
+            }
+            if (q->pt[0] == to && !hit) {
+                memmove(q->pt + 1, q->pt, sizeof(int) * (size_t)q->len);
+                memmove(q->hit + 1, q->hit, sizeof(bool) * (size_t)q->len);
+                q->pt[0] = from;
+                q->hit[0] = false;
+                q->len++;
+                break;
+            }
+        }
+        if (j == np) {
+            paths[np] = (path_t){.len = 2, .pt = {from, to}, .hit = {false, hit}, .count = 1};
+            np++;
+        }
+    }
+    return np;
+}
+
+static bool same_points(const path_t *a, const path_t *b)
+{
+    if (a->len != b->len) return false;
+    for (int i = 0; i < a->len; i++)
+        if (a->pt[i] != b->pt[i]) return false;
+    return true;
+}
 
 int bg_move_to_string(const game_t *g, const void *sv, const int *actions, int n, char *buf,
                       size_t cap)
@@ -218,63 +279,36 @@ int bg_move_to_string(const game_t *g, const void *sv, const int *actions, int n
         }
         return (int)used;
     }
-    int p = s->to_move;
-    bg_board_t b = s->board;
-    /* Chains: a step that starts where an earlier step of the move ended
-     * continues that man's path (gnubg writes 24/13, or 24/18*\/13 after a hit). */
-    seg_t seg[BG_MAX_STEPS];
-    int ns = 0;
-    for (int i = 0; i < n && i < BG_MAX_STEPS; i++) {
-        int from = bg_step_from(actions[i]), to = bg_step_to(actions[i]);
-        bool hit = step_hits(&b, p, actions[i]);
-        bg_step_make(&b, p, actions[i]);
-        char pt[12];
-        point_text(to, pt, sizeof pt);
-        int j = ns - 1;
-        while (j >= 0 && seg[j].to != from) j--;
-        if (j >= 0 && from != BG_OFF) {
-            size_t len = strlen(seg[j].text);
-            snprintf(seg[j].text + len, sizeof seg[j].text - len, "%s", "");
-            /* drop the plain intermediate point: "24/18" + "/13" = "24/13" */
-            if (seg[j].text[len - 1] != '*') {
-                char *slash = strrchr(seg[j].text, '/');
-                *slash = '\0';
-            }
-            len = strlen(seg[j].text);
-            snprintf(seg[j].text + len, sizeof seg[j].text - len, "/%s%s", pt, hit ? "*" : "");
-            seg[j].to = to;
-            continue;
-        }
-        char fp[12];
-        point_text(from, fp, sizeof fp);
-        seg[ns].from = from;
-        seg[ns].to = to;
-        seg[ns].count = 1;
-        snprintf(seg[ns].text, sizeof seg[ns].text, "%s/%s%s", fp, pt, hit ? "*" : "");
-        ns++;
-    }
-    /* Highest point first; equal segments once with a count. */
-    for (int i = 1; i < ns; i++)
-        for (int j = i; j > 0 && (seg[j].from > seg[j - 1].from ||
-                                  (seg[j].from == seg[j - 1].from && seg[j].to > seg[j - 1].to));
-             j--) {
-            seg_t t = seg[j];
-            seg[j] = seg[j - 1];
-            seg[j - 1] = t;
+    path_t paths[BG_MAX_STEPS];
+    int np = move_paths(s, actions, n, paths);
+    /* Highest start first (then highest end); equal paths once with a
+     * count, a hit by any of them marked (gnubg: 24/22*(2)). */
+    for (int i = 1; i < np; i++)
+        for (int j = i; j > 0; j--) {
+            path_t *a = &paths[j - 1], *b = &paths[j];
+            if (a->pt[0] > b->pt[0] ||
+                (a->pt[0] == b->pt[0] && a->pt[a->len - 1] >= b->pt[b->len - 1]))
+                break;
+            path_t t = *a;
+            *a = *b;
+            *b = t;
         }
     size_t used = 0;
     buf[0] = '\0';
-    for (int i = 0; i < ns; i++) {
-        if (seg[i].count == 0) continue;
-        for (int j = i + 1; j < ns; j++)
-            if (strcmp(seg[j].text, seg[i].text) == 0) {
-                seg[i].count++;
-                seg[j].count = 0;
+    for (int i = 0; i < np; i++) {
+        if (paths[i].count == 0) continue;
+        for (int j = i + 1; j < np; j++)
+            if (paths[j].count && same_points(&paths[i], &paths[j])) {
+                paths[i].count++;
+                paths[j].count = 0;
+                for (int k = 0; k < paths[i].len; k++) paths[i].hit[k] |= paths[j].hit[k];
             }
-        int w = seg[i].count > 1
-                    ? snprintf(buf + used, cap - used, "%s%s(%d)", used ? " " : "", seg[i].text,
-                               seg[i].count)
-                    : snprintf(buf + used, cap - used, "%s%s", used ? " " : "", seg[i].text);
+        char text[64];
+        path_text(&paths[i], text, sizeof text);
+        int w = paths[i].count > 1
+                    ? snprintf(buf + used, cap - used, "%s%s(%d)", used ? " " : "", text,
+                               paths[i].count)
+                    : snprintf(buf + used, cap - used, "%s%s", used ? " " : "", text);
         if (w < 0 || (size_t)w >= cap - used) return HOYLE_EFULL;
         used += (size_t)w;
     }
@@ -507,7 +541,7 @@ static int draw_cell(char *row, int col, const bg_board_t *b, int q, int level, 
     (void)top;
     if (count > level) {
         if (level == 4 && count > 5) {
-            char num[4];
+            char num[12];
             snprintf(num, sizeof num, "%d", count);
             memcpy(row + col, num, strlen(num));
         } else {

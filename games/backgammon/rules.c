@@ -40,6 +40,7 @@ int bg_impl_create(game_t *g, bool points_scoring, int max_turns)
     for (int k = 0; k < 36; k++) im->zob_roll[k] = rng_next(&r);
     for (int k = 0; k < BG_MAX_STEPS; k++)
         for (int a = 0; a < BG_NUM_ACTIONS; a++) im->zob_step[k][a] = rng_next(&r);
+    for (int k = 0; k < BG_MAX_STEPS; k++) im->zob_hit[k] = rng_next(&r);
     g->impl = im;
     return HOYLE_OK;
 }
@@ -183,6 +184,35 @@ int bg_plays(const bg_board_t *b, int player, int d1, int d2, bg_play_t *out)
     return gn.best > 0 ? gn.n : 0;
 }
 
+/* The most steps of (d1, d2) that `player` can make on `b`, stopping at
+ * the first play that uses them all: cheaper than bg_plays() when only the
+ * length of the plays is wanted (every roll). */
+static int most_steps(const bg_board_t *b, int player, int first, int second, int depth, int max)
+{
+    if (depth == max) return depth;
+    int die = depth == 0 || first == second ? first : second, best = depth;
+    for (int from = BG_BAR; from >= 1; from--) {
+        int a = bg_step_action(from, die);
+        if (!bg_step_ok(b, player, a)) continue;
+        bg_board_t next = *b;
+        bg_step_make(&next, player, a);
+        int got = most_steps(&next, player, first, second, depth + 1, max);
+        if (got > best) best = got;
+        if (best == max) break;
+    }
+    return best;
+}
+
+int bg_play_length(const bg_board_t *b, int player, int d1, int d2)
+{
+    if (d1 == d2) return most_steps(b, player, d1, d1, 0, BG_MAX_STEPS);
+    int a = most_steps(b, player, d1, d2, 0, 2);
+    return a == 2                                     ? 2
+           : most_steps(b, player, d2, d1, 0, 2) == 2 ? 2
+           : a                                        ? 1
+                                                      : most_steps(b, player, d2, d1, 0, 1);
+}
+
 typedef struct play_cache {
     bool valid;
     bg_board_t board;
@@ -217,10 +247,17 @@ static uint64_t board_hash(const bg_impl_t *im, const bg_board_t *b)
     return h;
 }
 
+/* The roll and the steps made, with which of them hit: the same board and
+ * steps can come from different starting boards (a man hit, or already on
+ * the bar), and the legal steps left depend on the start. */
 static uint64_t play_hash(const bg_impl_t *im, const bg_state_t *s)
 {
     uint64_t h = im->zob_roll[(s->dice[0] - 1) * 6 + s->dice[1] - 1];
-    for (int k = 0; k < s->nsteps; k++) h ^= im->zob_step[k][s->steps[k]];
+    bg_board_t b = s->start;
+    for (int k = 0; k < s->nsteps; k++) {
+        h ^= im->zob_step[k][s->steps[k]];
+        if (bg_step_make(&b, s->to_move, s->steps[k])) h ^= im->zob_hit[k];
+    }
     return h;
 }
 
@@ -294,9 +331,7 @@ void bg_begin_play(const game_t *g, bg_state_t *s, int player, int hi, int lo)
     s->start = s->board;
     s->nsteps = 0;
     memset(s->steps, 0, sizeof s->steps);
-    int n;
-    const bg_play_t *plays = bg_state_plays(s, &n);
-    s->need = n > 0 ? plays[0].n : 0;
+    s->need = (uint8_t)bg_play_length(&s->board, player, hi, lo);
     if (s->need == 0) {
         end_play(g, s, player);
         return;
@@ -382,7 +417,7 @@ void bg_apply(const game_t *g, void *sv, int action)
     s->hash ^= im->zob_men[p][to][me[to]] ^ im->zob_men[p][to][me[to] + 1];
     if (to != BG_OFF && opp[25 - to] == 1) {
         s->hash ^= im->zob_men[1 - p][25 - to][1] ^ im->zob_men[1 - p][BG_BAR][opp[BG_BAR]] ^
-                   im->zob_men[1 - p][BG_BAR][opp[BG_BAR] + 1];
+                   im->zob_men[1 - p][BG_BAR][opp[BG_BAR] + 1] ^ im->zob_hit[s->nsteps];
     }
     bg_step_make(&s->board, p, action);
     s->hash ^= im->zob_step[s->nsteps][action];
@@ -401,6 +436,48 @@ void bg_returns(const game_t *g, const void *sv, double *out)
     double v = bg_impl(g)->points_scoring ? s->result / 3.0 : 1.0;
     out[s->winner] = v;
     out[1 - s->winner] = -v;
+}
+
+/* Bulk counting: a play is one whole move, a roll another; the last level
+ * counts plays or outcomes without making them. */
+static uint64_t perft(const game_t *g, const bg_state_t *s, int depth)
+{
+    if (depth == 0) return 1;
+    if (s->phase == BG_OVER) return 0;
+    if (s->phase != BG_PLAY) {
+        int actions[36];
+        double probs[36];
+        int n = bg_chance_outcomes(g, s, actions, probs);
+        if (depth == 1) return (uint64_t)n;
+        uint64_t total = 0;
+        for (int i = 0; i < n; i++) {
+            bg_state_t c = *s;
+            bg_apply(g, &c, actions[i]);
+            total += perft(g, &c, depth - 1);
+        }
+        return total;
+    }
+    int n, m = 0;
+    const bg_play_t *plays = bg_state_plays(s, &n);
+    /* the recursion reuses the thread's play cache: keep this level's plays */
+    uint8_t(*mine)[BG_MAX_STEPS] = malloc(sizeof *mine * (size_t)(n ? n : 1));
+    if (mine == NULL) abort();
+    for (int i = 0; i < n; i++)
+        if (memcmp(plays[i].steps, s->steps, s->nsteps) == 0)
+            memcpy(mine[m++], plays[i].steps, BG_MAX_STEPS);
+    uint64_t total = 0;
+    for (int i = 0; i < m && depth > 1; i++) {
+        bg_state_t c = *s;
+        for (int k = s->nsteps; k < s->need; k++) bg_apply(g, &c, mine[i][k]);
+        total += perft(g, &c, depth - 1);
+    }
+    free(mine);
+    return depth == 1 ? (uint64_t)m : total;
+}
+
+uint64_t bg_perft(const game_t *g, const void *sv, int depth)
+{
+    return perft(g, (const bg_state_t *)sv, depth);
 }
 
 uint64_t bg_hash(const game_t *g, const void *sv)
