@@ -396,12 +396,13 @@ static void test_random_counts_gnubg(void)
         lines++;
         snprintf(pos, sizeof pos, "%s:X:%d%d:t9", id, hi, lo);
         if (count == 0) {
-            /* No play: refused as a position; rolled, the turn passes. */
+            /* No play: the only action is the pass, then O rolls. */
             none++;
-            CU_ASSERT_EQUAL(game_position_from_string(g, pos, &s), HOYLE_EINVAL);
-            snprintf(pos, sizeof pos, "%s:X:-:t8", id);
             set_pos(g, &s, pos);
-            game_apply(g, &s, (hi - 1) * 6 + lo - 1);
+            int only[BG_NUM_ACTIONS];
+            CU_ASSERT_EQUAL(game_legal_actions(g, &s, only), 1);
+            CU_ASSERT_EQUAL(only[0], BG_PASS);
+            game_apply(g, &s, BG_PASS);
             CU_ASSERT_EQUAL(game_current_player(g, &s), PLAYER_CHANCE);
             CU_ASSERT_EQUAL(bs(&s)->to_move, 1);
             continue;
@@ -613,7 +614,13 @@ static void test_blocked_bar(void)
     for (int i = 0; i < n; i++) {
         t = s;
         game_apply(g, &t, acts[i]);
-        /* No play: the turn passes at once to O's roll. */
+        /* No play: X's only action is the pass, and then O rolls. */
+        int only[BG_NUM_ACTIONS];
+        CU_ASSERT_EQUAL(game_current_player(g, &t), 0);
+        CU_ASSERT_EQUAL(game_legal_actions(g, &t, only), 1);
+        CU_ASSERT_EQUAL(only[0], BG_PASS);
+        CU_ASSERT_EQUAL(game_hash(g, &t), g->vt->hash_recompute(g, &t));
+        game_apply(g, &t, BG_PASS);
         CU_ASSERT_EQUAL(game_current_player(g, &t), PLAYER_CHANCE);
         CU_ASSERT_EQUAL(bs(&t)->to_move, 1);
         CU_ASSERT_EQUAL(bs(&t)->phase, BG_ROLL);
@@ -623,15 +630,22 @@ static void test_blocked_bar(void)
     }
     t = s;
     game_apply(g, &t, acts[0]);
+    game_apply(g, &t, BG_PASS);
     pos_of(g, &t, buf, sizeof buf);
     bg_position_id(&b, 1, id);
     snprintf(pos, sizeof pos, "%s:O:-:t10", id);
     CU_ASSERT_STRING_EQUAL(buf, pos);
-    /* A position claiming X is to play a roll he cannot play is refused. */
-    pos_text(pos, sizeof pos, 0, x, o, "31:t9");
+    /* X to play a roll he cannot play: the position is his pass, in text
+     * as in the move notation. */
+    pos_text(pos, sizeof pos, 0, x, o, "31:t10");
     t = s;
-    CU_ASSERT_EQUAL(game_position_from_string(g, pos, &t), HOYLE_EINVAL);
-    CU_ASSERT_EQUAL(memcmp(&t, &s, g->state_size), 0);
+    CU_ASSERT_EQUAL(game_position_from_string(g, pos, &t), 0);
+    pos_of(g, &t, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, pos);
+    int pass;
+    CU_ASSERT_EQUAL(game_action_from_string(g, &t, "pass", &pass), 0);
+    CU_ASSERT_EQUAL(pass, BG_PASS);
+    CU_ASSERT_EQUAL(game_action_from_string(g, &s, "pass", &pass), HOYLE_EINVAL);
     game_free(g);
 }
 
@@ -997,12 +1011,11 @@ static void test_bad_positions(void)
     game_init(g, &s);
     HARNESS_OK(game_apply_move_string(g, &s, "X3-O1"));
     before = s;
-    char p16[64], pshare[64], pblock[64], pover[64];
+    char p16[64], pshare[64], pover[64];
     /* 16 men for X (and 14 for O, so the ID still has its 80 bits). */
     pos_text(p16, sizeof p16, 0, "24:2 13:5 8:3 6:6", "24:2 13:5 8:3 6:4", "-:t3");
     /* Both on one point: X's 6-point is O's 19. */
     pos_text(pshare, sizeof pshare, 0, "24:2 13:5 8:3 6:5", "24:2 13:5 8:3 6:4 19:1", "-:t3");
-    pos_text(pblock, sizeof pblock, 0, "25:1 6:5 5:5 4:4", "1:2 2:2 3:2 4:2 5:2 6:2 13:3", "31:t9");
     pos_text(pover, sizeof pover, 0, "", "6:15", "-:t9"); /* X is off: wants ':-:end' */
     const char *bad[] = {"",
                          "4HPwATDgc/ABMA",
@@ -1029,7 +1042,6 @@ static void test_bad_positions(void)
                          "4HPwATDgc/ABMA:X:-:end:t3",
                          p16,
                          pshare,
-                         pblock, /* no legal play of 31 */
                          pover,
                          NULL};
     for (int i = 0; bad[i]; i++) {

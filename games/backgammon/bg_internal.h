@@ -11,12 +11,15 @@
  * Turn structure: a chance node (the roll; at the very start the opening
  * roll, one die each), then the mover's play as one action per checker step,
  * the same player acting again until the play is complete, then the other
- * player's roll. A player with no legal play passes at once.
+ * player's roll. A player with no legal play for his roll passes (BG_PASS).
  *
- * Actions (fixed space, BG_NUM_ACTIONS = 150):
+ * Actions (fixed space, BG_NUM_ACTIONS = 151):
  *   player step    (from - 1) * 6 + (die - 1), from 1..25 (25 = the bar) in
  *                  the mover's numbering; the man lands on from - die, or is
  *                  borne off when that is <= 0
+ *   pass           BG_PASS (150), the only legal action when the roll has
+ *                  no legal play (an explicit decision, so that a pass is
+ *                  a move for search depth, never chance after chance)
  *   roll           (hi - 1) * 6 + (lo - 1), hi >= lo (21 outcomes)
  *   opening roll   (d0 - 1) * 6 + (d1 - 1), d0 != d1: player 0's and player
  *                  1's die (30 outcomes); the higher die moves first and
@@ -39,7 +42,8 @@
 #define BG_OFF         0
 #define BG_BAR         25
 #define BG_POINTS      26 /* off, points 1..24, bar */
-#define BG_NUM_ACTIONS 150
+#define BG_NUM_ACTIONS 151
+#define BG_PASS        150
 #define BG_MAX_STEPS   4
 #define BG_MAX_PLAYS   4096 /* distinct plays of one roll: far above the known maximum */
 #define BG_ID_LEN      14   /* gnubg Position ID characters */
@@ -58,7 +62,7 @@ typedef struct bg_board {
  * off; no point holds men of both sides; `start` is the board when the
  * current play began and `steps[0..nsteps)` the steps made since (BG_PLAY
  * only); `need` is the length of every canonical play of the roll (> nsteps
- * in BG_PLAY); `hash` == bg_hash_compute(). */
+ * in BG_PLAY, or 0 when the only action is BG_PASS); `hash` == bg_hash_compute(). */
 typedef struct bg_state {
     uint64_t hash;
     bg_board_t board;
@@ -121,8 +125,8 @@ int bg_play_length(const bg_board_t *b, int player, int d1, int d2);
 /* The plays of the roll in progress in `s` (BG_PLAY), cached per thread:
  * the returned array stays valid until the thread's next call. */
 const bg_play_t *bg_state_plays(const bg_state_t *s, int *n);
-/* Begin the play of `player` after rolling (hi, lo): compute `need`, pass
- * the turn when there is no play. */
+/* Begin the play of `player` after rolling (hi, lo): compute `need` (0:
+ * the player must pass). */
 void bg_begin_play(const game_t *g, bg_state_t *s, int player, int hi, int lo);
 /* Pip count: the steps `player` needs to bear every man off. */
 int bg_pips(const bg_board_t *b, int player);

@@ -33,6 +33,9 @@ import gnubg
 PROTOCOL = "gnubg-bridge 1"
 MAX_PLIES = 3
 MAX_HINT_MOVES = 100000  # hint(n) shows at most n plays; far above any legal count
+RESET_EVERY = 200  # gnubg records every "set board" in its game: start afresh this often
+
+_requests = 0
 
 _out_fd = os.dup(1)
 _null_fd = os.open(os.devnull, os.O_WRONLY)
@@ -87,6 +90,10 @@ def parse_die(tok):
 
 def set_position(pid, d1, d2):
     """Makes gnubg's current position PID with the b1 player on roll and dice D1 D2."""
+    global _requests
+    _requests += 1
+    if _requests % RESET_EVERY == 0:
+        gnubg.command("new game")  # drops the game record, which otherwise grows without bound
     for attempt in range(2):
         gnubg.command("set board " + pid)
         gnubg.command("set dice %d %d" % (d1, d2))
@@ -100,8 +107,6 @@ def apply_move(b0, b1, pairs):
     """The position ID after the mover (b1) plays PAIRS, hits sent to b0's bar."""
     m, o = list(b1), list(b0)
     for frm, to in pairs:
-        if frm == 0:
-            break  # padding in a findbestmove tuple
         if not 1 <= frm <= 25 or not 0 <= to < frm or m[frm - 1] <= 0:
             raise BadInput("gnubg move %r does not fit the board" % (pairs,))
         m[frm - 1] -= 1
@@ -115,16 +120,26 @@ def apply_move(b0, b1, pairs):
     return gnubg.positionid((tuple(o), tuple(m)))
 
 
+_plies = 0  # the chequerplay plies gnubg is set to
+
+
+def hint(plies, count):
+    """gnubg's ranked plays for the current position and dice, evaluated at PLIES."""
+    global _plies
+    if plies != _plies:
+        gnubg.command("set evaluation chequerplay evaluation plies %d" % plies)
+        _plies = plies
+    return (gnubg.hint(count) or {}).get("hint", [])
+
+
 def cmd_plays(args):
     if len(args) != 3:
         raise BadInput("usage: plays ID D1 D2")
     b0, b1 = parse_board(args[0])
     d1, d2 = parse_die(args[1]), parse_die(args[2])
     set_position(args[0], d1, d2)
-    hint = gnubg.hint(MAX_HINT_MOVES) or {}
-    ids = set()
-    for h in hint.get("hint", []):
-        ids.add(apply_move(b0, b1, gnubg.parsemove(h["move"])))
+    # At 0 plies hint scores and lists every legal play (no move filter applies).
+    ids = set(apply_move(b0, b1, gnubg.parsemove(h["move"])) for h in hint(0, MAX_HINT_MOVES))
     ids = sorted(ids)
     return "ok %d%s" % (len(ids), "".join(" " + i for i in ids))
 
@@ -137,12 +152,12 @@ def cmd_best(args):
     if not args[3].isdigit() or int(args[3]) > MAX_PLIES:
         raise BadInput("bad plies '%s' (0..%d)" % (args[3], MAX_PLIES))
     set_position(args[0], d1, d2)
-    ec = gnubg.evalcontext(0, int(args[3]), 1, 1, 0.0)  # cubeless, n plies, deterministic, prune
-    move = gnubg.findbestmove(gnubg.board(), gnubg.cubeinfo(), ec)
-    pairs = [(move[k], move[k + 1]) for k in range(0, len(move) - 1, 2)]
-    if not pairs or pairs[0][0] == 0:
+    # hint's top play is gnubg.findbestmove()'s play (same evaluation and move
+    # filters), but findbestmove leaks its move list (~20 KB a call in 1.07).
+    top = hint(int(args[3]), 1)
+    if not top:
         return "ok none"
-    return "ok " + apply_move(b0, b1, pairs)
+    return "ok " + apply_move(b0, b1, gnubg.parsemove(top[0]["move"]))
 
 
 COMMANDS = {"plays": cmd_plays, "best": cmd_best}
@@ -169,7 +184,7 @@ def main():
         except BadInput as e:
             reply("err " + str(e))
         except Exception as e:  # a gnubg failure must not kill the bridge
-            reply("err gnubg: %s: %s" % (type(e).__name__, e))
+            reply("err internal: %s: %s" % (type(e).__name__, e))
     os._exit(0)  # skip gnubg's interactive loop and its exit chatter
 
 

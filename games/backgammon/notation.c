@@ -116,6 +116,8 @@ int bg_action_to_string(const game_t *g, const void *sv, int action, char *buf, 
         int a = action / 6 + 1, b = action % 6 + 1;
         len = s->phase == BG_OPENING ? snprintf(buf, cap, "X%d-O%d", a, b)
                                      : snprintf(buf, cap, "%d%d", a, b);
+    } else if (action == BG_PASS) {
+        len = snprintf(buf, cap, "pass");
     } else {
         point_text(bg_step_from(action), from, sizeof from);
         point_text(bg_step_to(action), to, sizeof to);
@@ -170,6 +172,16 @@ int bg_action_from_string(const game_t *g, const void *sv, const char *text, int
     int from, to;
     const char *p = text;
     while (isspace((unsigned char)*p)) p++;
+    if (strncmp(p, "pass", 4) == 0) {
+        for (const char *q = p + 4; *q; q++)
+            if (!isspace((unsigned char)*q))
+                return hoyle_error(HOYLE_EINVAL, "backgammon: cannot read '%s'", text);
+        if (n == 1 && legal[0] == BG_PASS) {
+            *action = BG_PASS;
+            return HOYLE_OK;
+        }
+        return hoyle_error(HOYLE_EINVAL, "backgammon: 'pass' is legal only when no play is");
+    }
     p = parse_point(p, &from);
     if (p && *p == '/')
         p = parse_point(p + 1, &to);
@@ -266,7 +278,7 @@ int bg_move_to_string(const game_t *g, const void *sv, const int *actions, int n
                       size_t cap)
 {
     const bg_state_t *s = sv;
-    if (s->phase != BG_PLAY || n < 1) {
+    if (s->phase != BG_PLAY || n < 1 || actions[0] == BG_PASS) {
         char one[GAME_MOVE_MAX];
         size_t used = 0;
         buf[0] = '\0';
@@ -368,7 +380,7 @@ static int text_board(const bg_state_t *s, const char *text, bg_board_t *out)
 int bg_move_from_string(const game_t *g, const void *sv, const char *text, int *actions, int cap)
 {
     const bg_state_t *s = sv;
-    if (s->phase != BG_PLAY) {
+    if (s->phase != BG_PLAY || s->need == 0) {
         if (cap < 1) return hoyle_error(HOYLE_EFULL, "backgammon: no room for the move");
         int st = bg_action_from_string(g, s, text, &actions[0]);
         return st ? st : 1;
@@ -501,9 +513,6 @@ int bg_position_from_string(const game_t *g, const char *text, void *sv)
         int a = dice[0] - '0', b = dice[1] - '0';
         s.turns = (uint16_t)(turns < 1 ? 0 : turns - 1);
         bg_begin_play(g, &s, mover, a > b ? a : b, a > b ? b : a);
-        if (s.phase != BG_PLAY)
-            return hoyle_error(HOYLE_EINVAL, "backgammon: %c has no legal play of %s", side[0],
-                               dice);
         if (nf == 4) {
             char *tok = field[3], *next;
             for (; tok; tok = next) {

@@ -332,10 +332,6 @@ void bg_begin_play(const game_t *g, bg_state_t *s, int player, int hi, int lo)
     s->nsteps = 0;
     memset(s->steps, 0, sizeof s->steps);
     s->need = (uint8_t)bg_play_length(&s->board, player, hi, lo);
-    if (s->need == 0) {
-        end_play(g, s, player);
-        return;
-    }
     s->hash = bg_hash_compute(g, s);
 }
 
@@ -386,6 +382,10 @@ int bg_legal_actions(const game_t *g, const void *sv, int *out)
         return bg_chance_outcomes(g, s, out, probs);
     }
     if (s->phase != BG_PLAY) return 0;
+    if (s->need == 0) {
+        out[0] = BG_PASS;
+        return 1;
+    }
     int np;
     const bg_play_t *plays = bg_state_plays(s, &np);
     bool seen[BG_NUM_ACTIONS] = {false};
@@ -409,6 +409,10 @@ void bg_apply(const game_t *g, void *sv, int action)
     }
     if (s->phase == BG_ROLL) {
         bg_begin_play(g, s, s->to_move, a, b);
+        return;
+    }
+    if (action == BG_PASS) {
+        end_play(g, s, s->to_move);
         return;
     }
     int p = s->to_move, from = bg_step_from(action), to = bg_step_to(action);
@@ -456,6 +460,12 @@ static uint64_t perft(const game_t *g, const bg_state_t *s, int depth)
             total += perft(g, &c, depth - 1);
         }
         return total;
+    }
+    if (s->need == 0) { /* the pass */
+        if (depth == 1) return 1;
+        bg_state_t c = *s;
+        bg_apply(g, &c, BG_PASS);
+        return perft(g, &c, depth - 1);
     }
     int n, m = 0;
     const bg_play_t *plays = bg_state_plays(s, &n);
