@@ -7,14 +7,17 @@
 # and points fd 1 at /dev/null, so gnubg's own chatter (board diagrams, "The dice
 # have been set to ...") never reaches the client. Every protocol line is written
 # to the private fd, one line per reply, flushed at once. stdin is read line by line.
+# gnubg prints its banner to stdout before it runs this script, so a client skips
+# lines until the "ready" line; after that every line is a reply.
 #
 # Protocol (one request per line, whitespace-separated tokens):
 #   (startup)               -> "ready gnubg-bridge 1"
 #   plays ID D1 D2          -> "ok N ID1 ... IDN"  the legal plays for roll D1 D2, each as
 #                              the position ID after the play, sorted ascending, no duplicates
 #                              (N = 0: no legal play)
-#   best ID D1 D2 PLIES     -> "ok ID'"  the play gnubg picks at PLIES (0..3), cubeless money
-#                              game, gammons and backgammons counted (Jacoby off);
+#   best ID D1 D2 PLIES     -> "ok ID'"  the play gnubg picks at PLIES (0..3) with its
+#                              default move filters: cubeless money game, gammons and
+#                              backgammons counted (Jacoby off), deterministic, no noise;
 #                              "ok none" when there is no legal play
 #   quit  (or end of input) -> exits, no reply
 #   anything else / bad arg -> "err <one-line reason>", and the bridge keeps going
