@@ -23,14 +23,16 @@ typedef struct play_ctx {
     agent_t *const *seats;
     bool quiet;
     void *last; /* the state after the latest move */
+    bool shown; /* `last` has been drawn already (after a chance outcome) */
 } play_ctx_t;
 
 static void show_move(void *ctx, const void *before, int player, int action)
 {
     play_ctx_t *p = ctx;
     char text[GAME_TEXT_MAX], move[GAME_MOVE_MAX];
-    if (!p->quiet && game_state_to_string(p->g, before, text, sizeof text) >= 0)
+    if (!p->quiet && !p->shown && game_state_to_string(p->g, before, text, sizeof text) >= 0)
         printf("\n%s", text);
+    p->shown = false;
     if (game_action_to_string(p->g, before, action, move, sizeof move) < 0)
         snprintf(move, sizeof move, "#%d", action);
     if (player == PLAYER_CHANCE)
@@ -41,6 +43,12 @@ static void show_move(void *ctx, const void *before, int player, int action)
     if (p->last) {
         memcpy(p->last, before, p->g->state_size);
         game_apply(p->g, p->last, action);
+        /* after the dice, show what was rolled before anyone decides */
+        if (player == PLAYER_CHANCE && !p->quiet &&
+            game_state_to_string(p->g, p->last, text, sizeof text) >= 0) {
+            printf("\n%s", text);
+            p->shown = true;
+        }
     }
 }
 

@@ -25,7 +25,7 @@ static int print_move(const int *actions, int n, const void *after, void *ctx)
     show_ctx_t *c = ctx;
     char move[GAME_MOVE_MAX * 2];
     if (game_move_to_string(c->g, c->s, actions, n, move, sizeof move) < 0) return -1;
-    printf("%s%s", c->count++ ? " " : "", move);
+    printf("%s%s", c->count++ ? ", " : "", move); /* moves may contain spaces (24/18 13/11) */
     return 0;
 }
 

@@ -30,7 +30,7 @@ static int list_move(const int *actions, int n, const void *after, void *ctx)
     list_ctx_t *l = ctx;
     char text[GAME_MOVE_MAX * 4];
     if (game_move_to_string(l->g, l->s, actions, n, text, sizeof text) >= 0)
-        fprintf(l->out, "%s%s", l->count++ ? " " : "", text);
+        fprintf(l->out, "%s%s", l->count++ ? ", " : "", text); /* moves may contain spaces */
     return 0;
 }
 
