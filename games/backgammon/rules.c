@@ -86,15 +86,29 @@ typedef struct gen {
     bg_play_t *out;
     int n, best; /* plays written; length of the longest play seen */
     uint8_t steps[BG_MAX_STEPS];
-    int table[2 * BG_MAX_PLAYS]; /* open addressing on the board: play index + 1 */
+    /* open addressing on the board: slot i holds play index table[i] when
+     * stamp[i] == epoch (a new epoch empties the table without clearing it) */
+    uint32_t epoch;
+    uint32_t stamp[2 * BG_MAX_PLAYS];
+    int table[2 * BG_MAX_PLAYS];
 } gen_t;
+
+/* Empty the table: a new epoch (clearing the stamps once in 2^32 epochs,
+ * when the counter wraps and old stamps could look current). */
+static void next_epoch(gen_t *gn)
+{
+    if (++gn->epoch == 0) {
+        memset(gn->stamp, 0, sizeof gn->stamp);
+        gn->epoch = 1;
+    }
+}
 
 static uint64_t board_key(const bg_board_t *b)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    const unsigned char *p = (const unsigned char *)b;
-    for (size_t i = 0; i < sizeof *b; i++) h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
+    uint64_t w[(sizeof *b + 7) / 8] = {0}, h = 0x9e3779b97f4a7c15ull;
+    memcpy(w, b, sizeof *b);
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) h = (h ^ w[i]) * 0xff51afd7ed558ccdull;
+    return h ^ (h >> 29);
 }
 
 /* Record a complete play of `len` steps ending on `b`: longer plays replace
@@ -105,17 +119,18 @@ static void record(gen_t *gn, const bg_board_t *b, int len)
     if (len > gn->best) {
         gn->best = len;
         gn->n = 0;
-        memset(gn->table, 0, sizeof gn->table);
+        next_epoch(gn);
     }
     size_t mask = 2 * BG_MAX_PLAYS - 1, i = board_key(b) & mask;
-    for (; gn->table[i]; i = (i + 1) & mask)
-        if (memcmp(&gn->out[gn->table[i] - 1].after, b, sizeof *b) == 0) return;
+    for (; gn->stamp[i] == gn->epoch; i = (i + 1) & mask)
+        if (memcmp(&gn->out[gn->table[i]].after, b, sizeof *b) == 0) return;
     if (gn->n >= BG_MAX_PLAYS) abort(); /* cannot happen: see BG_MAX_PLAYS */
-    bg_play_t *pl = &gn->out[gn->n++];
+    bg_play_t *pl = &gn->out[gn->n];
     pl->n = (uint8_t)len;
     memcpy(pl->steps, gn->steps, sizeof pl->steps);
     pl->after = *b;
-    gn->table[i] = gn->n;
+    gn->stamp[i] = gn->epoch;
+    gn->table[i] = gn->n++;
 }
 
 /* Doubles: steps of `die`, each from a point no higher than the last. */
@@ -165,7 +180,7 @@ static void gen_pair(gen_t *gn, const bg_board_t *b, int first, int second, bool
 int bg_plays(const bg_board_t *b, int player, int d1, int d2, bg_play_t *out)
 {
     static _Thread_local gen_t gn;
-    memset(gn.table, 0, sizeof gn.table);
+    next_epoch(&gn);
     memset(gn.steps, 0, sizeof gn.steps);
     gn.player = player;
     gn.out = out;
