@@ -95,7 +95,12 @@ static int gnubg_create(agent_t *a)
     a->vt = &gnubg_vt;
     ga->plies = (int)params_int(&a->params, "plies");
     const char *path = params_str(&a->params, "path");
-    return gnubg_client_open(path[0] ? path : NULL, &ga->client);
+    int status = gnubg_client_open(path[0] ? path : NULL, &ga->client);
+    if (status) { /* a failed create cleans up after itself (agent.c frees only the agent) */
+        free(ga);
+        a->impl = NULL;
+    }
+    return status;
 }
 
 static const param_def_t gnubg_params[] = {
