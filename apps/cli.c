@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "mcts/agent.h"
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
@@ -76,4 +78,11 @@ void cli_json_string(FILE *out, const char *s)
             fputc(*p, out);
     }
     fputc('"', out);
+}
+
+void cli_print_agent_kinds(void)
+{
+    static char buf[16384];
+    if (agent_describe_kinds(buf, sizeof buf) < 0) return;
+    printf("\nAgents:\n%s", buf);
 }

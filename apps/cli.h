@@ -42,6 +42,9 @@ void cli_json_string(FILE *out, const char *s);
 /* Monotonic wall clock in seconds. */
 double cli_now(void);
 
+/* Print "\nAgents:" and every agent kind with its parameters (for --help). */
+void cli_print_agent_kinds(void);
+
 /* Playout statistics shared with `hoyle bench`. */
 typedef struct random_stats {
     uint64_t games, actions, moves;

@@ -40,6 +40,7 @@ int cmd_match(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             fputs(help, stdout);
+            cli_print_agent_kinds();
             return EXIT_OK;
         } else if (strcmp(argv[i], "--games") == 0 || strcmp(argv[i], "--seed") == 0) {
             if (i + 1 >= argc) return cli_usage_error("match", "%s needs a value", argv[i]);

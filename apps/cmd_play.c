@@ -61,6 +61,7 @@ int cmd_play(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             fputs(help, stdout);
+            cli_print_agent_kinds();
             return EXIT_OK;
         } else if (strcmp(argv[i], "--p1") == 0 || strcmp(argv[i], "--p2") == 0 ||
                    strcmp(argv[i], "--position") == 0 || strcmp(argv[i], "--seed") == 0) {
