@@ -178,7 +178,7 @@ static void expect_plays(const game_t *g, const gs_t *s, const char *const *text
 static void test_params(void)
 {
     const game_t *g = make("backgammon");
-    CU_ASSERT_STRING_EQUAL(g->spec, "backgammon(scoring=win,max_turns=1000)");
+    CU_ASSERT_STRING_EQUAL(g->spec, "backgammon(scoring=win,max_turns=1000,numbering=modern)");
     CU_ASSERT_EQUAL(g->num_players, 2);
     CU_ASSERT_EQUAL(g->num_actions, BG_NUM_ACTIONS);
     CU_ASSERT_EQUAL(g->max_chance_outcomes, 30);
@@ -187,13 +187,41 @@ static void test_params(void)
     CU_ASSERT_EQUAL(g->obs_shape[1], 1);
     CU_ASSERT_EQUAL(g->obs_shape[2], BG_POINTS);
     game_free(g);
-    const char *bad[] = {"backgammon(scoring=cube)", "backgammon(max_turns=1)",
-                         "backgammon(max_turns=10001)", "backgammon(cube=true)", NULL};
+    const char *bad[] = {"backgammon(scoring=cube)",     "backgammon(max_turns=1)",
+                         "backgammon(max_turns=10001)",  "backgammon(cube=true)",
+                         "backgammon(numbering=french)", NULL};
     for (int i = 0; bad[i]; i++) {
         const game_t *h = NULL;
         CU_ASSERT_EQUAL(game_create(bad[i], &h), HOYLE_EINVAL);
         CU_ASSERT_PTR_NULL(h);
     }
+}
+
+/* The seed's numbering: the same plays, every point written 25 - q. */
+static void test_foster_numbering(void)
+{
+    const game_t *m = make("backgammon"), *f = make("backgammon(numbering=foster)");
+    gs_t a, b;
+    set_pos(m, &a, "4HPwATDgc/ABMA:X:62:t1");
+    set_pos(f, &b, "4HPwATDgc/ABMA:X:62:t1");
+    int acts[GAME_MAX_CHAIN], back[GAME_MAX_CHAIN];
+    int n = game_move_from_string(m, &a, "24/18 13/11", acts, GAME_MAX_CHAIN);
+    CU_ASSERT_EQUAL(n, 2);
+    CU_ASSERT_EQUAL(game_move_from_string(f, &b, "1/7 12/14", back, GAME_MAX_CHAIN), n);
+    CU_ASSERT_EQUAL(memcmp(acts, back, sizeof(int) * (size_t)(n > 0 ? n : 0)), 0);
+    char text[GAME_MOVE_MAX];
+    CU_ASSERT(game_move_to_string(f, &b, acts, n, text, sizeof text) > 0);
+    CU_ASSERT_STRING_EQUAL(text, "1/7 12/14");
+    CU_ASSERT(game_action_to_string(f, &b, acts[0], text, sizeof text) > 0);
+    CU_ASSERT_STRING_EQUAL(text, "1/7");
+    /* modern text is not the same play in Foster's numbering */
+    CU_ASSERT_EQUAL(game_move_from_string(f, &b, "24/18 13/11", back, GAME_MAX_CHAIN),
+                    HOYLE_EINVAL);
+    char board[GAME_TEXT_MAX];
+    CU_ASSERT(game_state_to_string(f, &b, board, sizeof board) > 0);
+    CU_ASSERT(strstr(board, " +12-11-10--9--8--7-------6--5--4--3--2--1-+   O:") != NULL);
+    game_free(m);
+    game_free(f);
 }
 
 static void test_start(void)
@@ -1251,6 +1279,7 @@ int main(void)
 {
     static const harness_test_t tests[] = {
         {"params", test_params},
+        {"foster_numbering", test_foster_numbering},
         {"start", test_start},
         {"opening_roll", test_opening_roll},
         {"regular_roll", test_regular_roll},

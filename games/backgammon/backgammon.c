@@ -21,12 +21,18 @@ static const param_def_t backgammon_params[] = {
      .min = 2,
      .max = 10000,
      .help = "rolls (both sides) after which an unfinished game is drawn (a safety net)"},
+    {.key = "numbering",
+     .type = PARAM_CHOICE,
+     .def = "modern",
+     .choices = "modern|foster",
+     .help = "move text: modern (gnubg; the back men on 24) or foster (the seed's: back men on 1)"},
     {.key = NULL},
 };
 
 static const char *const backgammon_variants[] = {
     "backgammon",
     "backgammon(scoring=points)",
+    "backgammon(numbering=foster)",
     NULL,
 };
 
@@ -55,7 +61,8 @@ static const game_vt_t backgammon_vt = {
 static int backgammon_create(game_t *g)
 {
     bool points = strcmp(params_str(&g->params, "scoring"), "points") == 0;
-    int status = bg_impl_create(g, points, (int)params_int(&g->params, "max_turns"));
+    bool foster = strcmp(params_str(&g->params, "numbering"), "foster") == 0;
+    int status = bg_impl_create(g, points, (int)params_int(&g->params, "max_turns"), foster);
     if (status) return status;
     g->vt = &backgammon_vt;
     g->num_players = 2;

@@ -89,6 +89,7 @@ typedef struct bg_play {
 typedef struct bg_impl {
     bool points_scoring; /* gammons and backgammons count 2 and 3 (scaled to 1/3 steps) */
     int max_turns;       /* rolls after which the game is drawn (a safety net) */
+    bool foster;         /* move text in the seed's numbering (25 - the modern number) */
     uint64_t zob_men[2][BG_POINTS][BG_MEN + 1];
     uint64_t zob_side[2];
     uint64_t zob_phase[4];
@@ -109,7 +110,7 @@ static inline int bg_step_to(int action)
 }
 
 /* rules.c */
-int bg_impl_create(game_t *g, bool points_scoring, int max_turns);
+int bg_impl_create(game_t *g, bool points_scoring, int max_turns, bool foster);
 void bg_board_init(bg_board_t *b);
 uint64_t bg_hash_compute(const game_t *g, const bg_state_t *s);
 /* True when `player` may make step `action` on board `b` (bar first, open

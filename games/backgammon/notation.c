@@ -92,11 +92,14 @@ int bg_position_id_parse(const char *id, int on_roll, bg_board_t *out)
 
 /* ---- steps ---- */
 
-static int point_text(int q, char *buf, size_t cap) /* cap >= 12 */
+/* Point q (the mover's modern number) as text: 1..24, or 25 - q in Foster's
+ * numbering (the seed's: from the point of the two back men up), "bar",
+ * "off". */
+static int point_text(bool foster, int q, char *buf, size_t cap) /* cap >= 12 */
 {
     if (q == BG_BAR) return snprintf(buf, cap, "bar");
     if (q == BG_OFF) return snprintf(buf, cap, "off");
-    return snprintf(buf, cap, "%d", q);
+    return snprintf(buf, cap, "%d", foster ? 25 - q : q);
 }
 
 /* Does step `action` by `player` hit on `b`? */
@@ -119,8 +122,9 @@ int bg_action_to_string(const game_t *g, const void *sv, int action, char *buf, 
     } else if (action == BG_PASS) {
         len = snprintf(buf, cap, "pass");
     } else {
-        point_text(bg_step_from(action), from, sizeof from);
-        point_text(bg_step_to(action), to, sizeof to);
+        bool foster = bg_impl(g)->foster;
+        point_text(foster, bg_step_from(action), from, sizeof from);
+        point_text(foster, bg_step_to(action), to, sizeof to);
         len = snprintf(buf, cap, "%s/%s%s", from, to,
                        s->phase == BG_PLAY && step_hits(&s->board, s->to_move, action) ? "*" : "");
     }
@@ -128,7 +132,7 @@ int bg_action_to_string(const game_t *g, const void *sv, int action, char *buf, 
 }
 
 /* Parse a point: 1..24, "bar" (25) or "off" (0); returns the end or NULL. */
-static const char *parse_point(const char *p, int *q)
+static const char *parse_point(bool foster, const char *p, int *q)
 {
     if (strncmp(p, "bar", 3) == 0 || strncmp(p, "Bar", 3) == 0) {
         *q = BG_BAR;
@@ -142,7 +146,7 @@ static const char *parse_point(const char *p, int *q)
     char *end;
     long v = strtol(p, &end, 10);
     if (v < 1 || v > 24) return NULL;
-    *q = (int)v;
+    *q = foster ? 25 - (int)v : (int)v;
     return end;
 }
 
@@ -182,9 +186,10 @@ int bg_action_from_string(const game_t *g, const void *sv, const char *text, int
         }
         return hoyle_error(HOYLE_EINVAL, "backgammon: 'pass' is legal only when no play is");
     }
-    p = parse_point(p, &from);
+    bool foster = bg_impl(g)->foster;
+    p = parse_point(foster, p, &from);
     if (p && *p == '/')
-        p = parse_point(p + 1, &to);
+        p = parse_point(foster, p + 1, &to);
     else
         p = NULL;
     if (p && *p == '*') p++;
@@ -216,14 +221,14 @@ typedef struct path {
     int count; /* equal paths print once with (count) */
 } path_t;
 
-static size_t path_text(const path_t *p, char *buf, size_t cap)
+static size_t path_text(bool foster, const path_t *p, char *buf, size_t cap)
 {
     size_t used = 0;
     for (int i = 0; i < p->len; i++) {
         /* plain intermediate points are left out: 24/18 + 18/13 = 24/13 */
         if (i > 0 && i < p->len - 1 && !p->hit[i]) continue;
         char pt[12];
-        point_text(p->pt[i], pt, sizeof pt);
+        point_text(foster, p->pt[i], pt, sizeof pt);
         used += (size_t)snprintf(buf + used, cap - used, "%s%s%s", i ? "/" : "", pt,
                                  p->hit[i] ? "*" : "");
         if (used >= cap) return cap;
@@ -316,7 +321,7 @@ int bg_move_to_string(const game_t *g, const void *sv, const int *actions, int n
                 for (int k = 0; k < paths[i].len; k++) paths[i].hit[k] |= paths[j].hit[k];
             }
         char text[64];
-        path_text(&paths[i], text, sizeof text);
+        path_text(bg_impl(g)->foster, &paths[i], text, sizeof text);
         int w = paths[i].count > 1
                     ? snprintf(buf + used, cap - used, "%s%s(%d)", used ? " " : "", text,
                                paths[i].count)
@@ -330,7 +335,7 @@ int bg_move_to_string(const game_t *g, const void *sv, const int *actions, int n
 /* Apply the move text to a copy of the board: each token a path of points
  * (`24/18*\/13`, `bar/22`, `6/off`), optionally `(n)` times. Hits happen
  * where a man stops on a single opposing man. */
-static int text_board(const bg_state_t *s, const char *text, bg_board_t *out)
+static int text_board(bool foster, const bg_state_t *s, const char *text, bg_board_t *out)
 {
     bg_board_t b = s->board;
     int p = s->to_move;
@@ -341,9 +346,9 @@ static int text_board(const bg_state_t *s, const char *text, bg_board_t *out)
         while (isspace((unsigned char)*c) || *c == ',') c++;
         if (!*c) break;
         int path[8], np = 0;
-        const char *q = parse_point(c, &path[np++]);
+        const char *q = parse_point(foster, c, &path[np++]);
         while (q && *q == '/' && np < 8) {
-            q = parse_point(q + 1, &path[np++]);
+            q = parse_point(foster, q + 1, &path[np++]);
             if (q && *q == '*') q++;
         }
         if (q == NULL || np < 2) return HOYLE_EINVAL;
@@ -386,7 +391,7 @@ int bg_move_from_string(const game_t *g, const void *sv, const char *text, int *
         return st ? st : 1;
     }
     bg_board_t target;
-    if (text_board(s, text, &target))
+    if (text_board(bg_impl(g)->foster, s, text, &target))
         return hoyle_error(HOYLE_EINVAL,
                            "backgammon: cannot read move '%s' (want e.g. 24/18 13/11, 8/5(2), "
                            "bar/22*, 6/off)",
@@ -560,6 +565,25 @@ static int draw_cell(char *row, int col, const bg_board_t *b, int q, int level, 
     return 0;
 }
 
+/* The point labels above (top) or below the board, in X's numbering:
+ * " +13-14-15-16-17-18------19-20-21-22-23-24-+" (modern) or the seed's. */
+static void labels(bool top, bool foster, char out[64])
+{
+    size_t used = (size_t)snprintf(out, 64, " +");
+    for (int k = 0; k < 12; k++) {
+        int q = top ? 13 + k : 12 - k, label = foster ? 25 - q : q;
+        char two[4];
+        snprintf(two, sizeof two, "%2d", label);
+        if (two[0] == ' ') two[0] = '-';
+        used += (size_t)snprintf(out + used, 64 - used, "%s%s",
+                                 k == 0   ? ""
+                                 : k == 6 ? "------"
+                                          : "-",
+                                 two);
+    }
+    snprintf(out + used, 64 - used, "-+");
+}
+
 int bg_state_to_string(const game_t *g, const void *sv, char *buf, size_t cap)
 {
     const bg_state_t *s = sv;
@@ -571,8 +595,10 @@ int bg_state_to_string(const game_t *g, const void *sv, char *buf, size_t cap)
         if (w_ < 0 || (size_t)w_ >= cap - used) return HOYLE_EFULL;                                \
         used += (size_t)w_;                                                                        \
     } while (0)
-    OUT(" +13-14-15-16-17-18------19-20-21-22-23-24-+   O: %d off, %d on the bar, pips %d\n",
-        b->men[1][BG_OFF], b->men[1][BG_BAR], bg_pips(b, 1));
+    char label[64];
+    labels(true, bg_impl(g)->foster, label);
+    OUT("%s   O: %d off, %d on the bar, pips %d\n", label, b->men[1][BG_OFF], b->men[1][BG_BAR],
+        bg_pips(b, 1));
     for (int half = 0; half < 2; half++) {
         for (int r = 0; r < 5; r++) {
             int level = half == 0 ? r : 4 - r;
@@ -594,8 +620,9 @@ int bg_state_to_string(const game_t *g, const void *sv, char *buf, size_t cap)
             OUT("v|                  |BAR|                  |   bar: X %d, O %d\n",
                 b->men[0][BG_BAR], b->men[1][BG_BAR]);
     }
-    OUT(" +12-11-10--9--8--7-------6--5--4--3--2--1-+   X: %d off, %d on the bar, pips %d\n",
-        b->men[0][BG_OFF], b->men[0][BG_BAR], bg_pips(b, 0));
+    labels(false, bg_impl(g)->foster, label);
+    OUT("%s   X: %d off, %d on the bar, pips %d\n", label, b->men[0][BG_OFF], b->men[0][BG_BAR],
+        bg_pips(b, 0));
     char pos[128];
     if (bg_position_to_string(g, s, pos, sizeof pos) < 0) return HOYLE_EFULL;
     switch (s->phase) {

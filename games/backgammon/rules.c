@@ -24,12 +24,13 @@ void bg_board_init(bg_board_t *b)
     }
 }
 
-int bg_impl_create(game_t *g, bool points_scoring, int max_turns)
+int bg_impl_create(game_t *g, bool points_scoring, int max_turns, bool foster)
 {
     bg_impl_t *im = calloc(1, sizeof *im);
     if (im == NULL) return hoyle_error(HOYLE_ENOMEM, "backgammon: out of memory");
     im->points_scoring = points_scoring;
     im->max_turns = max_turns;
+    im->foster = foster;
     rng_t r;
     rng_init(&r, 0xBAC6A770ull);
     for (int p = 0; p < 2; p++)
