@@ -9,14 +9,8 @@
 #include "mcts/agent_internal.h"
 
 static const agent_kind_t *const agent_registry[] = {
-    &agent_random_kind,
-    &agent_greedy_kind,
-    &agent_alphabeta_kind,
-    &agent_expectimax_kind,
-    &agent_mcts_kind,
-    &agent_human_kind,
-    &agent_gnubg_kind,
-    NULL,
+    &agent_random_kind, &agent_greedy_kind, &agent_alphabeta_kind, &agent_expectimax_kind,
+    &agent_mcts_kind,   &agent_human_kind,  &agent_gnubg_kind,     NULL,
 };
 
 static const agent_kind_t *extra_kinds[AGENT_MAX_EXTRA_KINDS];
