@@ -6,6 +6,7 @@
 
 #include "core/rng.h"
 #include "mcts/agent.h"
+#include "mcts/mcts.h"
 
 typedef struct agent_vt {
     int (*act)(agent_t *a, const void *state, int *action);
@@ -38,9 +39,49 @@ typedef struct agent_kind {
 /* The act step of every agent that plays by one MCTS search (mcts, az):
  * search from `state` with `m`, choose with `temperature` (mcts_choose) and
  * fill a->info from the result. Returns 0 or the search's status. */
-struct mcts;
-int agent_search_act(agent_t *a, struct mcts *m, const void *state, double temperature,
-                     int *action);
+int agent_search_act(agent_t *a, mcts_t *m, const void *state, double temperature, int *action);
+
+/* The search keys the mcts and az agents share: AGENT_SEARCH_PARAM_DEFS in
+ * their schemas (one fragment, so ranges and help agree), plus their own
+ * "c", "c_base", "sims" and "batch" and MCTS_GUMBEL_PARAM_DEFS.
+ * agent_search_params() reads all of these into `p` ("c" is both c_uct and
+ * c_init); temp and temp_moves are the agent's own (agent_search_act). */
+#define AGENT_SEARCH_PARAM_DEFS                                                                    \
+    {.key = "vloss",                                                                               \
+     .type = PARAM_DOUBLE,                                                                         \
+     .def = "1",                                                                                   \
+     .min = 0,                                                                                     \
+     .max = 100,                                                                                   \
+     .help = "virtual loss per in-flight visit"},                                                  \
+        {.key = "noise_alpha",                                                                     \
+         .type = PARAM_DOUBLE,                                                                     \
+         .def = "0.3",                                                                             \
+         .min = 0.001,                                                                             \
+         .max = 100,                                                                               \
+         .help = "root Dirichlet noise alpha"},                                                    \
+        {.key = "noise_eps",                                                                       \
+         .type = PARAM_DOUBLE,                                                                     \
+         .def = "0",                                                                               \
+         .min = 0,                                                                                 \
+         .max = 1,                                                                                 \
+         .help = "root Dirichlet noise weight (0 = off)"},                                         \
+        {.key = "temp",                                                                            \
+         .type = PARAM_DOUBLE,                                                                     \
+         .def = "0",                                                                               \
+         .min = 0,                                                                                 \
+         .max = 100,                                                                               \
+         .help = "move choice temperature (0 = most visits)"},                                     \
+        {.key = "temp_moves",                                                                      \
+         .type = PARAM_INT,                                                                        \
+         .def = "0",                                                                               \
+         .min = 0,                                                                                 \
+         .max = 1e6,                                                                               \
+         .help = "own moves chosen with temperature (0 = all)"},                                   \
+    {                                                                                              \
+        .key = "reuse", .type = PARAM_BOOL, .def = "true",                                         \
+        .help = "keep the subtree of the played move"                                              \
+    }
+void agent_search_params(const params_t *pp, mcts_params_t *p);
 
 extern const agent_kind_t agent_random_kind;
 extern const agent_kind_t agent_greedy_kind;

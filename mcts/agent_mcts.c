@@ -15,7 +15,7 @@ typedef struct mcts_agent {
     int moves;      /* own moves since reset */
 } mcts_agent_t;
 
-int agent_search_act(agent_t *a, struct mcts *m, const void *state, double temperature, int *action)
+int agent_search_act(agent_t *a, mcts_t *m, const void *state, double temperature, int *action)
 {
     const mcts_result_t *r;
     int status = mcts_search(m, state, &r);
@@ -103,28 +103,33 @@ static int parse_fpu(const char *text, mcts_params_t *p)
                        "mcts: fpu: '%s' is not inf, parent, parent-R or a value in [-1, 1]", text);
 }
 
+void agent_search_params(const params_t *pp, mcts_params_t *p)
+{
+    p->c_uct = p->c_init = params_double(pp, "c");
+    p->c_base = params_double(pp, "c_base");
+    p->max_sims = params_int(pp, "sims");
+    p->batch = (int)params_int(pp, "batch");
+    p->virtual_loss = params_double(pp, "vloss");
+    p->dirichlet_alpha = params_double(pp, "noise_alpha");
+    p->dirichlet_eps = params_double(pp, "noise_eps");
+    p->reuse = params_bool(pp, "reuse");
+    p->gumbel = params_bool(pp, "gumbel");
+    p->gumbel_m = (int)params_int(pp, "gumbel_m");
+    p->c_visit = params_double(pp, "c_visit");
+    p->c_scale = params_double(pp, "c_scale");
+}
+
 static int mcts_agent_create(agent_t *a)
 {
     const params_t *pp = &a->params;
     mcts_params_t p;
     mcts_params_default(&p);
     p.select = params_choice(pp, "select") == 1 ? MCTS_PUCT : MCTS_UCT;
-    p.c_uct = p.c_init = params_double(pp, "c");
-    p.c_base = params_double(pp, "c_base");
-    p.max_sims = params_int(pp, "sims");
+    agent_search_params(pp, &p);
     p.time_limit_ms = (double)params_int(pp, "time_ms");
     if (p.max_sims == 0 && p.time_limit_ms == 0) p.max_sims = 1000;
-    p.batch = (int)params_int(pp, "batch");
-    p.virtual_loss = params_double(pp, "vloss");
     p.solver = params_bool(pp, "solver");
-    p.dirichlet_alpha = params_double(pp, "noise_alpha");
-    p.dirichlet_eps = params_double(pp, "noise_eps");
-    p.reuse = params_bool(pp, "reuse");
     p.seed = rng_mix(a->seed ^ 0x6d637473ULL);
-    p.gumbel = params_bool(pp, "gumbel");
-    p.gumbel_m = (int)params_int(pp, "gumbel_m");
-    p.c_visit = params_double(pp, "c_visit");
-    p.c_scale = params_double(pp, "c_scale");
     if (strcmp(params_str(pp, "fpu"), "auto") == 0) {
         p.fpu = p.select == MCTS_PUCT ? MCTS_FPU_PARENT : MCTS_FPU_INF;
         p.fpu_value = 0;
@@ -211,40 +216,7 @@ static const param_def_t mcts_agent_params[] = {
      .min = 1,
      .max = 4096,
      .help = "leaves per evaluator call (virtual loss)"},
-    {.key = "vloss",
-     .type = PARAM_DOUBLE,
-     .def = "1",
-     .min = 0,
-     .max = 100,
-     .help = "virtual loss per in-flight visit"},
-    {.key = "noise_alpha",
-     .type = PARAM_DOUBLE,
-     .def = "0.3",
-     .min = 0.001,
-     .max = 100,
-     .help = "root Dirichlet noise alpha"},
-    {.key = "noise_eps",
-     .type = PARAM_DOUBLE,
-     .def = "0",
-     .min = 0,
-     .max = 1,
-     .help = "root Dirichlet noise weight (0 = off)"},
-    {.key = "temp",
-     .type = PARAM_DOUBLE,
-     .def = "0",
-     .min = 0,
-     .max = 100,
-     .help = "move choice temperature (0 = most visits)"},
-    {.key = "temp_moves",
-     .type = PARAM_INT,
-     .def = "0",
-     .min = 0,
-     .max = 1e6,
-     .help = "own moves chosen with temperature (0 = all)"},
-    {.key = "reuse",
-     .type = PARAM_BOOL,
-     .def = "true",
-     .help = "keep the subtree of the played move"},
+    AGENT_SEARCH_PARAM_DEFS,
     {.key = "nodes",
      .type = PARAM_INT,
      .def = "0",

@@ -60,21 +60,10 @@ static int az_create(agent_t *a)
     mcts_params_t p;
     mcts_params_default(&p);
     p.select = MCTS_PUCT;
-    p.c_init = params_double(pp, "c");
-    p.c_base = params_double(pp, "c_base");
+    agent_search_params(pp, &p);
     p.fpu = MCTS_FPU_PARENT;
     p.fpu_value = params_double(pp, "fpu");
-    p.max_sims = params_int(pp, "sims");
-    p.batch = (int)params_int(pp, "batch");
-    p.virtual_loss = params_double(pp, "vloss");
-    p.dirichlet_alpha = params_double(pp, "noise_alpha");
-    p.dirichlet_eps = params_double(pp, "noise_eps");
-    p.reuse = params_bool(pp, "reuse");
     p.seed = rng_mix(a->seed ^ 0x617aULL);
-    p.gumbel = params_bool(pp, "gumbel");
-    p.gumbel_m = (int)params_int(pp, "gumbel_m");
-    p.c_visit = params_double(pp, "c_visit");
-    p.c_scale = params_double(pp, "c_scale");
     long long branch = a->g->max_legal < 128 ? a->g->max_legal : 128;
     p.max_nodes = (size_t)((2LL * (p.max_sims + p.batch + 2)) * branch + 4096);
     az_agent_t *az = calloc(1, sizeof *az);
@@ -127,40 +116,7 @@ static const param_def_t az_params[] = {
      .min = 1,
      .max = 4096,
      .help = "leaves per network call (virtual loss)"},
-    {.key = "vloss",
-     .type = PARAM_DOUBLE,
-     .def = "1",
-     .min = 0,
-     .max = 100,
-     .help = "virtual loss per in-flight visit"},
-    {.key = "noise_alpha",
-     .type = PARAM_DOUBLE,
-     .def = "0.3",
-     .min = 0.001,
-     .max = 100,
-     .help = "root Dirichlet noise alpha"},
-    {.key = "noise_eps",
-     .type = PARAM_DOUBLE,
-     .def = "0",
-     .min = 0,
-     .max = 1,
-     .help = "root Dirichlet noise weight (0 = off)"},
-    {.key = "temp",
-     .type = PARAM_DOUBLE,
-     .def = "0",
-     .min = 0,
-     .max = 100,
-     .help = "move choice temperature (0 = most visits)"},
-    {.key = "temp_moves",
-     .type = PARAM_INT,
-     .def = "0",
-     .min = 0,
-     .max = 1e6,
-     .help = "own moves chosen with temperature (0 = all)"},
-    {.key = "reuse",
-     .type = PARAM_BOOL,
-     .def = "true",
-     .help = "keep the subtree of the played move"},
+    AGENT_SEARCH_PARAM_DEFS,
     {.key = "cache",
      .type = PARAM_INT,
      .def = "16384",
