@@ -86,3 +86,31 @@ void cli_print_agent_kinds(void)
     if (agent_describe_kinds(buf, sizeof buf) < 0) return;
     printf("\nAgents:\n%s", buf);
 }
+
+int cli_config_args(const char *cmd, int argc, char **argv, cli_config_args_t *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            out->help = true;
+            return EXIT_OK;
+        } else if (strcmp(argv[i], "--set") == 0) {
+            if (i + 1 >= argc) return cli_usage_error(cmd, "--set needs key=value");
+            if (out->num_sets == CLI_MAX_SETS)
+                return cli_usage_error(cmd, "too many --set options");
+            out->sets[out->num_sets++] = argv[++i];
+        } else if (strcmp(argv[i], "--json") == 0) {
+            out->json = true;
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            out->quiet = true;
+        } else if (argv[i][0] == '-') {
+            return cli_usage_error(cmd, "unknown option '%s' (try --help)", argv[i]);
+        } else if (out->path == NULL) {
+            out->path = argv[i];
+        } else {
+            return cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (out->path == NULL) return cli_usage_error(cmd, "expected CONFIG.yaml (try --help)");
+    return EXIT_OK;
+}

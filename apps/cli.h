@@ -42,6 +42,20 @@ void cli_json_string(FILE *out, const char *s);
 /* Monotonic wall clock in seconds. */
 double cli_now(void);
 
+/* The arguments of a command run from a YAML config (tournament, train):
+ * CONFIG.yaml, --set key=value (repeatable), --json, --quiet, --help. */
+#define CLI_MAX_SETS 64
+typedef struct cli_config_args {
+    const char *path;
+    char *sets[CLI_MAX_SETS];
+    int num_sets;
+    bool json, quiet, help;
+} cli_config_args_t;
+
+/* Parse them into *out: EXIT_OK (check out->help first), or a usage error
+ * already printed (EXIT_USAGE). */
+int cli_config_args(const char *cmd, int argc, char **argv, cli_config_args_t *out);
+
 /* Print "\nAgents:" and every agent kind with its parameters (for --help). */
 void cli_print_agent_kinds(void);
 

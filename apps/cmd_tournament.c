@@ -31,31 +31,17 @@ static void on_signal(int sig)
 
 int cmd_tournament(int argc, char **argv)
 {
-    const char *path = NULL;
-    char *sets[64];
-    int num_sets = 0;
-    bool json = false, quiet = false;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            fputs(help, stdout);
-            return EXIT_OK;
-        } else if (strcmp(argv[i], "--set") == 0) {
-            if (i + 1 >= argc) return cli_usage_error("tournament", "--set needs key=value");
-            if (num_sets == 64) return cli_usage_error("tournament", "too many --set options");
-            sets[num_sets++] = argv[++i];
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (strcmp(argv[i], "--quiet") == 0) {
-            quiet = true;
-        } else if (argv[i][0] == '-') {
-            return cli_usage_error("tournament", "unknown option '%s' (try --help)", argv[i]);
-        } else if (path == NULL) {
-            path = argv[i];
-        } else {
-            return cli_usage_error("tournament", "unexpected argument '%s'", argv[i]);
-        }
+    cli_config_args_t args;
+    int rc = cli_config_args("tournament", argc, argv, &args);
+    if (rc != EXIT_OK) return rc;
+    if (args.help) {
+        fputs(help, stdout);
+        return EXIT_OK;
     }
-    if (path == NULL) return cli_usage_error("tournament", "expected CONFIG.yaml (try --help)");
+    const char *path = args.path;
+    char **sets = args.sets;
+    int num_sets = args.num_sets;
+    bool json = args.json, quiet = args.quiet;
     tour_config_t c;
     if (tournament_config_load(path, sets, num_sets, &c)) return cli_fail("tournament", EXIT_USAGE);
     tour_job_t *jobs;

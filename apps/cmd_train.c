@@ -9,8 +9,6 @@
 #include "train/loop.h"
 #endif
 
-#define MAX_SETS 64
-
 static const char help[] =
     "usage: hoyle train CONFIG.yaml [--set key=value]... [--json] [--quiet]\n\n"
     "Run the self-play + optimisation loop of a YAML config (configs/train/,\n"
@@ -22,36 +20,18 @@ static const char help[] =
 
 int cmd_train(int argc, char **argv)
 {
-    const char *path = NULL;
-    char *sets[MAX_SETS];
-    int num_sets = 0;
-    bool json = false, quiet = false;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            fputs(help, stdout);
-            return EXIT_OK;
-        } else if (strcmp(argv[i], "--set") == 0) {
-            if (i + 1 >= argc) return cli_usage_error("train", "--set needs key=value");
-            if (num_sets >= MAX_SETS) return cli_usage_error("train", "too many --set");
-            sets[num_sets++] = argv[++i];
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (strcmp(argv[i], "--quiet") == 0) {
-            quiet = true;
-        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            return cli_usage_error("train", "unknown option '%s' (try --help)", argv[i]);
-        } else if (path == NULL) {
-            path = argv[i];
-        } else {
-            return cli_usage_error("train", "unexpected argument '%s'", argv[i]);
-        }
+    cli_config_args_t args;
+    int rc = cli_config_args("train", argc, argv, &args);
+    if (rc != EXIT_OK) return rc;
+    if (args.help) {
+        fputs(help, stdout);
+        return EXIT_OK;
     }
-    if (path == NULL) return cli_usage_error("train", "expected CONFIG.yaml (try --help)");
 #ifdef HOYLE_TORCH
     train_summary_t s;
-    int status = train_run(path, sets, num_sets, quiet ? NULL : stderr, &s);
+    int status = train_run(args.path, args.sets, args.num_sets, args.quiet ? NULL : stderr, &s);
     if (status) return cli_fail("train", status == HOYLE_EINVAL ? EXIT_USAGE : EXIT_FAILED);
-    if (json) {
+    if (args.json) {
         printf("{\"output\":");
         cli_json_string(stdout, s.output);
         printf(",\"generations\":%lld,\"steps\":%lld,\"games\":%lld,\"samples\":%lld,"
@@ -68,9 +48,6 @@ int cmd_train(int argc, char **argv)
     }
     return EXIT_OK;
 #else
-    (void)json;
-    (void)quiet;
-    (void)sets;
     fprintf(stderr, "hoyle train: this build has no libtorch (HOYLE_WITH_TORCH=OFF)\n");
     return EXIT_FAILED;
 #endif
