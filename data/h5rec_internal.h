@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "data/h5attr.h"
 #include "data/h5rec.h"
 
 /* One journal entry held in memory: an encoded record (rec_encode). */
@@ -73,7 +74,6 @@ typedef struct opening_row {
     hoyle_error(HOYLE_EIO, "file '%s': %s (%s)", (path), (what), h5s_detail())
 
 /* Memory types (native layout; packed = the file layout). Close with H5Tclose. */
-hid_t h5s_str_type(void);       /* vlen UTF-8 string */
 hid_t h5s_row_type(int packed); /* row_t */
 hid_t h5s_opening_type(int packed);
 /* 1-D dataset helpers; -1 on HDF5 failure. */

@@ -49,7 +49,7 @@ static int tables_load(hid_t fid, tables_t *t)
         grow((void **)&t->openings, &t->cap_openings, no, sizeof(opening_row_t)) ||
         grow((void **)&t->opening_actions, &t->cap_opening_actions, noa, sizeof(int32_t)))
         return -1;
-    hid_t st = h5s_str_type(), ot = h5s_opening_type(0);
+    hid_t st = h5_str_type(), ot = h5s_opening_type(0);
     int rc = h5s_dset_read(fid, "agents", st, 0, (hsize_t)na, t->agents);
     if (rc == 0) {
         for (int64_t i = 0; i < na; i++) {
@@ -160,7 +160,7 @@ int h5s_append(const char *path, const h5rec_t *h, const h5rec_blob_t *blobs, in
         game_record_free(&r);
     }
     if (rc == 0) {
-        hid_t rt = h5s_row_type(0), ot = h5s_opening_type(0), st = h5s_str_type();
+        hid_t rt = h5s_row_type(0), ot = h5s_opening_type(0), st = h5_str_type();
         int bad = h5s_dset_append(fid, "agents", st, (hsize_t)(t.num_agents - t.old_agents),
                                   t.agents + t.old_agents);
         bad |= h5s_dset_append(fid, "openings", ot, (hsize_t)(t.num_openings - t.old_openings),
@@ -215,7 +215,7 @@ int h5s_reader_open(const char *path, h5s_reader_t *rd)
     r.opening_actions = H5Dopen2(r.fid, "opening_actions", H5P_DEFAULT);
     r.row_type = h5s_row_type(0);
     r.opening_type = h5s_opening_type(0);
-    r.str_type = h5s_str_type();
+    r.str_type = h5_str_type();
     if (r.games < 0 || r.actions < 0 || r.action_ms < 0 || r.agents < 0 || r.openings < 0 ||
         r.opening_actions < 0) {
         int rc = H5S_FAIL(path, "cannot open its datasets");

@@ -40,14 +40,6 @@ void h5s_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 
 /* ---- types ---- */
 
-hid_t h5s_str_type(void)
-{
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, H5T_VARIABLE);
-    H5Tset_cset(t, H5T_CSET_UTF8);
-    return t;
-}
-
 static hid_t end_type(void)
 {
     hid_t t = H5Tenum_create(H5T_NATIVE_INT8);
@@ -86,7 +78,7 @@ hid_t h5s_row_type(int packed)
 
 hid_t h5s_opening_type(int packed)
 {
-    hid_t s = h5s_str_type();
+    hid_t s = h5_str_type();
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(opening_row_t));
     H5Tinsert(t, "name", HOFFSET(opening_row_t, name), s);
     H5Tinsert(t, "actions_offset", HOFFSET(opening_row_t, actions_offset), H5T_NATIVE_INT64);
@@ -98,18 +90,6 @@ hid_t h5s_opening_type(int packed)
 
 /* ---- attributes ---- */
 
-static int attr_put_str(hid_t loc, const char *name, const char *value)
-{
-    hid_t t = h5s_str_type(), sp = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(loc, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
-    const char *v = value ? value : "";
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, t, &v);
-    if (a >= 0) H5Aclose(a);
-    H5Sclose(sp);
-    H5Tclose(t);
-    return rc < 0 ? -1 : 0;
-}
-
 static int attr_put_int(hid_t loc, const char *name, int value)
 {
     hid_t sp = H5Screate(H5S_SCALAR);
@@ -118,44 +98,6 @@ static int attr_put_int(hid_t loc, const char *name, int value)
     if (a >= 0) H5Aclose(a);
     H5Sclose(sp);
     return rc < 0 ? -1 : 0;
-}
-
-/* Read a scalar string attribute (variable or fixed length) into a new
- * string. Returns -1 when absent or not a string. */
-static int attr_get_str(hid_t loc, const char *name, char **out)
-{
-    if (H5Aexists(loc, name) <= 0) return -1;
-    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
-    hid_t ft = H5Aget_type(a), sp = H5Aget_space(a);
-    int rc = -1;
-    if (H5Tget_class(ft) == H5T_STRING && H5Sget_simple_extent_npoints(sp) == 1) {
-        if (H5Tis_variable_str(ft) > 0) {
-            hid_t t = h5s_str_type();
-            char *v = NULL;
-            if (H5Aread(a, t, &v) >= 0 && v) {
-                *out = strdup(v);
-                rc = *out ? 0 : -1;
-            }
-            if (v) H5free_memory(v);
-            H5Tclose(t);
-        } else {
-            size_t n = H5Tget_size(ft);
-            char *v = calloc(n + 1, 1);
-            hid_t t = H5Tcopy(H5T_C_S1);
-            H5Tset_size(t, n + 1);
-            if (v && H5Aread(a, t, v) >= 0) {
-                *out = v;
-                rc = 0;
-            } else {
-                free(v);
-            }
-            H5Tclose(t);
-        }
-    }
-    H5Sclose(sp);
-    H5Tclose(ft);
-    H5Aclose(a);
-    return rc;
 }
 
 /* ---- datasets ---- */
@@ -267,17 +209,17 @@ static int write_root_attrs(hid_t fid, const h5rec_t *h)
 {
     char id[17];
     snprintf(id, sizeof id, "%016llx", (unsigned long long)h->file_id);
-    int rc = attr_put_str(fid, "hoyle_schema", H5REC_SCHEMA_NAME);
+    int rc = h5_attr_put_str(fid, "hoyle_schema", H5REC_SCHEMA_NAME);
     rc |= attr_put_int(fid, "hoyle_schema_version", H5REC_SCHEMA_VERSION);
-    rc |= attr_put_str(fid, "program", "hoyle");
-    rc |= attr_put_str(fid, "program_version", h->program_version);
-    rc |= attr_put_str(fid, "created", h->created);
-    rc |= attr_put_str(fid, "config", h->config_text);
-    rc |= attr_put_str(fid, "config_path", h->config_path);
-    rc |= attr_put_str(fid, "config_hash", h->config_hash);
-    rc |= attr_put_str(fid, "file_id", id);
+    rc |= h5_attr_put_str(fid, "program", "hoyle");
+    rc |= h5_attr_put_str(fid, "program_version", h->program_version);
+    rc |= h5_attr_put_str(fid, "created", h->created);
+    rc |= h5_attr_put_str(fid, "config", h->config_text);
+    rc |= h5_attr_put_str(fid, "config_path", h->config_path);
+    rc |= h5_attr_put_str(fid, "config_hash", h->config_hash);
+    rc |= h5_attr_put_str(fid, "file_id", id);
     hsize_t n = (hsize_t)h->meta.num_games;
-    hid_t t = h5s_str_type(), sp = H5Screate_simple(1, &n, NULL);
+    hid_t t = h5_str_type(), sp = H5Screate_simple(1, &n, NULL);
     hid_t a = H5Acreate2(fid, "games", t, sp, H5P_DEFAULT, H5P_DEFAULT);
     if (a < 0 || H5Awrite(a, t, h->game_specs) < 0) rc = -1;
     if (a >= 0) H5Aclose(a);
@@ -295,7 +237,7 @@ int h5s_create(const char *path, const h5rec_t *h)
     hid_t fid = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
     H5Pclose(fcpl);
     if (fid < 0) return H5S_FAIL(path, "cannot create");
-    hid_t rt = h5s_row_type(1), ot = h5s_opening_type(1), st = h5s_str_type();
+    hid_t rt = h5s_row_type(1), ot = h5s_opening_type(1), st = h5_str_type();
     int rc = write_root_attrs(fid, h);
     rc |= make_dset(fid, "games", rt, 1024, 1);
     rc |= make_dset(fid, "actions", H5T_STD_I32LE, 16384, 1);
@@ -305,7 +247,7 @@ int h5s_create(const char *path, const h5rec_t *h)
     rc |= make_dset(fid, "opening_actions", H5T_STD_I32LE, 4096, 1);
     if (rc == 0) {
         hid_t d = H5Dopen2(fid, "action_ms", H5P_DEFAULT);
-        rc |= attr_put_str(d, "units", "ms");
+        rc |= h5_attr_put_str(d, "units", "ms");
         H5Dclose(d);
     }
     H5Tclose(rt);
@@ -335,7 +277,7 @@ static int load_meta(hid_t fid, const char *path, h5rec_t *h)
 {
     char *schema = NULL, *id = NULL;
     int version = 0;
-    if (attr_get_str(fid, "hoyle_schema", &schema) < 0)
+    if (h5_attr_get_str(fid, "hoyle_schema", &schema) < 0)
         return hoyle_error(HOYLE_EIO,
                            "file '%s' is not a hoyle game-record file (no "
                            "'hoyle_schema' attribute)",
@@ -358,23 +300,23 @@ static int load_meta(hid_t fid, const char *path, h5rec_t *h)
                            "file '%s' has %s schema version %d; this program reads "
                            "version %d",
                            path, H5REC_SCHEMA_NAME, version, H5REC_SCHEMA_VERSION);
-    if (attr_get_str(fid, "program_version", &h->program_version) < 0 ||
-        attr_get_str(fid, "created", &h->created) < 0 ||
-        attr_get_str(fid, "config", &h->config_text) < 0 ||
-        attr_get_str(fid, "config_path", &h->config_path) < 0 ||
-        attr_get_str(fid, "config_hash", &id) < 0 || strlen(id) != 16)
+    if (h5_attr_get_str(fid, "program_version", &h->program_version) < 0 ||
+        h5_attr_get_str(fid, "created", &h->created) < 0 ||
+        h5_attr_get_str(fid, "config", &h->config_text) < 0 ||
+        h5_attr_get_str(fid, "config_path", &h->config_path) < 0 ||
+        h5_attr_get_str(fid, "config_hash", &id) < 0 || strlen(id) != 16)
         goto broken;
     memcpy(h->config_hash, id, 17);
     free(id);
     id = NULL;
-    if (attr_get_str(fid, "file_id", &id) < 0) goto broken;
+    if (h5_attr_get_str(fid, "file_id", &id) < 0) goto broken;
     h->file_id = strtoull(id, NULL, 16);
     free(id);
     id = NULL;
 
     a = H5Aexists(fid, "games") > 0 ? H5Aopen(fid, "games", H5P_DEFAULT) : H5I_INVALID_HID;
     if (a < 0) goto broken;
-    hid_t sp = H5Aget_space(a), t = h5s_str_type();
+    hid_t sp = H5Aget_space(a), t = h5_str_type();
     hssize_t n = H5Sget_simple_extent_npoints(sp);
     int ok = n >= 1 && n <= H5REC_MAX_GAMES;
     char *specs[H5REC_MAX_GAMES] = {0};

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "data/h5attr.h"
 #include "train/samples.h"
 
 #define SHARD_CHUNK_ROWS 256
@@ -94,21 +95,6 @@ int sample_set_append(sample_set_t *s, const sample_set_t *src, int64_t from, in
 
 /* ---- writing ---- */
 
-static int put_str(hid_t loc, const char *name, const char *value)
-{
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, H5T_VARIABLE);
-    H5Tset_cset(t, H5T_CSET_UTF8);
-    hid_t sp = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(loc, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
-    const char *v = value ? value : "";
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, t, &v);
-    if (a >= 0) H5Aclose(a);
-    H5Sclose(sp);
-    H5Tclose(t);
-    return rc < 0 ? -1 : 0;
-}
-
 static int put_ints(hid_t loc, const char *name, const int64_t *v, hsize_t n)
 {
     hid_t sp = n == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, NULL);
@@ -155,13 +141,13 @@ static int write_file(const char *path, const sample_set_t *s, const samples_met
             shape[3] = {s->obs_shape[0], s->obs_shape[1], s->obs_shape[2]};
     int64_t actions = s->num_actions, created = (int64_t)time(NULL);
     int rc = 0;
-    rc |= put_str(fid, "hoyle_schema", SAMPLES_SCHEMA_NAME);
+    rc |= h5_attr_put_str(fid, "hoyle_schema", SAMPLES_SCHEMA_NAME);
     rc |= put_ints(fid, "hoyle_schema_version", &version, 0);
-    rc |= put_str(fid, "program_version", HOYLE_VERSION);
-    rc |= put_str(fid, "game", m ? m->game_spec : "");
-    rc |= put_str(fid, "params", m ? m->params : "");
-    rc |= put_str(fid, "network_id", m ? m->network_id : "");
-    rc |= put_str(fid, "config", m ? m->config : "");
+    rc |= h5_attr_put_str(fid, "program_version", HOYLE_VERSION);
+    rc |= h5_attr_put_str(fid, "game", m ? m->game_spec : "");
+    rc |= h5_attr_put_str(fid, "params", m ? m->params : "");
+    rc |= h5_attr_put_str(fid, "network_id", m ? m->network_id : "");
+    rc |= h5_attr_put_str(fid, "config", m ? m->config : "");
     rc |= put_ints(fid, "generation", m ? &m->generation : &(int64_t){0}, 0);
     rc |= put_ints(fid, "games", m ? &m->games : &(int64_t){0}, 0);
     rc |= put_ints(fid, "obs_shape", shape, 3);
@@ -220,19 +206,10 @@ static int get_int(hid_t loc, const char *name, int64_t *out, int count)
 
 static int get_schema(hid_t fid)
 {
-    hid_t a = H5Aopen(fid, "hoyle_schema", H5P_DEFAULT);
-    if (a < 0) return -1;
-    hid_t t = H5Aget_type(a);
-    int ok = -1;
-    if (H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0) {
-        char *v = NULL;
-        if (H5Aread(a, t, &v) >= 0 && v) {
-            ok = strcmp(v, SAMPLES_SCHEMA_NAME) == 0 ? 0 : -1;
-            H5free_memory(v);
-        }
-    }
-    H5Tclose(t);
-    H5Aclose(a);
+    char *v = NULL;
+    if (h5_attr_get_str(fid, "hoyle_schema", &v) < 0) return -1;
+    int ok = strcmp(v, SAMPLES_SCHEMA_NAME) == 0 ? 0 : -1;
+    free(v);
     return ok;
 }
 
