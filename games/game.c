@@ -82,6 +82,12 @@ int game_move_from_string(const game_t *g, const void *s, const char *text, int 
 {
     if (game_is_terminal(g, s)) return hoyle_error(HOYLE_ESTATE, "%s: the game is over", g->spec);
     if (g->vt->move_from_string) return g->vt->move_from_string(g, s, text, actions, cap);
+    return game_move_from_string_default(g, s, text, actions, cap);
+}
+
+int game_move_from_string_default(const game_t *g, const void *s, const char *text, int *actions,
+                                  int cap)
+{
     if (cap < 1) return hoyle_error(HOYLE_EFULL, "move: no room");
     int status = g->vt->action_from_string(g, s, text, &actions[0]);
     return status ? status : 1;
@@ -91,6 +97,12 @@ int game_move_to_string(const game_t *g, const void *s, const int *actions, int 
                         size_t cap)
 {
     if (g->vt->move_to_string) return g->vt->move_to_string(g, s, actions, n, buf, cap);
+    return game_move_to_string_default(g, s, actions, n, buf, cap);
+}
+
+int game_move_to_string_default(const game_t *g, const void *s, const int *actions, int n,
+                                char *buf, size_t cap)
+{
     void *t = malloc(g->state_size);
     if (t == NULL) return hoyle_error(HOYLE_ENOMEM, "move_to_string: out of memory");
     memcpy(t, s, g->state_size);

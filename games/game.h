@@ -204,6 +204,13 @@ int game_move_from_string(const game_t *g, const void *s, const char *text, int 
 int game_move_to_string(const game_t *g, const void *s, const int *actions, int n, char *buf,
                         size_t cap);
 
+/* The defaults of the optional move-text slots (one action; the action
+ * strings joined by spaces), for games whose own slot falls back to them. */
+int game_move_from_string_default(const game_t *g, const void *s, const char *text, int *actions,
+                                  int cap);
+int game_move_to_string_default(const game_t *g, const void *s, const int *actions, int n,
+                                char *buf, size_t cap);
+
 /* Apply a whole move given as text; `s` is unchanged on error. Returns the
  * number of actions applied. */
 int game_apply_move_string(const game_t *g, void *s, const char *text);

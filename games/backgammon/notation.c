@@ -283,19 +283,8 @@ int bg_move_to_string(const game_t *g, const void *sv, const int *actions, int n
                       size_t cap)
 {
     const bg_state_t *s = sv;
-    if (s->phase != BG_PLAY || n < 1 || actions[0] == BG_PASS) {
-        char one[GAME_MOVE_MAX];
-        size_t used = 0;
-        buf[0] = '\0';
-        for (int i = 0; i < n; i++) {
-            int len = bg_action_to_string(g, s, actions[i], one, sizeof one);
-            if (len < 0) return len;
-            int w = snprintf(buf + used, cap - used, "%s%s", i ? " " : "", one);
-            if (w < 0 || (size_t)w >= cap - used) return HOYLE_EFULL;
-            used += (size_t)w;
-        }
-        return (int)used;
-    }
+    if (s->phase != BG_PLAY || n < 1 || actions[0] == BG_PASS) /* a roll, or the pass */
+        return game_move_to_string_default(g, s, actions, n, buf, cap);
     path_t paths[BG_MAX_STEPS];
     int np = move_paths(s, actions, n, paths);
     /* Highest start first (then highest end); equal paths once with a
@@ -385,11 +374,8 @@ static int text_board(bool foster, const bg_state_t *s, const char *text, bg_boa
 int bg_move_from_string(const game_t *g, const void *sv, const char *text, int *actions, int cap)
 {
     const bg_state_t *s = sv;
-    if (s->phase != BG_PLAY || s->need == 0) {
-        if (cap < 1) return hoyle_error(HOYLE_EFULL, "backgammon: no room for the move");
-        int st = bg_action_from_string(g, s, text, &actions[0]);
-        return st ? st : 1;
-    }
+    if (s->phase != BG_PLAY || s->need == 0) /* a roll, or the pass */
+        return game_move_from_string_default(g, s, text, actions, cap);
     bg_board_t target;
     if (text_board(bg_impl(g)->foster, s, text, &target))
         return hoyle_error(HOYLE_EINVAL,
@@ -546,23 +532,21 @@ static void at_point(const bg_board_t *b, int q, int *x, int *o)
     *o = b->men[1][25 - q];
 }
 
-static int draw_cell(char *row, int col, const bg_board_t *b, int q, int level, bool top)
+/* Row `level` (0 = next to the edge) of point q's column: a man, or on
+ * the fifth row the count when more than five stand there. */
+static void draw_cell(char *row, int col, const bg_board_t *b, int q, int level)
 {
     int x, o;
     at_point(b, q, &x, &o);
     int count = x ? x : o;
-    char c = x ? 'X' : 'O';
-    (void)top;
-    if (count > level) {
-        if (level == 4 && count > 5) {
-            char num[12];
-            snprintf(num, sizeof num, "%d", count);
-            memcpy(row + col, num, strlen(num));
-        } else {
-            row[col] = c;
-        }
+    if (count <= level) return;
+    if (level == 4 && count > 5) {
+        char num[12];
+        int len = snprintf(num, sizeof num, "%d", count);
+        memcpy(row + col, num, (size_t)len);
+    } else {
+        row[col] = x ? 'X' : 'O';
     }
-    return 0;
 }
 
 /* The point labels above (top) or below the board, in X's numbering:
@@ -612,7 +596,7 @@ int bg_state_to_string(const game_t *g, const void *sv, char *buf, size_t cap)
             for (int k = 0; k < 12; k++) {
                 int q = half == 0 ? 13 + k : 12 - k;
                 int col = 3 + 3 * k + (k >= 6 ? 5 : 0);
-                draw_cell(row, col, b, q, level, half == 0);
+                draw_cell(row, col, b, q, level);
             }
             OUT("%s\n", row);
         }
