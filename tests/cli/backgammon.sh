@@ -30,4 +30,9 @@ again=$("$H" match backgammon "expectimax(depth=1)" random --games 4 --seed 3 --
 err=$(HOYLE_GNUBG=/nonexistent/gnubg "$H" match backgammon gnubg random 2>&1 >/dev/null); rc=$?
 [ $rc -ne 0 ] || fail "a missing gnubg program should fail"
 echo "$err" | grep -q "gnubg" || fail "missing gnubg: unclear error: $err"
+# play: after each roll the board is shown with the dice, before anyone moves
+out=$("$H" play backgammon --p1 random --p2 random --seed 1 2>&1) || fail "play"
+echo "$out" | grep -A20 "^chance: X" | grep -q "to play [1-6][1-6]" || fail "board not shown after the roll"
+"$H" match --help | grep -q "^gnubg — " || fail "match --help does not list the gnubg agent"
+"$H" play --help | grep -q "^expectimax — " || fail "play --help does not list the expectimax agent"
 echo "backgammon: ok"

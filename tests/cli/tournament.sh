@@ -127,5 +127,10 @@ expect_usage "tiny.h5" "$hoyle" tournament "$dir/tiny.yaml" --set seed=8
 "$python" -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['accepted']=='H1' and d['pairs'] < 300, d" "$dir/sprt.json"
 "$hoyle" sprt gobang random random --elo0 0 --elo1 100 --max-pairs 300 --json 2>/dev/null >"$dir/sprt0.json"
 "$python" -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['accepted']=='H0', d" "$dir/sprt0.json"
+# the config commands' arguments (cli_config_args, shared with train)
+expect_usage "expected CONFIG.yaml" "$hoyle" tournament
+expect_usage "unknown option '--nope'" "$hoyle" tournament "$dir/tiny.yaml" --nope
+expect_usage "--set needs key=value" "$hoyle" tournament "$dir/tiny.yaml" --set
+expect_usage "unexpected argument" "$hoyle" tournament "$dir/tiny.yaml" extra.yaml
 expect_usage "elo0" "$hoyle" sprt gobang greedy random --elo0 10 --elo1 0
 echo "tournament.sh: OK"
