@@ -9,7 +9,7 @@
 
 #include "core/rng.h"
 #include "eval/openings.h"
-#include "mcts/chance.h"
+#include "games/playout.h"
 
 void opening_list_done(opening_list_t *l)
 {
@@ -174,7 +174,7 @@ static int draw_one(const game_t *g, int moves, rng_t *rng, void *s, int *legal,
             if (game_is_terminal(g, s)) return HOYLE_ESTATE;
             int a;
             if (p == PLAYER_CHANCE) {
-                a = chance_sample_alloc(g, s, rng);
+                a = game_chance_sample_alloc(g, s, rng);
                 if (a < 0) return a;
             } else {
                 int n = game_legal_actions(g, s, legal);

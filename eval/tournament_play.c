@@ -14,8 +14,8 @@
 
 #include "core/rng.h"
 #include "eval/tournament.h"
+#include "games/playout.h"
 #include "mcts/agent.h"
-#include "mcts/chance.h"
 
 static double now_ms(void)
 {
@@ -93,7 +93,7 @@ int tournament_play(const game_t *g, const char *const seat_spec[2], const openi
         int player = game_current_player(g, s), a;
         double ms = 0;
         if (player == PLAYER_CHANCE) {
-            a = chance_sample(g, s, &rng, chance_a, chance_p);
+            a = game_chance_sample(g, s, &rng, chance_a, chance_p);
             if (a < 0) {
                 status = a;
                 goto done;

@@ -30,6 +30,21 @@ bool game_is_noisy(const game_t *g, const void *s, int action)
     return g->vt->is_noisy ? g->vt->is_noisy(g, s, action) : false;
 }
 
+void game_symmetry_state(const game_t *g, sym_t sym, const void *s, void *out)
+{
+    if (sym != SYM_IDENTITY && g->vt->symmetry_state)
+        g->vt->symmetry_state(g, sym, s, out);
+    else
+        memcpy(out, s, g->state_size);
+}
+
+int game_symmetry_action(const game_t *g, sym_t sym, int action)
+{
+    if (sym != SYM_IDENTITY && g->vt->symmetry_action)
+        return g->vt->symmetry_action(g, sym, action);
+    return action;
+}
+
 bool game_is_legal(const game_t *g, const void *s, int action)
 {
     if (action < 0 || action >= g->num_actions || game_is_terminal(g, s)) return false;
@@ -249,6 +264,8 @@ uint64_t game_perft_generic(const game_t *g, const void *s, int depth)
     CHECK_GE(game_whole_moves(g, s, perft_visit, &p), 0);
     return p.nodes;
 }
+
+bool game_has_fast_perft(const game_t *g) { return g->vt->perft != NULL; }
 
 uint64_t game_perft(const game_t *g, const void *s, int depth)
 {

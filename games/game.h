@@ -177,6 +177,12 @@ static inline void game_returns(const game_t *g, const void *s, double *out)
     g->vt->returns(g, s, out);
 }
 static inline uint64_t game_hash(const game_t *g, const void *s) { return g->vt->hash(g, s); }
+/* The hash recomputed from scratch: equal to game_hash() in every reachable
+ * state (the conformance suite and the rules tests compare the two). */
+static inline uint64_t game_hash_recompute(const game_t *g, const void *s)
+{
+    return g->vt->hash_recompute(g, s);
+}
 static inline void game_observe(const game_t *g, const void *s, int player, float *out)
 {
     g->vt->observe(g, s, player, out);
@@ -190,6 +196,12 @@ int game_chance_outcomes(const game_t *g, const void *s, int *actions, double *p
 double game_evaluate(const game_t *g, const void *s, int player);
 bool game_is_noisy(const game_t *g, const void *s, int action);
 bool game_is_legal(const game_t *g, const void *s, int action);
+
+/* `s` seen through symmetry `sym` (one of g->symmetries) written to `out`
+ * (state_size bytes, not overlapping `s`), and the image of an action under it.
+ * SYM_IDENTITY, and every call on a game without the slots, is the identity. */
+void game_symmetry_state(const game_t *g, sym_t sym, const void *s, void *out);
+int game_symmetry_action(const game_t *g, sym_t sym, int action);
 
 /* Apply `action` if it is legal (or a valid chance outcome), else
  * HOYLE_EINVAL with a message and `s` unchanged. */
@@ -223,6 +235,9 @@ int game_apply_move_string(const game_t *g, void *s, const char *text);
  * conformance suite compares them). */
 uint64_t game_perft(const game_t *g, const void *s, int depth);
 uint64_t game_perft_generic(const game_t *g, const void *s, int depth);
+/* True when the game has its own fast perft (so game_perft() is not simply
+ * game_perft_generic() and the two are worth comparing). */
+bool game_has_fast_perft(const game_t *g);
 
 /* Enumerate the whole moves from `s` (perft --divide, move pickers): calls
  * visit(actions, n, after, ctx) for each, where `after` is the state once the

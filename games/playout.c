@@ -1,7 +1,35 @@
 /* playout.c — random actions and random playouts (see playout.h). */
 #include "games/playout.h"
 
+#include <stdlib.h>
+
 #include "core/check.h"
+
+int game_chance_sample(const game_t *g, const void *s, rng_t *rng, int *actions, double *probs)
+{
+    int n = game_chance_outcomes(g, s, actions, probs);
+    if (n <= 0) return hoyle_error(HOYLE_ESTATE, "%s: chance node without outcomes", g->spec);
+    double total = 0;
+    for (int i = 0; i < n; i++) total += probs[i];
+    double u = rng_double(rng) * total;
+    for (int i = 0; i < n - 1; i++) {
+        if (u < probs[i]) return actions[i];
+        u -= probs[i];
+    }
+    return actions[n - 1];
+}
+
+int game_chance_sample_alloc(const game_t *g, const void *s, rng_t *rng)
+{
+    int cap = g->max_chance_outcomes > 0 ? g->max_chance_outcomes : 1;
+    int *actions = malloc(sizeof *actions * (size_t)cap);
+    double *probs = malloc(sizeof *probs * (size_t)cap);
+    int a = actions && probs ? game_chance_sample(g, s, rng, actions, probs)
+                             : hoyle_error(HOYLE_ENOMEM, "chance: out of memory");
+    free(actions);
+    free(probs);
+    return a;
+}
 
 int game_scratch_actions(const game_t *g)
 {
@@ -12,14 +40,9 @@ int game_random_action(const game_t *g, const void *s, rng_t *rng, int *legal, d
 {
     if (game_is_chance(g, s)) {
         CHECK(probs != NULL);
-        int n = game_chance_outcomes(g, s, legal, probs);
-        CHECK_GE(n, 1);
-        double u = rng_double(rng), acc = 0.0;
-        for (int i = 0; i < n - 1; i++) {
-            acc += probs[i];
-            if (u < acc) return legal[i];
-        }
-        return legal[n - 1];
+        int a = game_chance_sample(g, s, rng, legal, probs);
+        CHECK_GE(a, 0);
+        return a;
     }
     int n = game_legal_actions(g, s, legal);
     CHECK_GE(n, 1);

@@ -7,8 +7,22 @@
 #include "core/rng.h"
 #include "games/game.h"
 
+/* Sample an outcome at the chance state `s` by its probability: one
+ * rng_double() draw u, scaled by the sum of the probabilities (so they need
+ * not add up to 1 exactly), then the first outcome whose probability exceeds
+ * what is left of u (inverse CDF). This is the one chance sampler: rollouts,
+ * MCTS's sampled descent, the game drivers and random play all draw dice
+ * through it, so a seed means the same rolls everywhere. `actions` and
+ * `probs` are caller scratch of g->max_chance_outcomes entries (no
+ * allocation). Returns the action, or HOYLE_ESTATE when `s` lists none. */
+int game_chance_sample(const game_t *g, const void *s, rng_t *rng, int *actions, double *probs);
+
+/* Same as game_chance_sample() with its own scratch (allocates; not for hot
+ * paths). HOYLE_ENOMEM when that fails. */
+int game_chance_sample_alloc(const game_t *g, const void *s, rng_t *rng);
+
 /* A random action in non-terminal `s`: uniform over legal actions for a
- * player, by the outcome probabilities at a chance node. `legal` is caller
+ * player, by game_chance_sample() at a chance node. `legal` is caller
  * scratch of g->max_legal ints (max_chance_outcomes when larger). */
 int game_random_action(const game_t *g, const void *s, rng_t *rng, int *legal, double *probs);
 

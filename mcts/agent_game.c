@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "core/check.h"
+#include "games/playout.h"
 #include "mcts/agent_internal.h"
-#include "mcts/chance.h"
 
 int agent_play_game(const game_t *g, agent_t *const *agents, const void *start, uint64_t seed,
                     agent_move_fn on_move, void *ctx, double *returns, int *length)
@@ -30,7 +30,7 @@ int agent_play_game(const game_t *g, agent_t *const *agents, const void *start, 
     while (!game_is_terminal(g, s)) {
         int player = game_current_player(g, s), action;
         if (player == PLAYER_CHANCE) {
-            action = chance_sample(g, s, &rng, chance_actions, chance_probs);
+            action = game_chance_sample(g, s, &rng, chance_actions, chance_probs);
             if (action < 0) {
                 status = action;
                 goto done;

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 
 #include "core/rng.h"
+#include "games/playout.h"
 #include "mcts/alphabeta.h"
-#include "mcts/chance.h"
 #include "mcts/mcts.h"
 
 /* The game's start, with any opening chance nodes (the opening roll) played
@@ -16,7 +16,7 @@ static int bench_start(const game_t *g, void *s)
     rng_init(&rng, 0x62656e6368ull);
     game_init(g, s);
     while (game_is_chance(g, s)) {
-        int a = chance_sample_alloc(g, s, &rng);
+        int a = game_chance_sample_alloc(g, s, &rng);
         if (a < 0) return a;
         game_apply(g, s, a);
     }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mcts/chance.h"
+#include "games/playout.h"
 #include "mcts/evaluator.h"
 
 typedef struct rollout {
@@ -29,7 +29,7 @@ static int rollout_once(evaluator_t *e, rollout_t *r, const void *s, double *acc
         if (player == PLAYER_TERMINAL) break;
         int a;
         if (player == PLAYER_CHANCE) {
-            a = chance_sample(g, r->state, &r->rng, r->chance_actions, r->chance_probs);
+            a = game_chance_sample(g, r->state, &r->rng, r->chance_actions, r->chance_probs);
             if (a < 0) return a;
         } else {
             int n = game_legal_actions(g, r->state, r->legal);

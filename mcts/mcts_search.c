@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "core/check.h"
-#include "mcts/chance.h"
+#include "games/playout.h"
 #include "mcts/mcts_internal.h"
 
 int mcts_search_begin(mcts_t *m, const void *state)
@@ -143,7 +143,7 @@ int mcts_search_collect(mcts_t *m, const void **states, int *n)
             break;
         default: /* LEAF_EVAL; a chance state here means the arena was full */
             while (game_current_player(g, s) == PLAYER_CHANCE) {
-                int a = chance_sample(g, s, &m->rng, m->chance_actions, m->chance_probs);
+                int a = game_chance_sample(g, s, &m->rng, m->chance_actions, m->chance_probs);
                 if (a < 0) return a;
                 game_apply(g, s, a);
             }

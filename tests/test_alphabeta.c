@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "games/playout.h"
 #include "games/registry.h"
 #include "mcts/alphabeta.h"
-#include "mcts/chance.h"
 #include "tests/harness.h"
 #include "tests/toy_games.h"
 
@@ -95,12 +95,12 @@ static bool random_position(const game_t *g, rng_t *r, int max_plies, void *s)
     for (int i = 0; i < plies && !game_is_terminal(g, s); i++) {
         int a;
         if (game_is_chance(g, s))
-            a = chance_sample_alloc(g, s, r);
+            a = game_chance_sample_alloc(g, s, r);
         else
             a = legal[rng_below(r, (uint32_t)game_legal_actions(g, s, legal))];
         game_apply(g, s, a);
     }
-    while (game_is_chance(g, s)) game_apply(g, s, chance_sample_alloc(g, s, r));
+    while (game_is_chance(g, s)) game_apply(g, s, game_chance_sample_alloc(g, s, r));
     free(legal);
     return !game_is_terminal(g, s);
 }

@@ -12,9 +12,9 @@
 #include "core/rng.h"
 #include "games/backgammon/bg_internal.h"
 #include "games/backgammon/gnubg_client.h"
+#include "games/playout.h"
 #include "games/registry.h"
 #include "mcts/agent.h"
-#include "mcts/chance.h"
 #include "tests/harness.h"
 
 static gnubg_client_t *client;
@@ -94,7 +94,7 @@ static void test_random_pairs(void)
         game_init(g, &s);
         while (!game_is_terminal(g, &s)) {
             if (game_is_chance(g, &s)) {
-                game_apply(g, &s, chance_sample_alloc(g, &s, &rng));
+                game_apply(g, &s, game_chance_sample_alloc(g, &s, &rng));
                 if (s.phase == BG_PLAY && s.nsteps == 0 && rng_below(&rng, 4) == 0)
                     failures += compare_plays(&s);
                 continue;

@@ -109,9 +109,9 @@ static void check_text(const game_t *g, const void *s, scratch_t *x, rng_t *rng)
                x->text2);
         EXPECT(game_current_player(g, x->s2) == game_current_player(g, s),
                "player differs after import");
-        EXPECT(g->vt->hash(g, x->s2) == g->vt->hash_recompute(g, x->s2), "imported hash is stale");
-        EXPECT(g->vt->hash(g, x->s2) == g->vt->hash(g, s),
-               "imported position '%s' hashes differently", x->text);
+        EXPECT(game_hash(g, x->s2) == game_hash_recompute(g, x->s2), "imported hash is stale");
+        EXPECT(game_hash(g, x->s2) == game_hash(g, s), "imported position '%s' hashes differently",
+               x->text);
     }
     /* Corrupt the text: truncate it or flip a character; either it is still a
      * valid position or it is rejected with a message and no change. */
@@ -163,12 +163,12 @@ static void check_symmetries(const game_t *g, const void *s, scratch_t *x, int n
     int square = g->obs_shape[1] == g->obs_shape[2];
     for (int k = 1; k < g->num_symmetries; k++) {
         sym_t sym = g->symmetries[k];
-        g->vt->symmetry_state(g, sym, s, x->s2);
-        EXPECT(g->vt->hash(g, x->s2) == g->vt->hash_recompute(g, x->s2), "%s: stale hash",
+        game_symmetry_state(g, sym, s, x->s2);
+        EXPECT(game_hash(g, x->s2) == game_hash_recompute(g, x->s2), "%s: stale hash",
                sym_name(sym));
         EXPECT(game_current_player(g, x->s2) == game_current_player(g, s), "%s: player changed",
                sym_name(sym));
-        for (int i = 0; i < n; i++) x->mapped[i] = g->vt->symmetry_action(g, sym, x->legal[i]);
+        for (int i = 0; i < n; i++) x->mapped[i] = game_symmetry_action(g, sym, x->legal[i]);
         qsort(x->mapped, (size_t)n, sizeof(int), cmp_int);
         int m = game_legal_actions(g, x->s2, x->legal2);
         int same = m == n;
@@ -224,7 +224,7 @@ static uint64_t play_checked(const game_t *g, uint64_t seed, scratch_t *x, int d
     uint64_t digest = seed;
     int length = 0, chain[GAME_MAX_CHAIN], chain_len = 0, mover = PLAYER_TERMINAL;
     for (;;) {
-        EXPECT(game_hash(g, s) == g->vt->hash_recompute(g, s),
+        EXPECT(game_hash(g, s) == game_hash_recompute(g, s),
                "incremental hash != recomputed at ply %d", length);
         int player = game_current_player(g, s);
         /* A whole move ends when the mover changes. */
@@ -262,7 +262,7 @@ static uint64_t play_checked(const game_t *g, uint64_t seed, scratch_t *x, int d
                 EXPECT(game_apply_checked(g, x->s2, bad) != 0, "illegal action %d accepted", bad);
                 EXPECT(memcmp(x->s2, s, g->state_size) == 0, "refused action changed the state");
             }
-            if (deep && g->vt->perft && rng_below(&rng, 16) == 0) {
+            if (deep && game_has_fast_perft(g) && rng_below(&rng, 16) == 0) {
                 EXPECT(game_perft(g, s, 2) == game_perft_generic(g, s, 2),
                        "fast perft(2) != generic at ply %d", length);
             }

@@ -442,7 +442,7 @@ static void random_checks(const char *spec, int games, uint64_t seed)
         gs_t s, t, u, v;
         game_init(g, &s);
         while (!game_is_terminal(g, &s)) {
-            CU_ASSERT_EQUAL(game_hash(g, &s), g->vt->hash_recompute(g, &s));
+            CU_ASSERT_EQUAL(game_hash(g, &s), game_hash_recompute(g, &s));
             CU_ASSERT(game_position_to_string(g, &s, buf, sizeof buf) > 0);
             memset(&t, 0xab, sizeof t);
             HARNESS_OK(game_position_from_string(g, buf, &t));
@@ -454,7 +454,7 @@ static void random_checks(const char *spec, int games, uint64_t seed)
             int act = legal[rng_below(&rng, (uint32_t)n)];
             (void)game_is_noisy(g, &s, act);
             sym_t sym = (sym_t)rng_below(&rng, SYM_COUNT);
-            g->vt->symmetry_state(g, sym, &s, &t);
+            game_symmetry_state(g, sym, &s, &t);
             int p = game_current_player(g, &s);
             game_observe(g, &s, p, o1);
             game_observe(g, &t, p, o2);
@@ -462,12 +462,12 @@ static void random_checks(const char *spec, int games, uint64_t seed)
             CU_ASSERT_EQUAL(memcmp(o2, o3, sizeof(float) * (size_t)size), 0);
             CU_ASSERT_EQUAL(game_legal_actions(g, &t, legal2), n);
             for (int i = 0; i < n; i++)
-                CU_ASSERT(game_is_legal(g, &t, g->vt->symmetry_action(g, sym, legal[i])));
+                CU_ASSERT(game_is_legal(g, &t, game_symmetry_action(g, sym, legal[i])));
             /* apply commutes with the symmetry */
             u = s, v = t;
             game_apply(g, &u, act);
-            game_apply(g, &v, g->vt->symmetry_action(g, sym, act));
-            g->vt->symmetry_state(g, sym, &u, &t);
+            game_apply(g, &v, game_symmetry_action(g, sym, act));
+            game_symmetry_state(g, sym, &u, &t);
             CU_ASSERT_EQUAL(memcmp(&t, &v, g->state_size), 0);
             HARNESS_OK(game_action_to_string(g, &s, act, buf, sizeof buf));
             int back = -1;
@@ -475,7 +475,7 @@ static void random_checks(const char *spec, int games, uint64_t seed)
             CU_ASSERT_EQUAL(back, act);
             s = u;
         }
-        CU_ASSERT_EQUAL(game_hash(g, &s), g->vt->hash_recompute(g, &s));
+        CU_ASSERT_EQUAL(game_hash(g, &s), game_hash_recompute(g, &s));
         CU_ASSERT(game_position_to_string(g, &s, buf, sizeof buf) > 0);
         HARNESS_OK(game_position_from_string(g, buf, &t));
         CU_ASSERT_EQUAL(memcmp(&s, &t, g->state_size), 0);

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "games/playout.h"
 #include "games/registry.h"
 #include "mcts/agent.h"
-#include "mcts/chance.h"
 #include "mcts/evaluator.h"
 #include "mcts/mcts.h"
 #include "tests/harness.h"
@@ -385,7 +385,8 @@ static void test_registry_games(void)
                 game_init(g, s);
                 rng_t dice;
                 rng_init(&dice, 11);
-                while (game_is_chance(g, s)) game_apply(g, s, chance_sample_alloc(g, s, &dice));
+                while (game_is_chance(g, s))
+                    game_apply(g, s, game_chance_sample_alloc(g, s, &dice));
                 const mcts_result_t *r;
                 HARNESS_OK(mcts_search(m, s, &r));
                 CU_ASSERT(game_is_legal(g, s, r->best_action));

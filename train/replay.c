@@ -39,7 +39,7 @@ int replay_init(replay_t *r, const game_t *g, int64_t window_samples, int64_t wi
     for (int k = 0; k < r->num_syms; k++) {
         memset(seen, 0, (size_t)A);
         for (int a = 0; a < A; a++) {
-            int b = k == 0 ? a : g->vt->symmetry_action(g, g->symmetries[k], a);
+            int b = game_symmetry_action(g, g->symmetries[k], a);
             if (b < 0 || b >= A || seen[b]) {
                 free(seen);
                 replay_done(r);
