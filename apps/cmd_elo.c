@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "apps/cli.h"
-#include "eval/tournament_pdn.h"
+#include "eval/tournament_export.h"
 #include "eval/tournament_results.h"
 
 static const char elo_help[] =
@@ -28,7 +28,8 @@ static const char report_help[] =
     "Print everything about stored games: per game spec the Elo table, the\n"
     "cross table, the likelihood-of-superiority matrix and the first player's\n"
     "score by opening with 95% intervals (draw = 1/2). --pdn OUT.pdn also\n"
-    "writes the checkers games as PDN. Options as in `hoyle elo`.\n";
+    "writes the games that have a PDN record writer (checkers) as PDN; the\n"
+    "others are skipped and counted. Options as in `hoyle elo`.\n";
 
 int cli_ratings(int argc, char **argv, int report)
 {
@@ -100,15 +101,16 @@ int cli_ratings(int argc, char **argv, int report)
     if (pdn) {
         FILE *f = fopen(pdn, "w");
         if (f == NULL) return cli_usage_error(cmd, "cannot write %s", pdn);
-        int total = 0;
+        int total = 0, skipped = 0;
         for (int i = 0; i < num_files && status == 0; i++) {
-            int n = 0;
-            status = tournament_export_pdn(files[i], f, &n);
-            total += n;
+            int n = 0, s = 0;
+            status = tournament_export_records(files[i], "PDN", f, &n, &s);
+            total += n, skipped += s;
         }
         if (fclose(f) && status == 0) status = HOYLE_EIO;
         if (status) return cli_fail(cmd, EXIT_FAILED);
-        fprintf(stderr, "hoyle report: %d checkers games written to %s\n", total, pdn);
+        fprintf(stderr, "hoyle report: %d games written to %s as PDN", total, pdn);
+        fprintf(stderr, skipped ? " (%d skipped: no PDN writer)\n" : "\n", skipped);
     }
     return EXIT_OK;
 }

@@ -139,6 +139,19 @@ int game_move_to_string_default(const game_t *g, const void *s, const int *actio
     return status < 0 ? status : (int)used;
 }
 
+const char *game_record_format(const game_t *g)
+{
+    return g->vt->record_to_string ? g->vt->record_format : NULL;
+}
+
+int game_record_to_string(const game_t *g, const game_record_tags_t *tags, const void *start,
+                          const int *actions, int n, char *buf, size_t cap)
+{
+    if (g->vt->record_to_string == NULL)
+        return hoyle_error(HOYLE_EUNSUP, "%s: no game record format", g->spec);
+    return g->vt->record_to_string(g, tags, start, actions, n, buf, cap);
+}
+
 int game_apply_move_string(const game_t *g, void *s, const char *text)
 {
     int actions[GAME_MAX_CHAIN];

@@ -63,6 +63,20 @@ typedef enum sym {
 
 typedef struct game game_t;
 
+/* What a stored game's record carries besides its moves: the tags a
+ * tournament keeps. A record writer (record_to_string below) spells them in
+ * its format's own way (PDN names seat 0 Black, PGN names it White).
+ * Strings are borrowed for the call; NULL means absent. */
+typedef struct game_record_tags {
+    const char *event;                     /* what the game was played for (a tournament) */
+    int round;                             /* the game's number, from 1; 0 = none */
+    const char *players[GAME_MAX_PLAYERS]; /* seat 0 (moves first), seat 1; NULL = "?" */
+    double score;                          /* seat 0's score: 1 win, 0 loss, between = draw;
+                                              outside [0, 1] = no result ("*") */
+    const char *opening;                   /* the opening's name; NULL or "" = none */
+    const char *termination;               /* why it ended ("rules", "move_limit", ...) */
+} game_record_tags_t;
+
 typedef struct game_vt {
     /* ---- required ---- */
 
@@ -122,6 +136,14 @@ typedef struct game_vt {
     /* A fast whole-move perft (bulk counting, bitboards), same count as the
      * generic game_perft_generic(). Default: the generic one. */
     uint64_t (*perft)(const game_t *g, const void *s, int depth);
+    /* One game as a record in the family's usual file format, named by
+     * record_format ("PDN"): `tags`, then the `n` actions (chance outcomes
+     * included) played from `start`, NUL-terminated in buf[cap]. Returns the
+     * length, HOYLE_EFULL, or HOYLE_EINVAL for an action that is not legal.
+     * Default (both NULL): no record format, HOYLE_EUNSUP. */
+    const char *record_format;
+    int (*record_to_string)(const game_t *g, const game_record_tags_t *tags, const void *start,
+                            const int *actions, int n, char *buf, size_t cap);
 } game_vt_t;
 
 /* An immutable game description. Made by game_create(), freed by game_free(). */
@@ -222,6 +244,13 @@ int game_move_from_string_default(const game_t *g, const void *s, const char *te
                                   int cap);
 int game_move_to_string_default(const game_t *g, const void *s, const int *actions, int n,
                                 char *buf, size_t cap);
+
+/* The name of the game's record format ("PDN"), or NULL when it has none. */
+const char *game_record_format(const game_t *g);
+/* Write one stored game with the game's record writer (the record_to_string
+ * slot above); HOYLE_EUNSUP with a message when the game has none. */
+int game_record_to_string(const game_t *g, const game_record_tags_t *tags, const void *start,
+                          const int *actions, int n, char *buf, size_t cap);
 
 /* Apply a whole move given as text; `s` is unchanged on error. Returns the
  * number of actions applied. */

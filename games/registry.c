@@ -86,7 +86,8 @@ int game_registry_check(void)
                      g->num_players <= GAME_MAX_PLAYERS && g->obs_shape[0] > 0 &&
                      g->symmetries[0] == SYM_IDENTITY &&
                      (g->num_symmetries == 1 || (vt->symmetry_state && vt->symmetry_action)) &&
-                     (g->max_chance_outcomes == 0 || vt->chance_outcomes);
+                     (g->max_chance_outcomes == 0 || vt->chance_outcomes) &&
+                     (vt->record_to_string == NULL || vt->record_format != NULL);
             game_free(g);
             if (!ok)
                 return hoyle_error(HOYLE_EINVAL,

@@ -60,6 +60,8 @@ static const game_vt_t ck_vt = {
     .evaluate = ck_evaluate,
     .is_noisy = ck_is_noisy,
     .perft = ck_perft,
+    .record_format = "PDN",
+    .record_to_string = ck_record_to_string,
 };
 
 static const param_def_t checkers_params[] = {

@@ -138,6 +138,9 @@ int ck_action_from_string(const game_t *g, const void *s, const char *text, int 
 int ck_move_from_string(const game_t *g, const void *s, const char *text, int *actions, int cap);
 int ck_move_to_string(const game_t *g, const void *s, const int *actions, int n, char *buf,
                       size_t cap);
+/* The game_vt_t record_to_string slot: a PDN record (pdn.c). */
+int ck_record_to_string(const game_t *g, const game_record_tags_t *tags, const void *start,
+                        const int *actions, int n, char *buf, size_t cap);
 
 /* ---- observe.c ---- */
 #define CK_PLANES 7

@@ -1,6 +1,7 @@
-/* pdn.c — PDN game import/export (checkers.h). The reader keeps a line
- * counter for its messages and works on a private copy of the record, so a
- * failed read leaves the caller's record untouched. */
+/* pdn.c — PDN game import/export (checkers.h), and the family's record
+ * writer (the game_vt_t record_to_string slot) built on the export. The
+ * reader keeps a line counter for its messages and works on a private copy
+ * of the record, so a failed read leaves the caller's record untouched. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -233,4 +234,62 @@ int checkers_pdn_write(const game_t *g, const checkers_pdn_game_t *pg, char *buf
     memcpy(buf, out, n + 1);
     free(out);
     return (int)n;
+}
+
+static void add_tag(checkers_pdn_game_t *pg, const char *key, const char *value)
+{
+    if (pg->num_tags >= CHECKERS_PDN_TAGS) return;
+    snprintf(pg->tags[pg->num_tags].key, sizeof pg->tags[0].key, "%s", key);
+    snprintf(pg->tags[pg->num_tags].value, sizeof pg->tags[0].value, "%s", value);
+    pg->num_tags++;
+}
+
+/* The record's tags in PDN's names and order (Black is seat 0, who moves
+ * first; "1-0" a win of seat 0, as in the Open Checker Archive), and its
+ * actions cut into whole moves, each step checked for legality. */
+static int record_fill(const game_t *g, const game_record_tags_t *tags, const void *start,
+                       const int *actions, int n, checkers_pdn_game_t *pg)
+{
+    char round[16];
+    if (tags->event) add_tag(pg, "Event", tags->event);
+    snprintf(round, sizeof round, "%d", tags->round);
+    if (tags->round > 0) add_tag(pg, "Round", round);
+    add_tag(pg, "Black", tags->players[0] ? tags->players[0] : "?");
+    add_tag(pg, "White", tags->players[1] ? tags->players[1] : "?");
+    double sc = tags->score;
+    const char *res = sc == 1 ? "1-0" : sc == 0 ? "0-1" : sc > 0 && sc < 1 ? "1/2-1/2" : "*";
+    add_tag(pg, "Result", res);
+    if (tags->opening && tags->opening[0]) add_tag(pg, "Opening", tags->opening);
+    if (tags->termination) add_tag(pg, "Termination", tags->termination);
+    snprintf(pg->result, sizeof pg->result, "%s", res);
+    if (ck_position_to_string(g, start, pg->start, sizeof pg->start) < 0) return HOYLE_EINVAL;
+    if (n > CHECKERS_PDN_ACTIONS)
+        return hoyle_error(HOYLE_EINVAL, "pdn: %d actions, more than the %d of one record", n,
+                           CHECKERS_PDN_ACTIONS);
+    ck_state_t s;
+    memcpy(&s, start, sizeof s);
+    for (int i = 0; i < n; i++) {
+        int p = game_current_player(g, &s);
+        if (game_apply_checked(g, &s, actions[i])) return HOYLE_EINVAL;
+        pg->actions[i] = actions[i];
+        if (game_current_player(g, &s) != p || i + 1 == n) {
+            if (pg->num_moves >= CHECKERS_PDN_MOVES)
+                return hoyle_error(HOYLE_EINVAL, "pdn: more than %d moves in one record",
+                                   CHECKERS_PDN_MOVES);
+            pg->move_end[pg->num_moves++] = i + 1;
+        }
+    }
+    pg->num_actions = n;
+    return HOYLE_OK;
+}
+
+int ck_record_to_string(const game_t *g, const game_record_tags_t *tags, const void *start,
+                        const int *actions, int n, char *buf, size_t cap)
+{
+    checkers_pdn_game_t *pg = calloc(1, sizeof *pg);
+    if (pg == NULL) return hoyle_error(HOYLE_ENOMEM, "pdn: out of memory");
+    int status = record_fill(g, tags, start, actions, n, pg);
+    if (status == HOYLE_OK) status = checkers_pdn_write(g, pg, buf, cap);
+    free(pg);
+    return status;
 }
