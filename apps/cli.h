@@ -59,22 +59,6 @@ int cli_config_args(const char *cmd, int argc, char **argv, cli_config_args_t *o
 /* Print "\nAgents:" and every agent kind with its parameters (for --help). */
 void cli_print_agent_kinds(void);
 
-/* Playout statistics shared with `hoyle bench`. */
-typedef struct random_stats {
-    uint64_t games, actions, moves;
-    uint64_t wins[GAME_MAX_PLAYERS], draws;
-    double score_first;     /* sum of the first player's score (1, 1/2, 0) */
-    double score_first_sq;  /* sum of squares, for the interval */
-    double len_sum, len_sq; /* actions per game */
-    int len_min, len_max;
-    double seconds;
-} random_stats_t;
-
-/* Play `games` uniformly random games from `start` with `seed` (one thread).
- * Used by `hoyle random` and `hoyle bench`. */
-int random_games(const game_t *g, const void *start, uint64_t games, uint64_t seed,
-                 random_stats_t *st);
-
 /* Subcommands. */
 int cmd_games(int argc, char **argv);
 int cmd_show(int argc, char **argv);

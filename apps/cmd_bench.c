@@ -23,60 +23,6 @@ static const char help[] =
     "count (perft leaves + random actions + simulations + alpha-beta nodes), a\n"
     "signature of behaviour, not of speed.\n";
 
-enum {
-    BENCH_PERFT_NODES = 1000000, /* perft: first depth with this many leaves */
-    BENCH_PERFT_MAX_DEPTH = 12,
-    BENCH_RANDOM_GAMES = 2000, /* random playouts per game */
-    BENCH_MCTS_SIMS = 5000,    /* simulations in one MCTS search */
-    BENCH_AB_NODES = 200000,   /* alpha-beta: first depth with this many nodes */
-    BENCH_AB_MAX_DEPTH = 12,
-    BENCH_AB_GROWTH_CAP = 20000000 /* alpha-beta: predicted nodes of the next depth */
-};
-
-typedef struct bench_row {
-    char spec[GAME_SPEC_MAX];
-    int perft_depth;
-    uint64_t perft_nodes;
-    double perft_seconds;
-    random_stats_t random;
-    bench_search_t mcts;
-    int ab_depth;
-    bench_search_t ab;
-} bench_row_t;
-
-static int bench_game(const char *spec, bench_row_t *row)
-{
-    const game_t *g = NULL;
-    if (game_create(spec, &g)) return HOYLE_EINVAL;
-    memset(row, 0, sizeof *row);
-    snprintf(row->spec, sizeof row->spec, "%s", g->spec);
-    void *s = malloc(g->state_size);
-    game_init(g, s);
-    for (int depth = 1; depth <= BENCH_PERFT_MAX_DEPTH; depth++) {
-        double t0 = cli_now();
-        uint64_t nodes = game_perft(g, s, depth);
-        row->perft_seconds = cli_now() - t0;
-        row->perft_depth = depth;
-        row->perft_nodes = nodes;
-        if (nodes >= BENCH_PERFT_NODES || nodes == 0) break;
-    }
-    int status = random_games(g, s, BENCH_RANDOM_GAMES, 1, &row->random);
-    if (status == 0) status = bench_mcts(g, BENCH_MCTS_SIMS, 1, &row->mcts);
-    long long last = 0;
-    for (int depth = 1; status == 0 && depth <= BENCH_AB_MAX_DEPTH; depth++) {
-        status = bench_alphabeta(g, depth, &row->ab);
-        row->ab_depth = depth;
-        if (row->ab.count >= BENCH_AB_NODES) break;
-        /* Dice multiply the tree by ~400 a move: stop when the next depth
-         * would pass BENCH_AB_GROWTH_CAP nodes at this depth's growth. */
-        if (last > 0 && row->ab.count * (row->ab.count / last) > BENCH_AB_GROWTH_CAP) break;
-        last = row->ab.count;
-    }
-    free(s);
-    game_free(g);
-    return status;
-}
-
 int cmd_bench(int argc, char **argv)
 {
     bool json = false;
@@ -111,17 +57,17 @@ int cmd_bench(int argc, char **argv)
         printf("%-50s %14s %9s | %9s | %9s | %13s %9s\n", "game", "perft", "Mnodes/s", "games/s",
                "sims/s", "alphabeta", "nodes/s");
     for (int i = 0; i < n; i++) {
-        bench_row_t r;
-        if (bench_game(specs[i], &r)) {
+        bench_item_t r;
+        if (bench_item(specs[i], &r)) {
             free(copy);
             return cli_fail("bench", only ? EXIT_USAGE : EXIT_FAILED);
         }
         double prate = r.perft_seconds > 0 ? (double)r.perft_nodes / r.perft_seconds : 0;
-        double grate = r.random.seconds > 0 ? (double)r.random.games / r.random.seconds : 0;
-        double arate = r.random.seconds > 0 ? (double)r.random.actions / r.random.seconds : 0;
+        double grate = r.random_seconds > 0 ? (double)r.random.games / r.random_seconds : 0;
+        double arate = r.random_seconds > 0 ? (double)r.random.actions / r.random_seconds : 0;
         double mrate = r.mcts.seconds > 0 ? (double)r.mcts.count / r.mcts.seconds : 0;
         double abrate = r.ab.seconds > 0 ? (double)r.ab.count / r.ab.seconds : 0;
-        total += r.perft_nodes + r.random.actions + (uint64_t)r.mcts.count + (uint64_t)r.ab.count;
+        total += bench_item_nodes(&r);
         if (json) {
             printf("%s{\"game\":", i ? "," : "");
             cli_json_string(stdout, r.spec);
@@ -133,7 +79,7 @@ int cmd_bench(int argc, char **argv)
                    "\"alphabeta_seconds\":%.6f,\"alphabeta_nodes_per_second\":%.0f}",
                    r.perft_depth, (unsigned long long)r.perft_nodes, r.perft_seconds, prate,
                    (unsigned long long)r.random.games, (unsigned long long)r.random.actions,
-                   r.random.seconds, grate, arate, r.mcts.count, r.mcts.seconds, mrate, r.ab_depth,
+                   r.random_seconds, grate, arate, r.mcts.count, r.mcts.seconds, mrate, r.ab_depth,
                    r.ab.count, r.ab.seconds, abrate);
         } else {
             char perft[32];

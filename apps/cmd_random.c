@@ -15,63 +15,6 @@ static const char help[] =
     "score (draw = 1/2) with a 95% interval, game length in actions and in\n"
     "whole moves (mean, sd, min, max), and games/s.\n";
 
-int random_games(const game_t *g, const void *start, uint64_t games, uint64_t seed,
-                 random_stats_t *st)
-{
-    memset(st, 0, sizeof *st);
-    st->len_min = INT32_MAX;
-    int scratch = game_scratch_actions(g);
-    int *legal = malloc(sizeof *legal * (size_t)scratch);
-    double *probs = malloc(sizeof *probs * (size_t)scratch);
-    char *s = malloc(g->state_size);
-    if (!legal || !probs || !s) {
-        free(legal), free(probs), free(s);
-        return hoyle_error(HOYLE_ENOMEM, "random: out of memory");
-    }
-    rng_t rng;
-    rng_init(&rng, seed);
-    double t0 = cli_now();
-    for (uint64_t i = 0; i < games; i++) {
-        memcpy(s, start, g->state_size);
-        int length = 0, last = PLAYER_TERMINAL;
-        while (!game_is_terminal(g, s)) {
-            int player = game_current_player(g, s);
-            if (player != last || player == PLAYER_CHANCE) st->moves++;
-            last = player;
-            game_apply(g, s, game_random_action(g, s, &rng, legal, probs));
-            if (++length > g->max_game_length) {
-                free(legal), free(probs), free(s);
-                return hoyle_error(HOYLE_ESTATE, "%s: a game ran past max_game_length %d", g->spec,
-                                   g->max_game_length);
-            }
-        }
-        double r[GAME_MAX_PLAYERS];
-        game_returns(g, s, r);
-        if (g->num_players == 2) {
-            if (r[0] > r[1])
-                st->wins[0]++;
-            else if (r[1] > r[0])
-                st->wins[1]++;
-            else
-                st->draws++;
-        } else if (r[0] > 0) {
-            st->wins[0]++;
-        }
-        double score = (r[0] + 1.0) / 2.0;
-        st->score_first += score;
-        st->score_first_sq += score * score;
-        st->actions += (uint64_t)length;
-        st->len_sum += length;
-        st->len_sq += (double)length * length;
-        if (length < st->len_min) st->len_min = length;
-        if (length > st->len_max) st->len_max = length;
-        st->games++;
-    }
-    st->seconds = cli_now() - t0;
-    free(legal), free(probs), free(s);
-    return HOYLE_OK;
-}
-
 int cmd_random(int argc, char **argv)
 {
     const char *spec = NULL, *position = NULL;
@@ -110,8 +53,10 @@ int cmd_random(int argc, char **argv)
         free(start), game_free(g);
         return cli_usage_error("random", "the position is already terminal");
     }
-    random_stats_t st;
-    int status = random_games(g, start, games, seed, &st);
+    game_random_stats_t st;
+    double t0 = cli_now();
+    int status = game_random_games(g, start, games, seed, &st);
+    double seconds = cli_now() - t0;
     free(start);
     if (status) {
         game_free(g);
@@ -122,7 +67,7 @@ int cmd_random(int argc, char **argv)
     double half = 1.96 * sqrt(var > 0 ? var / n : 0.0);
     double len_mean = st.len_sum / n;
     double len_sd = n > 1 ? sqrt(fmax(0.0, (st.len_sq - n * len_mean * len_mean) / (n - 1))) : 0.0;
-    double rate = st.seconds > 0 ? n / st.seconds : 0.0;
+    double rate = seconds > 0 ? n / seconds : 0.0;
     if (json) {
         printf("{\"game\":");
         cli_json_string(stdout, g->spec);
@@ -135,7 +80,7 @@ int cmd_random(int argc, char **argv)
             "\"length_mean\":%.3f,\"length_sd\":%.3f,\"length_min\":%d,\"length_max\":%d,"
             "\"moves_mean\":%.3f,\"seconds\":%.6f,\"games_per_second\":%.1f}\n",
             (unsigned long long)st.draws, mean, mean - half, mean + half, len_mean, len_sd,
-            st.len_min, st.len_max, (double)st.moves / n, st.seconds, rate);
+            st.len_min, st.len_max, (double)st.moves / n, seconds, rate);
     } else {
         printf("%s: %llu random games, seed %llu\n", g->spec, (unsigned long long)st.games,
                (unsigned long long)seed);
@@ -149,7 +94,7 @@ int cmd_random(int argc, char **argv)
                100 * (mean - half), 100 * (mean + half));
         printf("  length: %.1f actions (sd %.1f, min %d, max %d), %.1f whole moves\n", len_mean,
                len_sd, st.len_min, st.len_max, (double)st.moves / n);
-        printf("  %.3f s, %.0f games/s\n", st.seconds, rate);
+        printf("  %.3f s, %.0f games/s\n", seconds, rate);
     }
     game_free(g);
     return EXIT_OK;

@@ -1,7 +1,10 @@
-/* playout.c — random actions and random playouts (see playout.h). */
+/* playout.c — the chance sampler, random actions, random playouts and batches
+ * of random games (see playout.h). */
 #include "games/playout.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/check.h"
 
@@ -58,4 +61,59 @@ int game_random_playout(const game_t *g, void *s, rng_t *rng, int max_actions, i
         applied++;
     }
     return applied;
+}
+
+int game_random_games(const game_t *g, const void *start, uint64_t games, uint64_t seed,
+                      game_random_stats_t *st)
+{
+    memset(st, 0, sizeof *st);
+    st->len_min = INT32_MAX;
+    int scratch = game_scratch_actions(g);
+    int *legal = malloc(sizeof *legal * (size_t)scratch);
+    double *probs = malloc(sizeof *probs * (size_t)scratch);
+    char *s = malloc(g->state_size);
+    if (!legal || !probs || !s) {
+        free(legal), free(probs), free(s);
+        return hoyle_error(HOYLE_ENOMEM, "random: out of memory");
+    }
+    rng_t rng;
+    rng_init(&rng, seed);
+    for (uint64_t i = 0; i < games; i++) {
+        memcpy(s, start, g->state_size);
+        int length = 0, last = PLAYER_TERMINAL;
+        while (!game_is_terminal(g, s)) {
+            int player = game_current_player(g, s);
+            if (player != last || player == PLAYER_CHANCE) st->moves++;
+            last = player;
+            game_apply(g, s, game_random_action(g, s, &rng, legal, probs));
+            if (++length > g->max_game_length) {
+                free(legal), free(probs), free(s);
+                return hoyle_error(HOYLE_ESTATE, "%s: a game ran past max_game_length %d", g->spec,
+                                   g->max_game_length);
+            }
+        }
+        double r[GAME_MAX_PLAYERS];
+        game_returns(g, s, r);
+        if (g->num_players == 2) {
+            if (r[0] > r[1])
+                st->wins[0]++;
+            else if (r[1] > r[0])
+                st->wins[1]++;
+            else
+                st->draws++;
+        } else if (r[0] > 0) {
+            st->wins[0]++;
+        }
+        double score = (r[0] + 1.0) / 2.0;
+        st->score_first += score;
+        st->score_first_sq += score * score;
+        st->actions += (uint64_t)length;
+        st->len_sum += length;
+        st->len_sq += (double)length * length;
+        if (length < st->len_min) st->len_min = length;
+        if (length > st->len_max) st->len_max = length;
+        st->games++;
+    }
+    free(legal), free(probs), free(s);
+    return HOYLE_OK;
 }

@@ -35,4 +35,20 @@ int game_random_playout(const game_t *g, void *s, rng_t *rng, int max_actions, i
 /* Scratch sizes for the two functions above. */
 int game_scratch_actions(const game_t *g);
 
+/* What a batch of random games showed (`hoyle random`, `hoyle bench`). */
+typedef struct game_random_stats {
+    uint64_t games, actions, moves; /* games played; actions and whole moves in them */
+    uint64_t wins[GAME_MAX_PLAYERS], draws;
+    double score_first;     /* sum of the first player's score (1, 1/2, 0) */
+    double score_first_sq;  /* sum of squares, for the interval */
+    double len_sum, len_sq; /* actions per game */
+    int len_min, len_max;
+} game_random_stats_t;
+
+/* Play `games` random games (game_random_action) from `start` with one
+ * stream seeded by `seed`, one after another. HOYLE_ESTATE when a game runs
+ * past g->max_game_length (a rules bug), HOYLE_ENOMEM. */
+int game_random_games(const game_t *g, const void *start, uint64_t games, uint64_t seed,
+                      game_random_stats_t *st);
+
 #endif

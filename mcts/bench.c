@@ -1,16 +1,17 @@
 /* bench.c — the search items of `hoyle bench` (see bench.h). */
 #include "mcts/bench.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/rng.h"
 #include "games/playout.h"
 #include "mcts/alphabeta.h"
 #include "mcts/mcts.h"
+#include "mcts/mcts_internal.h"
 
-/* The game's start, with any opening chance nodes (the opening roll) played
- * out by a fixed seed, so that searches begin at a decision. */
-static int bench_start(const game_t *g, void *s)
+int bench_start(const game_t *g, void *s)
 {
     rng_t rng;
     rng_init(&rng, 0x62656e6368ull);
@@ -77,4 +78,48 @@ int bench_alphabeta(const game_t *g, int depth, bench_search_t *out)
     ab_free(t);
     free(s);
     return status;
+}
+
+int bench_item(const char *spec, bench_item_t *row)
+{
+    const game_t *g = NULL;
+    if (game_create(spec, &g)) return HOYLE_EINVAL;
+    memset(row, 0, sizeof *row);
+    snprintf(row->spec, sizeof row->spec, "%s", g->spec);
+    void *s = malloc(g->state_size);
+    if (s == NULL) {
+        game_free(g);
+        return hoyle_error(HOYLE_ENOMEM, "bench: out of memory");
+    }
+    game_init(g, s);
+    for (int depth = 1; depth <= BENCH_PERFT_MAX_DEPTH; depth++) {
+        double t0 = mcts_now();
+        uint64_t nodes = game_perft(g, s, depth);
+        row->perft_seconds = mcts_now() - t0;
+        row->perft_depth = depth;
+        row->perft_nodes = nodes;
+        if (nodes >= BENCH_PERFT_NODES || nodes == 0) break;
+    }
+    double t0 = mcts_now();
+    int status = game_random_games(g, s, BENCH_RANDOM_GAMES, 1, &row->random);
+    row->random_seconds = mcts_now() - t0;
+    if (status == 0) status = bench_mcts(g, BENCH_MCTS_SIMS, 1, &row->mcts);
+    long long last = 0;
+    for (int depth = 1; status == 0 && depth <= BENCH_AB_MAX_DEPTH; depth++) {
+        status = bench_alphabeta(g, depth, &row->ab);
+        row->ab_depth = depth;
+        if (row->ab.count >= BENCH_AB_NODES) break;
+        /* Dice multiply the tree by ~400 a move: stop when the next depth
+         * would pass BENCH_AB_GROWTH_CAP nodes at this depth's growth. */
+        if (last > 0 && row->ab.count * (row->ab.count / last) > BENCH_AB_GROWTH_CAP) break;
+        last = row->ab.count;
+    }
+    free(s);
+    game_free(g);
+    return status;
+}
+
+uint64_t bench_item_nodes(const bench_item_t *it)
+{
+    return it->perft_nodes + it->random.actions + (uint64_t)it->mcts.count + (uint64_t)it->ab.count;
 }

@@ -1,0 +1,296 @@
+/* test_golden.c — seeded outputs compared with committed golden files under
+ * tests/data/golden/ (STYLE.md points 12-13; KataGo's tests/results/): every
+ * deterministic count of `hoyle bench` (bench.txt: per item and the total,
+ * no rates) and the root visit tables of seeded MCTS searches
+ * (mcts_visits.txt). A change that moves a line fails and prints the first
+ * differing line, expected and got.
+ *
+ * After a change that is meant to move them, regenerate and commit the files
+ * with the change:   HOYLE_UPDATE_GOLDEN=1 build/tests/test_golden
+ * HOYLE_SLOW_TESTS=0 (the sanitizer run) checks the bench lines of two cheap
+ * variants only; the visit tables always run. */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include "games/registry.h"
+#include "mcts/bench.h"
+#include "mcts/evaluator.h"
+#include "mcts/mcts.h"
+#include "tests/harness.h"
+#include "tests/toy_games.h"
+
+enum { MAX_ITEMS = 64, MAX_THREADS = 16 };
+
+static bool env_is(const char *name, const char *value)
+{
+    const char *v = getenv(name);
+    return v && strcmp(v, value) == 0;
+}
+
+/* The next line of `*p` (without its newline) in line[cap]; false at the end. */
+static bool next_line(const char **p, char *line, size_t cap)
+{
+    if (**p == '\0') return false;
+    size_t n = strcspn(*p, "\n");
+    snprintf(line, cap, "%.*s", (int)n, *p);
+    *p += n + ((*p)[n] == '\n');
+    return true;
+}
+
+/* Does `line` belong to one of `only` (lines "<prefix> ...")? NULL = all. */
+static bool kept(const char *line, const char *const *only)
+{
+    if (only == NULL) return true;
+    for (int i = 0; only[i]; i++) {
+        size_t n = strlen(only[i]);
+        if (strncmp(line, only[i], n) == 0 && line[n] == ' ') return true;
+    }
+    return false;
+}
+
+/* Compare `actual` with tests/data/golden/<name> line by line (only the golden
+ * lines kept by `only`), or rewrite the file under HOYLE_UPDATE_GOLDEN=1. */
+static void golden_compare(const char *name, const char *actual, const char *const *only)
+{
+    char rel[256], path[1024];
+    snprintf(rel, sizeof rel, "golden/%s", name);
+    snprintf(path, sizeof path, "%s/%s", HOYLE_TEST_DATA, rel);
+    if (env_is("HOYLE_UPDATE_GOLDEN", "1")) {
+        FILE *f = fopen(path, "w");
+        CU_ASSERT_FATAL(f != NULL);
+        fputs(actual, f);
+        CU_ASSERT(fclose(f) == 0);
+        printf("\n  golden: wrote %s\n", path);
+        return;
+    }
+    char *expected = harness_read_data(rel);
+    if (expected == NULL) {
+        fprintf(stderr, "%s: missing (HOYLE_UPDATE_GOLDEN=1 writes it)\n", path);
+        CU_FAIL("golden file missing");
+        return;
+    }
+    const char *e = expected, *a = actual;
+    char le[512], la[512];
+    int line = 0;
+    for (;;) {
+        bool have_e;
+        do {
+            have_e = next_line(&e, le, sizeof le);
+            line++;
+        } while (have_e && !kept(le, only));
+        bool have_a = next_line(&a, la, sizeof la);
+        if (!have_e && !have_a) break;
+        if (!have_e || !have_a || strcmp(le, la) != 0) {
+            fprintf(stderr,
+                    "%s:%d: first differing line\n  expected: %s\n  got:      %s\n"
+                    "(HOYLE_UPDATE_GOLDEN=1 rewrites the file when the change is intended)\n",
+                    path, line, have_e ? le : "(end of file)", have_a ? la : "(end of output)");
+            CU_FAIL("output differs from the golden file");
+            break;
+        }
+    }
+    free(expected);
+}
+
+/* ---- the bench counts ---- */
+
+typedef struct bench_jobs {
+    int n;
+    const char *specs[MAX_ITEMS];
+    bench_item_t items[MAX_ITEMS];
+    int status[MAX_ITEMS];
+    char error[MAX_ITEMS][256];
+    atomic_int next;
+} bench_jobs_t;
+
+/* Items are independent and each one is single-threaded and seeded, so the
+ * counts do not depend on how many run at once; threads only save time. */
+static void *bench_worker(void *arg)
+{
+    bench_jobs_t *jobs = arg;
+    for (int i; (i = atomic_fetch_add(&jobs->next, 1)) < jobs->n;) {
+        jobs->status[i] = bench_item(jobs->specs[i], &jobs->items[i]);
+        if (jobs->status[i])
+            snprintf(jobs->error[i], sizeof jobs->error[i], "%s", hoyle_last_error());
+    }
+    return NULL;
+}
+
+/* One line per deterministic count of an item, in `hoyle bench` order. */
+static void bench_lines(FILE *out, const bench_item_t *r)
+{
+    const char *s = r->spec;
+    fprintf(out, "%s perft_depth %d\n", s, r->perft_depth);
+    fprintf(out, "%s perft_nodes %llu\n", s, (unsigned long long)r->perft_nodes);
+    fprintf(out, "%s random_games %llu\n", s, (unsigned long long)r->random.games);
+    fprintf(out, "%s random_actions %llu\n", s, (unsigned long long)r->random.actions);
+    fprintf(out, "%s random_moves %llu\n", s, (unsigned long long)r->random.moves);
+    fprintf(out, "%s random_wins %llu %llu\n", s, (unsigned long long)r->random.wins[0],
+            (unsigned long long)r->random.wins[1]);
+    fprintf(out, "%s random_draws %llu\n", s, (unsigned long long)r->random.draws);
+    fprintf(out, "%s random_length_min_max %d %d\n", s, r->random.len_min, r->random.len_max);
+    fprintf(out, "%s mcts_sims %lld\n", s, r->mcts.count);
+    fprintf(out, "%s mcts_signature %016llx\n", s, (unsigned long long)r->mcts.signature);
+    fprintf(out, "%s alphabeta_depth %d\n", s, r->ab_depth);
+    fprintf(out, "%s alphabeta_nodes %lld\n", s, r->ab.count);
+    fprintf(out, "%s alphabeta_signature %016llx\n", s, (unsigned long long)r->ab.signature);
+    fprintf(out, "%s nodes %llu\n", s, (unsigned long long)bench_item_nodes(r));
+}
+
+static void test_bench_counts(void)
+{
+    /* The cheap items that still run with HOYLE_SLOW_TESTS=0. */
+    static const char *const quick[] = {"checkers(variant=devil)", "gobang(board=5,men=6)", NULL};
+    bool all = !env_is("HOYLE_SLOW_TESTS", "0") || env_is("HOYLE_UPDATE_GOLDEN", "1");
+    bench_jobs_t *jobs = calloc(1, sizeof *jobs);
+    CU_ASSERT_FATAL(jobs != NULL);
+    if (all) {
+        for (int i = 0; game_registry[i]; i++)
+            for (int v = 0; game_registry[i]->variants[v] && jobs->n < MAX_ITEMS; v++)
+                jobs->specs[jobs->n++] = game_registry[i]->variants[v];
+    } else {
+        for (int i = 0; quick[i]; i++) jobs->specs[jobs->n++] = quick[i];
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int nthreads = cpus < 1 ? 1 : cpus > MAX_THREADS ? MAX_THREADS : (int)cpus;
+    if (nthreads > jobs->n) nthreads = jobs->n;
+    pthread_t threads[MAX_THREADS];
+    for (int t = 0; t < nthreads; t++)
+        CU_ASSERT_FATAL(pthread_create(&threads[t], NULL, bench_worker, jobs) == 0);
+    for (int t = 0; t < nthreads; t++) pthread_join(threads[t], NULL);
+
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    CU_ASSERT_FATAL(out != NULL);
+    uint64_t total = 0;
+    const char *only[MAX_ITEMS + 1] = {NULL};
+    for (int i = 0; i < jobs->n; i++) {
+        if (jobs->status[i]) {
+            fprintf(stderr, "bench %s: %s\n", jobs->specs[i], jobs->error[i]);
+            CU_FAIL("a bench item failed");
+            continue;
+        }
+        bench_lines(out, &jobs->items[i]);
+        total += bench_item_nodes(&jobs->items[i]);
+        only[i] = jobs->items[i].spec; /* canonical spec, as in the golden lines */
+    }
+    if (all) fprintf(out, "total nodes %llu\n", (unsigned long long)total);
+    fclose(out);
+    golden_compare("bench.txt", text, all ? NULL : only);
+    free(text);
+    free(jobs);
+}
+
+/* ---- seeded MCTS visit tables ---- */
+
+/* One search from `start`, then one line per root action: its text, visits
+ * and Q for the player to move (4 decimals), and the search's summary. */
+static void visit_table(FILE *out, const game_t *g, const char *label, const void *start,
+                        const mcts_params_t *p, evaluator_t *e)
+{
+    mcts_t *m = NULL;
+    const mcts_result_t *r = NULL;
+    fprintf(out, "%s %s\n", g->spec, label);
+    HARNESS_OK(mcts_create(g, p, e, &m));
+    if (m) HARNESS_OK(mcts_search(m, start, &r));
+    if (r == NULL) {
+        fprintf(out, "%s search failed\n", g->spec);
+        mcts_free(m);
+        return;
+    }
+    for (int i = 0; i < r->num_children; i++) {
+        char a[GAME_MOVE_MAX];
+        if (game_action_to_string(g, start, r->actions[i], a, sizeof a) < 0)
+            snprintf(a, sizeof a, "#%d", r->actions[i]);
+        fprintf(out, "%s %-8s visits %5d q %+.4f%s\n", g->spec, a, r->visits[i], r->q[i],
+                r->proven[i] ? " proven" : "");
+    }
+    char best[GAME_MOVE_MAX] = "-";
+    if (r->num_children > 0) game_action_to_string(g, start, r->best_action, best, sizeof best);
+    fprintf(out, "%s sims %lld nodes %zu best %s value %+.4f\n", g->spec, r->sims, r->nodes_used,
+            best, r->value[r->player]);
+    mcts_free(m);
+}
+
+/* UCT with one seeded random rollout per leaf (the bench's search) and PUCT
+ * with the seeded fake network, from `start`. */
+static void game_tables(FILE *out, const game_t *g, const void *start, long long sims, bool puct)
+{
+    mcts_params_t p;
+    mcts_params_default(&p);
+    p.max_sims = sims;
+    p.seed = 7;
+    p.max_nodes = (size_t)sims * (size_t)(g->max_legal < 64 ? g->max_legal : 64) * 2 + 4096;
+    evaluator_t *e = NULL;
+    HARNESS_OK(evaluator_rollout_create(g, 1, 11, &e));
+    char label[64];
+    snprintf(label, sizeof label, "uct rollout sims=%lld seed=7", sims);
+    if (e) visit_table(out, g, label, start, &p, e);
+    evaluator_free(e);
+    if (!puct) return;
+    e = NULL;
+    p.select = MCTS_PUCT;
+    p.batch = 4;
+    HARNESS_OK(evaluator_fake_create(g, 13, p.batch, &e));
+    snprintf(label, sizeof label, "puct fake-net batch=4 sims=%lld seed=7", sims);
+    if (e) visit_table(out, g, label, start, &p, e);
+    evaluator_free(e);
+}
+
+static void test_mcts_visits(void)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    CU_ASSERT_FATAL(out != NULL);
+    static const struct {
+        const char *spec;
+        long long sims;
+        bool puct;
+    } games[] = {
+        {"checkers", 2000, true},
+        {"gobang(board=8,men=12)", 1000, true},
+        {"gobang(board=5,men=6)", 1000, false},
+        {"backgammon", 500, true}, /* from after the opening roll (bench_start) */
+    };
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        const game_t *g = NULL;
+        HARNESS_OK(game_create(games[i].spec, &g));
+        if (g == NULL) continue; /* the failure is already recorded */
+        void *s = malloc(g->state_size);
+        CU_ASSERT_FATAL(s != NULL);
+        HARNESS_OK(bench_start(g, s));
+        game_tables(out, g, s, games[i].sims, games[i].puct);
+        free(s);
+        game_free(g);
+    }
+    static const char *const toys[] = {"ttt", "dice", "puzzle", "chain"};
+    for (size_t i = 0; i < sizeof toys / sizeof toys[0]; i++) {
+        const game_t *g = toy_create(toys[i]);
+        CU_ASSERT_FATAL(g != NULL);
+        void *s = malloc(g->state_size);
+        CU_ASSERT_FATAL(s != NULL);
+        HARNESS_OK(bench_start(g, s));
+        game_tables(out, g, s, 400, true);
+        free(s);
+        toy_free(g);
+    }
+    fclose(out);
+    golden_compare("mcts_visits.txt", text, NULL);
+    free(text);
+}
+
+int main(void)
+{
+    static const harness_test_t tests[] = {
+        {"hoyle bench counts = golden/bench.txt", test_bench_counts},
+        {"seeded MCTS root visits = golden/mcts_visits.txt", test_mcts_visits},
+        {NULL, NULL},
+    };
+    return harness_run("golden", tests);
+}
