@@ -92,8 +92,9 @@ static void test_registry(void)
 {
     for (int i = 0; game_registry[i]; i++)
         for (int v = 0; game_registry[i]->variants[v]; v++) {
-            const game_t *g;
-            if (game_create(game_registry[i]->variants[v], &g)) continue;
+            const game_t *g = NULL;
+            HARNESS_OK(game_create(game_registry[i]->variants[v], &g)); /* fails with the message */
+            if (g == NULL) continue;
             play_all(g, 1);
             game_free(g);
         }

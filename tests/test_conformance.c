@@ -10,6 +10,8 @@
  * legal actions and observations to transformed observations, chance
  * probabilities sum to 1, returns are in [-1, 1] and zero-sum for two
  * players, the fast perft equals the generic one. Same seed, same game.
+ * A game's record writer, where it has one, carries every tag and refuses
+ * illegal actions; where it has none, it says so.
  *
  * HOYLE_CONFORMANCE_GAMES overrides the number of games per variant. */
 #include <math.h>
@@ -359,6 +361,84 @@ static void test_bad_params_name_the_key(void)
     }
 }
 
+/* A seeded random game from the start: its actions in out[] (g->max_game_length). */
+static int random_game(const game_t *g, uint64_t seed, void *s, int *out, scratch_t *x)
+{
+    rng_t rng;
+    rng_init(&rng, seed);
+    int n = 0;
+    while (!game_is_terminal(g, s) && n < g->max_game_length) {
+        out[n] = game_random_action(g, s, &rng, x->legal, x->probs);
+        game_apply(g, s, out[n++]);
+    }
+    return n;
+}
+
+/* The record writer (game_record_to_string): a game without one says so
+ * (HOYLE_EUNSUP with a message, game_record_format() NULL); a game with one
+ * writes a seeded random game with every tag value in the text, and refuses
+ * an illegal action and a buffer that is too small. */
+static void test_record_writer(void)
+{
+    for (int i = 0; game_registry[i]; i++)
+        for (int v = 0; game_registry[i]->variants[v]; v++) {
+            const game_t *g = NULL;
+            HARNESS_OK(game_create(game_registry[i]->variants[v], &g));
+            if (g == NULL) continue;
+            scratch_t x;
+            scratch_init(g, &x);
+            void *start = calloc(1, g->state_size), *end = calloc(1, g->state_size);
+            int *actions = calloc((size_t)g->max_game_length + 1, sizeof *actions);
+            size_t cap = 1 << 16;
+            char *buf = calloc(1, cap);
+            game_init(g, start);
+            memcpy(end, start, g->state_size);
+            int n = random_game(g, 42 + (uint64_t)v, end, actions, &x);
+            double r[GAME_MAX_PLAYERS] = {0};
+            if (game_is_terminal(g, end)) game_returns(g, end, r);
+            game_record_tags_t tags = {.event = "conformance-event",
+                                       .round = 3,
+                                       .players = {"seat-zero-agent", "seat-one-agent"},
+                                       .score = r[0] > r[1]   ? 1
+                                                : r[0] < r[1] ? 0
+                                                              : 0.5,
+                                       .opening = "test-opening",
+                                       .termination = "rules"};
+            int len = game_record_to_string(g, &tags, start, actions, n, buf, cap);
+            if (game_record_format(g) == NULL) {
+                EXPECT(len == HOYLE_EUNSUP, "no record format, yet record_to_string gave %d", len);
+                EXPECT(hoyle_last_error()[0] != '\0', "HOYLE_EUNSUP without a message");
+            } else {
+                EXPECT(len > 0 && (size_t)len == strlen(buf), "record length %d", len);
+                const char *want[] = {"conformance-event", "seat-zero-agent", "seat-one-agent",
+                                      "test-opening"};
+                for (int k = 0; k < 4; k++)
+                    EXPECT(strstr(buf, want[k]) != NULL, "record lacks the tag value '%s'",
+                           want[k]);
+                EXPECT(game_record_to_string(g, &tags, start, actions, n, buf, 8) == HOYLE_EFULL,
+                       "a record in an 8-byte buffer");
+                int bad = -1, m = game_legal_actions(g, start, x.legal);
+                for (int a = 0; a < g->num_actions && bad < 0; a++) {
+                    int legal = 0;
+                    for (int k = 0; k < m; k++) legal |= x.legal[k] == a;
+                    if (!legal) bad = a;
+                }
+                if (n > 0 && bad >= 0) {
+                    actions[0] = bad;
+                    EXPECT(game_record_to_string(g, &tags, start, actions, n, buf, cap) ==
+                               HOYLE_EINVAL,
+                           "a record starting with illegal action %d", bad);
+                }
+            }
+            free(buf);
+            free(actions);
+            free(end);
+            free(start);
+            scratch_done(&x);
+            game_free(g);
+        }
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
@@ -366,6 +446,7 @@ int main(void)
         {"bad parameters name the key", test_bad_params_name_the_key},
         {"seeded random games, every variant, every check", test_random_games_every_variant},
         {"same seed, same game", test_same_seed_same_game},
+        {"record writer: tags, illegal actions, small buffers", test_record_writer},
         {NULL, NULL},
     };
     return harness_run("conformance", tests);

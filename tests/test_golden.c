@@ -2,8 +2,9 @@
  * tests/data/golden/ (STYLE.md points 12-13; KataGo's tests/results/): every
  * deterministic count of `hoyle bench` (bench.txt: per item and the total,
  * no rates) and the root visit tables of seeded MCTS searches
- * (mcts_visits.txt). A change that moves a line fails and prints the first
- * differing line, expected and got.
+ * (mcts_visits.txt), and the records the checkers record writer makes
+ * (checkers_records.pdn). A change that moves a line fails and prints the
+ * first differing line, expected and got.
  *
  * After a change that is meant to move them, regenerate and commit the files
  * with the change:   HOYLE_UPDATE_GOLDEN=1 build/tests/test_golden
@@ -16,6 +17,9 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include "core/rng.h"
+#include "games/checkers/checkers.h"
+#include "games/playout.h"
 #include "games/registry.h"
 #include "mcts/bench.h"
 #include "mcts/evaluator.h"
@@ -285,11 +289,70 @@ static void test_mcts_visits(void)
     free(text);
 }
 
+/* ---- game records ---- */
+
+/* Seeded random games of the checkers variants through the record writer
+ * (game_record_to_string: PDN), compared with golden/checkers_records.pdn,
+ * and each record read back by the PDN reader to the same actions. */
+static void test_checkers_records(void)
+{
+    static const char *const specs[] = {"checkers", "checkers(variant=polish)",
+                                        "checkers(variant=losing)"};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    CU_ASSERT_FATAL(out != NULL);
+    size_t cap = 1 << 16;
+    char *buf = malloc(cap);
+    checkers_pdn_game_t *back = malloc(sizeof *back);
+    CU_ASSERT_FATAL(buf && back);
+    for (int i = 0; i < 3; i++) {
+        const game_t *g = NULL;
+        HARNESS_OK(game_create(specs[i], &g));
+        if (g == NULL) continue;
+        int *actions = malloc(sizeof *actions * (size_t)g->max_game_length);
+        int *legal = malloc(sizeof *legal * (size_t)game_scratch_actions(g));
+        void *start = malloc(g->state_size), *s = malloc(g->state_size);
+        CU_ASSERT_FATAL(actions && legal && start && s);
+        game_init(g, start);
+        memcpy(s, start, g->state_size);
+        rng_t rng;
+        rng_init(&rng, 2024 + (uint64_t)i);
+        int n = 0;
+        while (!game_is_terminal(g, s) && n < 120) {
+            actions[n] = game_random_action(g, s, &rng, legal, NULL);
+            game_apply(g, s, actions[n++]);
+        }
+        game_record_tags_t tags = {.event = "golden",
+                                   .round = i + 1,
+                                   .players = {"random(seed=1)", NULL},
+                                   .score = i == 2 ? -1 : 0.5,
+                                   .opening = i == 0 ? "Old Faithful" : NULL,
+                                   .termination = "move_limit"};
+        int w = game_record_to_string(g, &tags, start, actions, n, buf, cap);
+        HARNESS_OK(w);
+        if (w > 0) {
+            fprintf(out, "%s\n", buf);
+            HARNESS_OK(checkers_pdn_read(g, buf, back));
+            CU_ASSERT_EQUAL(back->num_actions, n);
+            CU_ASSERT(memcmp(back->actions, actions, sizeof *actions * (size_t)n) == 0);
+        }
+        free(s), free(start), free(legal), free(actions);
+        game_free(g);
+    }
+    fclose(out);
+    golden_compare("checkers_records.pdn", text, NULL);
+    free(text);
+    free(back);
+    free(buf);
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
         {"hoyle bench counts = golden/bench.txt", test_bench_counts},
         {"seeded MCTS root visits = golden/mcts_visits.txt", test_mcts_visits},
+        {"checkers records (PDN) = golden/checkers_records.pdn", test_checkers_records},
         {NULL, NULL},
     };
     return harness_run("golden", tests);

@@ -368,8 +368,9 @@ static void test_registry_games(void)
 {
     for (int i = 0; game_registry[i]; i++)
         for (int v = 0; game_registry[i]->variants[v]; v++) {
-            const game_t *g;
-            if (game_create(game_registry[i]->variants[v], &g)) continue;
+            const game_t *g = NULL;
+            HARNESS_OK(game_create(game_registry[i]->variants[v], &g)); /* fails with the message */
+            if (g == NULL) continue;
             mcts_params_t p;
             mcts_params_default(&p);
             p.max_sims = 300;
