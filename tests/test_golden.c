@@ -2,7 +2,8 @@
  * tests/data/golden/ (STYLE.md points 12-13; KataGo's tests/results/): every
  * deterministic count of `hoyle bench` (bench.txt: per item and the total,
  * no rates) and the root visit tables of seeded MCTS searches
- * (mcts_visits.txt), and the records the checkers record writer makes
+ * (mcts_visits.txt), whole seeded games between agents (agent_games.txt),
+ * and the records the checkers record writer makes
  * (checkers_records.pdn). A change that moves a line fails and prints the
  * first differing line, expected and got.
  *
@@ -21,6 +22,7 @@
 #include "games/checkers/checkers.h"
 #include "games/playout.h"
 #include "games/registry.h"
+#include "mcts/agent.h"
 #include "mcts/bench.h"
 #include "mcts/evaluator.h"
 #include "mcts/mcts.h"
@@ -289,6 +291,69 @@ static void test_mcts_visits(void)
     free(text);
 }
 
+/* ---- seeded agent games ---- */
+
+typedef struct move_log {
+    FILE *out;
+    const game_t *g;
+    int ply;
+} move_log_t;
+
+static void log_move(void *ctx, const void *state_before, int player, int action)
+{
+    move_log_t *l = ctx;
+    char a[GAME_MOVE_MAX];
+    if (game_action_to_string(l->g, state_before, action, a, sizeof a) < 0)
+        snprintf(a, sizeof a, "#%d", action);
+    fprintf(l->out, "%s %3d %s %s\n", l->g->spec, l->ply++,
+            player == PLAYER_CHANCE ? "chance"
+            : player == 0           ? "p0"
+                                    : "p1",
+            a);
+}
+
+/* Whole seeded games between agents through agent_play_game(), one line per
+ * action: the search agents' tree reuse (agent_observe), their move choice
+ * and the driver's dice all show in the moves. */
+static void test_agent_games(void)
+{
+    static const struct {
+        const char *game, *a, *b;
+        uint64_t seed;
+    } games[] = {
+        {"checkers", "mcts(sims=200)", "alphabeta(depth=3)", 5},
+        {"gobang(board=5,men=6)", "mcts(sims=200)", "mcts(sims=100)", 6},
+        {"backgammon", "mcts(sims=50)", "greedy", 7},
+    };
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    CU_ASSERT_FATAL(out != NULL);
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        const game_t *g = NULL;
+        agent_t *ag[2] = {NULL, NULL};
+        HARNESS_OK(game_create(games[i].game, &g));
+        if (g == NULL) continue;
+        HARNESS_OK(agent_create(g, games[i].a, games[i].seed, &ag[0]));
+        HARNESS_OK(agent_create(g, games[i].b, games[i].seed + 100, &ag[1]));
+        if (ag[0] && ag[1]) {
+            fprintf(out, "%s %s vs %s seed %llu\n", g->spec, games[i].a, games[i].b,
+                    (unsigned long long)games[i].seed);
+            move_log_t log = {.out = out, .g = g};
+            double r[GAME_MAX_PLAYERS] = {0};
+            int length = 0;
+            HARNESS_OK(agent_play_game(g, ag, NULL, games[i].seed, log_move, &log, r, &length));
+            fprintf(out, "%s returns %+.4f %+.4f length %d\n", g->spec, r[0], r[1], length);
+        }
+        agent_free(ag[0]);
+        agent_free(ag[1]);
+        game_free(g);
+    }
+    fclose(out);
+    golden_compare("agent_games.txt", text, NULL);
+    free(text);
+}
+
 /* ---- game records ---- */
 
 /* Seeded random games of the checkers variants through the record writer
@@ -352,6 +417,7 @@ int main(void)
     static const harness_test_t tests[] = {
         {"hoyle bench counts = golden/bench.txt", test_bench_counts},
         {"seeded MCTS root visits = golden/mcts_visits.txt", test_mcts_visits},
+        {"seeded agent games = golden/agent_games.txt", test_agent_games},
         {"checkers records (PDN) = golden/checkers_records.pdn", test_checkers_records},
         {NULL, NULL},
     };
