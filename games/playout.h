@@ -1,6 +1,7 @@
-/* playout.h — uniformly random play through the game contract: the random
- * agent, random rollouts, `hoyle random` and the conformance suite all use
- * these, so "random" means one thing everywhere. */
+/* playout.h — the dice and uniformly random play through the game contract:
+ * search, rollouts, the game drivers, the random agent, `hoyle random`,
+ * `hoyle bench` and the conformance suite all use these, so a seeded roll and
+ * "random" mean one thing everywhere. */
 #ifndef HOYLE_GAMES_PLAYOUT_H
 #define HOYLE_GAMES_PLAYOUT_H
 
