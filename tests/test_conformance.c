@@ -304,9 +304,10 @@ static void test_registry_self_check(void)
     CU_ASSERT_EQUAL(st, 0);
 }
 
-static void test_random_games_every_variant(void)
+/* Run check(g, &x) on every registered variant with fresh scratch and a
+ * fresh failure count; a variant that fails to create fails the test. */
+static void each_variant(void (*check)(const game_t *g, scratch_t *x))
 {
-    int games = games_per_variant();
     for (int i = 0; game_registry[i]; i++) {
         for (int v = 0; game_registry[i]->variants[v]; v++) {
             const game_t *g = NULL;
@@ -315,15 +316,22 @@ static void test_random_games_every_variant(void)
             scratch_t x;
             scratch_init(g, &x);
             failures = 0;
-            /* Deep checks (text, symmetries, perft) on the first quarter. */
-            for (int k = 0; k < games; k++)
-                play_checked(g, 1000 + (uint64_t)k, &x, k < games / 4 + 1);
-            fprintf(stderr, "  %-40s %d games, %d failures\n", g->spec, games, failures);
+            check(g, &x);
             scratch_done(&x);
             game_free(g);
         }
     }
 }
+
+static void random_games_checked(const game_t *g, scratch_t *x)
+{
+    int games = games_per_variant();
+    /* Deep checks (text, symmetries, perft) on the first quarter. */
+    for (int k = 0; k < games; k++) play_checked(g, 1000 + (uint64_t)k, x, k < games / 4 + 1);
+    fprintf(stderr, "  %-40s %d games, %d failures\n", g->spec, games, failures);
+}
+
+static void test_random_games_every_variant(void) { each_variant(random_games_checked); }
 
 static void test_same_seed_same_game(void)
 {
@@ -379,110 +387,88 @@ static int random_game(const game_t *g, uint64_t seed, void *s, int *out, scratc
  * (HOYLE_EUNSUP with a message, game_record_format() NULL); a game with one
  * writes a seeded random game with every tag value in the text, and refuses
  * an illegal action and a buffer that is too small. */
-static void test_record_writer(void)
+static void record_writer_checked(const game_t *g, scratch_t *x)
 {
-    for (int i = 0; game_registry[i]; i++)
-        for (int v = 0; game_registry[i]->variants[v]; v++) {
-            const game_t *g = NULL;
-            HARNESS_OK(game_create(game_registry[i]->variants[v], &g));
-            if (g == NULL) continue;
-            scratch_t x;
-            scratch_init(g, &x);
-            void *start = calloc(1, g->state_size), *end = calloc(1, g->state_size);
-            int *actions = calloc((size_t)g->max_game_length + 1, sizeof *actions);
-            size_t cap = 1 << 16;
-            char *buf = calloc(1, cap);
-            game_init(g, start);
-            memcpy(end, start, g->state_size);
-            int n = random_game(g, 42 + (uint64_t)v, end, actions, &x);
-            double r[GAME_MAX_PLAYERS] = {0};
-            if (game_is_terminal(g, end)) game_returns(g, end, r);
-            game_record_tags_t tags = {.event = "conformance-event",
-                                       .round = 3,
-                                       .players = {"seat-zero-agent", "seat-one-agent"},
-                                       .score = r[0] > r[1]   ? 1
-                                                : r[0] < r[1] ? 0
-                                                              : 0.5,
-                                       .opening = "test-opening",
-                                       .termination = "rules"};
-            int len = game_record_to_string(g, &tags, start, actions, n, buf, cap);
-            if (game_record_format(g) == NULL) {
-                EXPECT(len == HOYLE_EUNSUP, "no record format, yet record_to_string gave %d", len);
-                EXPECT(hoyle_last_error()[0] != '\0', "HOYLE_EUNSUP without a message");
-            } else {
-                EXPECT(len > 0 && (size_t)len == strlen(buf), "record length %d", len);
-                const char *want[] = {"conformance-event", "seat-zero-agent", "seat-one-agent",
-                                      "test-opening"};
-                for (int k = 0; k < 4; k++)
-                    EXPECT(strstr(buf, want[k]) != NULL, "record lacks the tag value '%s'",
-                           want[k]);
-                EXPECT(game_record_to_string(g, &tags, start, actions, n, buf, 8) == HOYLE_EFULL,
-                       "a record in an 8-byte buffer");
-                int bad = -1, m = game_legal_actions(g, start, x.legal);
-                for (int a = 0; a < g->num_actions && bad < 0; a++) {
-                    int legal = 0;
-                    for (int k = 0; k < m; k++) legal |= x.legal[k] == a;
-                    if (!legal) bad = a;
-                }
-                if (n > 0 && bad >= 0) {
-                    actions[0] = bad;
-                    EXPECT(game_record_to_string(g, &tags, start, actions, n, buf, cap) ==
-                               HOYLE_EINVAL,
-                           "a record starting with illegal action %d", bad);
-                }
-            }
-            free(buf);
-            free(actions);
-            free(end);
-            free(start);
-            scratch_done(&x);
-            game_free(g);
+    void *start = calloc(1, g->state_size), *end = calloc(1, g->state_size);
+    int *actions = calloc((size_t)g->max_game_length + 1, sizeof *actions);
+    size_t cap = 1 << 16;
+    char *buf = calloc(1, cap);
+    game_init(g, start);
+    memcpy(end, start, g->state_size);
+    int n = random_game(g, 42, end, actions, x);
+    double r[GAME_MAX_PLAYERS] = {0};
+    if (game_is_terminal(g, end)) game_returns(g, end, r);
+    game_record_tags_t tags = {.event = "conformance-event",
+                               .round = 3,
+                               .players = {"seat-zero-agent", "seat-one-agent"},
+                               .score = r[0] > r[1]   ? 1
+                                        : r[0] < r[1] ? 0
+                                                      : 0.5,
+                               .opening = "test-opening",
+                               .termination = "rules"};
+    int len = game_record_to_string(g, &tags, start, actions, n, buf, cap);
+    if (game_record_format(g) == NULL) {
+        EXPECT(len == HOYLE_EUNSUP, "no record format, yet record_to_string gave %d", len);
+        EXPECT(hoyle_last_error()[0] != '\0', "HOYLE_EUNSUP without a message");
+    } else {
+        EXPECT(len > 0 && (size_t)len == strlen(buf), "record length %d", len);
+        const char *want[] = {"conformance-event", "seat-zero-agent", "seat-one-agent",
+                              "test-opening"};
+        for (int k = 0; k < 4; k++)
+            EXPECT(strstr(buf, want[k]) != NULL, "record lacks the tag value '%s'", want[k]);
+        EXPECT(game_record_to_string(g, &tags, start, actions, n, buf, 8) == HOYLE_EFULL,
+               "a record in an 8-byte buffer");
+        int bad = -1, m = game_legal_actions(g, start, x->legal);
+        for (int a = 0; a < g->num_actions && bad < 0; a++) {
+            int legal = 0;
+            for (int k = 0; k < m; k++) legal |= x->legal[k] == a;
+            if (!legal) bad = a;
         }
+        if (n > 0 && bad >= 0) {
+            actions[0] = bad;
+            EXPECT(game_record_to_string(g, &tags, start, actions, n, buf, cap) == HOYLE_EINVAL,
+                   "a record starting with illegal action %d", bad);
+        }
+    }
+    free(buf);
+    free(actions);
+    free(end);
+    free(start);
 }
+
+static void test_record_writer(void) { each_variant(record_writer_checked); }
 
 /* game_chance_sample() draws each outcome of a chance node with its
  * probability: 36,000 seeded draws at the first chance state of every variant
  * with dice, each count within 5 standard deviations of its expectation. */
-static void test_chance_sampler(void)
+static void chance_sampler_checked(const game_t *g, scratch_t *x)
 {
     enum { DRAWS = 36000 };
-    for (int i = 0; game_registry[i]; i++)
-        for (int v = 0; game_registry[i]->variants[v]; v++) {
-            const game_t *g = NULL;
-            HARNESS_OK(game_create(game_registry[i]->variants[v], &g));
-            if (g == NULL || g->max_chance_outcomes == 0) {
-                game_free(g);
-                continue;
-            }
-            scratch_t x;
-            scratch_init(g, &x);
-            void *s = calloc(1, g->state_size);
-            int *count = calloc((size_t)g->num_actions, sizeof *count);
-            rng_t rng;
-            rng_init(&rng, 99);
-            game_init(g, s);
-            while (!game_is_chance(g, s) && !game_is_terminal(g, s))
-                game_apply(g, s, game_random_action(g, s, &rng, x.legal, x.probs));
-            EXPECT(game_is_chance(g, s), "no chance node along a random game");
-            for (int k = 0; k < DRAWS && game_is_chance(g, s); k++) {
-                int a = game_chance_sample(g, s, &rng, x.legal, x.probs);
-                EXPECT(a >= 0 && a < g->num_actions, "sampled outcome %d", a);
-                if (a >= 0 && a < g->num_actions) count[a]++;
-            }
-            int n = game_is_chance(g, s) ? game_chance_outcomes(g, s, x.legal, x.probs) : 0;
-            for (int k = 0; k < n; k++) {
-                double want = DRAWS * x.probs[k];
-                double sd = sqrt(want * (1 - x.probs[k]));
-                EXPECT(fabs(count[x.legal[k]] - want) <= 5 * sd + 1,
-                       "outcome %d drawn %d times, expected %.0f", x.legal[k], count[x.legal[k]],
-                       want);
-            }
-            free(count);
-            free(s);
-            scratch_done(&x);
-            game_free(g);
-        }
+    if (g->max_chance_outcomes == 0) return;
+    void *s = calloc(1, g->state_size);
+    int *count = calloc((size_t)g->num_actions, sizeof *count);
+    rng_t rng;
+    rng_init(&rng, 99);
+    game_init(g, s);
+    while (!game_is_chance(g, s) && !game_is_terminal(g, s))
+        game_apply(g, s, game_random_action(g, s, &rng, x->legal, x->probs));
+    EXPECT(game_is_chance(g, s), "no chance node along a random game");
+    for (int k = 0; k < DRAWS && game_is_chance(g, s); k++) {
+        int a = game_chance_sample(g, s, &rng, x->legal, x->probs);
+        EXPECT(a >= 0 && a < g->num_actions, "sampled outcome %d", a);
+        if (a >= 0 && a < g->num_actions) count[a]++;
+    }
+    int n = game_is_chance(g, s) ? game_chance_outcomes(g, s, x->legal, x->probs) : 0;
+    for (int k = 0; k < n; k++) {
+        double want = DRAWS * x->probs[k], sd = sqrt(want * (1 - x->probs[k]));
+        EXPECT(fabs(count[x->legal[k]] - want) <= 5 * sd + 1,
+               "outcome %d drawn %d times, expected %.0f", x->legal[k], count[x->legal[k]], want);
+    }
+    free(count);
+    free(s);
 }
+
+static void test_chance_sampler(void) { each_variant(chance_sampler_checked); }
 
 int main(void)
 {
