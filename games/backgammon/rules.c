@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/check.h"
 #include "core/rng.h"
 #include "games/backgammon/bg_internal.h"
 
@@ -125,7 +126,11 @@ static void record(gen_t *gn, const bg_board_t *b, int len)
     size_t mask = 2 * BG_MAX_PLAYS - 1, i = board_key(b) & mask;
     for (; gn->stamp[i] == gn->epoch; i = (i + 1) & mask)
         if (memcmp(&gn->out[gn->table[i]].after, b, sizeof *b) == 0) return;
-    if (gn->n >= BG_MAX_PLAYS) abort(); /* cannot happen: see BG_MAX_PLAYS */
+    /* Unreachable from any input: plays are distinct resulting boards, every
+     * board that parses has at most BG_MEN men a side, and no such position
+     * has more than 3060 distinct plays of one roll (gnubg's MAX_MOVES), well
+     * under BG_MAX_PLAYS. Failing here means the generator is broken. */
+    CHECK_LT(gn->n, BG_MAX_PLAYS);
     bg_play_t *pl = &gn->out[gn->n];
     pl->n = (uint8_t)len;
     memcpy(pl->steps, gn->steps, sizeof pl->steps);
@@ -487,7 +492,9 @@ static uint64_t perft(const game_t *g, const bg_state_t *s, int depth)
     const bg_play_t *plays = bg_state_plays(s, &n);
     /* the recursion reuses the thread's play cache: keep this level's plays */
     uint8_t(*mine)[BG_MAX_STEPS] = malloc(sizeof *mine * (size_t)(n ? n : 1));
-    if (mine == NULL) abort();
+    /* Out of memory for at most BG_MAX_PLAYS * 4 bytes: not an input
+     * condition, and the perft slot (a node count) has no error channel. */
+    CHECK(mine != NULL);
     for (int i = 0; i < n; i++)
         if (memcmp(plays[i].steps, s->steps, s->nsteps) == 0)
             memcpy(mine[m++], plays[i].steps, BG_MAX_STEPS);

@@ -143,6 +143,9 @@ uint64_t ck_perft(const game_t *g, const void *state, int depth)
     if (depth <= 0) return 1;
     if (s->result != CK_ONGOING) return 0;
     pf_t p = {.cg = cg, .hist = malloc(sizeof(uint16_t) * (size_t)(CK_QUIET_MAX + depth + 2))};
+    /* A few hundred bytes for any depth `hoyle perft` accepts (at most 64):
+     * running out here is not an input condition, and the perft slot (a node
+     * count) has no error channel. */
     CHECK(p.hist != NULL);
     for (int i = 0; i < s->quiet; i++) p.hist[i] = s->rev[i];
     pfpos_t x = {.bb = {s->bb[0], s->bb[1]}, .kings = s->kings, .side = s->side};
