@@ -114,8 +114,8 @@ static void next_epoch(gen_t *gn)
     }
 }
 
-/* Hash of the raw bytes for the dedup table; Zobrist keys are not used here
- * because this runs on scratch boards during generation. */
+/* Hash of the raw bytes for the dedup table: bg_plays() gets a bare board,
+ * without the game and so without its Zobrist keys. */
 static uint64_t board_key(const bg_board_t *b)
 {
     uint64_t w[(sizeof *b + 7) / 8] = {0}, h = 0x9e3779b97f4a7c15ull;

@@ -64,9 +64,9 @@ static int read_pieces(const char *p, uint32_t *set, uint32_t *kings, const char
 }
 
 /* `allow`: a Polish man in mid-capture may stand on its king row uncrowned. */
-/* Piece counts and king rows are checked because the search and the observer
- * rely on them (12 is the most a side starts with); they are what a
- * hand-written FEN gets wrong most often. */
+/* Piece counts are checked because buffer sizes rely on them (CK_MAX_LEGAL
+ * assumes at most 12 pieces a side, the most a side starts with); an uncrowned
+ * man on its king row is a state no game can reach. */
 static int check_board(const ck_game_t *cg, ck_state_t *t, uint32_t allow)
 {
     static const char *const name[2] = {"black", "white"};
