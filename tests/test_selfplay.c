@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mcts/agent_internal.h"
+#include "mcts/agent_kind.h"
 #include "tests/harness.h"
 #include "train/replay.h"
 #include "train/selfplay.h"
@@ -140,7 +140,8 @@ static void test_gumbel_targets(void)
     selfplay_params_t p = {0};
     CU_ASSERT_EQUAL(selfplay_params_parse("gumbel=true,gumbel_m=0", &p, NULL, 0), HOYLE_EINVAL);
     HARNESS_OK(selfplay_params_parse("gumbel=true,gumbel_m=4,c_visit=25", &p, NULL, 0));
-    CU_ASSERT(p.gumbel && p.gumbel_m == 4 && p.c_visit == 25 && p.c_scale == 1);
+    CU_ASSERT(p.search.gumbel && p.search.gumbel_m == 4 && p.search.c_visit == 25 &&
+              p.search.c_scale == 1);
     game_free(g);
 }
 
