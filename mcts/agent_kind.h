@@ -14,32 +14,36 @@
 #include "mcts/mcts.h"
 #include "mcts/mcts_params.h"
 
+/* What a kind does; agent.c calls these through agent_act/observe/reset/free. */
 typedef struct agent_vt {
-    int (*act)(agent_t *a, const void *state, int *action);
+    int (*act)(agent_t *a, const void *state, int *action); /* a decision state; fill a->info */
     void (*observe)(agent_t *a, const void *state_before, int action); /* may be NULL */
     void (*reset)(agent_t *a);                                         /* may be NULL */
     void (*destroy)(agent_t *a); /* frees a->impl; may be NULL */
 } agent_vt_t;
 
+/* An agent as agent_create() builds it; a kind's create() reads the fields
+ * above `impl` and sets vt and impl. */
 struct agent {
     const agent_vt_t *vt;
     const struct agent_kind *kind;
-    const game_t *g;
-    char spec[GAME_SPEC_MAX];
-    params_t params;
-    uint64_t seed;
-    rng_t rng;
-    agent_info_t info;
-    int *legal; /* max_legal scratch for kinds that want it */
-    void *impl;
+    const game_t *g;          /* borrowed; outlives the agent */
+    char spec[GAME_SPEC_MAX]; /* canonical spec (agent_spec) */
+    params_t params;          /* bound against kind->params */
+    uint64_t seed;            /* the seed agent_create() was given */
+    rng_t rng;                /* seeded from it, for kinds that draw */
+    agent_info_t info;        /* the last act's search information */
+    int *legal;               /* max_legal scratch for kinds that want it */
+    void *impl;               /* the kind's own state, freed by vt->destroy */
 };
 
 typedef struct agent_kind {
     const char *name;
     const char *description;
-    const param_def_t *params;
+    const param_def_t *params; /* the schema, ending with {.key = NULL} */
     int human;                 /* reads the terminal */
-    int (*create)(agent_t *a); /* a->g, params, seed, rng, legal are set */
+    int (*create)(agent_t *a); /* a->g, params, seed, rng, legal are set; a failed create
+                                  frees what it made and leaves a->impl NULL */
 } agent_kind_t;
 
 /* The keys of the search agent body (agent_search_create): temperature for
