@@ -111,7 +111,10 @@ int mcts_params_bind(const params_t *pp, mcts_params_t *p)
 size_t mcts_nodes_for(const game_t *g, const mcts_params_t *p)
 {
     if (p->max_sims <= 0) return (size_t)1 << 20;
-    long long branch = g->max_legal < 128 ? g->max_legal : 128;
-    long long nodes = 2 * (p->max_sims + p->batch + 16) * branch + 4096;
+    /* the mcts agent's and bench's sizing before it was shared, kept to the node:
+     * a tree that fills (gobang 15x15: 225 children per expansion) searches
+     * differently in a larger arena, and seeded results must not move */
+    long long branch = g->max_legal < 64 ? g->max_legal : 64;
+    long long nodes = 2 * (p->max_sims + 16) * branch + 4096;
     return nodes > (1LL << 22) ? (size_t)1 << 22 : (size_t)nodes;
 }

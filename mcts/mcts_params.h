@@ -93,9 +93,11 @@
  * key with *p unchanged. */
 int mcts_params_bind(const params_t *pp, mcts_params_t *p);
 
-/* The tree size (nodes) for a search of `p` over `g`: room for two searches'
- * expansions, 2 * (max_sims + batch + 16) * min(max_legal, 128) + 4096, at
- * most 2^22; 2^20 for a search limited by time only. */
+/* The tree size (nodes) for a search of `p` over `g`, for every tree that
+ * is not given one (the mcts and az agents, self-play, bench): room for about
+ * two searches' expansions, 2 * (max_sims + 16) * min(max_legal, 64) + 4096,
+ * at most 2^22; 2^20 for a search limited by time only. Games with more
+ * than 64 legal actions can fill it (a reported condition, arena_full). */
 size_t mcts_nodes_for(const game_t *g, const mcts_params_t *p);
 
 #endif
