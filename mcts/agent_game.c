@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/check.h"
-#include "mcts/agent_internal.h"
+#include "mcts/agent_kind.h"
 #include "mcts/chance.h"
 
 int agent_play_game(const game_t *g, agent_t *const *agents, const void *start, uint64_t seed,

@@ -138,7 +138,7 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     r->cache = (int)config_int(c, "train.cache", 65536);
     r->eval.every = (int)config_int(c, "eval.every", 5);
     r->eval.games = (int)config_int(c, "eval.games", 20);
-    r->eval.sims = (int)config_int(c, "eval.sims", r->sp.sims);
+    r->eval.sims = (int)config_int(c, "eval.sims", r->sp.search.max_sims);
     r->eval.max_moves = (int)config_int(c, "eval.max_moves", 0);
     snprintf(r->eval.baseline, sizeof r->eval.baseline, "%s",
              config_string(c, "eval.baseline", "mcts(sims=256)"));
@@ -222,7 +222,7 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
     char path[1200], shard[1200], netid[64];
     /* 1. self-play with net-G */
     evaluator_t *e = NULL;
-    int status = net_evaluator_create(r->g, net, r->sp.parallel * r->sp.batch, r->cache, &e);
+    int status = net_evaluator_create(r->g, net, r->sp.parallel * r->sp.search.batch, r->cache, &e);
     sample_set_t set;
     sample_set_init(&set, r->g->obs_shape, r->g->num_actions);
     selfplay_params_t sp = r->sp;
