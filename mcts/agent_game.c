@@ -6,7 +6,7 @@
 
 #include "core/check.h"
 #include "games/playout.h"
-#include "mcts/agent_internal.h"
+#include "mcts/agent_kind.h"
 
 int agent_play_game(const game_t *g, agent_t *const *agents, const void *start, uint64_t seed,
                     agent_move_fn on_move, void *ctx, double *returns, int *length)

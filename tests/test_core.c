@@ -1,5 +1,6 @@
 /* test_core.c — the spec parser and parameter binder, the PRNG, errors. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -96,6 +97,33 @@ static void test_bind_errors_name_the_key(void)
                       "variant: 'russian' is not one of english|losing|polish");
 }
 
+/* A schema of SPEC_MAX_PARAMS keys binds; one more is a reported error
+ * (HOYLE_EFULL naming the schema), never an abort, and writes nothing. */
+static void test_bind_schema_too_long(void)
+{
+    static char keys[SPEC_MAX_PARAMS + 1][8];
+    param_def_t defs[SPEC_MAX_PARAMS + 2];
+    for (int j = 0; j <= SPEC_MAX_PARAMS; j++) {
+        snprintf(keys[j], sizeof keys[j], "k%d", j);
+        defs[j] = (param_def_t){.key = keys[j], .type = PARAM_INT, .def = "1", .max = 9};
+    }
+    defs[SPEC_MAX_PARAMS + 1] = (param_def_t){.key = NULL};
+    spec_t s;
+    HARNESS_OK(spec_parse("big(k3=7)", &s));
+    params_t p;
+    memset(&p, 0x33, sizeof p);
+    params_t copy = p;
+    CU_ASSERT_EQUAL(params_bind(defs, &s, "big", &p), HOYLE_EFULL);
+    CU_ASSERT(memcmp(&p, &copy, sizeof p) == 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "big: the schema has more than"));
+    defs[SPEC_MAX_PARAMS] = (param_def_t){.key = NULL}; /* exactly the limit binds */
+    HARNESS_OK(params_bind(defs, &s, "big", &p));
+    CU_ASSERT_EQUAL(p.num, SPEC_MAX_PARAMS);
+    CU_ASSERT_EQUAL(params_int(&p, "k3"), 7);
+    CU_ASSERT_TRUE(params_has(&p, "k0"));
+    CU_ASSERT_FALSE(params_has(&p, "nosuch"));
+}
+
 static void test_rng_reproducible_and_uniform(void)
 {
     rng_t a, b;
@@ -133,15 +161,85 @@ static void test_error_message(void)
     CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "file 'x.h5': 3");
 }
 
+static void test_error_prefix_keeps_reason(void)
+{
+    hoyle_error(HOYLE_EINVAL, "gobang: board: %d is out of range [5, 19]", 99);
+    CU_ASSERT_EQUAL(hoyle_error_prefix(HOYLE_EIO, "t.yaml:%d: key '%s'", 2, "games[0]"), HOYLE_EIO);
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(),
+                           "t.yaml:2: key 'games[0]': gobang: board: 99 is out of range [5, 19]");
+    /* two levels, as a book error inside a config error */
+    hoyle_error(HOYLE_EINVAL, "no such move");
+    hoyle_error_prefix(HOYLE_EINVAL, "book.txt:%d: move '%s'", 3, "9-14");
+    hoyle_error_prefix(HOYLE_EINVAL, "x.yaml:6: key 'openings.checkers'");
+    CU_ASSERT_STRING_EQUAL(
+        hoyle_last_error(),
+        "x.yaml:6: key 'openings.checkers': book.txt:3: move '9-14': no such move");
+    /* no current message: the prefix alone, without a dangling ": " */
+    hoyle_clear_error();
+    hoyle_error_prefix(HOYLE_EINVAL, "where");
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "where");
+    /* an empty prefix leaves the message as it was */
+    hoyle_error_prefix(HOYLE_EINVAL, "%s", "");
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "where");
+}
+
+static void test_error_arguments_may_overlap(void)
+{
+    /* the bug this guards: formatting hoyle_last_error() into the buffer it
+     * points to overwrote the reason with the prefix before reading it */
+    hoyle_error(HOYLE_EINVAL, "the real reason");
+    CU_ASSERT_EQUAL(hoyle_error(HOYLE_EIO, "ctx: %s", hoyle_last_error()), HOYLE_EIO);
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "ctx: the real reason");
+    hoyle_error_prefix(HOYLE_EINVAL, "%s", hoyle_last_error());
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "ctx: the real reason: ctx: the real reason");
+    hoyle_error(HOYLE_EINVAL, "%s", hoyle_last_error() + 5);
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "the real reason: ctx: the real reason");
+}
+
+static void test_error_truncation(void)
+{
+    char big[2 * HOYLE_ERROR_MAX];
+    memset(big, 'r', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    /* a message longer than the buffer keeps its first HOYLE_ERROR_MAX - 1 bytes */
+    hoyle_error(HOYLE_EINVAL, "%s", big);
+    CU_ASSERT_EQUAL(strlen(hoyle_last_error()), HOYLE_ERROR_MAX - 1);
+    /* prefix + reason too long: the prefix stays whole, the reason's tail goes */
+    char where[201];
+    memset(where, 'p', 200);
+    where[200] = '\0';
+    hoyle_error(HOYLE_EINVAL, "reason-%s", big + 600);
+    hoyle_error_prefix(HOYLE_EINVAL, "%s", where);
+    const char *m = hoyle_last_error();
+    CU_ASSERT_EQUAL(strlen(m), HOYLE_ERROR_MAX - 1);
+    CU_ASSERT_EQUAL(strncmp(m, where, 200), 0);
+    CU_ASSERT_EQUAL(strncmp(m + 200, ": reason-rrr", 12), 0);
+    CU_ASSERT_EQUAL(m[HOYLE_ERROR_MAX - 2], 'r');
+    /* a prefix longer than the buffer: only the prefix, cut */
+    hoyle_error(HOYLE_EINVAL, "reason");
+    hoyle_error_prefix(HOYLE_EINVAL, "%s", big);
+    CU_ASSERT_EQUAL(strlen(hoyle_last_error()), HOYLE_ERROR_MAX - 1);
+    CU_ASSERT_PTR_NULL(strstr(hoyle_last_error(), "reason"));
+    /* a prefix that exactly fills the buffer leaves no room for ": " */
+    big[HOYLE_ERROR_MAX - 1] = '\0';
+    hoyle_error(HOYLE_EINVAL, "reason");
+    hoyle_error_prefix(HOYLE_EINVAL, "%s", big);
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), big);
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
         {"spec forms", test_parse_forms},
         {"spec errors write nothing", test_parse_errors_write_nothing},
+        {"schema longer than SPEC_MAX_PARAMS is an error", test_bind_schema_too_long},
         {"bind defaults and types", test_bind_defaults_and_types},
         {"bind errors name the key", test_bind_errors_name_the_key},
         {"rng reproducible and uniform", test_rng_reproducible_and_uniform},
         {"error message", test_error_message},
+        {"error prefix keeps the reason", test_error_prefix_keeps_reason},
+        {"error arguments may point into the message", test_error_arguments_may_overlap},
+        {"error truncation", test_error_truncation},
         {NULL, NULL},
     };
     return harness_run("core", tests);

@@ -125,11 +125,8 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
         used += (size_t)snprintf(text + used, sizeof text - used, "%s%s=%s", i ? "," : "",
                                  sp->children[i]->key, sp->children[i]->value);
     if (used >= sizeof text) return hoyle_error(HOYLE_EINVAL, "%s: selfplay: too long", path);
-    if (selfplay_params_parse(text, &r->sp, r->sp_canon, sizeof r->sp_canon)) {
-        char msg[512];
-        snprintf(msg, sizeof msg, "%s", hoyle_last_error());
-        return hoyle_error(HOYLE_EINVAL, "%s: %s", path, msg);
-    }
+    if (selfplay_params_parse(text, &r->sp, r->sp_canon, sizeof r->sp_canon))
+        return hoyle_error_prefix(HOYLE_EINVAL, "%s", path);
     r->window_samples = config_int(c, "replay.window_samples", 100000);
     r->window_games = config_int(c, "replay.window_games", 0);
     r->min_samples = config_int(c, "replay.min_samples", 256);
@@ -141,7 +138,7 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     r->cache = (int)config_int(c, "train.cache", 65536);
     r->eval.every = (int)config_int(c, "eval.every", 5);
     r->eval.games = (int)config_int(c, "eval.games", 20);
-    r->eval.sims = (int)config_int(c, "eval.sims", r->sp.sims);
+    r->eval.sims = (int)config_int(c, "eval.sims", r->sp.search.max_sims);
     r->eval.max_moves = (int)config_int(c, "eval.max_moves", 0);
     snprintf(r->eval.baseline, sizeof r->eval.baseline, "%s",
              config_string(c, "eval.baseline", "mcts(sims=256)"));
@@ -225,7 +222,7 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
     char path[1200], shard[1200], netid[64];
     /* 1. self-play with net-G */
     evaluator_t *e = NULL;
-    int status = net_evaluator_create(r->g, net, r->sp.parallel * r->sp.batch, r->cache, &e);
+    int status = net_evaluator_create(r->g, net, r->sp.parallel * r->sp.search.batch, r->cache, &e);
     sample_set_t set;
     sample_set_init(&set, r->g->obs_shape, r->g->num_actions);
     selfplay_params_t sp = r->sp;
