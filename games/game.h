@@ -22,6 +22,8 @@
  *   game's documented format), action notation, and whole-move notation for
  *   sequences of actions by one player. Parsing errors return HOYLE_EINVAL
  *   with a message and never change the state.
+ * Records: optionally, whole games written in the family's file format
+ *   (checkers: PDN) from the tags a tournament keeps (game_record_to_string).
  *
  * Callers use the game_*() wrappers below, never g->vt directly: the
  * wrappers supply defaults for optional slots (STYLE.md point 2). */
