@@ -55,7 +55,11 @@ static int try_module(const char *path, tried_t *t)
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *why = dlerror();
-        tried_add(t, path, why ? why : "dlopen failed");
+        size_t len = strlen(path);
+        if (!why) why = "dlopen failed";
+        /* glibc's message may start with "PATH: ", which the list already says */
+        if (strncmp(why, path, len) == 0 && strncmp(why + len, ": ", 2) == 0) why += len + 2;
+        tried_add(t, path, why);
         return -1;
     }
     tch_module_entry_fn entry;
