@@ -22,10 +22,11 @@ namespace tch_impl
 namespace
 {
 
+/* The archive's "hoyle_format" entry; a new layout of the entries needs a new tag. */
 const char *const kFormat = "hoyle-tch-1";
 
-/* ---- files ---- */
-
+/* The temporary beside `path`: the same directory, so that rename() is atomic (one file
+ * system); the pid keeps two processes writing the same target apart. */
 std::string temp_path_for(const char *path)
 {
     return std::string(path) + ".tmp." + std::to_string((long)getpid());
@@ -51,6 +52,7 @@ int commit_temp(const std::string &tmp, const char *path, const char *where)
     return HOYLE_OK;
 }
 
+/* The net config as int64[8], in tch_net_config_t order (docs/tch.md, "File format"). */
 at::Tensor config_tensor(const tch_net_config_t &c)
 {
     return torch::tensor({(int64_t)c.in_channels, (int64_t)c.height, (int64_t)c.width,
@@ -59,6 +61,8 @@ at::Tensor config_tensor(const tch_net_config_t &c)
                          torch::kInt64);
 }
 
+/* The optimiser config as float64[15], in tch_opt_config_t order; the ints are exact as
+ * doubles. One tensor rather than 15 entries keeps the archive's key list short. */
 at::Tensor opt_config_tensor(const tch_opt_config_t &c)
 {
     return torch::tensor({(double)c.kind, c.lr, c.momentum, (double)c.nesterov, c.beta1, c.beta2,
@@ -113,6 +117,7 @@ int tch_save(const tch_net_t *net, const tch_opt_t *opt, const char *path)
         try {
             torch::NoGradGuard no_grad;
             torch::serialize::OutputArchive ar;
+            /* clones: the archive must not alias tensors that later training steps change */
             ar.write("hoyle_format", c10::IValue(std::string(kFormat)));
             ar.write("net_config", config_tensor(net->cfg));
             for (const auto &p : net->module.named_parameters(false))
@@ -122,6 +127,7 @@ int tch_save(const tch_net_t *net, const tch_opt_t *opt, const char *path)
             if (opt) {
                 ar.write("opt_config", opt_config_tensor(opt->cfg));
                 ar.write("opt_steps", torch::tensor({(int64_t)opt->steps}, torch::kInt64));
+                /* the optimiser's own archive, nested (it shares the compilation unit) */
                 torch::serialize::OutputArchive state(ar.compilation_unit());
                 opt->opt->save(state);
                 ar.write("opt_state", state);
@@ -139,6 +145,7 @@ int tch_save(const tch_net_t *net, const tch_opt_t *opt, const char *path)
 int tch_load(const char *path, tch_net_t **net_out, tch_opt_t **opt_out)
 {
     if (!path || !net_out) return hoyle_error(HOYLE_EINVAL, "tch_load: NULL path or output");
+    /* libtorch's message for a missing file is long and vague: check it ourselves first */
     FILE *f = fopen(path, "rb");
     if (!f) return hoyle_error(HOYLE_EIO, "tch_load: %s: %s", path, strerror(errno));
     fclose(f);
@@ -155,7 +162,7 @@ int tch_load(const char *path, tch_net_t **net_out, tch_opt_t **opt_out)
             return hoyle_error(HOYLE_EIO, "tch_load: %s: bad net_config entry", path);
         ct = ct.contiguous();
         const int64_t *c = ct.data_ptr<int64_t>();
-        for (int i = 0; i < 8; i++)
+        for (int i = 0; i < 8; i++) /* the int casts below must be safe; ranges come next */
             if (c[i] < 0 || c[i] > 100000000)
                 return hoyle_error(HOYLE_EIO, "tch_load: %s: bad net_config entry", path);
         tch_net_config_t cfg = {(int)c[0], (int)c[1], (int)c[2], (int)c[3],
@@ -164,6 +171,8 @@ int tch_load(const char *path, tch_net_t **net_out, tch_opt_t **opt_out)
             std::string why = hoyle_last_error();
             return hoyle_error(HOYLE_EIO, "tch_load: %s: %s", path, why.c_str());
         }
+        /* Rebuild the same module from the config (seed 0: every weight is overwritten), then
+         * copy each tensor in, checked against the shape the config implies. */
         std::unique_ptr<tch_net> net = build_net(cfg, 0);
         auto copy_in = [&](const std::string &key, at::Tensor dst, bool buffer) -> bool {
             at::Tensor src;
@@ -181,6 +190,8 @@ int tch_load(const char *path, tch_net_t **net_out, tch_opt_t **opt_out)
         for (const auto &b : net->module.named_buffers(false))
             if (!copy_in("buffer_" + b.name, b.value, true)) return HOYLE_EIO;
 
+        /* The optimiser, when asked for and present: a fresh one over the new net's tensors,
+         * then its saved state (momenta, Adam moments) loaded in parameter order. */
         std::unique_ptr<tch_opt> opt;
         at::Tensor oc;
         if (opt_out && ar.try_read("opt_config", oc)) {

@@ -28,9 +28,9 @@ namespace tch_impl
 namespace
 {
 
-constexpr double kBnMomentum = 0.1;
+constexpr double kBnMomentum = 0.1; /* torch.nn.BatchNorm2d's defaults */
 constexpr double kBnEps = 1e-5;
-constexpr int kPolicyChannels = 2;
+constexpr int kPolicyChannels = 2; /* AlphaGo Zero's head widths (docs/tch.md, "Network") */
 constexpr int kValueChannels = 1;
 
 /* at::set_num_threads() sets OpenMP's per-thread setting on the calling thread only (plus a
@@ -138,6 +138,7 @@ std::unique_ptr<tch_net> build_net(const tch_net_config_t &cfg, uint64_t seed)
     auto net = std::make_unique<tch_net>(cfg);
     builder b{*net, at::detail::createCPUGenerator(seed), ""};
     const int C = cfg.in_channels, F = cfg.filters, HW = cfg.height * cfg.width;
+    /* bn() reads self.training: train_mode_scope flips it for training steps */
     net->module.register_attribute("training", c10::BoolType::get(), false);
 
     b.conv("stem_conv", F, C, 3);
@@ -166,6 +167,8 @@ std::unique_ptr<tch_net> build_net(const tch_net_config_t &cfg, uint64_t seed)
     b.line("v = torch.tanh(torch.linear(v, self.val_fc2_w, self.val_fc2_b))");
     b.line("return p, v");
 
+    /* One TorchScript helper for every batch norm; the constants are printed with 17 digits
+     * so that the compiled graph uses exactly kBnMomentum and kBnEps. */
     char bn_src[256];
     snprintf(bn_src, sizeof bn_src,
              "def bn(self, x: Tensor, g: Tensor, b: Tensor, m: Tensor, v: Tensor) -> Tensor:\n"
@@ -180,13 +183,14 @@ std::pair<at::Tensor, at::Tensor> run_forward(tch_net &net, const at::Tensor &x)
 {
     sync_threads();
     torch::jit::GraphOptimizerEnabledGuard no_opt(false);
-    auto out = net.module.forward({x}).toTuple();
+    auto out = net.module.forward({x}).toTuple(); /* forward() returns (p, v) */
     return {out->elements()[0].toTensor(), out->elements()[1].toTensor()};
 }
 
 at::Tensor obs_tensor(const tch_net &net, const float *obs, int n)
 {
     const tch_net_config_t &c = net.cfg;
+    /* const_cast is safe: no caller writes to the view (forward only reads its input) */
     return torch::from_blob(const_cast<float *>(obs), {n, c.in_channels, c.height, c.width},
                             torch::kFloat32);
 }
@@ -224,7 +228,7 @@ int64_t tch_net_num_params(const tch_net_t *net)
 {
     if (!net) return hoyle_error(HOYLE_EINVAL, "tch_net_num_params: NULL net");
     int64_t total = 0;
-    for (const at::Tensor &p : net->params) total += p.numel();
+    for (const at::Tensor &p : net->params) total += p.numel(); /* BN buffers not included */
     return total;
 }
 
@@ -261,7 +265,7 @@ int tch_bench_forward(tch_net_t *net, int batch, int iters, double *evals_per_s)
         at::Tensor x = torch::rand({batch, c.in_channels, c.height, c.width});
         std::vector<float> lg((size_t)batch * c.num_actions), v((size_t)batch * c.num_values);
         int st;
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 3; i++) /* warm-up: first calls allocate and pick kernels */
             if ((st = tch_forward(net, x.data_ptr<float>(), batch, lg.data(), v.data()))) return st;
         auto t0 = std::chrono::steady_clock::now();
         for (int i = 0; i < iters; i++)

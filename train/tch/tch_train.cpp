@@ -17,13 +17,17 @@ namespace tch_impl
 namespace
 {
 
+/* v is a number (not NaN or inf) in [lo, hi]: every range check of a config goes through it,
+ * so NaN, which fails every comparison, can never slip through a plain `v < lo` test. */
 bool finite_in(double v, double lo, double hi) { return std::isfinite(v) && v >= lo && v <= hi; }
 
+/* The learning rate of step t (tch.h has the formulas). Computed from the step count alone,
+ * so a resumed optimiser continues the schedule where the saved one stopped. */
 double schedule_lr(const tch_opt_config_t &c, int64_t t)
 {
     double lr = c.lr;
     if (c.schedule == TCH_LR_STEP) {
-        lr = c.lr * std::pow(c.gamma, (double)(t / c.step_size));
+        lr = c.lr * std::pow(c.gamma, (double)(t / c.step_size)); /* integer division: floor */
     } else if (c.schedule == TCH_LR_COSINE) {
         double f = (double)std::min<int64_t>(t, c.total_steps) / c.total_steps;
         lr = c.lr_min + (c.lr - c.lr_min) * 0.5 * (1.0 + std::cos(3.14159265358979323846 * f));
@@ -48,6 +52,10 @@ struct train_mode_scope {
 
 /* ---- batch validation (before anything changes) ---- */
 
+/* HOYLE_EINVAL naming the first bad value. The whole batch is scanned on the CPU before any
+ * tensor exists: a training step on bad targets would corrupt the net silently (NaN weights)
+ * or train towards an illegal move, and neither is visible until much later. */
+
 int validate_batch(const char *where, const tch_net_config_t &c, const float *obs, const float *pi,
                    const uint8_t *legal, const float *z, int n)
 {
@@ -68,6 +76,7 @@ int validate_batch(const char *where, const tch_net_config_t &c, const float *ob
             if (!std::isfinite(t) || t < 0)
                 return hoyle_error(HOYLE_EINVAL, "%s: policy target [%lld][%lld] = %g invalid",
                                    where, (long long)r, (long long)a, (double)t);
+            /* a small tolerance: targets are float visit fractions, sums of them are inexact */
             if (!ok && t > 1e-6f)
                 return hoyle_error(HOYLE_EINVAL,
                                    "%s: policy target [%lld][%lld] = %g on an illegal action",
@@ -92,6 +101,7 @@ int validate_batch(const char *where, const tch_net_config_t &c, const float *ob
     return HOYLE_OK;
 }
 
+/* The loss terms as 0-d tensors (total keeps the autograd graph for backward()). */
 struct loss_terms {
     at::Tensor policy, value, l2, total;
 };
@@ -105,6 +115,9 @@ loss_terms compute_losses(tch_net &net, const at::Tensor &logits, const at::Tens
     at::Tensor vt = torch::from_blob(const_cast<float *>(z), {n, V}, torch::kFloat32);
     at::Tensor logp;
     if (legal) {
+        /* -inf before the softmax removes illegal actions from the normaliser; the 0 after it
+         * turns their -inf log-probabilities into 0, since 0 * -inf would be NaN even though
+         * their targets are 0. */
         at::Tensor illegal =
             torch::from_blob(const_cast<uint8_t *>(legal), {n, A}, torch::kUInt8).eq(0);
         logp =
@@ -116,7 +129,7 @@ loss_terms compute_losses(tch_net &net, const at::Tensor &logits, const at::Tens
     t.policy = -(target * logp).sum(1).mean();
     t.value = (values - vt).pow(2).sum(1).mean();
     t.l2 = torch::zeros({}, torch::kFloat32);
-    if (l2c > 0)
+    if (l2c > 0) /* skipped at 0: no graph nodes for a term that is not wanted */
         for (const at::Tensor &w : net.l2_params) t.l2 = t.l2 + w.pow(2).sum();
     t.l2 = t.l2 * l2c;
     t.total = t.policy + value_weight * t.value + t.l2;
@@ -172,6 +185,7 @@ int validate_opt_config(const tch_opt_config_t *c)
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(const tch_net &net,
                                                         const tch_opt_config_t &c)
 {
+    /* weight_decay 0 in both: L2 is a term of the loss (see the top of the file) */
     if (c.kind == TCH_OPT_ADAM)
         return std::make_unique<torch::optim::Adam>(
             net.params,
@@ -227,7 +241,7 @@ int tch_train_step(tch_net_t *net, tch_opt_t *opt, const float *obs, const float
                            "(batch of 1 on a 1x1 board)");
     try {
         tch_losses_t losses;
-        {
+        { /* training mode (batch statistics) only inside this block, even when it throws */
             train_mode_scope training(net->module);
             auto [p, v] = run_forward(*net, obs_tensor(*net, obs, n));
             loss_terms t = compute_losses(*net, p, v, policy_target, legal_mask, value_target, n,
@@ -236,6 +250,7 @@ int tch_train_step(tch_net_t *net, tch_opt_t *opt, const float *obs, const float
                 return hoyle_error(HOYLE_EINVAL,
                                    "tch_train_step: loss is not finite (diverged? lower the "
                                    "learning rate); no update made");
+            /* the schedule is ours, not a torch::optim scheduler: set this step's rate */
             double lr = schedule_lr(opt->cfg, opt->steps);
             for (auto &g : opt->opt->param_groups()) g.options().set_lr(lr);
             opt->opt->zero_grad();
