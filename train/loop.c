@@ -18,6 +18,8 @@
 #include "train/replay.h"
 #include "train/selfplay.h"
 
+/* The schema of a training config (docs/training.md, "Config keys"); the defaults are in
+ * run_defaults(). */
 static const config_key_t net_keys[] = {
     {"blocks", CONFIG_INT, false, 0, 64, NULL, "residual blocks"},
     {"filters", CONFIG_INT, false, 1, 1024, NULL, "channels of the tower"},
@@ -193,6 +195,7 @@ static int make_dir(const char *path)
     return hoyle_error(HOYLE_EIO, "'%s': cannot create: %s", path, strerror(errno));
 }
 
+/* Monotonic seconds: wall time of a run must not jump with the clock. */
 static double now_s(void)
 {
     struct timespec ts;
@@ -211,7 +214,9 @@ static void fmt_time(double s, char *buf, size_t cap)
     snprintf(buf, cap, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
 }
 
-/* Steps 2: optimiser steps on the replay window. */
+/* Step 2: optimiser steps on the replay window. The number of steps keeps the sample:step
+ * ratio (sample_reuse samples trained on per new sample); the fraction left over is carried
+ * in st->step_carry, so small generations still train at the configured ratio on average. */
 static int optimise(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, int64_t new_samples,
                     loop_state_t *st)
 {
@@ -228,6 +233,7 @@ static int optimise(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, int6
     uint8_t *legal = malloc(B * A);
     int status =
         obs && pi && z && legal ? HOYLE_OK : hoyle_error(HOYLE_ENOMEM, "train: out of memory");
+    /* minibatches from (seed, generation) alone: a resumed run draws the same ones */
     rng_t rng;
     rng_init(&rng, rng_mix(r->seed ^ rng_mix(0x7472ULL + (uint64_t)st->generation)));
     double sp = 0, sv = 0, stot = 0;
@@ -243,7 +249,7 @@ static int optimise(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, int6
             done++;
         }
     }
-    if (done > 0) {
+    if (done > 0) { /* a generation without steps keeps the previous losses */
         st->loss_policy = sp / (double)done;
         st->loss_value = sv / (double)done;
         st->loss_total = stot / (double)done;
@@ -298,6 +304,7 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
     loop_eval_out_t ev = {.score_prev = -1, .score_base = -1};
     bool evaluated = false;
     if (!status && r->eval.every > 0 && st->generation % r->eval.every == 0) {
+        /* the previous evaluated net (generation 0 is always evaluated, see train_run) */
         int64_t prev = st->generation - r->eval.every;
         status =
             loop_evaluate(r->g, r->dir, &r->eval, st->generation, prev, st->seconds + now_s() - t0,
@@ -324,6 +331,7 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
     }
     if (progress) {
         char el[32], eta[32];
+        /* ETA: the mean time per generation so far, capped by train.minutes */
         double left =
             (double)(r->generations - st->generation) * st->seconds / (double)st->generation;
         if (r->minutes > 0) left = fmin(left, r->minutes * 60 - st->seconds);
@@ -364,12 +372,13 @@ static int start(run_t *r, loop_state_t *st, tch_net_t **net, tch_opt_t **opt, i
         snprintf(path, sizeof path, "%s/config.yaml", r->dir);
         return loop_write_atomic(path, r->config_text, strlen(r->config_text));
     }
+    /* resume: the newest finished net, with its optimiser state (momenta, step count) */
     net_path(r, st->generation, path, sizeof path);
     if ((status = tch_load(path, net, opt))) return status;
     tch_net_config_t have;
     tch_net_get_config(*net, &have);
     if ((status = net_config_check(r->g, &have))) return status;
-    if (*opt == NULL) return tch_opt_create(*net, &r->opt_cfg, opt);
+    if (*opt == NULL) return tch_opt_create(*net, &r->opt_cfg, opt); /* saved without one */
     return HOYLE_OK;
 }
 
@@ -381,7 +390,7 @@ int train_run(const char *path, char *const *sets, int num_sets, FILE *progress,
     memset(out, 0, sizeof *out);
     out->elo_generation = -1;
     int status = load_config(&r, path, sets, num_sets);
-    if (!status) status = train_register_agents();
+    if (!status) status = train_register_agents(); /* evaluation plays `az` agents */
     if (!status) status = tch_set_threads(r.threads);
     loop_state_t st;
     tch_net_t *net = NULL;
