@@ -40,7 +40,7 @@ expect_one_line "$dir/e2.rc" "$dir/e2" "libtorch module not found: tried $dir/mi
 # 3. ... while commands that need no net work.
 "$hoyle" games | grep -q "^gobang" || fail "hoyle games without the module"
 "$hoyle" perft gobang 1 >/dev/null || fail "hoyle perft without the module"
-"$hoyle" match gobang random random --games 2 >/dev/null || fail "hoyle match without the module"
+"$hoyle" match gobang random random --games 2 >/dev/null 2>&1 || fail "hoyle match without the module"
 
 # 4. A file that is there but is not a module: "not loaded", with the reason, one line.
 echo "not a library" >"$dir/bogus.so"

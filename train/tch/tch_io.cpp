@@ -167,10 +167,7 @@ int tch_load(const char *path, tch_net_t **net_out, tch_opt_t **opt_out)
                 return hoyle_error(HOYLE_EIO, "tch_load: %s: bad net_config entry", path);
         tch_net_config_t cfg = {(int)c[0], (int)c[1], (int)c[2], (int)c[3],
                                 (int)c[4], (int)c[5], (int)c[6], (int)c[7]};
-        if (validate_net_config(&cfg)) {
-            std::string why = hoyle_last_error();
-            return hoyle_error(HOYLE_EIO, "tch_load: %s: %s", path, why.c_str());
-        }
+        if (validate_net_config(&cfg)) return hoyle_error_prefix(HOYLE_EIO, "tch_load: %s", path);
         /* Rebuild the same module from the config (seed 0: every weight is overwritten), then
          * copy each tensor in, checked against the shape the config implies. */
         std::unique_ptr<tch_net> net = build_net(cfg, 0);
