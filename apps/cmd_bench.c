@@ -81,15 +81,14 @@ int cmd_bench(int argc, char **argv)
 {
     bool json = false;
     const char *only = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) return fputs(help, stdout), EXIT_OK;
-        if (strcmp(argv[i], "--json") == 0)
-            json = true;
-        else if (strcmp(argv[i], "--games") == 0 && i + 1 < argc)
-            only = argv[++i];
-        else
-            return cli_usage_error("bench", "unknown argument '%s' (see --help)", argv[i]);
-    }
+    const cli_opt_t opts[] = {
+        CLI_OPT("--games", CLI_STRING, &only, "'SPEC;SPEC'", "only these games (default: all)"),
+        CLI_OPT_FLAG("--json", &json, "one JSON object on stdout"),
+        CLI_OPT_END,
+    };
+    const cli_command_t command = {.name = "bench", .help = help, .opts = opts};
+    int rc = cli_parse(&command, argc, argv);
+    if (rc != CLI_CONTINUE) return rc;
     /* The list of specs: the registry's variants, or --games split on ';'. */
     const char *specs[64];
     int n = 0;
@@ -124,7 +123,7 @@ int cmd_bench(int argc, char **argv)
         total += r.perft_nodes + r.random.actions + (uint64_t)r.mcts.count + (uint64_t)r.ab.count;
         if (json) {
             printf("%s{\"game\":", i ? "," : "");
-            cli_json_string(stdout, r.spec);
+            json_escape(stdout, r.spec);
             printf(",\"perft_depth\":%d,\"perft_nodes\":%llu,\"perft_seconds\":%.6f,"
                    "\"perft_nodes_per_second\":%.0f,\"random_games\":%llu,\"random_actions\":%llu,"
                    "\"random_seconds\":%.6f,\"random_games_per_second\":%.1f,"

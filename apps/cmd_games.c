@@ -13,35 +13,35 @@ static const char help[] = "usage: hoyle games [--json]\n\n"
 int cmd_games(int argc, char **argv)
 {
     bool json = false;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) return fputs(help, stdout), EXIT_OK;
-        if (strcmp(argv[i], "--json") == 0)
-            json = true;
-        else
-            return cli_usage_error("games", "unknown argument '%s' (see --help)", argv[i]);
-    }
+    const cli_opt_t opts[] = {
+        CLI_OPT_FLAG("--json", &json, "one JSON object on stdout"),
+        CLI_OPT_END,
+    };
+    const cli_command_t command = {.name = "games", .help = help, .opts = opts};
+    int rc = cli_parse(&command, argc, argv);
+    if (rc != CLI_CONTINUE) return rc;
     if (json) printf("{\"games\":[");
     for (int i = 0; game_registry[i]; i++) {
         const game_entry_t *e = game_registry[i];
         if (json) {
             printf("%s{\"name\":", i ? "," : "");
-            cli_json_string(stdout, e->name);
+            json_escape(stdout, e->name);
             printf(",\"description\":");
-            cli_json_string(stdout, e->description);
+            json_escape(stdout, e->description);
             printf(",\"variants\":[");
             for (int v = 0; e->variants[v]; v++) {
                 if (v) putchar(',');
-                cli_json_string(stdout, e->variants[v]);
+                json_escape(stdout, e->variants[v]);
             }
             printf("],\"params\":[");
             for (int p = 0; e->params && e->params[p].key; p++) {
                 const param_def_t *d = &e->params[p];
                 printf("%s{\"key\":", p ? "," : "");
-                cli_json_string(stdout, d->key);
+                json_escape(stdout, d->key);
                 printf(",\"default\":");
-                cli_json_string(stdout, d->def ? d->def : "");
+                json_escape(stdout, d->def ? d->def : "");
                 printf(",\"help\":");
-                cli_json_string(stdout, d->help ? d->help : "");
+                json_escape(stdout, d->help ? d->help : "");
                 printf("}");
             }
             printf("]}");

@@ -77,27 +77,23 @@ int cmd_random(int argc, char **argv)
     const char *spec = NULL, *position = NULL;
     uint64_t games = 1000, seed = 1;
     bool json = false;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) return fputs(help, stdout), EXIT_OK;
-        if (strcmp(argv[i], "--games") == 0 && i + 1 < argc) {
-            if (cli_parse_u64("random", "--games", argv[++i], &games)) return EXIT_USAGE;
-        } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
-            if (cli_parse_u64("random", "--seed", argv[++i], &seed)) return EXIT_USAGE;
-        } else if (strcmp(argv[i], "--position") == 0 && i + 1 < argc) {
-            position = argv[++i];
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (argv[i][0] == '-') {
-            return cli_usage_error("random", "unknown or incomplete option '%s' (see --help)",
-                                   argv[i]);
-        } else if (spec == NULL) {
-            spec = argv[i];
-        } else {
-            return cli_usage_error("random", "unexpected argument '%s'", argv[i]);
-        }
-    }
-    if (spec == NULL) return cli_usage_error("random", "missing GAME (see --help)");
-    if (games == 0) return cli_usage_error("random", "--games: must be at least 1");
+    const cli_opt_t opts[] = {
+        CLI_OPT_RANGE("--games", CLI_U64, &games, "N", "games to play (default 1000)", 1,
+                      CLI_NO_MAX),
+        CLI_OPT("--seed", CLI_U64, &seed, "S", "seed (default 1)"),
+        CLI_OPT("--position", CLI_STRING, &position, "P", "start from P (the game's format)"),
+        CLI_OPT_FLAG("--json", &json, "one JSON object on stdout"),
+        CLI_OPT_END,
+    };
+    const cli_command_t command = {.name = "random",
+                                   .help = help,
+                                   .opts = opts,
+                                   .positional = "GAME",
+                                   .min_pos = 1,
+                                   .max_pos = 1,
+                                   .pos = &spec};
+    int rc = cli_parse(&command, argc, argv);
+    if (rc != CLI_CONTINUE) return rc;
     const game_t *g = cli_game("random", spec);
     if (g == NULL) return EXIT_USAGE;
     void *start = malloc(g->state_size);
@@ -125,7 +121,7 @@ int cmd_random(int argc, char **argv)
     double rate = st.seconds > 0 ? n / st.seconds : 0.0;
     if (json) {
         printf("{\"game\":");
-        cli_json_string(stdout, g->spec);
+        json_escape(stdout, g->spec);
         printf(",\"games\":%llu,\"seed\":%llu,\"wins\":[", (unsigned long long)st.games,
                (unsigned long long)seed);
         for (int p = 0; p < g->num_players; p++)

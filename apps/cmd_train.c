@@ -21,19 +21,15 @@ static const char help[] =
 int cmd_train(int argc, char **argv)
 {
     cli_config_args_t args;
-    int rc = cli_config_args("train", argc, argv, &args);
-    if (rc != EXIT_OK) return rc;
-    if (args.help) {
-        fputs(help, stdout);
-        return EXIT_OK;
-    }
+    int rc = cli_config_args("train", help, argc, argv, &args);
+    if (rc != CLI_CONTINUE) return rc;
 #ifdef HOYLE_TORCH
     train_summary_t s;
     int status = train_run(args.path, args.sets, args.num_sets, args.quiet ? NULL : stderr, &s);
     if (status) return cli_fail("train", status == HOYLE_EINVAL ? EXIT_USAGE : EXIT_FAILED);
     if (args.json) {
         printf("{\"output\":");
-        cli_json_string(stdout, s.output);
+        json_escape(stdout, s.output);
         printf(",\"generations\":%lld,\"steps\":%lld,\"games\":%lld,\"samples\":%lld,"
                "\"loss_policy\":%.5f,\"loss_value\":%.5f,\"loss_total\":%.5f,\"elo\":%.1f,"
                "\"elo_generation\":%lld,\"seconds\":%.1f,\"resumed\":%s}\n",
