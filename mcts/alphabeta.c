@@ -3,10 +3,10 @@
  * to move, exact when it lies strictly inside (alpha, beta), otherwise a
  * bound on the correct side (fail-soft). A frame (state, move list,
  * scores, chance outcomes, PV) per ply: ab_create() allocates enough for the
- * depth bound (max_depth, plus qdepth with quiescence, doubled for chance
- * nodes and chains); a deeper ply (long chains) adds frames the first time
- * it is reached, up to max_game_length + 3, the deepest any line can go, so
- * the search is the same as with every frame allocated up front. */
+ * depth bound (max_depth, plus qdepth with quiescence, plus a margin); a
+ * deeper ply (chance nodes and chains cost no depth) adds frames the first
+ * time it is reached, up to max_game_length + 3, the deepest any line can
+ * go, so the search is the same as with every frame allocated up front. */
 #include "mcts/alphabeta.h"
 
 #include <math.h>
@@ -116,10 +116,11 @@ int ab_create(const game_t *g, const ab_params_t *params, ab_t **out)
     t->p = *params;
     t->max_frames = g->max_game_length + 3;
     t->num_chance = g->max_chance_outcomes > 0 ? (size_t)g->max_chance_outcomes : 1;
-    /* the depth bound: plies of whole moves and quiescence, twice over for
-     * the chance node or chain step most moves bring, plus a margin */
-    int bound = params->max_depth + (params->quiescence ? params->qdepth : 0);
-    int initial = 2 * bound + 16 < t->max_frames ? 2 * bound + 16 : t->max_frames;
+    /* the depth bound: a ply per whole move and per quiescence step, plus a
+     * margin; chance nodes and chain steps cost no depth, so lines with
+     * them grow the frames on first use (frame_ready) */
+    int bound = params->max_depth + (params->quiescence ? params->qdepth : 0) + 4;
+    int initial = bound < t->max_frames ? bound : t->max_frames;
     t->history = calloc((size_t)g->num_players * (size_t)g->num_actions, sizeof *t->history);
     bool ok = t->history && add_frames(t, initial);
     if (ok && params->tt_entries > 0 && tt_init(&t->tt, params->tt_entries)) ok = false;
