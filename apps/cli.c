@@ -78,12 +78,5 @@ int cli_config_args(const char *cmd, const char *help, int argc, char **argv,
         CLI_OPT_FLAG("--quiet", &out->quiet, "no progress lines on stderr"),
         CLI_OPT_END,
     };
-    const cli_command_t command = {.name = cmd,
-                                   .help = help,
-                                   .opts = opts,
-                                   .positional = "CONFIG.yaml",
-                                   .min_pos = 1,
-                                   .max_pos = 1,
-                                   .pos = &out->path};
-    return cli_parse(&command, argc, argv);
+    return cli_parse_one(cmd, help, opts, "CONFIG.yaml", NULL, &out->path, argc, argv);
 }

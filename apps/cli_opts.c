@@ -118,3 +118,17 @@ int cli_parse(const cli_command_t *c, int argc, char **argv)
     if (c->num_pos) *c->num_pos = npos;
     return CLI_CONTINUE;
 }
+
+int cli_parse_one(const char *name, const char *help, const cli_opt_t *opts, const char *what,
+                  void (*more_help)(void), const char **pos, int argc, char **argv)
+{
+    const cli_command_t command = {.name = name,
+                                   .help = help,
+                                   .opts = opts,
+                                   .positional = what,
+                                   .min_pos = 1,
+                                   .max_pos = 1,
+                                   .pos = pos,
+                                   .more_help = more_help};
+    return cli_parse(&command, argc, argv);
+}

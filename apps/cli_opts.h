@@ -68,6 +68,11 @@ typedef struct cli_opt {
         NULL, CLI_FLAG, NULL, NULL, NULL, 0, 0, NULL                                               \
     }
 
+/* Rows several commands share. */
+#define CLI_OPT_JSON(dst) CLI_OPT_FLAG("--json", dst, "one JSON object on stdout")
+#define CLI_OPT_POSITION(dst)                                                                      \
+    CLI_OPT("--position", CLI_STRING, dst, "P", "start from P (the game's position format)")
+
 typedef struct cli_command {
     const char *name;        /* "match": error prefix "hoyle match: " */
     const char *help;        /* usage line and description, printed by --help */
@@ -88,6 +93,12 @@ typedef struct cli_command {
  * starts with '-' followed by anything but a digit is an option; option
  * values are the next argument, whatever it looks like. */
 int cli_parse(const cli_command_t *c, int argc, char **argv);
+
+/* cli_parse() for the common shape: exactly one positional (named `what`,
+ * "GAME" or "CONFIG.yaml") into *pos, and `more_help` (may be NULL) after
+ * the option list. */
+int cli_parse_one(const char *name, const char *help, const cli_opt_t *opts, const char *what,
+                  void (*more_help)(void), const char **pos, int argc, char **argv);
 
 /* Print the generated option list ("Options:" and one line each). */
 void cli_print_options(const cli_opt_t *opts);

@@ -47,22 +47,15 @@ int cmd_analyze(int argc, char **argv)
     uint64_t seed = 1;
     bool json = false;
     const cli_opt_t opts[] = {
-        CLI_OPT("--position", CLI_STRING, &position, "P", "search P (default: the start)"),
+        CLI_OPT_POSITION(&position),
         CLI_OPT("--agent", CLI_STRING, &agent_spec_text, "SPEC",
                 "the agent (default mcts(sims=10000))"),
         CLI_OPT("--seed", CLI_U64, &seed, "S", "the agent's seed (default 1)"),
-        CLI_OPT_FLAG("--json", &json, "one JSON object on stdout"),
+        CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
-    const cli_command_t command = {.name = "analyze",
-                                   .help = help,
-                                   .opts = opts,
-                                   .positional = "GAME",
-                                   .min_pos = 1,
-                                   .max_pos = 1,
-                                   .pos = &game_spec,
-                                   .more_help = cli_print_agent_kinds};
-    int rc = cli_parse(&command, argc, argv);
+    int rc =
+        cli_parse_one("analyze", help, opts, "GAME", cli_print_agent_kinds, &game_spec, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
     const game_t *g = cli_game("analyze", game_spec);
     if (g == NULL) return EXIT_USAGE;

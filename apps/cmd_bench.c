@@ -83,7 +83,7 @@ int cmd_bench(int argc, char **argv)
     const char *only = NULL;
     const cli_opt_t opts[] = {
         CLI_OPT("--games", CLI_STRING, &only, "'SPEC;SPEC'", "only these games (default: all)"),
-        CLI_OPT_FLAG("--json", &json, "one JSON object on stdout"),
+        CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
     const cli_command_t command = {.name = "bench", .help = help, .opts = opts};

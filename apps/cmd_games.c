@@ -14,7 +14,7 @@ int cmd_games(int argc, char **argv)
 {
     bool json = false;
     const cli_opt_t opts[] = {
-        CLI_OPT_FLAG("--json", &json, "one JSON object on stdout"),
+        CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
     const cli_command_t command = {.name = "games", .help = help, .opts = opts};

@@ -38,7 +38,7 @@ int cmd_match(int argc, char **argv)
     const cli_opt_t opts[] = {
         CLI_OPT_RANGE("--games", CLI_U64, &games, "N", "games to play (default 10)", 1, 1000000),
         CLI_OPT("--seed", CLI_U64, &seed, "S", "seed the games are derived from (default 1)"),
-        CLI_OPT_FLAG("--json", &json, "one JSON object on stdout"),
+        CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
     const cli_command_t command = {.name = "match",

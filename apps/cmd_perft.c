@@ -39,10 +39,10 @@ int cmd_perft(int argc, char **argv)
     const char *pos[2] = {NULL, NULL}, *position = NULL;
     bool divide = false, json = false, generic = false;
     const cli_opt_t opts[] = {
-        CLI_OPT("--position", CLI_STRING, &position, "P", "start from P (the game's format)"),
+        CLI_OPT_POSITION(&position),
         CLI_OPT_FLAG("--divide", &divide, "the count below each first move"),
         CLI_OPT_FLAG("--generic", &generic, "the contract-level reference perft"),
-        CLI_OPT_FLAG("--json", &json, "one JSON object on stdout"),
+        CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
     const cli_command_t command = {.name = "perft",

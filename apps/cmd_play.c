@@ -61,20 +61,13 @@ int cmd_play(int argc, char **argv)
     const cli_opt_t opts[] = {
         CLI_OPT("--p1", CLI_STRING, &seat_spec[0], "SPEC", "the first player (default human)"),
         CLI_OPT("--p2", CLI_STRING, &seat_spec[1], "SPEC", "the second player (default human)"),
-        CLI_OPT("--position", CLI_STRING, &position, "P", "start from P (the game's format)"),
+        CLI_OPT_POSITION(&position),
         CLI_OPT("--seed", CLI_U64, &seed, "S", "seeds dice and agents (default 1)"),
         CLI_OPT_FLAG("--quiet", &quiet, "only moves and the result, no boards"),
         CLI_OPT_END,
     };
-    const cli_command_t command = {.name = "play",
-                                   .help = help,
-                                   .opts = opts,
-                                   .positional = "GAME",
-                                   .min_pos = 1,
-                                   .max_pos = 1,
-                                   .pos = &game_spec,
-                                   .more_help = cli_print_agent_kinds};
-    int rc = cli_parse(&command, argc, argv);
+    int rc =
+        cli_parse_one("play", help, opts, "GAME", cli_print_agent_kinds, &game_spec, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
     const game_t *g = cli_game("play", game_spec);
     if (g == NULL) return EXIT_USAGE;

@@ -81,18 +81,11 @@ int cmd_random(int argc, char **argv)
         CLI_OPT_RANGE("--games", CLI_U64, &games, "N", "games to play (default 1000)", 1,
                       CLI_NO_MAX),
         CLI_OPT("--seed", CLI_U64, &seed, "S", "seed (default 1)"),
-        CLI_OPT("--position", CLI_STRING, &position, "P", "start from P (the game's format)"),
-        CLI_OPT_FLAG("--json", &json, "one JSON object on stdout"),
+        CLI_OPT_POSITION(&position),
+        CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
-    const cli_command_t command = {.name = "random",
-                                   .help = help,
-                                   .opts = opts,
-                                   .positional = "GAME",
-                                   .min_pos = 1,
-                                   .max_pos = 1,
-                                   .pos = &spec};
-    int rc = cli_parse(&command, argc, argv);
+    int rc = cli_parse_one("random", help, opts, "GAME", NULL, &spec, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
     const game_t *g = cli_game("random", spec);
     if (g == NULL) return EXIT_USAGE;

@@ -47,7 +47,7 @@ int cmd_selfplay(int argc, char **argv)
         CLI_OPT("--cache", CLI_U64, &cache, "N", "network cache entries (default 65536, 0 = none)"),
         CLI_OPT("--threads", CLI_U64, &threads, "N", "libtorch threads"),
         CLI_OPT_FLAG("--bench", &bench, "also time a raw forward at the same batch size (--model)"),
-        CLI_OPT_FLAG("--json", &json, "one JSON object on stdout"),
+        CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
     const cli_command_t command = {.name = "selfplay",

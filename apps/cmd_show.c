@@ -33,18 +33,11 @@ int cmd_show(int argc, char **argv)
 {
     const char *spec = NULL, *position = NULL, *moves = NULL;
     const cli_opt_t opts[] = {
-        CLI_OPT("--position", CLI_STRING, &position, "P", "start from P (the game's format)"),
+        CLI_OPT_POSITION(&position),
         CLI_OPT("--moves", CLI_STRING, &moves, "\"M1;M2\"", "then play these whole moves"),
         CLI_OPT_END,
     };
-    const cli_command_t command = {.name = "show",
-                                   .help = help,
-                                   .opts = opts,
-                                   .positional = "GAME",
-                                   .min_pos = 1,
-                                   .max_pos = 1,
-                                   .pos = &spec};
-    int parsed = cli_parse(&command, argc, argv);
+    int parsed = cli_parse_one("show", help, opts, "GAME", NULL, &spec, argc, argv);
     if (parsed != CLI_CONTINUE) return parsed;
     const game_t *g = cli_game("show", spec);
     if (g == NULL) return EXIT_USAGE;

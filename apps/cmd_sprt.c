@@ -51,7 +51,7 @@ int cmd_sprt(int argc, char **argv)
                 "random:K, book:PATH or none (default random:2)"),
         CLI_OPT_RANGE("--max-moves", CLI_U64, &max_moves, "M",
                       "adjudicate a draw after M whole moves", 0, 1e6),
-        CLI_OPT_FLAG("--json", &json, "one JSON object on stdout"),
+        CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
     const cli_command_t command = {.name = "sprt",
