@@ -20,31 +20,31 @@ int cmd_games(int argc, char **argv)
     const cli_command_t command = {.name = "games", .help = help, .opts = opts};
     int rc = cli_parse(&command, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
-    if (json) printf("{\"games\":[");
+    json_t j;
+    if (json) {
+        json_begin(&j, stdout);
+        json_open(&j, "games", '[');
+    }
     for (int i = 0; game_registry[i]; i++) {
         const game_entry_t *e = game_registry[i];
         if (json) {
-            printf("%s{\"name\":", i ? "," : "");
-            json_escape(stdout, e->name);
-            printf(",\"description\":");
-            json_escape(stdout, e->description);
-            printf(",\"variants\":[");
-            for (int v = 0; e->variants[v]; v++) {
-                if (v) putchar(',');
-                json_escape(stdout, e->variants[v]);
-            }
-            printf("],\"params\":[");
+            json_open(&j, NULL, '{');
+            json_str(&j, "name", e->name);
+            json_str(&j, "description", e->description);
+            json_open(&j, "variants", '[');
+            for (int v = 0; e->variants[v]; v++) json_str(&j, NULL, e->variants[v]);
+            json_close(&j);
+            json_open(&j, "params", '[');
             for (int p = 0; e->params && e->params[p].key; p++) {
                 const param_def_t *d = &e->params[p];
-                printf("%s{\"key\":", p ? "," : "");
-                json_escape(stdout, d->key);
-                printf(",\"default\":");
-                json_escape(stdout, d->def ? d->def : "");
-                printf(",\"help\":");
-                json_escape(stdout, d->help ? d->help : "");
-                printf("}");
+                json_open(&j, NULL, '{');
+                json_str(&j, "key", d->key);
+                json_str(&j, "default", d->def ? d->def : "");
+                json_str(&j, "help", d->help ? d->help : "");
+                json_close(&j);
             }
-            printf("]}");
+            json_close(&j);
+            json_close(&j);
             continue;
         }
         char desc[4096];
@@ -55,6 +55,6 @@ int cmd_games(int argc, char **argv)
         if (params_describe(e->params, desc, sizeof desc) > 0) printf("  parameters:\n%s", desc);
         printf("\n");
     }
-    if (json) printf("]}\n");
+    if (json) json_end(&j);
     return EXIT_OK;
 }

@@ -80,11 +80,16 @@ int cmd_perft(int argc, char **argv)
     }
     double seconds = cli_now() - start;
     double rate = seconds > 0 ? (double)nodes / seconds : 0.0;
-    if (json)
-        printf("{\"game\":"), json_escape(stdout, g->spec),
-            printf(",\"depth\":%llu,\"nodes\":%llu,\"seconds\":%.6f,\"nodes_per_second\":%.0f}\n",
-                   (unsigned long long)depth, (unsigned long long)nodes, seconds, rate);
-    else
+    if (json) {
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "game", g->spec);
+        json_u64(&j, "depth", depth);
+        json_u64(&j, "nodes", nodes);
+        json_num(&j, "seconds", "%.6f", seconds);
+        json_num(&j, "nodes_per_second", "%.0f", rate);
+        json_end(&j);
+    } else
         printf("perft(%llu) = %llu  (%.3f s, %.2f M nodes/s)\n", (unsigned long long)depth,
                (unsigned long long)nodes, seconds, rate / 1e6);
     free(s);

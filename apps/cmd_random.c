@@ -113,18 +113,28 @@ int cmd_random(int argc, char **argv)
     double len_sd = n > 1 ? sqrt(fmax(0.0, (st.len_sq - n * len_mean * len_mean) / (n - 1))) : 0.0;
     double rate = st.seconds > 0 ? n / st.seconds : 0.0;
     if (json) {
-        printf("{\"game\":");
-        json_escape(stdout, g->spec);
-        printf(",\"games\":%llu,\"seed\":%llu,\"wins\":[", (unsigned long long)st.games,
-               (unsigned long long)seed);
-        for (int p = 0; p < g->num_players; p++)
-            printf("%s%llu", p ? "," : "", (unsigned long long)st.wins[p]);
-        printf(
-            "],\"draws\":%llu,\"first_player_score\":%.6f,\"first_player_score_ci95\":[%.6f,%.6f],"
-            "\"length_mean\":%.3f,\"length_sd\":%.3f,\"length_min\":%d,\"length_max\":%d,"
-            "\"moves_mean\":%.3f,\"seconds\":%.6f,\"games_per_second\":%.1f}\n",
-            (unsigned long long)st.draws, mean, mean - half, mean + half, len_mean, len_sd,
-            st.len_min, st.len_max, (double)st.moves / n, st.seconds, rate);
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "game", g->spec);
+        json_u64(&j, "games", st.games);
+        json_u64(&j, "seed", seed);
+        json_open(&j, "wins", '[');
+        for (int p = 0; p < g->num_players; p++) json_u64(&j, NULL, st.wins[p]);
+        json_close(&j);
+        json_u64(&j, "draws", st.draws);
+        json_num(&j, "first_player_score", "%.6f", mean);
+        json_open(&j, "first_player_score_ci95", '[');
+        json_num(&j, NULL, "%.6f", mean - half);
+        json_num(&j, NULL, "%.6f", mean + half);
+        json_close(&j);
+        json_num(&j, "length_mean", "%.3f", len_mean);
+        json_num(&j, "length_sd", "%.3f", len_sd);
+        json_int(&j, "length_min", st.len_min);
+        json_int(&j, "length_max", st.len_max);
+        json_num(&j, "moves_mean", "%.3f", (double)st.moves / n);
+        json_num(&j, "seconds", "%.6f", st.seconds);
+        json_num(&j, "games_per_second", "%.1f", rate);
+        json_end(&j);
     } else {
         printf("%s: %llu random games, seed %llu\n", g->spec, (unsigned long long)st.games,
                (unsigned long long)seed);
