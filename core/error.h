@@ -18,9 +18,31 @@ enum {
     HOYLE_EUNSUP = -6  /* the game or build does not support this operation */
 };
 
+/* Size of the per-thread message buffer, terminating NUL included: longer
+ * messages are truncated. */
+#define HOYLE_ERROR_MAX 512
+
 /* Record a printf-style message for this thread and return `code`, so every
- * error site is one line: `return hoyle_error(HOYLE_EINVAL, "fen: bad ...");` */
+ * error site is one line: `return hoyle_error(HOYLE_EINVAL, "fen: bad ...");`
+ * The arguments may point into the current message. To add context to an
+ * error a callee reported, use hoyle_error_prefix(). */
 int hoyle_error(int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Put a printf-style context before this thread's current message and return
+ * `code`, so a caller adds where the error happened without losing why:
+ *   if (game_create(text, &g)) return hoyle_error_prefix(HOYLE_EINVAL, "%s: key 'games'", at);
+ * turns "gobang: board: 99 is out of range [5, 19]" into
+ * "t.yaml:2: key 'games': gobang: board: 99 is out of range [5, 19]". The
+ * prefix and the message are joined by ": " (no separator when the current
+ * message is empty; an empty prefix leaves the message as it was). The
+ * arguments may point into the current message (hoyle_last_error()). The
+ * result is cut at HOYLE_ERROR_MAX - 1 bytes, the end of the reason first.
+ * Never format hoyle_last_error() into hoyle_error() by hand for this. */
+int hoyle_error_prefix(int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif

@@ -14,8 +14,12 @@
 #include "core/error.h"
 #include "data/config_internal.h"
 
+/* Bounds the recursion of parse_node(): a hostile file of nested '[' must
+ * give an error, not a stack overflow. */
 #define CONFIG_MAX_DEPTH 64
 
+/* Frees a node and its whole subtree; NULL is a no-op, so error paths can
+ * free whatever was built so far. */
 static void node_free(config_node_t *n)
 {
     if (n == NULL) return;
@@ -36,6 +40,7 @@ static config_node_t *node_new(config_type_t type, int line)
     return n;
 }
 
+/* Appends `child`; on failure the caller still owns it (and frees it). */
 static int node_add(config_node_t *parent, config_node_t *child)
 {
     config_node_t **c = realloc(parent->children, (size_t)(parent->num_children + 1) * sizeof *c);
@@ -60,6 +65,8 @@ typedef struct parse_ctx {
     const char *name;
 } parse_ctx_t;
 
+/* libyaml reports its own problem text and a 0-based mark: both go into the
+ * one-line message, the line made 1-based like every other config message. */
 static int next_event(parse_ctx_t *p, yaml_event_t *ev)
 {
     if (yaml_parser_parse(&p->parser, ev)) return HOYLE_OK;
@@ -71,6 +78,10 @@ static int next_event(parse_ctx_t *p, yaml_event_t *ev)
 
 static int parse_node(parse_ctx_t *p, yaml_event_t *ev, int depth, config_node_t **out);
 
+/* Reads the children of a map or list until its end event. For a map each
+ * child is a key scalar, then a value node: a duplicate key is an error here,
+ * because libyaml's event parser does not check it and a later lookup would
+ * silently see only the first. */
 static int parse_children(parse_ctx_t *p, config_node_t *n, int depth)
 {
     yaml_event_type_t end =
@@ -107,6 +118,8 @@ static int parse_children(parse_ctx_t *p, config_node_t *n, int depth)
         }
         config_node_t *child = NULL;
         rc = parse_node(p, &ev, depth + 1, &child);
+        /* a map child is reported at its key's line, which is where the
+         * user looks; a list item keeps its own line */
         if (rc == 0) {
             child->key = key;
             key = NULL;
@@ -131,6 +144,7 @@ static int parse_node(parse_ctx_t *p, yaml_event_t *ev, int depth, config_node_t
         n = node_new(CONFIG_SCALAR, line);
         if (n) {
             n->value = strndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
+            /* kept so that a dump writes '10' back quoted: quoted is text */
             n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
         }
         if (n == NULL || n->value == NULL) rc = hoyle_error(HOYLE_ENOMEM, "config: out of memory");
@@ -154,6 +168,9 @@ static int parse_node(parse_ctx_t *p, yaml_event_t *ev, int depth, config_node_t
 }
 
 /* Parse a whole stream of at most one document; *out = its root (NULL if empty). */
+/* A stream is events: stream start, optional document start, the root node,
+ * document end, stream end. Everything but the root node is skipped; a second
+ * document is refused because only the first would ever be read. */
 static int parse_stream(parse_ctx_t *p, config_node_t **out)
 {
     config_node_t *root = NULL;
@@ -204,6 +221,7 @@ int config_parse(const char *text, const char *name, config_t **out)
     config_node_t *root = NULL;
     int rc = parse_text(text, name, &root);
     if (rc < 0) return rc;
+    /* an empty file is an empty map, so that all keys take their defaults */
     if (root == NULL)
         root = node_new(CONFIG_MAP, 1);
     else if (root->type != CONFIG_MAP) {
@@ -227,6 +245,8 @@ int config_load(const char *path, config_t **out)
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL) return hoyle_error(HOYLE_EIO, "%s: cannot open: %s", path, strerror(errno));
+    /* read in doubling chunks: configs are small but the size is unknown for
+     * pipes such as /dev/stdin */
     size_t cap = 4096, len = 0;
     char *text = malloc(cap);
     while (text) {
@@ -245,6 +265,7 @@ int config_load(const char *path, config_t **out)
         return hoyle_error(HOYLE_EIO, "%s: read error", path);
     }
     text[len] = '\0';
+    /* libyaml takes a C string: a NUL would silently end the text early */
     if (strlen(text) != len) {
         free(text);
         return hoyle_error(HOYLE_EINVAL, "%s: contains a NUL byte", path);
@@ -264,12 +285,16 @@ void config_free(config_t *c)
 
 /* ---- overrides ---- */
 
+/* Line 0 marks a node as coming from --set, so messages say "(--set)" and not
+ * a line the file never had. */
 static void mark_override(config_node_t *n)
 {
     n->line = 0;
     for (int i = 0; i < n->num_children; i++) mark_override(n->children[i]);
 }
 
+/* Two phases, so that a failed --set leaves the config as it was (STYLE.md
+ * point 5): steps 1-2 only read, step 3 is the first write. */
 int config_set(config_t *c, const char *assignment)
 {
     const char *eq = strchr(assignment, '=');
@@ -339,6 +364,8 @@ int config_set(config_t *c, const char *assignment)
 
 /* ---- lookups ---- */
 
+/* Dotted paths walk maps only; a segment longer than any key cannot match,
+ * so it ends the walk instead of being truncated into a wrong key. */
 const config_node_t *config_find(const config_t *c, const char *path)
 {
     const config_node_t *n = c->root;
@@ -361,6 +388,8 @@ const char *config_scalar_at_(const config_t *c, const char *path)
     return n && n->type == CONFIG_SCALAR ? n->value : NULL;
 }
 
+/* The typed getters do not validate: they are for use after config_check()
+ * has compared each value against its schema (see config.h). */
 long long config_int(const config_t *c, const char *path, long long def)
 {
     const char *v = config_scalar_at_(c, path);
@@ -379,6 +408,7 @@ const char *config_string(const config_t *c, const char *path, const char *def)
     return v ? v : def;
 }
 
+/* Borrowed: *items stays valid until the config is changed or freed. */
 int config_strings(const config_t *c, const char *path, config_node_t *const **items)
 {
     const config_node_t *n = config_find(c, path);

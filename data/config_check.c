@@ -12,8 +12,10 @@
 #include "core/error.h"
 #include "data/config_internal.h"
 
+/* file name + ":line" or " (--set)": a path up to a few hundred bytes */
 #define WHERE_MAX 300
 
+/* Where `n` came from, as the start of a message (see the file comment). */
 static void where(const config_t *c, const config_node_t *n, char *buf)
 {
     if (n->line > 0)
@@ -22,6 +24,9 @@ static void where(const config_t *c, const config_node_t *n, char *buf)
         snprintf(buf, WHERE_MAX, "%s (--set)", c->name);
 }
 
+/* The YAML 1.1 boolean words that people write in configs, in the three
+ * common casings; "1"/"0" too, so that --set flag=1 works. Anything else is
+ * an error in config_check() rather than a silent false. */
 /* Parse a boolean word; -1 when it is none. */
 static int parse_bool(const char *v)
 {
@@ -34,6 +39,8 @@ static int parse_bool(const char *v)
     return -1;
 }
 
+/* Absent or not a boolean word: `def` (config_check() has already refused
+ * the latter for keys in the schema). */
 bool config_bool(const config_t *c, const char *path, bool def)
 {
     const char *v = config_scalar_at_(c, path);
@@ -63,17 +70,23 @@ static const char *type_name(const config_node_t *n)
 static int check_map(const config_t *c, const config_node_t *map, const config_key_t *schema,
                      const char *prefix);
 
+/* Checks one value against its schema entry; `key` is the dotted path for the
+ * message. A node of the wrong shape (list for a scalar, ...) falls out of the
+ * switch to the one "expected X, got Y" message at the end. */
 static int check_value(const config_t *c, const config_node_t *n, const config_key_t *k,
                        const char *key)
 {
     char at[WHERE_MAX];
     where(c, n, at);
+    /* min = max = 0 in a schema entry means "no bounds" */
     int bounded = !(k->min == 0 && k->max == 0);
     switch (k->kind) {
     case CONFIG_INT:
     case CONFIG_DOUBLE: {
         if (n->type != CONFIG_SCALAR) break;
         char *end = NULL;
+        /* integers are read as long long then compared as double, so one
+         * range check serves both kinds; base 0 accepts 0x.. like C */
         errno = 0;
         double v = 0;
         if (k->kind == CONFIG_INT) {
@@ -130,6 +143,8 @@ static int check_value(const config_t *c, const config_node_t *n, const config_k
                        kind_name(k->kind), type_name(n));
 }
 
+/* Every key of `map` must be in `schema` (a typo is an error, not an ignored
+ * key), then every required key must be present. Stops at the first problem. */
 static int check_map(const config_t *c, const config_node_t *map, const config_key_t *schema,
                      const char *prefix)
 {
@@ -140,6 +155,8 @@ static int check_map(const config_t *c, const config_node_t *map, const config_k
         const config_key_t *k = schema;
         while (k && k->key && strcmp(k->key, n->key) != 0) k++;
         if (k == NULL || k->key == NULL) {
+            /* the list of known keys is a hint: cut at the buffer, never an
+             * error of its own */
             char known[200] = "";
             size_t len = 0;
             for (k = schema; k && k->key && len < sizeof known; k++)
@@ -169,6 +186,8 @@ int config_check(const config_t *c, const config_key_t *schema)
 
 /* ---- dump ---- */
 
+/* A growing text buffer; after one failed allocation every emit is a no-op
+ * and config_dump reports ENOMEM once. */
 typedef struct out {
     char *buf;
     size_t len, cap;
@@ -208,6 +227,7 @@ static void emit_text(out_t *o, const char *s, bool force_quote)
     for (const char *p = s; plain && *p; p++)
         plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
                 strchr("_.+-()=/,", *p) != NULL;
+    /* a leading '-' followed by a space would read back as a list item */
     if (plain && strchr("-", s[0])) plain = strlen(s) > 1 && s[1] != ' ';
     if (plain) {
         emits(o, s);
@@ -227,6 +247,9 @@ static void emit_text(out_t *o, const char *s, bool force_quote)
     emits(o, "\"");
 }
 
+/* Emitting writes the config back in block style, two spaces a level, keys in
+ * file order, so that a dumped config parses to the same tree (tournaments
+ * and training store the dump with their output). */
 static void emit_node(out_t *o, const config_node_t *n, int depth);
 
 static void emit_after_key(out_t *o, const config_node_t *n, int depth)
@@ -261,6 +284,8 @@ static void emit_node(out_t *o, const config_node_t *n, int depth)
             if (sub.failed)
                 o->failed = 1;
             else
+                /* sub's first line carries the indent of depth+1: drop it so
+                 * that the first key follows "- " */
                 emits(o, " "), emits(o, sub.buf + 2 * (size_t)(depth + 1));
             free(sub.buf);
             continue;
@@ -272,6 +297,7 @@ static void emit_node(out_t *o, const config_node_t *n, int depth)
 int config_dump(const config_t *c, char **out)
 {
     out_t o = {0};
+    /* an empty dump must still be a valid (empty) string, never NULL */
     emits(&o, "");
     if (c->root->num_children == 0)
         emits(&o, "{}\n");

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Variable-length UTF-8: what h5py writes for str and reads back as str, so
+ * the files stay readable from Python without a fixed width per field. */
 hid_t h5_str_type(void)
 {
     hid_t t = H5Tcopy(H5T_C_S1);
@@ -13,6 +15,8 @@ hid_t h5_str_type(void)
     return t;
 }
 
+/* A scalar attribute: `value` NULL is written as "" so that readers never
+ * meet a missing string where the schema promises one. */
 int h5_attr_put_str(hid_t loc, const char *name, const char *value)
 {
     hid_t t = h5_str_type(), sp = H5Screate(H5S_SCALAR);
@@ -25,6 +29,9 @@ int h5_attr_put_str(hid_t loc, const char *name, const char *value)
     return rc < 0 ? -1 : 0;
 }
 
+/* Reads both layouts, since files written by other tools (or older h5py
+ * versions, numpy bytes) may use fixed-size strings. -1 when the attribute is
+ * absent, not a scalar string, or out of memory; *out is the caller's. */
 int h5_attr_get_str(hid_t loc, const char *name, char **out)
 {
     if (H5Aexists(loc, name) <= 0) return -1;
@@ -35,6 +42,8 @@ int h5_attr_get_str(hid_t loc, const char *name, char **out)
         if (H5Tis_variable_str(ft) > 0) {
             hid_t t = h5_str_type();
             char *v = NULL;
+            /* HDF5 allocates a variable-length read: copy it out and free it
+             * with HDF5's own allocator, not free() */
             if (H5Aread(a, t, &v) >= 0 && v) {
                 *out = strdup(v);
                 rc = *out ? 0 : -1;
@@ -43,6 +52,8 @@ int h5_attr_get_str(hid_t loc, const char *name, char **out)
             H5Tclose(t);
         } else {
             size_t n = H5Tget_size(ft);
+            /* fixed-size strings need not be NUL-terminated in the file: read
+             * into one byte more, zeroed */
             char *v = calloc(n + 1, 1);
             hid_t t = H5Tcopy(H5T_C_S1);
             H5Tset_size(t, n + 1);

@@ -26,9 +26,13 @@
 #define HOYLE_VERSION "unknown"
 #endif
 
+/* A checkpoint rewrites the whole .h5 (copy + append + rename), so it is
+ * batched: every 256 games or 30 s, whichever comes first; the journal keeps
+ * the games in between safe. */
 #define DEFAULT_CHECKPOINT_GAMES 256
 #define DEFAULT_CHECKPOINT_MS    30000
 
+/* Monotonic: checkpoint intervals must not jump with the wall clock. */
 static int64_t now_ms(void)
 {
     struct timespec ts;
@@ -36,6 +40,7 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* a + b in a new string (NULL when out of memory). */
 static char *cat(const char *a, const char *b)
 {
     size_t na = strlen(a), nb = strlen(b);
@@ -47,6 +52,8 @@ static char *cat(const char *a, const char *b)
     return s;
 }
 
+/* Frees everything a handle owns, whatever state a failed open left it in
+ * (every field starts zeroed and journal_fd at -1). */
 static void handle_free(h5rec_t *h)
 {
     if (h == NULL) return;
@@ -67,6 +74,8 @@ static void handle_free(h5rec_t *h)
 
 static int handle_new(const char *path, h5rec_t **out)
 {
+    /* every entry point silences HDF5's own stderr dump: its errors become
+     * one hoyle message instead */
     h5s_quiet();
     if (path == NULL || path[0] == '\0') return hoyle_error(HOYLE_EINVAL, "h5rec: empty path");
     h5rec_t *h = calloc(1, sizeof *h);
@@ -94,6 +103,8 @@ static void meta_view(h5rec_t *h)
     h->meta.game_specs = (const char *const *)h->game_specs;
 }
 
+/* fsync a file, or a directory when `dir` (directories open read-only).
+ * -1 with errno set on failure. */
 static int sync_fd_path(const char *path, int dir)
 {
     int fd = open(path, dir ? O_RDONLY : O_RDWR);
@@ -103,6 +114,8 @@ static int sync_fd_path(const char *path, int dir)
     return rc;
 }
 
+/* fsync the directory holding `path`, so that a rename or link into it is
+ * itself durable, not only the file's bytes. */
 static int sync_dir_of(const char *path)
 {
     char *dir = strdup(path);
@@ -118,6 +131,8 @@ static int sync_dir_of(const char *path)
 }
 
 /* Byte copy src -> dst (created or truncated). */
+/* Loops on short reads and writes and EINTR, because a checkpoint must copy
+ * the whole file or fail; a partial copy would be renamed over good data. */
 static int copy_file(const char *src, const char *dst)
 {
     int in = open(src, O_RDONLY), outfd = -1, rc = -1;
@@ -149,6 +164,8 @@ static int copy_file(const char *src, const char *dst)
     return rc;
 }
 
+/* Refuses metadata a reader could not use: at least one game spec, at most
+ * H5REC_MAX_GAMES, none empty. */
 static int check_meta(const h5rec_meta_t *meta)
 {
     if (meta == NULL) return hoyle_error(HOYLE_EINVAL, "h5rec: no metadata");
@@ -161,6 +178,8 @@ static int check_meta(const h5rec_meta_t *meta)
     return HOYLE_OK;
 }
 
+/* Refuses to overwrite: an existing .h5 or journal is someone's games, and
+ * the caller must choose resume (h5rec_open_append) or another name. */
 int h5rec_create(const char *path, const h5rec_meta_t *meta, h5rec_t **out)
 {
     int rc = check_meta(meta);
@@ -189,6 +208,9 @@ int h5rec_create(const char *path, const h5rec_meta_t *meta, h5rec_t **out)
     h->meta.num_games = meta->num_games;
     h->meta.created_unix = (int64_t)created;
     h5rec_hash_text(h->config_text, h->config_hash);
+    /* file_id ties a journal to its .h5 (the journal header repeats it), so
+     * a journal left by another file of the same name is refused: mixed
+     * from time, pid and the handle's address, unique enough, not secret */
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     h->file_id = rng_mix((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^
@@ -224,6 +246,8 @@ int h5rec_create(const char *path, const h5rec_meta_t *meta, h5rec_t **out)
     return HOYLE_OK;
 }
 
+/* A reader sees the .h5's games and the journal's complete entries, and
+ * changes nothing: another process may be writing the same file. */
 int h5rec_open_read(const char *path, h5rec_t **out)
 {
     h5rec_t *h = NULL;
@@ -239,6 +263,8 @@ int h5rec_open_read(const char *path, h5rec_t **out)
     return HOYLE_OK;
 }
 
+/* The same config (by hash) and the same games, or the file is refused: a
+ * resume with another config would mix incomparable games in one file. */
 int h5rec_open_append(const char *path, const h5rec_meta_t *meta, h5rec_t **out)
 {
     h5rec_t *h = NULL;
@@ -270,6 +296,8 @@ int h5rec_open_append(const char *path, const h5rec_meta_t *meta, h5rec_t **out)
     meta_view(h);
     unlink(h->tmp_path); /* left by a writer killed during a checkpoint */
     h->writer = 1;
+    /* games only in the journal (a writer killed since its last checkpoint)
+     * go into the .h5 now, so the new run starts from a clean journal */
     rc = h->num_pending ? h5rec_checkpoint(h) : journal_reset(h);
     if (rc < 0) {
         handle_free(h);
@@ -280,6 +308,7 @@ int h5rec_open_append(const char *path, const h5rec_meta_t *meta, h5rec_t **out)
     return HOYLE_OK;
 }
 
+/* Validated before any change, so a bad value leaves the old schedule. */
 int h5rec_set_checkpoint(h5rec_t *h, int checkpoint_games, int64_t checkpoint_ms)
 {
     if (checkpoint_games < 1 || checkpoint_ms < 0)
@@ -298,6 +327,8 @@ int h5rec_append(h5rec_t *h, const game_record_t *r)
     if (!h->writer) return hoyle_error(HOYLE_ESTATE, "file '%s' is open read-only", h->path);
     int rc = record_validate(r);
     if (rc < 0) return rc;
+    /* a record for a game the file does not list could not be read back by
+     * game: refuse it before it is journalled */
     int known = 0;
     for (int i = 0; i < h->meta.num_games && !known; i++)
         known = strcmp(h->game_specs[i], r->game_spec) == 0;
@@ -319,6 +350,8 @@ int h5rec_append(h5rec_t *h, const game_record_t *r)
     return HOYLE_OK;
 }
 
+/* Copy, append to the copy, then rename over the original: the .h5 at `path`
+ * is complete at every instant (see the file comment). */
 int h5rec_checkpoint(h5rec_t *h)
 {
     h5s_quiet();
@@ -347,6 +380,9 @@ int h5rec_checkpoint(h5rec_t *h)
 
 int64_t h5rec_count(const h5rec_t *h) { return h->h5_count + h->num_pending; }
 
+/* Games past h5_count are still only in memory (and the journal): decode
+ * them from the pending blobs; older ones are read from the .h5 through a
+ * reader kept open across calls. */
 int h5rec_read(h5rec_t *h, int64_t index, game_record_t *out)
 {
     h5s_quiet();

@@ -26,10 +26,12 @@
 
 /* ---- CRC-32 (IEEE, reflected 0xEDB88320), nibble table ---- */
 
-static const uint32_t crc_nibble[16] = {0x00000000u, 0x1DB71064u, 0x3B6E20C8u, 0x26D930ACu,
-                                        0x76DC4190u, 0x6B6B51F4u, 0x4DB26158u, 0x5005713Cu,
-                                        0xEDB88320u, 0xF00F9344u, 0xD6D6A3E8u, 0xCB61B38Cu,
-                                        0x9B64C2B0u, 0x86D3D2D4u, 0xA00AE278u, 0xBDBDF21Cu};
+static const uint32_t crc_nibble[16] = {
+    0x00000000u, 0x1DB71064u, 0x3B6E20C8u, 0x26D930ACu, 0x76DC4190u, 0x6B6B51F4u, 0x4DB26158u,
+    0x5005713Cu, 0xEDB88320u, 0xF00F9344u, 0xD6D6A3E8u, 0xCB61B38Cu,
+    /* Four bits at a time with a 16-entry table: small and fast enough, since the
+     * journal checksums each game once when written and once when read back. */
+    0x9B64C2B0u, 0x86D3D2D4u, 0xA00AE278u, 0xBDBDF21Cu};
 
 static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
 {
@@ -41,6 +43,8 @@ static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
     return ~crc;
 }
 
+/* FNV-1a 64 of the config text, as 16 hex digits: identifies "the same
+ * config" across runs for resume; not meant to resist tampering. */
 void h5rec_hash_text(const char *text, char out[17])
 {
     static const char hex[] = "0123456789abcdef";
@@ -55,6 +59,8 @@ void h5rec_hash_text(const char *text, char out[17])
 
 /* ---- record codec ---- */
 
+/* A growing byte buffer; the codec is the journal payload, native byte order
+ * like the journal itself. */
 typedef struct writer {
     uint8_t *buf;
     size_t len, cap;
@@ -75,6 +81,7 @@ static int put(writer_t *w, const void *p, size_t n)
     return HOYLE_OK;
 }
 
+/* u32 length then the bytes, no terminator; NULL encodes as "". */
 static int put_str(writer_t *w, const char *s)
 {
     uint32_t n = s ? (uint32_t)strlen(s) : 0;
@@ -82,6 +89,8 @@ static int put_str(writer_t *w, const char *s)
     return rc < 0 ? rc : put(w, s, n);
 }
 
+/* Field order is the format: rec_decode reads the same sequence, and a change
+ * here needs a new JOURNAL_VERSION (old journals would decode wrongly). */
 int rec_encode(const game_record_t *r, uint8_t **bytes, size_t *len)
 {
     writer_t w = {0};
@@ -117,6 +126,7 @@ typedef struct reader {
     size_t left;
 } reader_t;
 
+/* Short input is EIO: a malformed payload, reported by rec_decode. */
 static int get(reader_t *r, void *out, size_t n)
 {
     if (n > r->left) return HOYLE_EIO;
@@ -126,6 +136,8 @@ static int get(reader_t *r, void *out, size_t n)
     return HOYLE_OK;
 }
 
+/* The length is checked against what is left before allocating, so a corrupt
+ * length cannot ask for gigabytes. */
 static int get_str(reader_t *r, char **out)
 {
     uint32_t n;
@@ -161,6 +173,8 @@ int rec_decode(const uint8_t *bytes, size_t len, game_record_t *out)
     if (rc == 0) rc = get_array(&rd, r.num_actions, 4, (void **)&r.actions);
     if (rc == 0) rc = get(&rd, &has_ms, 1);
     if (rc == 0 && has_ms) rc = get_array(&rd, r.num_actions, 4, (void **)&r.action_ms);
+    /* records without per-action times decode with zeros, so readers never
+     * meet a NULL action_ms */
     if (rc == 0 && !has_ms) {
         r.action_ms = calloc(r.num_actions ? (size_t)r.num_actions : 1, sizeof(float));
         if (r.action_ms == NULL) rc = HOYLE_ENOMEM;
@@ -170,6 +184,8 @@ int rec_decode(const uint8_t *bytes, size_t len, game_record_t *out)
     if (rc == 0) rc = get(&rd, &r.round, 4);
     if (rc == 0) rc = get(&rd, &r.game_index, 4);
     r.end = (record_end_t)end;
+    /* trailing bytes are as wrong as missing ones: the entry is not what
+     * this version wrote */
     if (rc < 0 || rd.left != 0) {
         game_record_free(&r);
         return hoyle_error(rc == HOYLE_ENOMEM ? HOYLE_ENOMEM : HOYLE_EIO,
@@ -181,6 +197,8 @@ int rec_decode(const uint8_t *bytes, size_t len, game_record_t *out)
 
 /* ---- pending list ---- */
 
+/* Doubling growth; separated from the push so that h5rec_append can reserve
+ * before writing the journal and then push without a failure path. */
 int pending_reserve(h5rec_t *h)
 {
     if (h->num_pending == h->cap_pending) {
@@ -217,6 +235,7 @@ static void make_header(uint64_t file_id, uint8_t hdr[JOURNAL_HEADER])
     memcpy(hdr + 16, &file_id, 8);
 }
 
+/* -1 on error (errno set); loops on short writes and EINTR. */
 static int write_all(int fd, const uint8_t *p, size_t n)
 {
     while (n > 0) {
@@ -238,6 +257,8 @@ static int slurp(int fd, const char *path, uint8_t **out, size_t *len)
     size_t n = (size_t)st.st_size, got = 0;
     uint8_t *buf = malloc(n ? n : 1);
     if (buf == NULL) return hoyle_error(HOYLE_ENOMEM, "journal '%s': out of memory", path);
+    /* a short read leaves *len below the size: parse() treats the missing
+     * tail as torn */
     while (got < n) {
         ssize_t k = pread(fd, buf + got, n - got, (off_t)got);
         if (k < 0 && errno == EINTR) continue;
@@ -259,6 +280,7 @@ static int parse(h5rec_t *h, const uint8_t *buf, size_t len, size_t *valid_end, 
     *header_ok = 0;
     *valid_end = 0;
     if (len < JOURNAL_HEADER) {
+        /* a kill while the header was being written leaves a prefix of it */
         if (memcmp(buf, hdr, len) == 0) return HOYLE_OK; /* empty or torn header */
         return hoyle_error(HOYLE_EIO, "journal '%s' is not a hoyle journal", h->journal_path);
     }
@@ -277,10 +299,14 @@ static int parse(h5rec_t *h, const uint8_t *buf, size_t len, size_t *valid_end, 
         int64_t index;
         memcpy(&magic, buf + off, 4);
         memcpy(&n, buf + off + 4, 4);
+        /* n is checked against the bytes left before it is used as an
+         * offset: a torn length must not read past the buffer */
         if (magic != ENTRY_MAGIC || n > len - off - ENTRY_OVERHEAD) break;
         memcpy(&index, buf + off + 8, 8);
         memcpy(&crc, buf + off + 16 + n, 4);
         if (crc32_update(0, buf + off + 8, 8 + (size_t)n) != crc) break;
+        /* entries must continue the file's numbering: an index ahead of it
+         * means games were lost in between, which is corruption, not a tear */
         int64_t expect = h->h5_count + h->num_pending;
         if (index > expect)
             return hoyle_error(HOYLE_EIO,
@@ -305,6 +331,9 @@ static int parse(h5rec_t *h, const uint8_t *buf, size_t len, size_t *valid_end, 
 
 int journal_open_writer(h5rec_t *h)
 {
+    /* Takes the writer's lock (fcntl, released when the fd closes, also on a
+     * kill), loads the complete entries, and cuts a torn tail so that the next
+     * append lands right after the last good entry. */
     int fd = open(h->journal_path, O_RDWR | O_CREAT | O_APPEND, 0644);
     if (fd < 0)
         return hoyle_error(HOYLE_EIO, "journal '%s': cannot open: %s", h->journal_path,
@@ -342,6 +371,8 @@ int journal_open_writer(h5rec_t *h)
     return HOYLE_OK;
 }
 
+/* Loads what a reader may see without locking or writing: the writer may be
+ * running, and its in-flight entry simply fails the CRC for now. */
 int journal_load_reader(h5rec_t *h)
 {
     int fd = open(h->journal_path, O_RDONLY);
@@ -361,6 +392,7 @@ int journal_load_reader(h5rec_t *h)
     return rc;
 }
 
+/* One write() per entry, so a kill leaves at most one torn entry at the end. */
 int journal_append(h5rec_t *h, const h5rec_blob_t *blob)
 {
     size_t n = blob->len;
@@ -388,6 +420,7 @@ int journal_append(h5rec_t *h, const h5rec_blob_t *blob)
     return HOYLE_OK;
 }
 
+/* Keeps the header: the journal still belongs to the same .h5. */
 int journal_reset(h5rec_t *h)
 {
     if (ftruncate(h->journal_fd, JOURNAL_HEADER) != 0)

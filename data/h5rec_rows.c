@@ -12,6 +12,7 @@
 /* The distinct agents and openings already in the file, plus new ones. */
 typedef struct tables {
     char **agents;
+    /* old_*: how many rows the file already has; only [old, num) is written */
     int64_t num_agents, old_agents, cap_agents;
     opening_row_t *openings;
     int64_t num_openings, old_openings, cap_openings;
@@ -19,6 +20,7 @@ typedef struct tables {
     int64_t num_opening_actions, old_opening_actions, cap_opening_actions;
 } tables_t;
 
+/* Owns the strings it loaded or added (copied out of HDF5's allocator). */
 static void tables_free(tables_t *t)
 {
     for (int64_t i = 0; i < t->num_agents; i++) free(t->agents[i]);
@@ -28,6 +30,7 @@ static void tables_free(tables_t *t)
     free(t->opening_actions);
 }
 
+/* Doubling growth for the tables' arrays; -1 when out of memory, *p intact. */
 static int grow(void **p, int64_t *cap, int64_t need, size_t elem)
 {
     if (need <= *cap) return 0;
@@ -40,6 +43,8 @@ static int grow(void **p, int64_t *cap, int64_t need, size_t elem)
     return 0;
 }
 
+/* Loads the whole agents / openings / opening_actions tables: a checkpoint
+ * must find existing entries to reuse their index instead of repeating them. */
 static int tables_load(hid_t fid, tables_t *t)
 {
     int64_t na = h5s_dset_len(fid, "agents"), no = h5s_dset_len(fid, "openings");
@@ -53,6 +58,8 @@ static int tables_load(hid_t fid, tables_t *t)
     int rc = h5s_dset_read(fid, "agents", st, 0, (hsize_t)na, t->agents);
     if (rc == 0) {
         for (int64_t i = 0; i < na; i++) {
+            /* variable-length strings come from HDF5's allocator: copy them
+             * into ours so that tables_free() can use free() on every entry */
             char *s = strdup(t->agents[i] ? t->agents[i] : "");
             H5free_memory(t->agents[i]);
             t->agents[i] = s;
@@ -77,6 +84,9 @@ static int tables_load(hid_t fid, tables_t *t)
     return rc;
 }
 
+/* Index of `spec` in the agents table, added when new. -1: no agent (the
+ * seat's spec is empty); -2: out of memory. A linear scan, since a file
+ * holds a handful of distinct agents. */
 static int32_t agent_index(tables_t *t, const char *spec)
 {
     if (spec == NULL || spec[0] == '\0') return -1;
@@ -87,6 +97,9 @@ static int32_t agent_index(tables_t *t, const char *spec)
     return (int32_t)t->num_agents++;
 }
 
+/* Index of the opening (same name and same actions), added when new; -1 for
+ * no opening, -2 when out of memory. Two openings with one name but other
+ * actions are distinct rows, so a renamed book cannot change stored games. */
 static int32_t opening_index(tables_t *t, const game_record_t *r)
 {
     const char *name = r->opening_name ? r->opening_name : "";
@@ -119,6 +132,10 @@ static int game_index_of(const h5rec_t *h, const char *spec)
     return -1;
 }
 
+/* Appends the journalled games `blobs` to the file at `path` (the checkpoint's
+ * temp copy). Rows, actions and new table entries are built in memory first
+ * and written at the end, so a failure before the writes leaves the tables of
+ * the copy untouched; the copy is discarded on any failure anyway. */
 int h5s_append(const char *path, const h5rec_t *h, const h5rec_blob_t *blobs, int64_t n)
 {
     hid_t fid = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
@@ -146,6 +163,7 @@ int h5s_append(const char *path, const h5rec_t *h, const h5rec_blob_t *blobs, in
         memcpy(w->returns, r.returns, sizeof w->returns);
         w->end = (int8_t)r.end;
         w->num_actions = r.num_actions;
+        /* a row's actions are a slice of the one actions dataset */
         w->actions_offset = base + num;
         if (w->game < 0 || w->agent[0] < -1 || w->agent[1] < -1 || w->opening < -1 ||
             grow((void **)&actions, &cap, num + r.num_actions, sizeof *actions) ||
@@ -188,6 +206,7 @@ int h5s_append(const char *path, const h5rec_t *h, const h5rec_blob_t *blobs, in
 
 static char *dup_or_empty(const char *s) { return strdup(s ? s : ""); }
 
+/* Safe on a reader that failed halfway: unopened datasets are negative ids. */
 void h5s_reader_close(h5s_reader_t *rd)
 {
     if (!rd->open) return;
@@ -204,6 +223,8 @@ void h5s_reader_close(h5s_reader_t *rd)
 
 int h5s_reader_open(const char *path, h5s_reader_t *rd)
 {
+    /* all datasets stay open across reads: a report reads every game, and
+     * reopening per game costs more than the read */
     h5s_reader_t r = {.open = 1};
     r.fid = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (r.fid < 0) return H5S_FAIL(path, "cannot open");
@@ -226,6 +247,8 @@ int h5s_reader_open(const char *path, h5s_reader_t *rd)
     return HOYLE_OK;
 }
 
+/* rc codes inside: -1 HDF5 read failed, -2 the row's values are out of range
+ * (a damaged or foreign file), -3 out of memory; each gets its own message. */
 int h5s_read(const h5rec_t *h, const h5s_reader_t *rd, int64_t index, game_record_t *out)
 {
     const char *path = h->path;
@@ -233,6 +256,7 @@ int h5s_read(const h5rec_t *h, const h5s_reader_t *rd, int64_t index, game_recor
     game_record_t r = {0};
     hid_t rt = rd->row_type, ot = rd->opening_type, st = rd->str_type;
     int rc = h5s_dset_read_id(rd->games, rt, (hsize_t)index, 1, &w) < 0 ? -1 : 0;
+    /* indexes from the file are checked before use as array indexes */
     if (rc == 0 && (w.game < 0 || w.game >= h->meta.num_games || w.num_actions < 0 || w.end < 0 ||
                     w.end >= RECORD_END_COUNT))
         rc = -2;

@@ -20,8 +20,11 @@
 
 /* ---- HDF5 error plumbing ---- */
 
+/* Filled by h5s_detail() for the message it is about to build. */
 static char detail_buf[256];
 
+/* n == 0 is the innermost frame, where HDF5 says what actually failed; the
+ * outer frames only repeat "cannot write dataset" on the way up. */
 static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *data)
 {
     (void)data;
@@ -36,10 +39,14 @@ const char *h5s_detail(void)
     return detail_buf[0] ? detail_buf : "HDF5 error";
 }
 
+/* The auto-printer would dump HDF5's error stack to stderr for conditions we
+ * report ourselves, in one line that names the file. */
 void h5s_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 
 /* ---- types ---- */
 
+/* The termination column is an HDF5 enum, so h5py shows the names of
+ * record_end_name() rather than bare numbers. */
 static hid_t end_type(void)
 {
     hid_t t = H5Tenum_create(H5T_NATIVE_INT8);
@@ -50,6 +57,8 @@ static hid_t end_type(void)
     return t;
 }
 
+/* `packed` = the file type (no padding, smaller on disk); unpacked = the
+ * in-memory row_t, which HDF5 converts to and from on each transfer. */
 hid_t h5s_row_type(int packed)
 {
     hsize_t two = RECORD_MAX_PLAYERS;
@@ -90,6 +99,8 @@ hid_t h5s_opening_type(int packed)
 
 /* ---- attributes ---- */
 
+/* Little-endian in the file whatever the host, so files move between
+ * machines; the memory side is native int. */
 static int attr_put_int(hid_t loc, const char *name, int value)
 {
     hid_t sp = H5Screate(H5S_SCALAR);
@@ -112,6 +123,9 @@ static hid_t small_dxpl(void)
     return dxpl;
 }
 
+/* 1-D, empty, unlimited (extendible needs chunking), chunked by `chunk`
+ * elements. Shuffle + deflate for the numeric columns, whose small integers
+ * compress well; the string tables are tiny and stay uncompressed. */
 static int make_dset(hid_t fid, const char *name, hid_t type, hsize_t chunk, int compress)
 {
     hsize_t zero = 0, unlimited = H5S_UNLIMITED;
@@ -130,6 +144,7 @@ static int make_dset(hid_t fid, const char *name, hid_t type, hsize_t chunk, int
     return 0;
 }
 
+/* Element count of a 1-D dataset; -1 when it is missing or not 1-D. */
 int64_t h5s_dset_len(hid_t fid, const char *name)
 {
     hid_t d = H5Dopen2(fid, name, H5P_DEFAULT);
@@ -205,6 +220,9 @@ void h5s_vlen_free(hid_t memtype, hsize_t n, void *buf)
 
 /* ---- create / load ---- */
 
+/* The schema name and version are what a reader checks first (load_meta);
+ * the rest describes the run: program, config text and hash, file_id (which
+ * the journal header repeats), and the games' specs. */
 static int write_root_attrs(hid_t fid, const h5rec_t *h)
 {
     char id[17];
@@ -263,6 +281,8 @@ int h5s_create(const char *path, const h5rec_t *h)
 }
 
 /* Days since 1970-01-01 of a civil date (H. Hinnant's days_from_civil). */
+/* Used to turn the stored ISO time back into unix seconds without timegm(),
+ * which is not in C11 and would depend on the TZ environment. */
 static int64_t days_from_civil(int64_t y, int m, int d)
 {
     y -= m <= 2;
@@ -273,6 +293,9 @@ static int64_t days_from_civil(int64_t y, int m, int d)
     return era * 146097 + doe - 719468;
 }
 
+/* Checks in order: is it hoyle's, which schema version, then the run's
+ * attributes. A foreign or newer file is refused with a message naming what
+ * it is, never half-loaded. */
 static int load_meta(hid_t fid, const char *path, h5rec_t *h)
 {
     char *schema = NULL, *id = NULL;
@@ -342,6 +365,8 @@ broken:
                        path);
 }
 
+/* Loads the metadata and the game count; the file is closed again (readers
+ * reopen it through h5s_reader_open when they read games). */
 int h5s_load(const char *path, h5rec_t *h)
 {
     hid_t fid = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -357,6 +382,8 @@ int h5s_load(const char *path, h5rec_t *h)
             if ((len[i] = h5s_dset_len(fid, names[i])) < 0)
                 rc = hoyle_error(HOYLE_EIO, "file '%s': dataset /%s is missing or not 1-D", path,
                                  names[i]);
+        /* /action_ms is aligned with /actions row for row: a mismatch means
+         * a torn or foreign file */
         if (rc == 0 && len[1] != len[2])
             rc =
                 hoyle_error(HOYLE_EIO, "file '%s': /actions and /action_ms differ in length", path);

@@ -7,6 +7,8 @@
 
 #include "core/error.h"
 
+/* The labels of the HDF5 enum in the record files' `end` column, in
+ * record_end_t order: renaming one breaks files already written. */
 static const char *const end_names[RECORD_END_COUNT] = {"rules", "move_limit", "resign", "error"};
 
 const char *record_end_name(record_end_t end)
@@ -29,6 +31,9 @@ int record_end_from_name(const char *name, record_end_t *out)
                        name ? name : "(null)");
 }
 
+/* The checks a writer runs before a record reaches a file, so that a bad row
+ * is an error at the source rather than a file that readers reject later. The
+ * negated comparisons also refuse NaN. */
 int record_validate(const game_record_t *r)
 {
     if (r->game_spec == NULL || r->game_spec[0] == '\0')
@@ -54,6 +59,8 @@ int record_validate(const game_record_t *r)
     return HOYLE_OK;
 }
 
+/* Frees the owned strings and arrays and zeroes the record, so a second free
+ * or a reuse of the struct starts from empty. */
 void game_record_free(game_record_t *r)
 {
     if (r == NULL) return;

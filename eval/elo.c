@@ -13,6 +13,9 @@
 #include "eval/elo.h"
 #include "eval/elo_internal.h"
 
+/* BayesElo's defaults (2 virtual draws, both advantage and drawelo fitted);
+ * 100 Newton iterations is far more than the handful a fit needs, so hitting
+ * it means the data is degenerate, not that the limit is tight. */
 void elo_params_default(elo_params_t *p)
 {
     memset(p, 0, sizeof *p);
@@ -26,6 +29,7 @@ void elo_params_default(elo_params_t *p)
     p->tol = 1e-7;
 }
 
+/* Linear: the player lists rated here are tens of names, not thousands. */
 int elo_find_player(const char *const *names, int n, const char *name)
 {
     for (int i = 0; i < n; i++)
@@ -33,6 +37,8 @@ int elo_find_player(const char *const *names, int n, const char *name)
     return -1;
 }
 
+/* Phi(z) through erfc, which stays accurate in the tails where 1 - erf would
+ * cancel to 0. */
 double elo_normal_cdf(double z) { return 0.5 * erfc(-z / sqrt(2.0)); }
 
 double elo_normal_quantile(double p)
@@ -49,6 +55,7 @@ double elo_normal_quantile(double p)
                                4.374664141464968e+00,  2.938163982698783e+00};
     static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
                                3.754408661907416e+00};
+    /* the interval ends map to the infinities; NaN and out-of-range p give NaN */
     if (!(p > 0 && p < 1)) return p == 0 ? -INFINITY : p == 1 ? INFINITY : NAN;
     double x;
     if (p < 0.02425 || p > 1 - 0.02425) {
@@ -61,11 +68,15 @@ double elo_normal_quantile(double p)
         x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
             (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
     }
+    /* one Halley step on Phi(x) - p brings the error down to double precision */
     double e = elo_normal_cdf(x) - p;
     double u = e * 2.5066282746310002 /* sqrt(2 pi) */ * exp(x * x / 2);
     return x - u / (1 + x * u / 2);
 }
 
+/* BayesElo's model: white wins with f(x - drawelo), loses with f(-x - drawelo)
+ * where x = rating difference + advantage and f the Elo logistic; a draw is
+ * the rest. drawelo = 0 means no draws at all. */
 void elo_model_probs(double r_white_minus_black, double advantage, double drawelo, double *p_win,
                      double *p_draw, double *p_loss)
 {
@@ -76,6 +87,8 @@ void elo_model_probs(double r_white_minus_black, double advantage, double drawel
     *p_draw = drawelo > 0 ? (1 - *p_win) * (1 - *p_loss) * -expm1(-2 * ELO_S * drawelo) : 0.0;
 }
 
+/* The fit fixes one player at 0; ratings are only defined up to a shift, so
+ * the caller's scale is chosen here: the anchor at anchor_rating, or mean 0. */
 void elo_rescale(double *r, int n, int anchor, double anchor_rating)
 {
     double shift;
@@ -100,6 +113,7 @@ void elo_result_free(elo_result_t *r)
     free(r);
 }
 
+/* All arrays or none: NULL (and nothing allocated) when any allocation fails. */
 static elo_result_t *result_alloc(int n, const char *const *names, int with_boot)
 {
     elo_result_t *r = calloc(1, sizeof *r);
@@ -139,12 +153,15 @@ static elo_result_t *result_alloc(int n, const char *const *names, int with_boot
     return r;
 }
 
+/* Everything a caller can pass wrong is refused here, before any allocation,
+ * with a message naming the field; the negated comparisons also catch NaN. */
 static int check_input(const elo_input_t *in, const elo_params_t *p, int *anchor)
 {
     if (!in) return hoyle_error(HOYLE_EINVAL, "elo: no input");
     if (in->n_players < 2)
         return hoyle_error(HOYLE_EINVAL, "elo: need at least 2 players, got %d", in->n_players);
     if (in->n_games == 0 || !in->games) return hoyle_error(HOYLE_EINVAL, "elo: no games to rate");
+    /* the bootstrap draws game indices with rng_below(), a 32-bit range */
     if (in->n_games > UINT32_MAX)
         return hoyle_error(HOYLE_EINVAL, "elo: too many games (%zu)", in->n_games);
     if (!in->names) return hoyle_error(HOYLE_EINVAL, "elo: no player names");
@@ -183,6 +200,9 @@ static int check_input(const elo_input_t *in, const elo_params_t *p, int *anchor
     return HOYLE_OK;
 }
 
+/* Per-player games, score and draw fraction from the real games (the virtual
+ * prior draws are not games), and the mean opponent rating (which is why this
+ * runs after the ratings are final). */
 /* Tallies from the real games; oppo needs the final ratings. */
 static void tally(const elo_data_t *d, elo_result_t *res)
 {
@@ -207,12 +227,16 @@ static void tally(const elo_data_t *d, elo_result_t *res)
 }
 
 /* Rating covariance on the caller's scale from theta's covariance; LOS; SEs. */
+/* `ctheta` is the covariance of the fitted parameters: the n - 1 free ratings
+ * (player ref removed), then advantage and drawelo when fitted; it is the
+ * inverse of the observed information at the optimum. */
 static void intervals(const double *ctheta, int k, const elo_solve_cfg_t *cfg, elo_result_t *res,
                       double *tmp)
 {
     int n = res->n;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
+            /* the fixed player has variance 0 in the solver's frame */
             int a = i == cfg->ref ? -1 : (i < cfg->ref ? i : i - 1);
             int b = j == cfg->ref ? -1 : (j < cfg->ref ? j : j - 1);
             res->cov[i * n + j] = a < 0 || b < 0 ? 0 : ctheta[a * k + b];
@@ -234,6 +258,8 @@ static void intervals(const double *ctheta, int k, const elo_solve_cfg_t *cfg, e
         res->hi[i] = res->rating[i] + z * res->se[i];
     }
     for (int i = 0; i < n; i++)
+        /* LOS(i > j) = Phi((r_i - r_j) / sd(r_i - r_j)); a zero variance (two
+         * players tied by the model) gives the sure answer or a coin flip */
         for (int j = 0; j < n; j++) {
             double v = res->cov[i * n + i] + res->cov[j * n + j] - 2 * res->cov[i * n + j];
             double diff = res->rating[i] - res->rating[j];
@@ -279,6 +305,8 @@ int elo_fit(const elo_input_t *in, const elo_params_t *pin, elo_result_t **out)
                            p->prior_draws,           p->max_iter,        p->tol};
     double adv = p->fit_advantage ? 0 : p->advantage, d = p->drawelo;
     if (p->fit_drawelo) {
+        /* a fitted drawelo needs both draws and decisive games: with only
+         * draws the likelihood grows without bound as drawelo does */
         double tot = data.draw_weight + data.decisive_weight;
         if (data.decisive_weight <= 0) {
             elo_data_done(&data);

@@ -16,6 +16,7 @@
 #include "core/rng.h"
 #include "eval/elo_internal.h"
 
+/* (x > y) - (x < y) instead of x - y, which does not fit an int result. */
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -23,6 +24,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Quantile q of sorted v[m] by linear interpolation between order statistics. */
+/* (Hyndman and Fan's type 7, the default of R and numpy.) */
 static double quantile(const double *v, int m, double q)
 {
     double pos = q * (m - 1);
@@ -35,6 +37,8 @@ int elo_bootstrap(elo_data_t *data, const elo_solve_cfg_t *cfg, const elo_params
                   const double *r0, double adv0, double d0, elo_result_t *res)
 {
     int n = data->n, B = p->bootstrap, cols = n + 2, status = HOYLE_OK;
+    /* the resampling overwrites data->pairs in place (the solver reads the
+     * counts from there); `saved` restores the real ones at the end */
     elo_pair_t *saved = malloc(data->n_pairs * sizeof *saved);
     double *samples = malloc((size_t)B * (size_t)cols * sizeof *samples);
     double *col = malloc((size_t)B * sizeof *col), *r = malloc((size_t)n * sizeof *r);
@@ -77,6 +81,8 @@ int elo_bootstrap(elo_data_t *data, const elo_solve_cfg_t *cfg, const elo_params
             failed++;
             continue;
         }
+        /* starting from the estimate converges in a few steps, since a
+         * replicate's optimum is close to it */
         memcpy(r, r0, (size_t)n * sizeof *r);
         int st = elo_solve(data, &c, r, &adv, &d, NULL, NULL, NULL);
         if (st == HOYLE_ENOMEM) {

@@ -98,6 +98,8 @@ void elo_data_done(elo_data_t *d)
     memset(d, 0, sizeof *d);
 }
 
+/* Union-find root with path halving: connectivity of the players is what
+ * decides whether ratings are comparable at all. */
 static int uf_find(int *parent, int x)
 {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
@@ -163,6 +165,8 @@ int elo_data_refresh(elo_data_t *d, double prior_draws, int *a, int *b)
 
 /* ---- likelihood pieces ---- */
 
+/* Both branches keep exp() of a non-positive number, so neither overflows
+ * for large |z| (ratings far apart). */
 static double log_sigmoid(double z) { return z >= 0 ? -log1p(exp(-z)) : z - log1p(exp(z)); }
 static double sigmoid(double z) { return z >= 0 ? 1.0 / (1.0 + exp(-z)) : exp(z) / (1.0 + exp(z)); }
 
@@ -345,6 +349,8 @@ int elo_solve(const elo_data_t *data, const elo_solve_cfg_t *cfg, double *r, dou
         status = hoyle_error(HOYLE_ENOMEM, "elo: out of memory (%d parameters)", k);
         goto done;
     }
+    /* the reference player is held at 0: ratings are defined only up to a
+     * shift, and fixing one makes the Hessian invertible */
     for (int i = 0; i < n; i++) r[i] -= r[cfg->ref];
     double f = elo_objective(data, cfg, r, *adv, *d, NULL, NULL);
     if (!isfinite(f)) {
@@ -356,6 +362,8 @@ int elo_solve(const elo_data_t *data, const elo_solve_cfg_t *cfg, double *r, dou
     for (it = 0; it < cfg->max_iter && !converged; it++) {
         /* 1. Gradient and Hessian; Newton system (-H + lambda I) step = g. */
         elo_objective(data, cfg, r, *adv, *d, g, h);
+        /* -H is positive definite at a proper maximum; away from it, add
+         * lambda I (Levenberg damping) until Cholesky succeeds */
         double lambda = 0;
         for (;;) {
             for (size_t q = 0; q < kk; q++) a[q] = -h[q];

@@ -16,6 +16,8 @@
 
 static _Thread_local const elo_result_t *sort_ctx;
 
+/* Highest rating first; equal ratings by name, so that the order (and every
+ * report) is the same on every platform's qsort. */
 static int by_rank(const void *a, const void *b)
 {
     int i = *(const int *)a, j = *(const int *)b;
@@ -36,6 +38,8 @@ static int *rank_order(const elo_result_t *r)
     return order;
 }
 
+/* Every writer ends here: a stream error anywhere during the writes shows in
+ * ferror() once, instead of a check after each fprintf. */
 static int finish(FILE *f, int *order)
 {
     free(order);
@@ -43,6 +47,7 @@ static int finish(FILE *f, int *order)
     return HOYLE_OK;
 }
 
+/* Wide enough for the longest name and for the "Name" header. */
 static int name_width(const elo_result_t *r)
 {
     int w = 4;
@@ -54,6 +59,7 @@ static int name_width(const elo_result_t *r)
 }
 
 /* JSON number or null. */
+/* JSON has no inf or nan; %.10g keeps ratings exact to far below a point */
 static void json_num(FILE *f, double x)
 {
     if (isfinite(x))
@@ -81,6 +87,7 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* RFC 4180: quote only when needed, double the quotes inside. */
 static void csv_str(FILE *f, const char *s)
 {
     if (!strpbrk(s, ",\"\n\r")) {
@@ -96,10 +103,13 @@ static void csv_str(FILE *f, const char *s)
 }
 
 static void csv_num(FILE *f, double x)
+/* a missing value (no bootstrap) is an empty CSV field */
 {
     if (isfinite(x)) fprintf(f, "%.10g", x);
 }
 
+/* The bootstrap's percentile interval when it ran (it can be asymmetric),
+ * else the normal interval around the rating. */
 /* Distances from the rating to its upper and lower bounds. */
 static void plus_minus(const elo_result_t *r, int i, double *plus, double *minus)
 {
@@ -173,6 +183,8 @@ int elo_report_crosstable(FILE *f, const elo_input_t *in, const elo_result_t *r)
     }
     for (size_t g = 0; g < in->n_games; g++) {
         const elo_game_t *gm = &in->games[g];
+        /* the cross table counts games as given, weighted, skipping ids the
+         * result does not have rather than indexing out of range */
         if (gm->white < 0 || gm->white >= r->n || gm->black < 0 || gm->black >= r->n) continue;
         double wt = gm->weight == 0 ? 1 : gm->weight;
         size_t wb = (size_t)gm->white * (size_t)r->n + (size_t)gm->black;
@@ -313,6 +325,10 @@ int elo_report_json(FILE *f, const elo_result_t *r)
 
 /* ---- first player ---- */
 
+/* The first player's score with a Wilson score interval. Draws make a game
+ * worth 0, 1/2 or 1, so the binomial n is replaced by the effective number of
+ * games n_eff = n s (1 - s) / var that gives the observed per-game variance;
+ * without draws n_eff = n and this is the plain Wilson interval. */
 int elo_first_player_stat(const elo_group_t *g, double confidence, elo_first_stat_t *out)
 {
     const char *label = g->label ? g->label : "(unnamed)";
@@ -332,7 +348,7 @@ int elo_first_player_stat(const elo_group_t *g, double confidence, elo_first_sta
     out->games = n;
     out->score = s;
     wilson_interval(s, neff, z, &out->lo, &out->hi);
-    out->elo = score_to_elo(s);
+    out->elo = score_to_elo(s); /* a clean sweep: +-inf */
     return HOYLE_OK;
 }
 

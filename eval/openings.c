@@ -90,15 +90,13 @@ static int parse_moves(const game_t *g, char *moves, opening_t *o, void *s, cons
             return hoyle_error(HOYLE_EINVAL, "%s: the game is over before move '%s'", where, tok);
         int acts[GAME_MAX_CHAIN];
         int n = game_move_from_string(g, s, tok, acts, GAME_MAX_CHAIN);
-        if (n < 0)
-            return hoyle_error(HOYLE_EINVAL, "%s: move '%s': %s", where, tok, hoyle_last_error());
+        if (n < 0) return hoyle_error_prefix(HOYLE_EINVAL, "%s: move '%s'", where, tok);
         if (o->num_actions + n > OPENING_MAX_ACTIONS)
             return hoyle_error(HOYLE_EINVAL, "%s: opening longer than %d actions", where,
                                OPENING_MAX_ACTIONS);
         for (int k = 0; k < n; k++) {
             if (game_apply_checked(g, s, acts[k]))
-                return hoyle_error(HOYLE_EINVAL, "%s: move '%s': %s", where, tok,
-                                   hoyle_last_error());
+                return hoyle_error_prefix(HOYLE_EINVAL, "%s: move '%s'", where, tok);
             o->actions[o->num_actions++] = acts[k];
         }
     }

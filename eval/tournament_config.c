@@ -137,15 +137,13 @@ static int load_openings(tour_config_t *c, const config_t *cf, int i, const char
         int want = (k > 0 ? k : 1) * npairings(c);
         if (openings_random(g, (int)moves, want, seed, l) == 0) return HOYLE_OK;
         if (openings_random(g, (int)moves, k > 0 ? k : 1, seed, l) == 0) return HOYLE_OK;
-        return hoyle_error(HOYLE_EINVAL, "%s: key 'openings.%s': %s", at, g->entry->name,
-                           hoyle_last_error());
+        return hoyle_error_prefix(HOYLE_EINVAL, "%s: key 'openings.%s'", at, g->entry->name);
     }
     if (strncmp(src, "book:", 5) == 0) {
         char path[1024];
         book_path(cf->name, src + 5, path, sizeof path);
         if (openings_load_book(g, path, l))
-            return hoyle_error(HOYLE_EINVAL, "%s: key 'openings.%s': %s", at, g->entry->name,
-                               hoyle_last_error());
+            return hoyle_error_prefix(HOYLE_EINVAL, "%s: key 'openings.%s'", at, g->entry->name);
         /* seeded shuffle, so that pairings rotate through the whole book */
         rng_t r;
         rng_init(&r, seed);
@@ -218,7 +216,7 @@ static int check_semantics(tour_config_t *c, const config_t *cf)
         where(cf, items[i], at, sizeof at);
         const game_t *g;
         if (game_create(items[i]->value, &g))
-            return hoyle_error(HOYLE_EINVAL, "%s: key 'games[%d]': %s", at, i, hoyle_last_error());
+            return hoyle_error_prefix(HOYLE_EINVAL, "%s: key 'games[%d]'", at, i);
         c->games[c->num_games++] = g;
         if (g->num_players != 2)
             return hoyle_error(HOYLE_EINVAL, "%s: key 'games[%d]': %s is not a two-player game", at,
@@ -234,8 +232,7 @@ static int check_semantics(tour_config_t *c, const config_t *cf)
                 config_node_t *const *ai;
                 if (config_strings(cf, "agents", &ai) > a) an = ai[a];
                 where(cf, an, at, sizeof at);
-                return hoyle_error(HOYLE_EINVAL, "%s: key 'agents[%d]': %s", at, a,
-                                   hoyle_last_error());
+                return hoyle_error_prefix(HOYLE_EINVAL, "%s: key 'agents[%d]'", at, a);
             }
             int human = agent_is_human(probe);
             agent_free(probe);

@@ -151,11 +151,8 @@ static int report_one(FILE *f, const tres_set_t *s, const tres_opts_t *o, int in
     elo_result_t *r = NULL;
     int status =
         s->n_players < 2 ? hoyle_error(HOYLE_EINVAL, "fewer than 2 players") : elo_fit(&in, &p, &r);
-    if (status) {
-        char msg[600];
-        snprintf(msg, sizeof msg, "%s", hoyle_last_error());
-        status = hoyle_error(status, "ratings for %s (%zu games): %s", s->label, s->n_games, msg);
-    }
+    if (status)
+        status = hoyle_error_prefix(status, "ratings for %s (%zu games)", s->label, s->n_games);
     if (o->format == TRES_JSON) {
         fprintf(f, "%s{\"game\":", index ? "," : "");
         fputc('"', f);

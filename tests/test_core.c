@@ -133,6 +133,72 @@ static void test_error_message(void)
     CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "file 'x.h5': 3");
 }
 
+static void test_error_prefix_keeps_reason(void)
+{
+    hoyle_error(HOYLE_EINVAL, "gobang: board: %d is out of range [5, 19]", 99);
+    CU_ASSERT_EQUAL(hoyle_error_prefix(HOYLE_EIO, "t.yaml:%d: key '%s'", 2, "games[0]"), HOYLE_EIO);
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(),
+                           "t.yaml:2: key 'games[0]': gobang: board: 99 is out of range [5, 19]");
+    /* two levels, as a book error inside a config error */
+    hoyle_error(HOYLE_EINVAL, "no such move");
+    hoyle_error_prefix(HOYLE_EINVAL, "book.txt:%d: move '%s'", 3, "9-14");
+    hoyle_error_prefix(HOYLE_EINVAL, "x.yaml:6: key 'openings.checkers'");
+    CU_ASSERT_STRING_EQUAL(
+        hoyle_last_error(),
+        "x.yaml:6: key 'openings.checkers': book.txt:3: move '9-14': no such move");
+    /* no current message: the prefix alone, without a dangling ": " */
+    hoyle_clear_error();
+    hoyle_error_prefix(HOYLE_EINVAL, "where");
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "where");
+    /* an empty prefix leaves the message as it was */
+    hoyle_error_prefix(HOYLE_EINVAL, "%s", "");
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "where");
+}
+
+static void test_error_arguments_may_overlap(void)
+{
+    /* the bug this guards: formatting hoyle_last_error() into the buffer it
+     * points to overwrote the reason with the prefix before reading it */
+    hoyle_error(HOYLE_EINVAL, "the real reason");
+    CU_ASSERT_EQUAL(hoyle_error(HOYLE_EIO, "ctx: %s", hoyle_last_error()), HOYLE_EIO);
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "ctx: the real reason");
+    hoyle_error_prefix(HOYLE_EINVAL, "%s", hoyle_last_error());
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "ctx: the real reason: ctx: the real reason");
+    hoyle_error(HOYLE_EINVAL, "%s", hoyle_last_error() + 5);
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "the real reason: ctx: the real reason");
+}
+
+static void test_error_truncation(void)
+{
+    char big[2 * HOYLE_ERROR_MAX];
+    memset(big, 'r', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    /* a message longer than the buffer keeps its first HOYLE_ERROR_MAX - 1 bytes */
+    hoyle_error(HOYLE_EINVAL, "%s", big);
+    CU_ASSERT_EQUAL(strlen(hoyle_last_error()), HOYLE_ERROR_MAX - 1);
+    /* prefix + reason too long: the prefix stays whole, the reason's tail goes */
+    char where[201];
+    memset(where, 'p', 200);
+    where[200] = '\0';
+    hoyle_error(HOYLE_EINVAL, "reason-%s", big + 600);
+    hoyle_error_prefix(HOYLE_EINVAL, "%s", where);
+    const char *m = hoyle_last_error();
+    CU_ASSERT_EQUAL(strlen(m), HOYLE_ERROR_MAX - 1);
+    CU_ASSERT_EQUAL(strncmp(m, where, 200), 0);
+    CU_ASSERT_EQUAL(strncmp(m + 200, ": reason-rrr", 12), 0);
+    CU_ASSERT_EQUAL(m[HOYLE_ERROR_MAX - 2], 'r');
+    /* a prefix longer than the buffer: only the prefix, cut */
+    hoyle_error(HOYLE_EINVAL, "reason");
+    hoyle_error_prefix(HOYLE_EINVAL, "%s", big);
+    CU_ASSERT_EQUAL(strlen(hoyle_last_error()), HOYLE_ERROR_MAX - 1);
+    CU_ASSERT_PTR_NULL(strstr(hoyle_last_error(), "reason"));
+    /* a prefix that exactly fills the buffer leaves no room for ": " */
+    big[HOYLE_ERROR_MAX - 1] = '\0';
+    hoyle_error(HOYLE_EINVAL, "reason");
+    hoyle_error_prefix(HOYLE_EINVAL, "%s", big);
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), big);
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
@@ -142,6 +208,9 @@ int main(void)
         {"bind errors name the key", test_bind_errors_name_the_key},
         {"rng reproducible and uniform", test_rng_reproducible_and_uniform},
         {"error message", test_error_message},
+        {"error prefix keeps the reason", test_error_prefix_keeps_reason},
+        {"error arguments may point into the message", test_error_arguments_may_overlap},
+        {"error truncation", test_error_truncation},
         {NULL, NULL},
     };
     return harness_run("core", tests);

@@ -262,6 +262,28 @@ static void test_bad_configs(void)
     expect_bad(y, "key 'output' is required");
 }
 
+/* A config error caused by a callee (game spec, agent spec, book line) keeps
+ * the callee's reason after the file:line:key context, word for word. */
+static void test_bad_configs_keep_the_reason(void)
+{
+    const char *tail = "agents: [random, greedy]\noutput: %s/never.h5\n";
+    char y[1024];
+    snprintf(y, sizeof y, "name: x\ngames: [\"gobang(board=99)\"]\n%s", tail);
+    expect_bad(y, ":2: key 'games[0]': gobang: board: 99 is out of range [5, 19]");
+    snprintf(y, sizeof y,
+             "name: x\ngames: [checkers]\nagents: [random, \"mcts(sims=-1)\"]\n"
+             "output: %%s/never.h5\n");
+    expect_bad(y, ":3: key 'agents[1]': mcts: sims: -1 is out of range");
+    /* two levels: the book's line and move inside the config's key */
+    write_yaml("bad_move_book.txt", "good | 11-15 23-19\nbad | 11-15 99-1\n");
+    snprintf(y, sizeof y,
+             "name: x\ngames: [checkers]\n%sopenings: {checkers: "
+             "\"book:%%s/bad_move_book.txt\"}\n",
+             tail);
+    expect_bad(y, ":5: key 'openings.checkers': book ");
+    expect_bad(y, "bad_move_book.txt:2: move '99-1': move: bad square 99 in '99-1'");
+}
+
 /* Jobs of a file: results and lengths by job index. */
 static void read_jobs(const char *path, int n, double *result, int *length)
 {
@@ -349,6 +371,7 @@ int main(void)
         {"move limit adjudication", test_move_limit},
         {"reused, reseeded agents play the games of fresh ones", test_reused_agents_equal_fresh},
         {"bad configs name file:line:key, write nothing", test_bad_configs},
+        {"bad configs keep the callee's reason", test_bad_configs_keep_the_reason},
         {"resume skips stored jobs", test_resume_skips_done_jobs},
         {NULL, NULL},
     };

@@ -125,11 +125,8 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
         used += (size_t)snprintf(text + used, sizeof text - used, "%s%s=%s", i ? "," : "",
                                  sp->children[i]->key, sp->children[i]->value);
     if (used >= sizeof text) return hoyle_error(HOYLE_EINVAL, "%s: selfplay: too long", path);
-    if (selfplay_params_parse(text, &r->sp, r->sp_canon, sizeof r->sp_canon)) {
-        char msg[512];
-        snprintf(msg, sizeof msg, "%s", hoyle_last_error());
-        return hoyle_error(HOYLE_EINVAL, "%s: %s", path, msg);
-    }
+    if (selfplay_params_parse(text, &r->sp, r->sp_canon, sizeof r->sp_canon))
+        return hoyle_error_prefix(HOYLE_EINVAL, "%s", path);
     r->window_samples = config_int(c, "replay.window_samples", 100000);
     r->window_games = config_int(c, "replay.window_games", 0);
     r->min_samples = config_int(c, "replay.min_samples", 256);

@@ -66,10 +66,16 @@ static int backgammon_create(game_t *g)
     if (status) return status;
     g->vt = &backgammon_vt;
     g->num_players = 2;
+    /* the state is a flat struct (no pointers): copies are memcpy */
     g->state_size = (sizeof(bg_state_t) + 7) / 8 * 8;
     g->num_actions = BG_NUM_ACTIONS;
+    /* the largest action set is every step plus the pass; rolls (36
+     * actions) fit below it */
     g->max_legal = BG_NUM_ACTIONS;
+    /* 21 distinct rolls, or 30 ordered die pairs for the opening roll
+     * (doubles re-rolled) */
     g->max_chance_outcomes = 30;
+    /* each turn is one roll and at most four steps; +1 for the opening */
     g->max_game_length = 1 + bg_impl(g)->max_turns * (1 + BG_MAX_STEPS);
     g->obs_shape[0] = BG_PLANES, g->obs_shape[1] = 1, g->obs_shape[2] = BG_POINTS;
     return HOYLE_OK;

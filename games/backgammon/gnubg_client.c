@@ -247,6 +247,8 @@ static int spawn(gnubg_client_t *c, const char *path)
         dup2(theirs, 1);
         dup2(null_fd, 2);
         execve(path, argv, envp ? envp : environ);
+        /* only the forked child ends here (exec failed); the parent reads end
+         * of input, reaps status 127 and reports "cannot execute" */
         _exit(127);
     }
     if (!rc && pid < 0) rc = hoyle_error(HOYLE_EIO, "gnubg: fork failed: %s", strerror(errno));

@@ -18,6 +18,8 @@ static const char side_name[2] = {'X', 'O'};
  * many 1 bits as men there followed by a 0 bit; the 10 bytes in base64
  * without padding (14 characters). */
 
+/* gnubg's encoding exactly (its Position ID), so IDs paste between hoyle and
+ * gnubg; the board is read from the side on roll's point of view. */
 void bg_position_id(const bg_board_t *b, int on_roll, char id[BG_ID_LEN + 1])
 {
     uint8_t key[10] = {0};
@@ -46,6 +48,8 @@ int bg_position_id_parse(const char *id, int on_roll, bg_board_t *out)
     if (strlen(id) != BG_ID_LEN)
         return hoyle_error(HOYLE_EINVAL, "backgammon: position ID '%s' is not %d characters", id,
                            BG_ID_LEN);
+    /* 14 characters carry 84 bits: one spare byte keeps the decode loop in
+     * bounds for the last 4 */
     uint8_t key[11] = {0};
     for (int c = 0; c < BG_ID_LEN; c++) {
         const char *at = strchr(b64, id[c]);
@@ -64,6 +68,7 @@ int bg_position_id_parse(const char *id, int on_roll, bg_board_t *out)
     for (int k = 0; k < 2; k++) {
         int8_t *men = b.men[k == 0 ? 1 - on_roll : on_roll];
         int total = 0;
+        /* a run of 1 bits is the men on point i; its 0 bit closes the point */
         for (int i = 1; i <= BG_BAR; i++) {
             while (bit < 80 && (key[bit / 8] >> (bit % 8)) & 1) {
                 bit++;
@@ -77,11 +82,14 @@ int bg_position_id_parse(const char *id, int on_roll, bg_board_t *out)
                 return hoyle_error(HOYLE_EINVAL, "backgammon: position ID '%s' is truncated", id);
             bit++;
         }
+        /* every man not on the board or the bar has been borne off */
         men[BG_OFF] = (int8_t)(BG_MEN - total);
     }
     for (; bit < 80; bit++)
         if ((key[bit / 8] >> (bit % 8)) & 1)
             return hoyle_error(HOYLE_EINVAL, "backgammon: position ID '%s' has stray bits", id);
+    /* X's point q is O's point 25 - q: both sides on one point cannot
+     * happen */
     for (int q = 1; q <= 24; q++)
         if (b.men[0][q] && b.men[1][25 - q])
             return hoyle_error(HOYLE_EINVAL,
@@ -103,6 +111,8 @@ static int point_text(bool foster, int q, char *buf, size_t cap) /* cap >= 12 */
 }
 
 /* Does step `action` by `player` hit on `b`? */
+/* A hit lands on an opposing blot: the opponent's count on the same point,
+ * seen from his side (25 - to). */
 static bool step_hits(const bg_board_t *b, int player, int action)
 {
     int to = bg_step_to(action);
@@ -116,6 +126,8 @@ int bg_action_to_string(const game_t *g, const void *sv, int action, char *buf, 
     int len;
     char from[12], to[12];
     if (s->phase == BG_OPENING || s->phase == BG_ROLL) {
+        /* rolls are actions 0..35: (die1 - 1) * 6 + (die2 - 1); the opening
+         * names whose die is whose */
         int a = action / 6 + 1, b = action % 6 + 1;
         len = s->phase == BG_OPENING ? snprintf(buf, cap, "X%d-O%d", a, b)
                                      : snprintf(buf, cap, "%d%d", a, b);
@@ -160,6 +172,8 @@ int bg_action_from_string(const game_t *g, const void *sv, const char *text, int
         char extra;
         bool ok = s->phase == BG_OPENING ? sscanf(text, " X%1d-O%1d %c", &a, &b, &extra) == 2
                                          : sscanf(text, " %1d%1d %c", &a, &b, &extra) == 2;
+        /* after the opening, a roll is unordered: 13 and 31 are one action,
+         * stored larger die first */
         if (ok && s->phase == BG_ROLL && a < b) {
             int t = a;
             a = b, b = t;
@@ -194,6 +208,7 @@ int bg_action_from_string(const game_t *g, const void *sv, const char *text, int
         p = NULL;
     if (p && *p == '*') p++;
     while (p && isspace((unsigned char)*p)) p++;
+    /* a step never starts off the board or ends on the bar */
     if (p == NULL || *p || from == BG_OFF || to == BG_BAR)
         return hoyle_error(HOYLE_EINVAL,
                            "backgammon: cannot read step '%s' (want e.g. 13/7, bar/22, 6/off)",
@@ -201,6 +216,8 @@ int bg_action_from_string(const game_t *g, const void *sv, const char *text, int
     int found = -1;
     for (int i = 0; i < n; i++)
         if (bg_step_from(legal[i]) == from && bg_step_to(legal[i]) == to) {
+            /* a step is from + die: only bearing off can give two actions
+             * the same text (5/off with a 5 or with a larger die) */
             if (found >= 0)
                 return hoyle_error(HOYLE_EINVAL, "backgammon: step '%s' is ambiguous here", text);
             found = legal[i];
@@ -241,6 +258,8 @@ static size_t path_text(bool foster, const path_t *p, char *buf, size_t cap)
  * began (men are interchangeable) starts it. */
 static int move_paths(const bg_state_t *s, const int *actions, int n, path_t *paths)
 {
+    /* a path tracks one man, so move text shows 24/13 and not 24/18 18/13;
+     * men are alike, so a step that starts where a path ended continues it */
     bg_board_t b = s->board;
     int p = s->to_move, np = 0;
     for (int i = 0; i < n && i < BG_MAX_STEPS; i++) {
@@ -326,6 +345,9 @@ int bg_move_to_string(const game_t *g, const void *sv, const int *actions, int n
  * where a man stops on a single opposing man. */
 static int text_board(bool foster, const bg_state_t *s, const char *text, bg_board_t *out)
 {
+    /* the text is applied to a copy of the board and then compared against
+     * every legal play's final board: text order and the order of the dice
+     * do not matter, only where the men end up */
     bg_board_t b = s->board;
     int p = s->to_move;
     int8_t *me = b.men[p], *opp = b.men[1 - p];
@@ -352,6 +374,7 @@ static int text_board(bool foster, const bg_state_t *s, const char *text, bg_boa
         for (int t = 0; t < times; t++)
             for (int k = 0; k + 1 < np; k++) {
                 int from = path[k], to = path[k + 1];
+                /* points only count down towards home (0 = off) */
                 if (from == BG_OFF || to == BG_BAR || (to != BG_OFF && to >= from) || me[from] == 0)
                     return HOYLE_EINVAL;
                 me[from]--;
@@ -374,6 +397,8 @@ static int text_board(bool foster, const bg_state_t *s, const char *text, bg_boa
 int bg_move_from_string(const game_t *g, const void *sv, const char *text, int *actions, int cap)
 {
     const bg_state_t *s = sv;
+    /* plays are matched by their final board; the steps already made this
+     * turn must be a prefix of the play */
     if (s->phase != BG_PLAY || s->need == 0) /* a roll, or the pass */
         return game_move_from_string_default(g, s, text, actions, cap);
     bg_board_t target;
@@ -403,6 +428,9 @@ int bg_move_from_string(const game_t *g, const void *sv, const char *text, int *
  * `...:O:-:t2` (O to roll), `...:-:end:t40` (over). The ID is the board when
  * the play began, from the view of SIDE (X before the opening roll). */
 
+/* The ID is the board at the start of the play and the steps made so far are
+ * listed, so a mid-turn position keeps the information needed to finish the
+ * play (which dice are left, which men moved). */
 int bg_position_to_string(const game_t *g, const void *sv, char *buf, size_t cap)
 {
     const bg_state_t *s = sv;
@@ -445,6 +473,7 @@ int bg_position_from_string(const game_t *g, const char *text, void *sv)
     if (strlen(text) >= sizeof buf)
         return hoyle_error(HOYLE_EINVAL, "backgammon: position text too long");
     strcpy(buf, text);
+    /* the last field is the optional tTURNS; the ones before it are fixed */
     for (char *tok = buf, *next; tok && nf < 6; tok = next) {
         next = strchr(tok, ':');
         if (next) *next++ = '\0';
@@ -502,6 +531,7 @@ int bg_position_from_string(const game_t *g, const char *text, void *sv)
         if (strlen(dice) != 2 || dice[0] < '1' || dice[0] > '6' || dice[1] < '1' || dice[1] > '6')
             return hoyle_error(HOYLE_EINVAL, "backgammon: dice '%s' are not two digits 1-6", dice);
         int a = dice[0] - '0', b = dice[1] - '0';
+        /* bg_begin_play counts the roll as a turn: start one lower */
         s.turns = (uint16_t)(turns < 1 ? 0 : turns - 1);
         bg_begin_play(g, &s, mover, a > b ? a : b, a > b ? b : a);
         if (nf == 4) {
@@ -510,6 +540,8 @@ int bg_position_from_string(const game_t *g, const char *text, void *sv)
                 next = strchr(tok, ',');
                 if (next) *next++ = '\0';
                 int action;
+                /* the listed steps must leave the play unfinished: a complete
+                 * play is written as the next position (O to roll) */
                 if (s.phase != BG_PLAY || s.nsteps + 1 >= s.need)
                     return hoyle_error(HOYLE_EINVAL,
                                        "backgammon: the steps complete the play (or more); give "
@@ -534,6 +566,8 @@ static void at_point(const bg_board_t *b, int q, int *x, int *o)
 
 /* Row `level` (0 = next to the edge) of point q's column: a man, or on
  * the fifth row the count when more than five stand there. */
+/* Draws at most five men a column; a taller stack shows its count on the
+ * fifth row so that the board keeps a fixed height. */
 static void draw_cell(char *row, int col, const bg_board_t *b, int q, int level)
 {
     int x, o;

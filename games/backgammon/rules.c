@@ -10,9 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/check.h"
 #include "core/rng.h"
 #include "games/backgammon/bg_internal.h"
 
+/* Each side's points are numbered from its own home: 24 is the back point,
+ * 1..6 the home board, 0 off and 25 the bar, so one layout serves both. */
 void bg_board_init(bg_board_t *b)
 {
     memset(b, 0, sizeof *b);
@@ -32,9 +35,12 @@ int bg_impl_create(game_t *g, bool points_scoring, int max_turns, bool foster)
     im->max_turns = max_turns;
     im->foster = foster;
     rng_t r;
+    /* a fixed seed: the same spec hashes the same way in every process */
     rng_init(&r, 0xBAC6A770ull);
     for (int p = 0; p < 2; p++)
         for (int i = 0; i < BG_POINTS; i++)
+            /* keyed by count per point (c men on point i), not per man:
+             * men are interchangeable, so only the counts identify a board */
             for (int c = 1; c <= BG_MEN; c++) im->zob_men[p][i][c] = rng_next(&r);
     for (int p = 0; p < 2; p++) im->zob_side[p] = rng_next(&r);
     for (int k = 0; k < 4; k++) im->zob_phase[k] = rng_next(&r);
@@ -48,6 +54,8 @@ int bg_impl_create(game_t *g, bool points_scoring, int max_turns, bool foster)
 
 /* ---- steps on a board ---- */
 
+/* Bearing off is allowed only with every man in the home board (points
+ * 1..6): nothing on 7..24 or on the bar. */
 static bool all_home(const int8_t *me)
 {
     for (int i = 7; i <= BG_BAR; i++)
@@ -59,7 +67,9 @@ bool bg_step_ok(const bg_board_t *b, int player, int action)
 {
     const int8_t *me = b->men[player], *opp = b->men[1 - player];
     int from = bg_step_from(action), to = from - bg_step_die(action);
+    /* a man on the bar must enter before any other man moves */
     if (me[from] == 0 || (me[BG_BAR] && from != BG_BAR)) return false;
+    /* two or more opposing men make a point the mover cannot land on */
     if (to >= 1) return opp[25 - to] < 2;
     if (!all_home(me)) return false;
     if (to == 0) return true;
@@ -104,6 +114,8 @@ static void next_epoch(gen_t *gn)
     }
 }
 
+/* Hash of the raw bytes for the dedup table: bg_plays() gets a bare board,
+ * without the game and so without its Zobrist keys. */
 static uint64_t board_key(const bg_board_t *b)
 {
     uint64_t w[(sizeof *b + 7) / 8] = {0}, h = 0x9e3779b97f4a7c15ull;
@@ -125,7 +137,11 @@ static void record(gen_t *gn, const bg_board_t *b, int len)
     size_t mask = 2 * BG_MAX_PLAYS - 1, i = board_key(b) & mask;
     for (; gn->stamp[i] == gn->epoch; i = (i + 1) & mask)
         if (memcmp(&gn->out[gn->table[i]].after, b, sizeof *b) == 0) return;
-    if (gn->n >= BG_MAX_PLAYS) abort(); /* cannot happen: see BG_MAX_PLAYS */
+    /* Unreachable from any input: plays are distinct resulting boards, every
+     * board that parses has at most BG_MEN men a side, and no such position
+     * has more than 3060 distinct plays of one roll (gnubg's MAX_MOVES), well
+     * under BG_MAX_PLAYS. Failing here means the generator is broken. */
+    CHECK_LT(gn->n, BG_MAX_PLAYS);
     bg_play_t *pl = &gn->out[gn->n];
     pl->n = (uint8_t)len;
     memcpy(pl->steps, gn->steps, sizeof pl->steps);
@@ -295,6 +311,8 @@ int bg_pips(const bg_board_t *b, int player)
     return pips;
 }
 
+/* Gammon: the loser has borne off nothing; backgammon: and still has a man
+ * in the winner's home board (the loser's 19..24) or on the bar. */
 int bg_win_kind(const bg_board_t *b, int winner)
 {
     const int8_t *loser = b->men[1 - winner];
@@ -322,6 +340,8 @@ void bg_settle(const game_t *g, bg_state_t *s)
             finish(g, s, bg_win_kind(&s->board, p), p);
             return;
         }
+    /* the turn limit is checked between plays only, so a play is never cut
+     * off halfway */
     if (s->phase != BG_PLAY && s->turns >= bg_impl(g)->max_turns) finish(g, s, BG_DRAW, 0);
 }
 
@@ -377,6 +397,10 @@ int bg_chance_outcomes(const game_t *g, const void *sv, int *actions, double *pr
     (void)g;
     const bg_state_t *s = sv;
     int n = 0;
+    /* the opening roll gives one die to each side and the higher die
+     * moves first, so doubles are rolled again: 30 equally likely
+     * ordered pairs. Later rolls are unordered: 21 outcomes, the
+     * non-doubles twice as likely */
     for (int a = 1; a <= 6; a++)
         for (int b = 1; b <= 6; b++) {
             if (s->phase == BG_OPENING && a != b) {
@@ -405,6 +429,8 @@ int bg_legal_actions(const game_t *g, const void *sv, int *out)
     int np;
     const bg_play_t *plays = bg_state_plays(s, &np);
     bool seen[BG_NUM_ACTIONS] = {false};
+    /* the next step of every play that continues the steps made so
+     * far, each action once */
     for (int i = 0; i < np; i++)
         if (memcmp(plays[i].steps, s->steps, s->nsteps) == 0)
             seen[plays[i].steps[s->nsteps]] = true;
@@ -435,6 +461,8 @@ void bg_apply(const game_t *g, void *sv, int action)
     int8_t *me = s->board.men[p], *opp = s->board.men[1 - p];
     s->hash ^= im->zob_men[p][from][me[from]] ^ im->zob_men[p][from][me[from] - 1];
     s->hash ^= im->zob_men[p][to][me[to]] ^ im->zob_men[p][to][me[to] + 1];
+    /* a hit: the blot goes to the bar, and the hit is part of the hash
+     * so that states differing only in it never collide */
     if (to != BG_OFF && opp[25 - to] == 1) {
         s->hash ^= im->zob_men[1 - p][25 - to][1] ^ im->zob_men[1 - p][BG_BAR][opp[BG_BAR]] ^
                    im->zob_men[1 - p][BG_BAR][opp[BG_BAR] + 1] ^ im->zob_hit[s->nsteps];
@@ -487,7 +515,9 @@ static uint64_t perft(const game_t *g, const bg_state_t *s, int depth)
     const bg_play_t *plays = bg_state_plays(s, &n);
     /* the recursion reuses the thread's play cache: keep this level's plays */
     uint8_t(*mine)[BG_MAX_STEPS] = malloc(sizeof *mine * (size_t)(n ? n : 1));
-    if (mine == NULL) abort();
+    /* Out of memory for at most BG_MAX_PLAYS * 4 bytes: not an input
+     * condition, and the perft slot (a node count) has no error channel. */
+    CHECK(mine != NULL);
     for (int i = 0; i < n; i++)
         if (memcmp(plays[i].steps, s->steps, s->nsteps) == 0)
             memcpy(mine[m++], plays[i].steps, BG_MAX_STEPS);

@@ -6,6 +6,9 @@
 #include "core/rng.h"
 #include "games/checkers/checkers_internal.h"
 
+/* The keys are drawn in a fixed order from one counter: changing the order or
+ * the count changes every hash (and with it transposition-table behaviour and
+ * the bench signature). */
 void ck_zobrist_init(ck_game_t *cg)
 {
     uint64_t x = 0x636865636B657273ull; /* "checkers" */
@@ -20,6 +23,9 @@ void ck_zobrist_init(ck_game_t *cg)
     }
 }
 
+/* From scratch; ck_apply updates the hash incrementally, and this is the
+ * reference it must equal (a state read from text starts here). Mid-chain
+ * states hash their chain squares and captured set too. */
 uint64_t ck_hash_compute(const ck_game_t *cg, const ck_state_t *s)
 {
     uint64_t h = s->side ? cg->z_side : 0;
@@ -42,12 +48,17 @@ void ck_start_position(const ck_game_t *cg, ck_state_t *s)
         s->kings = ck_bit(0);
         s->bb[1] = 0xF0000000u; /* the tailors on 29-32 */
     } else {
+        /* black on squares 1-12, white on 21-32 */
         s->bb[0] = 0x00000FFFu;
         s->bb[1] = 0xFFF00000u;
     }
     s->hash = ck_hash_compute(cg, s);
 }
 
+/* Direction from `from` to `to` if they share a diagonal (-1 otherwise), and
+ * the squares strictly between them in *between. Walking with ck_shift keeps
+ * the result right at the board edges, where the 32-square numbering's rows
+ * alternate their offset. */
 int ck_line(int from, int to, uint32_t *between)
 {
     *between = 0;

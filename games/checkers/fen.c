@@ -9,8 +9,13 @@
 
 #include "games/checkers/checkers_internal.h"
 
+/* A full board with kings, a chain and a 40-move history is a few hundred
+ * characters: 1024 refuses nonsense without limiting real positions. */
 #define FEN_MAX 1024
 
+/* 1-based square numbers on the text side, 0-based bits inside. The digit
+ * loop stops growing v at 1000 so that a long digit string is "bad square"
+ * rather than an overflow. */
 static int read_square(const char **pp, int *sq, const char *what)
 {
     const char *p = *pp;
@@ -59,6 +64,9 @@ static int read_pieces(const char *p, uint32_t *set, uint32_t *kings, const char
 }
 
 /* `allow`: a Polish man in mid-capture may stand on its king row uncrowned. */
+/* Piece counts are checked because buffer sizes rely on them (CK_MAX_LEGAL
+ * assumes at most 12 pieces a side, the most a side starts with); an uncrowned
+ * man on its king row is a state no game can reach. */
 static int check_board(const ck_game_t *cg, ck_state_t *t, uint32_t allow)
 {
     static const char *const name[2] = {"black", "white"};
@@ -74,6 +82,8 @@ static int check_board(const ck_game_t *cg, ck_state_t *t, uint32_t allow)
             return hoyle_error(HOYLE_EINVAL, "fen: %s man on %d is on its king row (write K%d)",
                                name[c], ck_lsb(bad) + 1, ck_lsb(bad) + 1);
     }
+    /* devil checkers: the one black piece is always a king (the devil), so
+     * the K markers are implied rather than required */
     if (cg->variant == CK_DEVIL) {
         if (ck_popcount(t->bb[0]) != 1)
             return hoyle_error(HOYLE_EINVAL,
@@ -87,6 +97,10 @@ static int check_board(const ck_game_t *cg, ck_state_t *t, uint32_t allow)
 }
 
 /* C<a>x<b> and X<list>: a chain in progress. */
+/* The chain fields describe a capture sequence stopped between steps: the
+ * mover's piece is on b, came from a (now empty), and took the pieces in X.
+ * Accepted only if the last step really captured and another capture is
+ * available, since otherwise the turn would already have ended. */
 static int check_chain(const ck_game_t *cg, ck_state_t *t, const char *cf, const char *xf)
 {
     int a, b;
@@ -114,6 +128,8 @@ static int check_chain(const ck_game_t *cg, ck_state_t *t, const char *cf, const
     t->chain_prev = (uint8_t)(a + 1);
     bool king = (t->kings >> b) & 1;
     ck_step_t st[32];
+    /* without flying kings a man that reaches the king row crowns and its
+     * capture ends there, so it cannot be mid-chain on that row */
     bool stop = !king && !cg->flying && (ck_bit(b) & ck_king_row(c));
     if (stop || !ck_capture_steps(cg, t->bb[c], t->bb[c ^ 1], cap, b, king, c,
                                   king && cg->flying ? d : -1, st))
@@ -122,6 +138,9 @@ static int check_chain(const ck_game_t *cg, ck_state_t *t, const char *cf, const
 }
 
 /* H<a-b,...>: undo the moves from the newest to check them. */
+/* The history holds the reversible moves (king non-captures) behind the 40-move
+ * rule and repetition. Undoing them newest first proves that each one was a
+ * legal king move into the position as given; rev[] stores from | to << 5. */
 static int check_history(const ck_game_t *cg, ck_state_t *t, const char *hf)
 {
     const char *p = hf;
@@ -142,6 +161,7 @@ static int check_history(const ck_game_t *cg, ck_state_t *t, const char *hf)
     if (!cg->draws && n) return hoyle_error(HOYLE_EINVAL, "fen: history: this variant keeps none");
     uint32_t bb[2] = {t->bb[0], t->bb[1]}, kings = t->kings;
     int mover = t->side ^ 1;
+    /* the mover alternates backwards from the side that just moved */
     for (int i = n - 1; i >= 0; i--, mover ^= 1) {
         int a = rev[i] & 31, b = rev[i] >> 5;
         uint32_t between;
@@ -165,6 +185,7 @@ int ck_position_from_string(const game_t *g, const char *text, void *out)
     const ck_game_t *cg = ck_game(g);
     char buf[FEN_MAX];
     size_t len = strlen(text);
+    /* tolerate surrounding blanks and the trailing '.' of PDN's FEN tag */
     while (len && isspace((unsigned char)text[len - 1])) len--;
     while (len && isspace((unsigned char)*text)) text++, len--;
     if (len && text[len - 1] == '.') len--;
@@ -194,6 +215,8 @@ int ck_position_from_string(const game_t *g, const char *text, void *out)
         return hoyle_error(HOYLE_EINVAL, "fen: side to move must be B or W, got '%s'", field[0]);
     const char *cf = NULL, *xf = NULL, *hf = NULL;
     bool seen[2] = {false, false};
+    /* fields are split on ':': side, W, B, then C, X, H; the spare slots
+     * let a stray extra field get its own message */
     int order = 0; /* W/B fields, then C, X, H in that order */
     for (int i = 1; i < nf; i++) {
         char tag = (char)toupper((unsigned char)field[i][0]);
@@ -218,6 +241,8 @@ int ck_position_from_string(const game_t *g, const char *text, void *out)
     }
     if (!seen[0] || !seen[1]) return hoyle_error(HOYLE_EINVAL, "fen: need both a W and a B field");
     uint32_t allow = 0;
+    /* the piece standing on the chain's square may be a man on its king row
+     * (see check_board): find that square before the board check */
     const char *cx = cf ? strpbrk(cf, "xX") : NULL;
     if (cx && cg->flying) {
         int sq = atoi(cx + 1);
@@ -230,6 +255,8 @@ int ck_position_from_string(const game_t *g, const char *text, void *out)
     if (cf && check_chain(cg, &t, cf, xf)) return HOYLE_EINVAL;
     if (hf && check_history(cg, &t, hf)) return HOYLE_EINVAL;
     t.hash = ck_hash_compute(cg, &t);
+    /* ck_finish sets the result (no moves, draw rules) of a position that is
+     * not mid-chain, exactly as after a move */
     if (!t.chain) ck_finish(cg, &t);
     memcpy(out, &t, sizeof t);
     return HOYLE_OK;

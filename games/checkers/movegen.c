@@ -15,10 +15,16 @@
 int ck_capture_steps(const ck_game_t *cg, uint32_t own, uint32_t opp, uint32_t captured, int sq,
                      bool king, int color, int forbid, ck_step_t *out)
 {
+    /* devil checkers has no captures: the devil only blocks */
     if (cg->variant == CK_DEVIL) return 0;
+    /* pieces already taken in this chain stay on the board as blockers
+     * (they are in opp, so not empty) but are no longer prey */
     uint32_t empty = ~(own | opp), prey = opp & ~captured, from = ck_bit(sq);
     int n = 0;
     if (king && cg->flying) {
+        /* slide over empty squares to the first piece; if it is prey, every
+         * empty square behind it is a landing square, and a further prey
+         * with an empty square behind it extends the same flight */
         for (int d = 0; d < 4; d++) {
             if (d == forbid) continue;
             uint32_t t = ck_shift(d, from);
@@ -38,6 +44,8 @@ int ck_capture_steps(const ck_game_t *cg, uint32_t own, uint32_t opp, uint32_t c
         }
         return n;
     }
+    /* men move and capture forward only in the non-flying variants; kings
+     * and flying-variant men use all four diagonals */
     int d0 = 0, d1 = 3;
     if (!king && !cg->flying) d0 = ck_fwd0(color), d1 = d0 + 1;
     for (int d = d0; d <= d1; d++) {
@@ -49,6 +57,8 @@ int ck_capture_steps(const ck_game_t *cg, uint32_t own, uint32_t opp, uint32_t c
     return n;
 }
 
+/* Most pieces the piece on `sq` can still take from here (depth-first over
+ * the continuations): the majority rule compares these totals. */
 int ck_max_capture(const ck_game_t *cg, uint32_t own, uint32_t opp, uint32_t captured, int sq,
                    bool king, int color, int forbid)
 {
@@ -77,6 +87,9 @@ uint32_t ck_quiet_targets(const ck_game_t *cg, uint32_t own, uint32_t opp, int s
     return t;
 }
 
+/* Any capture for `color`: bitboard shifts test every short jump of all men
+ * and short kings at once, one direction per pass; only flying kings need the
+ * per-piece scan. Called on every position, so it must stay cheap. */
 bool ck_has_capture(const ck_game_t *cg, uint32_t own, uint32_t opp, uint32_t kings, int color)
 {
     if (cg->variant == CK_DEVIL) return false;
@@ -95,6 +108,8 @@ bool ck_has_capture(const ck_game_t *cg, uint32_t own, uint32_t opp, uint32_t ki
     return false;
 }
 
+/* f and f + 1 are the two forward directions, f ^ 2 and (f ^ 2) + 1 the two
+ * backward ones (ck_fwd0), which only kings use for quiet moves. */
 bool ck_has_move(const ck_game_t *cg, uint32_t own, uint32_t opp, uint32_t kings, int color)
 {
     uint32_t empty = ~(own | opp), men = own & ~kings, k = own & kings;
@@ -106,6 +121,8 @@ bool ck_has_move(const ck_game_t *cg, uint32_t own, uint32_t opp, uint32_t kings
     return ck_has_capture(cg, own, opp, kings, color);
 }
 
+/* Insertion sort (the lists are short): capture lists come out ascending,
+ * as the quiet-move scan produces them by construction. */
 static void sort_actions(int *a, int n)
 {
     for (int i = 1; i < n; i++) {
@@ -141,11 +158,13 @@ int ck_legal_actions(const ck_game_t *cg, const ck_state_t *s, int *out)
     if (s->result != CK_ONGOING) return 0;
     int c = s->side, n = 0;
     uint32_t own = s->bb[c], opp = s->bb[c ^ 1];
+    /* captures are compulsory: once one exists, quiet moves are not legal */
     if (s->chain || ck_has_capture(cg, own, opp, s->kings, c)) {
         int vals[CK_MAX_LEGAL + 32], best = 0;
         if (s->chain) {
             int sq = s->chain - 1, forbid = -1;
             uint32_t between;
+            /* a flying king may not double back along the line it came in on */
             if (cg->flying && ((s->kings >> sq) & 1))
                 forbid = ck_line(s->chain_prev - 1, sq, &between);
             n = piece_captures(cg, s, sq, forbid, out, vals);
@@ -180,6 +199,9 @@ bool ck_is_capture(const ck_state_t *s, int action)
     return (between & s->bb[s->side ^ 1]) != 0;
 }
 
+/* Crowning, the reversible-move history (only king non-captures count, and
+ * only in variants with the draw rules), then the turn passes. A man crowns
+ * only when its move ends on the king row, never in passing mid-chain. */
 static void end_move(const ck_game_t *cg, ck_state_t *s, int to, bool reversible, int from)
 {
     int c = s->side;
@@ -212,6 +234,8 @@ void ck_apply(const ck_game_t *cg, ck_state_t *s, int action)
         end_move(cg, s, to, king && cg->draws, from);
         return;
     }
+    /* mid-chain the hash covers the captured set and the chain squares, so
+     * transpositions inside a capture never meet positions between moves */
     for (uint32_t b = cap; b; b &= b - 1) s->hash ^= cg->z_cap[ck_lsb(b)];
     s->captured |= cap;
     if (s->chain) s->hash ^= cg->z_chain[s->chain - 1] ^ cg->z_prev[s->chain_prev - 1];
@@ -222,11 +246,14 @@ void ck_apply(const ck_game_t *cg, ck_state_t *s, int action)
         memset(s->rev, 0, sizeof s->rev[0] * s->quiet);
         s->quiet = 0;
     }
+    /* without flying kings a man that reaches the king row crowns and ends
+     * its move there, even if another capture were available */
     bool stop = !king && !cg->flying && (ck_bit(to) & ck_king_row(c));
     ck_step_t st[32];
     if (!stop && ck_capture_steps(cg, s->bb[c], s->bb[c ^ 1], s->captured, to, king, c,
                                   king && cg->flying ? d : -1, st) > 0)
         return;
+    /* the move is over: lift the captured pieces all at once */
     for (uint32_t b = s->captured; b; b &= b - 1) {
         int sq = ck_lsb(b);
         s->hash ^= cg->z_cap[sq] ^ cg->z_piece[c ^ 1][(s->kings >> sq) & 1][sq];

@@ -22,12 +22,15 @@
 
 /* ---- strings with a bound ---- */
 
+/* A bounded writer: once a piece does not fit, `full` sticks and sb_done()
+ * reports EFULL, so callers write unconditionally and check once. */
 typedef struct sbuf {
     char *p;
     size_t cap, len;
     bool full;
 } sbuf_t;
 
+/* Formats with up to two ints: every piece of checkers text is squares. */
 static void sb_put(sbuf_t *b, const char *fmt, int a, int c)
 {
     char tmp[32];
@@ -67,6 +70,8 @@ static int parse_squares(const char *text, int *sq, int cap, const char *what)
         if (!isdigit((unsigned char)*p))
             return hoyle_error(HOYLE_EINVAL, "%s: unexpected '%c' in '%s'", what, *p, text);
         long v = 0;
+        /* v stops growing at 1000, so a long digit run is a bad square, not
+         * an overflow */
         while (isdigit((unsigned char)*p) && v < 1000) v = v * 10 + (*p++ - '0');
         if (v < 1 || v > 32)
             return hoyle_error(HOYLE_EINVAL, "%s: bad square %ld in '%s'", what, v, text);
@@ -84,6 +89,8 @@ static int parse_squares(const char *text, int *sq, int cap, const char *what)
     return n;
 }
 
+/* One step must be a legal action as given; whole moves (with their
+ * shortcuts) go through ck_move_from_string. */
 int ck_action_from_string(const game_t *g, const void *s, const char *text, int *action)
 {
     int sq[2], legal[CK_MAX_LEGAL];
@@ -100,6 +107,9 @@ int ck_action_from_string(const game_t *g, const void *s, const char *text, int 
 
 /* ---- whole moves ---- */
 
+/* Search state for matching typed squares against the legal whole moves:
+ * `found` keeps the last match, `matches` counts them, and an exact match
+ * (every landing square given) ends the search and wins over shortcuts. */
 typedef struct match {
     const ck_game_t *cg;
     const int *sq;
@@ -110,6 +120,8 @@ typedef struct match {
     bool exact;
 } match_t;
 
+/* Depth-first over the steps of each legal whole move: a chain continues
+ * while the state says a capture is in progress. */
 static void match_walk(match_t *m, const ck_state_t *s, int len)
 {
     int legal[CK_MAX_LEGAL];
@@ -125,6 +137,7 @@ static void match_walk(match_t *m, const ck_state_t *s, int len)
         int steps = len + 1, first = m->acts[0] >> 5, last = legal[i] & 31;
         bool exact = m->nsq == steps + 1 && m->sq[0] == first;
         for (int k = 0; k < steps && exact; k++) exact = m->sq[k + 1] == (m->acts[k] & 31);
+        /* the from-to shortcut: accepted only when it names one path */
         bool ends = m->nsq == 2 && m->sq[0] == first && m->sq[1] == last;
         if (exact || ends) {
             memcpy(m->found, m->acts, sizeof(int) * (size_t)steps);
@@ -173,6 +186,8 @@ int ck_move_to_string(const game_t *g, const void *s, const int *actions, int n,
 
 /* ---- PDN FEN ---- */
 
+/* Kings are written with K, squares ascending; the C, X and H fields only
+ * when present, so a plain position prints as plain PDN FEN. */
 int ck_position_to_string(const game_t *g, const void *state, char *buf, size_t cap)
 {
     (void)g;

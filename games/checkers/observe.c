@@ -28,9 +28,11 @@ void ck_observe(const game_t *g, const void *state, int player, float *out)
                          s->captured};
     for (int p = 0; p < 6; p++)
         for (uint32_t b = plane[p]; b; b &= b - 1) {
+            /* Black's view turns the board: square k becomes 33 - k (1-based) */
             int sq = ck_lsb(b), v = player == 0 ? 31 - sq : sq;
             out[p * 64 + ck_row(v) * 8 + ck_col(v)] = 1.0f;
         }
+    /* in variants without the draw rules quiet stays 0, so the plane is 0 */
     float q = (float)s->quiet / (float)CK_QUIET_MAX;
     for (int i = 0; i < 64; i++) out[6 * 64 + i] = q;
 }
@@ -44,6 +46,7 @@ int ck_state_to_string(const game_t *g, const void *state, char *buf, size_t cap
         n += (size_t)snprintf(text + n, sizeof text - n, "  ");
         for (int c = 0; c < 8; c++) {
             char ch = ' ';
+            /* only the dark squares are playable; they carry the numbers */
             if ((r + c) & 1) {
                 int sq = r * 4 + c / 2;
                 uint32_t bit = ck_bit(sq);

@@ -97,7 +97,7 @@ static int read_game(const game_t *g, reader_t *r, checkers_pdn_game_t *pg, ck_s
     for (int i = 0; i < pg->num_tags; i++)
         if (strcmp(pg->tags[i].key, "FEN") == 0) {
             if (ck_position_from_string(g, pg->tags[i].value, s))
-                return hoyle_error(HOYLE_EINVAL, "pdn: FEN tag: %s", hoyle_last_error());
+                return hoyle_error_prefix(HOYLE_EINVAL, "pdn: FEN tag");
         }
     ck_position_to_string(g, s, pg->start, sizeof pg->start);
     snprintf(pg->result, sizeof pg->result, "*");
@@ -140,8 +140,8 @@ static int read_game(const game_t *g, reader_t *r, checkers_pdn_game_t *pg, ck_s
         int acts[GAME_MAX_CHAIN];
         int m = ck_move_from_string(g, s, tok, acts, GAME_MAX_CHAIN);
         if (m < 0)
-            return hoyle_error(HOYLE_EINVAL, "pdn: line %d: move %d '%s': %s", r->line,
-                               pg->num_moves + 1, tok, hoyle_last_error());
+            return hoyle_error_prefix(HOYLE_EINVAL, "pdn: line %d: move %d '%s'", r->line,
+                                      pg->num_moves + 1, tok);
         if (pg->num_moves == CHECKERS_PDN_MOVES || pg->num_actions + m > CHECKERS_PDN_ACTIONS)
             return hoyle_error(HOYLE_EINVAL, "pdn: line %d: game too long", r->line);
         for (int i = 0; i < m; i++) {

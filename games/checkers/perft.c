@@ -15,6 +15,8 @@ typedef struct pf {
     uint16_t *hist;
 } pf_t;
 
+/* What a node needs and no more: no hash, no result, no chain fields (a
+ * chain is walked to its end inside pf_chain). */
 typedef struct pfpos {
     uint32_t bb[2], kings;
     int side;
@@ -28,6 +30,8 @@ static uint64_t pf_child(pf_t *p, const pfpos_t *x, int base, int quiet, int dep
     if (depth == 0) return 1;
     const ck_game_t *cg = p->cg;
     if (cg->variant == CK_DEVIL && ck_devil_free(x->bb[0], x->bb[1])) return 0;
+    /* the same end-of-game rules as ck_finish, checked only once four
+     * reversible moves make a repetition possible */
     if (cg->draws && quiet >= 4) {
         if (quiet >= CK_QUIET_MAX) return 0;
         if (ck_count_reps(x->bb[0] & x->kings, x->bb[1] & x->kings, x->side, p->hist + base,
@@ -49,11 +53,14 @@ static uint64_t pf_chain(pf_t *p, const pfpos_t *x, int sq, bool king, uint32_t 
     bool stop = ncap > 0 && !king && !cg->flying && (ck_bit(sq) & ck_king_row(c));
     if (!stop) n = ck_capture_steps(cg, x->bb[c], x->bb[c ^ 1], captured, sq, king, c, forbid, st);
     if (n == 0) {
+        /* a capture path counts only at its end, and under the majority rule
+         * only if it took the most pieces available */
         if (ncap == 0 || (need && ncap != need)) return 0;
         if (depth == 1) return 1;
         pfpos_t y = *x;
         y.bb[c ^ 1] &= ~captured;
         y.kings &= ~captured;
+        /* the move is over: lift the captured pieces, crown on arrival */
         if (!king && (ck_bit(sq) & ck_king_row(c))) y.kings |= ck_bit(sq);
         y.side ^= 1;
         return pf_child(p, &y, base, 0, depth - 1);
@@ -78,6 +85,8 @@ static uint64_t pf_node(pf_t *p, const pfpos_t *x, int base, int quiet, int dept
     uint32_t own = x->bb[c], opp = x->bb[c ^ 1], empty = ~(own | opp);
     uint32_t men = own & ~x->kings, kings = own & x->kings;
     if (ck_has_capture(cg, own, opp, x->kings, c)) {
+        /* the majority count is found before walking any path, since each
+         * path is checked against the best of all of them */
         int need = 0;
         if (cg->flying)
             for (uint32_t b = own; b; b &= b - 1) {
@@ -88,6 +97,8 @@ static uint64_t pf_node(pf_t *p, const pfpos_t *x, int base, int quiet, int dept
         uint64_t total = 0;
         for (uint32_t b = own; b; b &= b - 1) {
             int sq = ck_lsb(b);
+            /* captures reset the reversible window: the child's starts at
+             * base + quiet */
             total += pf_chain(p, x, sq, (x->kings >> sq) & 1, 0, -1, 0, need, base + quiet, depth);
         }
         return total;
@@ -102,6 +113,7 @@ static uint64_t pf_node(pf_t *p, const pfpos_t *x, int base, int quiet, int dept
             continue;
         }
         for (; t; t &= t - 1) {
+            /* 3 - d is the opposite direction: step back to find the man */
             uint32_t to = t & -t, from = ck_shift(3 - d, to);
             pfpos_t y = *x;
             y.bb[c] ^= from | to;
@@ -143,6 +155,9 @@ uint64_t ck_perft(const game_t *g, const void *state, int depth)
     if (depth <= 0) return 1;
     if (s->result != CK_ONGOING) return 0;
     pf_t p = {.cg = cg, .hist = malloc(sizeof(uint16_t) * (size_t)(CK_QUIET_MAX + depth + 2))};
+    /* A few hundred bytes for any depth `hoyle perft` accepts (at most 64):
+     * running out here is not an input condition, and the perft slot (a node
+     * count) has no error channel. */
     CHECK(p.hist != NULL);
     for (int i = 0; i < s->quiet; i++) p.hist[i] = s->rev[i];
     pfpos_t x = {.bb = {s->bb[0], s->bb[1]}, .kings = s->kings, .side = s->side};

@@ -9,11 +9,16 @@
 #include "games/gobang/gobang_internal.h"
 #include "games/symmetry.h"
 
+/* Index d and 7 - d are opposite directions: run counting and the symmetry
+ * maps rely on that pairing. */
 const int gb_dirs[GB_DIRS][2] = {{-1, -1}, {-1, 0}, {-1, 1}, {0, -1},
                                  {0, 1},   {1, -1}, {1, 0},  {1, 1}};
 
 #define GB_ZOBRIST_SEED 0x60b4a6d5eedULL
 
+/* Men in hand and the moving-phase counter are hashed with keys computed on
+ * demand (their ranges depend on the spec), mixed with distinct tags so that
+ * they never collide with the table keys. */
 uint64_t gb_key_hand(int side, int count)
 {
     return rng_mix(0x9e3779b97f4a7c15ULL * (uint64_t)(2 * count + side + 1) ^ 0x68616e64ULL);
@@ -31,9 +36,12 @@ int gb_impl_create(game_t *g, int n, int men, bool exact, int move_limit)
     im->n = n;
     im->nsq = n * n;
     im->men = men;
+    /* men = 0 is Gomoku: place until the board is full, White (first) gets
+     * the odd square */
     im->hand0[0] = men ? men : (im->nsq + 1) / 2;
     im->hand0[1] = men ? men : im->nsq / 2;
     im->exact = exact;
+    /* a moving phase exists only when men leave empty squares to move into */
     im->moving = men > 0 && 2 * men < im->nsq;
     im->move_limit = move_limit;
 
@@ -69,6 +77,8 @@ int gb_impl_create(game_t *g, int n, int men, bool exact, int move_limit)
         }
     }
 
+    /* each line of five is listed once, from its start square, for the
+     * evaluator's window scan */
     /* Lines of five: start square + 4 forward directions (E, N, NE, NW). */
     static const int fwd[4] = {4, 6, 7, 5};
     for (int q = 0; q < im->nsq; q++)
@@ -96,6 +106,8 @@ uint64_t gb_hash_compute(const game_t *g, const gb_state_t *s)
     return h;
 }
 
+/* Length of the run of `color` through sq along d and its opposite 7 - d,
+ * counting sq itself. */
 int gb_run(const gb_impl_t *im, const gb_state_t *s, int sq, int d, int color)
 {
     int len = 1;
@@ -123,6 +135,8 @@ bool gb_has_five(const gb_impl_t *im, const gb_state_t *s, int color)
     return false;
 }
 
+/* Whether `player` has any one-square step: without one in the moving phase
+ * the game is drawn (gb_settle). */
 bool gb_can_move(const gb_impl_t *im, const gb_state_t *s, int player)
 {
     for (int q = 0; q < im->nsq; q++) {
@@ -136,6 +150,8 @@ bool gb_can_move(const gb_impl_t *im, const gb_state_t *s, int player)
 }
 
 /* Exact mode: does a run of exactly five of `color` end next to `from`? */
+/* With `exact`, moving a man off the end of a six can leave exactly five
+ * behind: the five is then beside the square the man left. */
 static bool five_beside(const gb_impl_t *im, const gb_state_t *s, int from, int color)
 {
     for (int d = 4; d < 8; d++)
@@ -146,6 +162,10 @@ static bool five_beside(const gb_impl_t *im, const gb_state_t *s, int from, int 
     return false;
 }
 
+/* Sets s->result after a placement or step to `to` (from -1 for a
+ * placement). Only lines through `to` (and, in exact mode, beside `from`)
+ * can have changed, so this looks nowhere else; the side that just moved
+ * is the one that can have made five. */
 void gb_settle(const gb_impl_t *im, gb_state_t *s, int from, int to)
 {
     s->result = GB_ONGOING;

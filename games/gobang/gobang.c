@@ -34,6 +34,8 @@ static const param_def_t gobang_params[] = {
     {.key = NULL},
 };
 
+/* The variants listed by `hoyle games` and run by the conformance tests:
+ * the seed's game, Gomoku, the exact-five rule and a small board. */
 static const char *const gobang_variants[] = {
     "gobang",
     "gobang(board=15,men=0)",
@@ -70,6 +72,7 @@ static int gobang_create(game_t *g)
     int men = (int)params_int(&g->params, "men");
     bool exact = params_bool(&g->params, "exact");
     int move_limit = (int)params_int(&g->params, "move_limit");
+    /* the schema bounds each key alone; together they must fit the board */
     if (2 * men > n * n)
         return hoyle_error(HOYLE_EINVAL,
                            "gobang: men: %d men a side need %d squares, board=%d has %d", men,
@@ -79,12 +82,16 @@ static int gobang_create(game_t *g)
     const gb_impl_t *im = gb_impl(g);
     g->vt = &gobang_vt;
     g->num_players = 2;
+    /* the state ends in one byte per square: size it for this board only,
+     * rounded to 8 so that copies stay word-aligned */
     size_t size = offsetof(gb_state_t, cell) + (size_t)im->nsq;
     g->state_size = (size + 7) / 8 * 8;
+    /* placements are 0..nsq-1; steps are nsq + from * 8 + direction */
     g->num_actions = im->moving ? im->nsq * (1 + GB_DIRS) : im->nsq;
     int most_steps = im->moving ? GB_DIRS * men : 0;
     g->max_legal = im->nsq > most_steps ? im->nsq : most_steps;
     g->max_chance_outcomes = 0;
+    /* every placement, then at most move_limit steps */
     g->max_game_length = im->hand0[0] + im->hand0[1] + (im->moving ? move_limit : 0);
     g->obs_shape[0] = GB_PLANES, g->obs_shape[1] = n, g->obs_shape[2] = n;
     g->num_symmetries = SYM_COUNT;

@@ -16,6 +16,8 @@
 
 #include "games/gobang/gobang_internal.h"
 
+/* A bounded writer: the first overflow records EFULL and later puts are
+ * no-ops, so text builders write unconditionally and check once. */
 typedef struct out {
     char *buf;
     size_t cap, used;
@@ -50,6 +52,8 @@ static int parse_square(const gb_impl_t *im, const char **p)
 {
     const char *t = *p;
     int c = tolower((unsigned char)t[0]) - 'a';
+    /* rank 1..n, no leading zero; the square must end there (`a1b` and `a10`
+     * on an 8-board are errors, not a1) */
     if (c < 0 || c >= im->n || !isdigit((unsigned char)t[1]) || t[1] == '0') return -1;
     int r = t[1] - '0', len = 2;
     if (isdigit((unsigned char)t[2])) r = r * 10 + (t[2] - '0'), len = 3;
@@ -73,6 +77,8 @@ int gb_action_to_string(const game_t *g, const void *sv, int action, char *buf, 
     return finish(&o);
 }
 
+/* Accepts `d4` (place) and `c6 d7` or `c6-d7` (step); every check that the
+ * move fits the state comes after the syntax, each with its own message. */
 int gb_action_from_string(const game_t *g, const void *sv, const char *text, int *action)
 {
     const gb_impl_t *im = gb_impl(g);
@@ -161,6 +167,7 @@ int gb_position_to_string(const game_t *g, const void *sv, char *buf, size_t cap
 }
 
 /* A non-negative decimal at *p (at most 5 digits), advancing *p; -1 if none. */
+/* bounded digits: counts come from text and feed uint16_t fields */
 static int parse_count(const char **p)
 {
     const char *t = *p;
@@ -174,6 +181,8 @@ static int parse_count(const char **p)
 int gb_position_from_string(const game_t *g, const char *text, void *sv)
 {
     const gb_impl_t *im = gb_impl(g);
+    /* parse into a local copy sized for the largest board: `sv` is written
+     * only once everything checks out */
     uint64_t tmp_buf[(sizeof(gb_state_t) + GB_MAX_SQ) / 8 + 1];
     gb_state_t *t = (gb_state_t *)tmp_buf;
     memset(t, 0, g->state_size);
@@ -208,6 +217,8 @@ int gb_position_from_string(const game_t *g, const char *text, void *sv)
             return hoyle_error(HOYLE_EINVAL,
                                "gobang position: %s has %d on the board and %d in hand, not %d men",
                                side_name[k], count[k], hand[k], im->hand0[k]);
+    /* placing alternates from White: while men are in hand, White has
+     * placed as many as Black (White to move) or one more (Black to move) */
     int placed_gap = count[0] - count[1];
     if (hand[0] + hand[1] > 0) {
         if (moves != 0)
@@ -217,6 +228,8 @@ int gb_position_from_string(const game_t *g, const char *text, void *sv)
             return hoyle_error(HOYLE_EINVAL,
                                "gobang position: %s cannot be to place with %d x and %d o placed",
                                side_name[t->to_move], count[0], count[1]);
+        /* in the moving phase each step counts, so the parity of the counter
+         * says whose turn it is */
     } else if (!im->moving ? moves != 0 : (moves > im->move_limit || moves % 2 != t->to_move)) {
         return hoyle_error(HOYLE_EINVAL,
                            "gobang position: move counter %d does not fit %s to move (limit %d)",
@@ -224,6 +237,8 @@ int gb_position_from_string(const game_t *g, const char *text, void *sv)
     }
     t->in_hand[0] = (uint16_t)hand[0], t->in_hand[1] = (uint16_t)hand[1],
     t->moves = (uint16_t)moves;
+    /* the side that just moved may have five (the game is over); the side to
+     * move having five cannot come from legal play */
     bool five[2] = {gb_has_five(im, t, GB_WHITE), gb_has_five(im, t, GB_BLACK)};
     if (five[t->to_move])
         return hoyle_error(HOYLE_EINVAL, "gobang position: %s, to move, already has five",

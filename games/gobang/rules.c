@@ -28,6 +28,8 @@ int gb_current_player(const game_t *g, const void *sv)
     return s->result == GB_ONGOING ? s->to_move : PLAYER_TERMINAL;
 }
 
+/* False for an action this game cannot have at all (out of range, a step in a
+ * placing-only game, a step off the board); it does not check the state. */
 bool gb_decode(const gb_impl_t *im, int action, int *from, int *to)
 {
     if (action < 0) return false;
@@ -48,6 +50,7 @@ int gb_legal_actions(const game_t *g, const void *sv, int *out)
     const gb_state_t *s = sv;
     int n = 0;
     if (s->result != GB_ONGOING) return 0;
+    /* a side places while it has men in hand, then moves them */
     if (s->in_hand[s->to_move] > 0) {
         for (int q = 0; q < im->nsq; q++)
             if (s->cell[q] == GB_EMPTY) out[n++] = q;
@@ -73,6 +76,8 @@ void gb_apply(const game_t *g, void *sv, int action)
     (void)ok; /* legality is the caller's contract (game_apply_checked for untrusted input) */
     if (from < 0) {
         int h = s->in_hand[p];
+        /* hand counts are hashed by value: swap the old count's key for the
+         * new one */
         s->hash ^= gb_key_hand(p, h) ^ gb_key_hand(p, h - 1);
         s->in_hand[p] = (uint16_t)(h - 1);
     } else {
