@@ -80,7 +80,8 @@ int cmd_selfplay(int argc, char **argv)
     if (model) {
         if (threads > 0) tch_set_threads((int)threads);
         status = tch_load(model, &net, NULL);
-        if (!status) status = net_evaluator_create(g, net, p.parallel * p.batch, (int)cache, &e);
+        if (!status)
+            status = net_evaluator_create(g, net, p.parallel * p.search.batch, (int)cache, &e);
         if (status) {
             tch_net_free(net);
             game_free(g);
@@ -92,7 +93,7 @@ int cmd_selfplay(int argc, char **argv)
         game_free(g);
         return cli_fail("selfplay", EXIT_USAGE);
     }
-    if (e->max_batch < p.parallel * p.batch) e->max_batch = p.parallel * p.batch;
+    if (e->max_batch < p.parallel * p.search.batch) e->max_batch = p.parallel * p.search.batch;
     sample_set_t set;
     sample_set_init(&set, g->obs_shape, g->num_actions);
     selfplay_stats_t st;

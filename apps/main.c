@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "apps/cli.h"
+#include "games/game_agents.h"
 #ifdef HOYLE_TORCH
 #include "train/agent_az.h"
 #endif
@@ -56,6 +57,10 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--version") == 0) {
         printf("hoyle %s\n", HOYLE_VERSION);
         return EXIT_OK;
+    }
+    if (game_agents_register()) { /* the gnubg agent (games/game_agents.h) */
+        fprintf(stderr, "hoyle: %s\n", hoyle_last_error());
+        return EXIT_FAILED;
     }
 #ifdef HOYLE_TORCH
     if (train_register_agents()) { /* the `az` agent (train/agent_az.h) */

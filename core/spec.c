@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/check.h"
 #include "core/error.h"
 
 static const char *skip_space(const char *p)
@@ -159,8 +158,10 @@ int params_bind(const param_def_t *defs, const spec_t *spec, const char *what, p
     params_t p;
     memset(&p, 0, sizeof p);
     p.defs = defs;
-    while (defs && defs[p.num].key) p.num++;
-    CHECK_LE(p.num, SPEC_MAX_PARAMS);
+    while (defs && defs[p.num].key && p.num <= SPEC_MAX_PARAMS) p.num++;
+    if (p.num > SPEC_MAX_PARAMS)
+        return hoyle_error(HOYLE_EFULL, "%s: the schema has more than %d parameters", what,
+                           SPEC_MAX_PARAMS);
     for (int i = 0; i < spec->num_params; i++) {
         int found = 0;
         for (int j = 0; j < p.num; j++) found |= strcmp(defs[j].key, spec->params[i].key) == 0;
@@ -185,10 +186,19 @@ int params_bind(const param_def_t *defs, const spec_t *spec, const char *what, p
     return HOYLE_OK;
 }
 
-static int find(const params_t *p, const char *key)
+static int index_of(const params_t *p, const char *key)
 {
     for (int j = 0; j < p->num; j++)
         if (strcmp(p->defs[j].key, key) == 0) return j;
+    return -1;
+}
+
+bool params_has(const params_t *p, const char *key) { return index_of(p, key) >= 0; }
+
+static int find(const params_t *p, const char *key)
+{
+    int j = index_of(p, key);
+    if (j >= 0) return j;
     fprintf(stderr, "params: no parameter '%s' in schema\n", key);
     abort();
 }

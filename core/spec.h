@@ -16,7 +16,7 @@
 
 #define SPEC_NAME_MAX   32  /* longest name, including the NUL */
 #define SPEC_VALUE_MAX  192 /* longest value, including the NUL */
-#define SPEC_MAX_PARAMS 24  /* most key=value pairs in one spec or schema */
+#define SPEC_MAX_PARAMS 48  /* most key=value pairs in one spec or schema */
 
 typedef struct spec {
     char name[SPEC_NAME_MAX];
@@ -59,8 +59,12 @@ typedef struct params {
 } params_t;
 
 /* Check `spec`'s key/values against `defs`, apply defaults, convert. `what`
- * prefixes messages ("gobang: board: 99 is out of range [5, 19]"). */
+ * prefixes messages ("gobang: board: 99 is out of range [5, 19]"). A schema
+ * of more than SPEC_MAX_PARAMS keys is HOYLE_EFULL (the message names `what`). */
 int params_bind(const param_def_t *defs, const spec_t *spec, const char *what, params_t *out);
+
+/* Whether `key` is in p's schema (for binders shared by several schemas). */
+bool params_has(const params_t *p, const char *key);
 
 /* Typed getters; the key must exist in the schema (programmer error otherwise). */
 long long params_int(const params_t *p, const char *key);

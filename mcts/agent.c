@@ -1,16 +1,22 @@
 /* agent.c — the table of agent kinds and the agent lifecycle (agent.h).
  * Adding a kind: one agent_*.c file and one line in agent_registry[].
- * Kinds that live outside mcts/ (the network agent in train/) are added at
- * startup with agent_register_kind() into the short extra_kinds[] table. */
+ * Kinds that live outside mcts/ (the network agent in train/, the gnubg
+ * agent beside backgammon) are added at startup with agent_register_kind()
+ * into the short extra_kinds[] table. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mcts/agent_internal.h"
+#include "mcts/agent_kind.h"
 
 static const agent_kind_t *const agent_registry[] = {
-    &agent_random_kind, &agent_greedy_kind, &agent_alphabeta_kind, &agent_expectimax_kind,
-    &agent_mcts_kind,   &agent_human_kind,  &agent_gnubg_kind,     NULL,
+    &agent_random_kind,
+    &agent_greedy_kind,
+    &agent_alphabeta_kind,
+    &agent_expectimax_kind,
+    &agent_mcts_kind,
+    &agent_human_kind,
+    NULL,
 };
 
 static const agent_kind_t *extra_kinds[AGENT_MAX_EXTRA_KINDS];

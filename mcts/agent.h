@@ -41,12 +41,13 @@ typedef struct agent_info {
     double value;         /* the search's value of the position for the mover */
     int pv[AGENT_PV_MAX]; /* principal variation (actions) */
     int pv_len;
-    int depth;      /* alpha-beta: deepest completed iteration */
-    long long sims; /* MCTS simulations */
-    uint64_t nodes; /* nodes searched (alpha-beta) or tree nodes (MCTS) */
-    double seconds; /* time spent in the last act */
-    int proven;     /* 1 when the value is proven exact (MCTS-Solver) */
-    int arena_full; /* MCTS ran out of tree nodes */
+    int depth;             /* alpha-beta: deepest completed iteration */
+    long long sims;        /* MCTS simulations of this search */
+    long long root_visits; /* MCTS root visits after it, a reused subtree's included */
+    uint64_t nodes;        /* nodes searched (alpha-beta) or tree nodes (MCTS) */
+    double seconds;        /* time spent in the last act */
+    int proven;            /* 1 when the value is proven exact (MCTS-Solver) */
+    int arena_full;        /* MCTS ran out of tree nodes */
 } agent_info_t;
 
 /* Create the agent `spec` for game `g` (borrowed; must outlive the agent).
@@ -83,7 +84,7 @@ int agent_is_human(const agent_t *a);
  * agents (the table is not locked). Registering the same kind twice is a
  * no-op; another kind with a taken name is HOYLE_EINVAL; more than
  * AGENT_MAX_EXTRA_KINDS is HOYLE_EFULL. `kind` is borrowed for the life of
- * the process (a static object). agent_kind_t is in mcts/agent_internal.h. */
+ * the process (a static object). agent_kind_t is in mcts/agent_kind.h. */
 #define AGENT_MAX_EXTRA_KINDS 8
 struct agent_kind;
 int agent_register_kind(const struct agent_kind *kind);

@@ -2,7 +2,7 @@
  * (mcts/alphabeta.h) behind the agent contract. */
 #include <string.h>
 
-#include "mcts/agent_internal.h"
+#include "mcts/agent_kind.h"
 #include "mcts/alphabeta.h"
 
 static int alphabeta_act(agent_t *a, const void *state, int *action)

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "core/check.h"
-#include "mcts/agent_internal.h"
+#include "mcts/agent_kind.h"
 #include "mcts/chance.h"
 
 static double now_ms(void)

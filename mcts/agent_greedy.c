@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mcts/agent_internal.h"
+#include "mcts/agent_kind.h"
 
 typedef struct greedy {
     void *after;

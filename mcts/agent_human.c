@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mcts/agent_internal.h"
+#include "mcts/agent_kind.h"
 
 typedef struct human {
     FILE *in, *out;

@@ -1,5 +1,5 @@
 /* agent_random.c — uniformly random legal actions (the baseline). */
-#include "mcts/agent_internal.h"
+#include "mcts/agent_kind.h"
 
 static int random_act(agent_t *a, const void *state, int *action)
 {

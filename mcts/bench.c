@@ -31,8 +31,7 @@ int bench_mcts(const game_t *g, long long sims, uint64_t seed, bench_search_t *o
     p.solver = false;
     p.reuse = false;
     p.seed = seed;
-    long long branch = g->max_legal < 64 ? g->max_legal : 64;
-    p.max_nodes = (size_t)((sims + 16) * branch * 2 + 4096);
+    p.max_nodes = 0; /* sized by mcts_create (mcts_nodes_for) */
     evaluator_t *e = NULL;
     mcts_t *m = NULL;
     void *s = malloc(g->state_size);

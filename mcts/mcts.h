@@ -49,6 +49,24 @@ typedef enum mcts_fpu {
     MCTS_FPU_PARENT = 2 /* the parent's Q for the chooser minus fpu_value (Leela-style reduction) */
 } mcts_fpu_t;
 
+/* The knobs whose spec key is their field's name and whose default is the
+ * same wherever a search is configured (the mcts and az agents, self-play):
+ * X(C type, name, param_type_t, default, min, max, help). This one list makes
+ * the mcts_params_t field, its default (mcts_params_default), its entry in
+ * MCTS_PARAM_DEFS (every search schema, mcts/mcts_params.h) and its binding
+ * (mcts_params_bind): a new knob of this sort is one line here plus its use.
+ *   gumbel   Gumbel root selection with Sequential Halving (needs max_sims > 0)
+ *   gumbel_m actions considered at the root: min(gumbel_m, legal) (paper: 16)
+ *   c_visit  sigma(q) = (c_visit + max_b N(b)) * c_scale * q (paper: 50)
+ *   c_scale  see c_visit (paper: 1.0) */
+#define MCTS_KNOBS(X)                                                                              \
+    X(bool, gumbel, PARAM_BOOL, false, 0, 0,                                                       \
+      "Gumbel root selection with Sequential Halving (Danihelka et al. 2022)")                     \
+    X(int, gumbel_m, PARAM_INT, 16, 1, 1024, "gumbel: root actions considered")                    \
+    X(double, c_visit, PARAM_DOUBLE, 50, 0, 1e6,                                                   \
+      "gumbel: sigma(q) = (c_visit + max N) * c_scale * q")                                        \
+    X(double, c_scale, PARAM_DOUBLE, 1, 0, 1e3, "gumbel: sigma(q) scale")
+
 /* Every tunable, one line each (KataGo searchparams.h habit). */
 typedef struct mcts_params {
     mcts_select_t select;   /* UCT or PUCT */
@@ -64,18 +82,17 @@ typedef struct mcts_params {
     bool solver;            /* MCTS-Solver: back up proven wins/losses/draws */
     double dirichlet_alpha; /* root noise concentration; noise off when dirichlet_eps == 0 */
     double dirichlet_eps;   /* weight of the noise in the root prior */
-    size_t max_nodes;       /* arena capacity in nodes (48 bytes each) */
+    size_t max_nodes;       /* arena capacity in nodes (48 bytes each); 0 = mcts_nodes_for() */
     bool reuse;             /* keep the subtree of the played move (mcts_advance) */
     uint64_t seed;          /* seeds chance sampling, noise and temperature choice */
-    bool gumbel;            /* Gumbel root selection with Sequential Halving (needs max_sims > 0) */
-    int gumbel_m;           /* actions considered at the root: min(gumbel_m, legal) (paper: 16) */
-    double c_visit;         /* sigma(q) = (c_visit + max_b N(b)) * c_scale * q (paper: 50) */
-    double c_scale;         /* see c_visit (paper: 1.0) */
+#define MCTS_KNOB_FIELD_(ctype, name, type, dflt, lo, hi, help) ctype name;
+    MCTS_KNOBS(MCTS_KNOB_FIELD_) /* gumbel, gumbel_m, c_visit, c_scale: see MCTS_KNOBS */
+#undef MCTS_KNOB_FIELD_
 } mcts_params_t;
 
 /* The defaults: UCT c=1.4, FPU inf, 1000 sims, batch 1, solver on, 1M-node cap
- * scaled down by callers as they like, reuse on, no noise, Gumbel off
- * (gumbel_m 16, c_visit 50, c_scale 1). */
+ * (0 = sized by mcts_nodes_for, mcts/mcts_params.h), reuse on, no noise, and
+ * the MCTS_KNOBS defaults (Gumbel off, gumbel_m 16, c_visit 50, c_scale 1). */
 void mcts_params_default(mcts_params_t *p);
 
 /* What a search found, valid until the next call on the same mcts_t. Arrays
@@ -105,31 +122,6 @@ typedef struct mcts_result {
     uint64_t evaluator_calls;              /* evaluator calls made by this search */
     double seconds;                        /* wall time of this search */
 } mcts_result_t;
-
-/* The Gumbel keys of every spec that configures a search (the mcts and az
- * agents, self-play): one schema fragment, so ranges and help agree. Use it
- * inside a param_def_t array (core/spec.h). */
-#define MCTS_GUMBEL_PARAM_DEFS                                                                     \
-    {.key = "gumbel",                                                                              \
-     .type = PARAM_BOOL,                                                                           \
-     .def = "false",                                                                               \
-     .help = "Gumbel root selection with Sequential Halving (Danihelka et al. 2022)"},             \
-        {.key = "gumbel_m",                                                                        \
-         .type = PARAM_INT,                                                                        \
-         .def = "16",                                                                              \
-         .min = 1,                                                                                 \
-         .max = 1024,                                                                              \
-         .help = "gumbel: root actions considered"},                                               \
-        {.key = "c_visit",                                                                         \
-         .type = PARAM_DOUBLE,                                                                     \
-         .def = "50",                                                                              \
-         .min = 0,                                                                                 \
-         .max = 1e6,                                                                               \
-         .help = "gumbel: sigma(q) = (c_visit + max N) * c_scale * q"},                            \
-    {                                                                                              \
-        .key = "c_scale", .type = PARAM_DOUBLE, .def = "1", .min = 0, .max = 1e3,                  \
-        .help = "gumbel: sigma(q) scale"                                                           \
-    }
 
 typedef struct mcts mcts_t;
 

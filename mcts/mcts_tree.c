@@ -8,38 +8,13 @@
 #include <time.h>
 
 #include "mcts/mcts_internal.h"
+#include "mcts/mcts_params.h"
 
 double mcts_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-void mcts_params_default(mcts_params_t *p)
-{
-    *p = (mcts_params_t){
-        .select = MCTS_UCT,
-        .c_uct = 1.4,
-        .c_init = 1.25,
-        .c_base = 19652,
-        .fpu = MCTS_FPU_INF,
-        .fpu_value = 0.0,
-        .max_sims = 1000,
-        .time_limit_ms = 0,
-        .batch = 1,
-        .virtual_loss = 1.0,
-        .solver = true,
-        .dirichlet_alpha = 0.3,
-        .dirichlet_eps = 0.0,
-        .max_nodes = 1u << 20,
-        .reuse = true,
-        .seed = 0,
-        .gumbel = false,
-        .gumbel_m = 16,
-        .c_visit = 50.0,
-        .c_scale = 1.0,
-    };
 }
 
 static int check_params(const game_t *g, const mcts_params_t *p)
@@ -52,7 +27,8 @@ static int check_params(const game_t *g, const mcts_params_t *p)
     if (g->max_legal > UINT16_MAX || g->max_chance_outcomes > UINT16_MAX)
         return hoyle_error(HOYLE_EUNSUP, "mcts: %s has more than 65535 legal actions", g->spec);
     if (p->dirichlet_eps > 0 && p->dirichlet_alpha <= 0)
-        return hoyle_error(HOYLE_EINVAL, "mcts: dirichlet alpha must be > 0");
+        return hoyle_error(HOYLE_EINVAL, "mcts: noise_alpha (the Dirichlet alpha) must be > 0 "
+                                         "when noise_eps > 0");
     if (p->gumbel && p->max_sims <= 0)
         return hoyle_error(HOYLE_EINVAL, "mcts: gumbel needs a simulation budget (sims > 0)");
     if (p->gumbel && (p->gumbel_m < 1 || p->c_visit < 0 || p->c_scale < 0))
@@ -60,8 +36,11 @@ static int check_params(const game_t *g, const mcts_params_t *p)
     return HOYLE_OK;
 }
 
-int mcts_create(const game_t *g, const mcts_params_t *params, evaluator_t *eval, mcts_t **out)
+int mcts_create(const game_t *g, const mcts_params_t *params_in, evaluator_t *eval, mcts_t **out)
 {
+    mcts_params_t sized = *params_in;
+    if (sized.max_nodes == 0) sized.max_nodes = mcts_nodes_for(g, &sized);
+    const mcts_params_t *params = &sized;
     if (check_params(g, params)) return HOYLE_EINVAL;
     mcts_t *m = calloc(1, sizeof *m);
     if (m == NULL) return hoyle_error(HOYLE_ENOMEM, "mcts: out of memory");

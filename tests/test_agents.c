@@ -129,7 +129,8 @@ static void test_strength(void)
     CU_ASSERT(score("dice", "alphabeta(depth=10)", "random", 200) > 0.5);
 }
 
-/* observe keeps the MCTS tree: the second search starts with visits. */
+/* observe keeps the MCTS tree: the second search starts with visits
+ * (agent_info root_visits counts them); reset forgets it. */
 static void test_observe_reuse(void)
 {
     const game_t *g = toy_create("ttt");
@@ -147,8 +148,11 @@ static void test_observe_reuse(void)
     HARNESS_OK(agent_act(a, s, &action));
     CU_ASSERT(game_is_legal(g, s, action));
     CU_ASSERT_EQUAL(agent_info(a)->sims, 500);
+    /* the reply's subtree was kept: the root had visits before this search */
+    CU_ASSERT(agent_info(a)->root_visits > agent_info(a)->sims);
     agent_reset(a);
     HARNESS_OK(agent_act(a, s, &action));
+    CU_ASSERT_EQUAL(agent_info(a)->root_visits, 500); /* reset: a fresh tree */
     game_apply(g, s, action);
     CU_ASSERT_EQUAL(agent_act(a, s, &action) == 0 || game_is_terminal(g, s), 1);
     agent_free(a);

@@ -12,6 +12,7 @@
 #include "core/rng.h"
 #include "games/backgammon/bg_internal.h"
 #include "games/backgammon/gnubg_client.h"
+#include "games/game_agents.h"
 #include "games/registry.h"
 #include "mcts/agent.h"
 #include "mcts/chance.h"
@@ -154,6 +155,10 @@ int main(void)
         if (require && strcmp(require, "1") == 0) return 1;
         fprintf(stderr, "test_bg_gnubg: skipped (install gnubg to run it)\n");
         return 77;
+    }
+    if (game_agents_register()) { /* the gnubg agent kind (games/game_agents.h) */
+        fprintf(stderr, "test_bg_gnubg: %s\n", hoyle_last_error());
+        return 1;
     }
     gnubg_ids = malloc(sizeof *gnubg_ids * BG_MAX_PLAYS);
     hoyle_ids = malloc(sizeof *hoyle_ids * BG_MAX_PLAYS);

@@ -1,5 +1,6 @@
 /* test_core.c — the spec parser and parameter binder, the PRNG, errors. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -94,6 +95,33 @@ static void test_bind_errors_name_the_key(void)
     expect_bind_error("g(exact=maybe)", "exact: 'maybe' is not a boolean");
     expect_bind_error("g(variant=russian)",
                       "variant: 'russian' is not one of english|losing|polish");
+}
+
+/* A schema of SPEC_MAX_PARAMS keys binds; one more is a reported error
+ * (HOYLE_EFULL naming the schema), never an abort, and writes nothing. */
+static void test_bind_schema_too_long(void)
+{
+    static char keys[SPEC_MAX_PARAMS + 1][8];
+    param_def_t defs[SPEC_MAX_PARAMS + 2];
+    for (int j = 0; j <= SPEC_MAX_PARAMS; j++) {
+        snprintf(keys[j], sizeof keys[j], "k%d", j);
+        defs[j] = (param_def_t){.key = keys[j], .type = PARAM_INT, .def = "1", .max = 9};
+    }
+    defs[SPEC_MAX_PARAMS + 1] = (param_def_t){.key = NULL};
+    spec_t s;
+    HARNESS_OK(spec_parse("big(k3=7)", &s));
+    params_t p;
+    memset(&p, 0x33, sizeof p);
+    params_t copy = p;
+    CU_ASSERT_EQUAL(params_bind(defs, &s, "big", &p), HOYLE_EFULL);
+    CU_ASSERT(memcmp(&p, &copy, sizeof p) == 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "big: the schema has more than"));
+    defs[SPEC_MAX_PARAMS] = (param_def_t){.key = NULL}; /* exactly the limit binds */
+    HARNESS_OK(params_bind(defs, &s, "big", &p));
+    CU_ASSERT_EQUAL(p.num, SPEC_MAX_PARAMS);
+    CU_ASSERT_EQUAL(params_int(&p, "k3"), 7);
+    CU_ASSERT_TRUE(params_has(&p, "k0"));
+    CU_ASSERT_FALSE(params_has(&p, "nosuch"));
 }
 
 static void test_rng_reproducible_and_uniform(void)
@@ -204,6 +232,7 @@ int main(void)
     static const harness_test_t tests[] = {
         {"spec forms", test_parse_forms},
         {"spec errors write nothing", test_parse_errors_write_nothing},
+        {"schema longer than SPEC_MAX_PARAMS is an error", test_bind_schema_too_long},
         {"bind defaults and types", test_bind_defaults_and_types},
         {"bind errors name the key", test_bind_errors_name_the_key},
         {"rng reproducible and uniform", test_rng_reproducible_and_uniform},

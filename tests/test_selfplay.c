@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mcts/agent_internal.h"
+#include "mcts/agent_kind.h"
 #include "tests/harness.h"
 #include "train/replay.h"
 #include "train/selfplay.h"
@@ -93,10 +93,37 @@ static void test_playout_cap_and_resign(void)
     CU_ASSERT_EQUAL(st.samples, st.full_searches);
     CU_ASSERT(st.samples < st.actions);
     CU_ASSERT(st.false_resigns <= st.resign_checks);
+    /* resignation happens (seeded: the fake network's searches fall below
+     * -0.5), and the played-out half of the games records would-be ones */
+    CU_ASSERT(st.resigned > 0);
+    CU_ASSERT(st.resign_checks > 0);
+    sample_set_done(&set);
+    /* nothing played out: every would-be resignation ends its game */
+    run(g, "games=8,parallel=8,sims=16,fast_sims=4,full_prob=0.3,resign=-0.5,no_resign_frac=0", 5,
+        &set, &st);
+    CU_ASSERT(st.resigned > 0);
+    CU_ASSERT_EQUAL(st.resign_checks, 0);
     sample_set_done(&set);
     selfplay_params_t p = {0};
     CU_ASSERT_EQUAL(selfplay_params_parse("sims=0", &p, NULL, 0), HOYLE_EINVAL);
     CU_ASSERT_EQUAL(selfplay_params_parse("bogus=1", &p, NULL, 0), HOYLE_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "'bogus'"));
+    /* the search keys are the agents' (one spelling: c, not c_init) */
+    CU_ASSERT_EQUAL(selfplay_params_parse("c_init=2", &p, NULL, 0), HOYLE_EINVAL);
+    HARNESS_OK(selfplay_params_parse("c=2,fpu=0.5,noise_alpha=0.1", &p, NULL, 0));
+    CU_ASSERT(p.search.select == MCTS_PUCT && p.search.c_init == 2 && p.search.c_base == 19652);
+    CU_ASSERT(p.search.fpu == MCTS_FPU_PARENT && p.search.fpu_value == 0.5);
+    CU_ASSERT(p.search.dirichlet_alpha == 0.1 && p.search.dirichlet_eps == 0.25);
+    CU_ASSERT(p.search.max_sims == 64 && p.search.batch == 4 && p.search.max_nodes == 0);
+    /* selfplay_run names what it refuses */
+    p.parallel = 0;
+    evaluator_t *e = NULL;
+    HARNESS_OK(evaluator_fake_create(g, 3, 64, &e));
+    sample_set_init(&set, g->obs_shape, g->num_actions);
+    CU_ASSERT_EQUAL(selfplay_run(g, e, &p, &set, &st, NULL, NULL), HOYLE_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "parallel"));
+    sample_set_done(&set);
+    evaluator_free(e);
     game_free(g);
 }
 
@@ -140,7 +167,8 @@ static void test_gumbel_targets(void)
     selfplay_params_t p = {0};
     CU_ASSERT_EQUAL(selfplay_params_parse("gumbel=true,gumbel_m=0", &p, NULL, 0), HOYLE_EINVAL);
     HARNESS_OK(selfplay_params_parse("gumbel=true,gumbel_m=4,c_visit=25", &p, NULL, 0));
-    CU_ASSERT(p.gumbel && p.gumbel_m == 4 && p.c_visit == 25 && p.c_scale == 1);
+    CU_ASSERT(p.search.gumbel && p.search.gumbel_m == 4 && p.search.c_visit == 25 &&
+              p.search.c_scale == 1);
     game_free(g);
 }
 

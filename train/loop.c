@@ -18,6 +18,8 @@
 #include "train/replay.h"
 #include "train/selfplay.h"
 
+/* The schema of a training config (docs/training.md, "Config keys"); the defaults are in
+ * run_defaults(). */
 static const config_key_t net_keys[] = {
     {"blocks", CONFIG_INT, false, 0, 64, NULL, "residual blocks"},
     {"filters", CONFIG_INT, false, 1, 1024, NULL, "channels of the tower"},
@@ -70,24 +72,69 @@ static const config_key_t train_schema[] = {
     {NULL},
 };
 
+/* One run of the loop: what it read from its config (the config key in backquotes) and
+ * the objects it owns. Every default lives in run_defaults() and nowhere else: load_config()
+ * reads each key with the field's current value as its fallback, so a key left out of the
+ * YAML keeps the value set there (docs/training.md, "Config keys", lists the same values). */
 typedef struct run {
-    config_t *cfg;
-    char *config_text;
-    const game_t *g;
-    char dir[1024], spec_text[1024];
-    uint64_t seed;
-    tch_net_config_t net_cfg;
-    tch_opt_config_t opt_cfg;
-    int batch;
-    selfplay_params_t sp;
-    char sp_canon[2048];
-    int64_t window_samples, window_games, min_samples;
-    bool augment;
-    int64_t generations;
-    double minutes, sample_reuse;
-    int threads, cache;
-    loop_eval_cfg_t eval;
+    config_t *cfg;            /* the config after --set overrides (owned) */
+    char *config_text;        /* cfg as YAML: config.yaml and every shard's metadata (owned) */
+    const game_t *g;          /* `game` (owned) */
+    char dir[1024];           /* `output`: the run folder */
+    uint64_t seed;            /* `seed`: everything random derives from it and the generation */
+    tch_net_config_t net_cfg; /* `net.*`: the tower; C, H, W, A from the game, 1 value */
+    tch_opt_config_t opt_cfg; /* `optim.kind, lr, momentum, l2, value_weight`; the rest as
+                                 tch_opt_config_default */
+    int batch;                /* `optim.batch`: positions per optimiser step */
+    selfplay_params_t sp;     /* `selfplay.*` (defaults: train/selfplay.h) */
+    char sp_canon[2048];      /* sp as canonical text, recorded in every shard */
+    int64_t window_samples;   /* `replay.window_samples`: newest samples drawn from (0 = all) */
+    int64_t window_games;     /* `replay.window_games`: newest games kept (0 = all) */
+    int64_t min_samples;      /* `replay.min_samples`: no optimiser step below this many */
+    bool augment;             /* `replay.augment`: a random board symmetry per drawn sample */
+    int64_t generations;      /* `train.generations`: stop after this many */
+    double minutes;           /* `train.minutes`: stop after this much wall time (0 = none) */
+    double sample_reuse;      /* `train.sample_reuse`: samples trained on per new sample */
+    int threads;              /* `train.threads`: libtorch intra-op threads */
+    int cache;                /* `train.cache`: network cache entries during self-play */
+    loop_eval_cfg_t eval;     /* `eval.*` (loop_internal.h) */
 } run_t;
+
+/* The defaults of every key read into run_t (r->g and r->sp must be set: the net's shapes,
+ * augmentation and eval.sims follow the game and the self-play parameters). */
+static void run_defaults(run_t *r)
+{
+    r->seed = 1;
+    r->net_cfg = (tch_net_config_t){.in_channels = r->g->obs_shape[0],
+                                    .height = r->g->obs_shape[1],
+                                    .width = r->g->obs_shape[2],
+                                    .num_actions = r->g->num_actions,
+                                    .num_values = 1, /* the value for the player to move */
+                                    .blocks = 2,
+                                    .filters = 32,
+                                    .value_hidden = 64};
+    /* The wrapper's defaults (SGD, lr 0.02) suit a generic caller; the loop trains with Adam
+     * at 1e-3 and takes momentum, l2, value_weight, betas, eps and the (constant) schedule
+     * from tch_opt_config_default. */
+    tch_opt_config_default(&r->opt_cfg);
+    r->opt_cfg.kind = TCH_OPT_ADAM;
+    r->opt_cfg.lr = 1e-3;
+    r->batch = 128;
+    r->window_samples = 100000;
+    r->window_games = 0;
+    r->min_samples = 256;
+    r->augment = r->g->num_symmetries > 1;
+    r->generations = 1000000;
+    r->minutes = 0;
+    r->sample_reuse = 4;
+    r->threads = 2;
+    r->cache = 65536;
+    r->eval.every = 5;
+    r->eval.games = 20;
+    r->eval.sims = (int)r->sp.search.max_sims;
+    r->eval.max_moves = 0;
+    snprintf(r->eval.baseline, sizeof r->eval.baseline, "%s", "mcts(sims=256)");
+}
 
 static int load_config(run_t *r, const char *path, char *const *sets, int num_sets)
 {
@@ -97,26 +144,7 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     if (status) return HOYLE_EINVAL;
     const config_t *c = r->cfg;
     snprintf(r->dir, sizeof r->dir, "%s", config_string(c, "output", ""));
-    r->seed = (uint64_t)config_int(c, "seed", 1);
     if (game_create(config_string(c, "game", ""), &r->g)) return HOYLE_EINVAL;
-    r->net_cfg = (tch_net_config_t){.in_channels = r->g->obs_shape[0],
-                                    .height = r->g->obs_shape[1],
-                                    .width = r->g->obs_shape[2],
-                                    .num_actions = r->g->num_actions,
-                                    .num_values = 1,
-                                    .blocks = (int)config_int(c, "net.blocks", 2),
-                                    .filters = (int)config_int(c, "net.filters", 32),
-                                    .value_hidden = (int)config_int(c, "net.value_hidden", 64)};
-    tch_opt_config_default(&r->opt_cfg);
-    const char *kind = config_string(c, "optim.kind", "adam");
-    if (strcmp(kind, "adam") != 0 && strcmp(kind, "sgd") != 0)
-        return hoyle_error(HOYLE_EINVAL, "%s: optim.kind: '%s' is not sgd or adam", path, kind);
-    r->opt_cfg.kind = strcmp(kind, "adam") == 0 ? TCH_OPT_ADAM : TCH_OPT_SGD;
-    r->opt_cfg.lr = config_double(c, "optim.lr", 1e-3);
-    r->opt_cfg.momentum = config_double(c, "optim.momentum", 0.9);
-    r->opt_cfg.l2 = config_double(c, "optim.l2", 1e-4);
-    r->opt_cfg.value_weight = config_double(c, "optim.value_weight", 1.0);
-    r->batch = (int)config_int(c, "optim.batch", 128);
     /* selfplay: a map of key: value, bound against selfplay_param_defs */
     char text[2048] = "";
     size_t used = 0;
@@ -127,21 +155,37 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     if (used >= sizeof text) return hoyle_error(HOYLE_EINVAL, "%s: selfplay: too long", path);
     if (selfplay_params_parse(text, &r->sp, r->sp_canon, sizeof r->sp_canon))
         return hoyle_error_prefix(HOYLE_EINVAL, "%s", path);
-    r->window_samples = config_int(c, "replay.window_samples", 100000);
-    r->window_games = config_int(c, "replay.window_games", 0);
-    r->min_samples = config_int(c, "replay.min_samples", 256);
-    r->augment = config_bool(c, "replay.augment", r->g->num_symmetries > 1);
-    r->generations = config_int(c, "train.generations", 1000000);
-    r->minutes = config_double(c, "train.minutes", 0);
-    r->sample_reuse = config_double(c, "train.sample_reuse", 4);
-    r->threads = (int)config_int(c, "train.threads", 2);
-    r->cache = (int)config_int(c, "train.cache", 65536);
-    r->eval.every = (int)config_int(c, "eval.every", 5);
-    r->eval.games = (int)config_int(c, "eval.games", 20);
-    r->eval.sims = (int)config_int(c, "eval.sims", r->sp.sims);
-    r->eval.max_moves = (int)config_int(c, "eval.max_moves", 0);
-    snprintf(r->eval.baseline, sizeof r->eval.baseline, "%s",
-             config_string(c, "eval.baseline", "mcts(sims=256)"));
+    run_defaults(r);
+    r->seed = (uint64_t)config_int(c, "seed", (long long)r->seed);
+    r->net_cfg.blocks = (int)config_int(c, "net.blocks", r->net_cfg.blocks);
+    r->net_cfg.filters = (int)config_int(c, "net.filters", r->net_cfg.filters);
+    r->net_cfg.value_hidden = (int)config_int(c, "net.value_hidden", r->net_cfg.value_hidden);
+    const char *kind =
+        config_string(c, "optim.kind", r->opt_cfg.kind == TCH_OPT_ADAM ? "adam" : "sgd");
+    if (strcmp(kind, "adam") != 0 && strcmp(kind, "sgd") != 0)
+        return hoyle_error(HOYLE_EINVAL, "%s: optim.kind: '%s' is not sgd or adam", path, kind);
+    r->opt_cfg.kind = strcmp(kind, "adam") == 0 ? TCH_OPT_ADAM : TCH_OPT_SGD;
+    r->opt_cfg.lr = config_double(c, "optim.lr", r->opt_cfg.lr);
+    r->opt_cfg.momentum = config_double(c, "optim.momentum", r->opt_cfg.momentum);
+    r->opt_cfg.l2 = config_double(c, "optim.l2", r->opt_cfg.l2);
+    r->opt_cfg.value_weight = config_double(c, "optim.value_weight", r->opt_cfg.value_weight);
+    r->batch = (int)config_int(c, "optim.batch", r->batch);
+    r->window_samples = config_int(c, "replay.window_samples", r->window_samples);
+    r->window_games = config_int(c, "replay.window_games", r->window_games);
+    r->min_samples = config_int(c, "replay.min_samples", r->min_samples);
+    r->augment = config_bool(c, "replay.augment", r->augment);
+    r->generations = config_int(c, "train.generations", r->generations);
+    r->minutes = config_double(c, "train.minutes", r->minutes);
+    r->sample_reuse = config_double(c, "train.sample_reuse", r->sample_reuse);
+    r->threads = (int)config_int(c, "train.threads", r->threads);
+    r->cache = (int)config_int(c, "train.cache", r->cache);
+    r->eval.every = (int)config_int(c, "eval.every", r->eval.every);
+    r->eval.games = (int)config_int(c, "eval.games", r->eval.games);
+    r->eval.sims = (int)config_int(c, "eval.sims", r->eval.sims);
+    r->eval.max_moves = (int)config_int(c, "eval.max_moves", r->eval.max_moves);
+    const char *baseline = config_string(c, "eval.baseline", NULL); /* NULL: keep the default */
+    if (baseline) snprintf(r->eval.baseline, sizeof r->eval.baseline, "%s", baseline);
+    /* config.yaml and the shards record the effective config, overrides included */
     return config_dump(c, &r->config_text) ? HOYLE_ENOMEM : HOYLE_OK;
 }
 
@@ -151,6 +195,7 @@ static int make_dir(const char *path)
     return hoyle_error(HOYLE_EIO, "'%s': cannot create: %s", path, strerror(errno));
 }
 
+/* Monotonic seconds: wall time of a run must not jump with the clock. */
 static double now_s(void)
 {
     struct timespec ts;
@@ -169,7 +214,9 @@ static void fmt_time(double s, char *buf, size_t cap)
     snprintf(buf, cap, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
 }
 
-/* Steps 2: optimiser steps on the replay window. */
+/* Step 2: optimiser steps on the replay window. The number of steps keeps the sample:step
+ * ratio (sample_reuse samples trained on per new sample); the fraction left over is carried
+ * in st->step_carry, so small generations still train at the configured ratio on average. */
 static int optimise(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, int64_t new_samples,
                     loop_state_t *st)
 {
@@ -186,6 +233,7 @@ static int optimise(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, int6
     uint8_t *legal = malloc(B * A);
     int status =
         obs && pi && z && legal ? HOYLE_OK : hoyle_error(HOYLE_ENOMEM, "train: out of memory");
+    /* minibatches from (seed, generation) alone: a resumed run draws the same ones */
     rng_t rng;
     rng_init(&rng, rng_mix(r->seed ^ rng_mix(0x7472ULL + (uint64_t)st->generation)));
     double sp = 0, sv = 0, stot = 0;
@@ -201,7 +249,7 @@ static int optimise(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, int6
             done++;
         }
     }
-    if (done > 0) {
+    if (done > 0) { /* a generation without steps keeps the previous losses */
         st->loss_policy = sp / (double)done;
         st->loss_value = sv / (double)done;
         st->loss_total = stot / (double)done;
@@ -222,7 +270,7 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
     char path[1200], shard[1200], netid[64];
     /* 1. self-play with net-G */
     evaluator_t *e = NULL;
-    int status = net_evaluator_create(r->g, net, r->sp.parallel * r->sp.batch, r->cache, &e);
+    int status = net_evaluator_create(r->g, net, r->sp.parallel * r->sp.search.batch, r->cache, &e);
     sample_set_t set;
     sample_set_init(&set, r->g->obs_shape, r->g->num_actions);
     selfplay_params_t sp = r->sp;
@@ -256,6 +304,7 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
     loop_eval_out_t ev = {.score_prev = -1, .score_base = -1};
     bool evaluated = false;
     if (!status && r->eval.every > 0 && st->generation % r->eval.every == 0) {
+        /* the previous evaluated net (generation 0 is always evaluated, see train_run) */
         int64_t prev = st->generation - r->eval.every;
         status =
             loop_evaluate(r->g, r->dir, &r->eval, st->generation, prev, st->seconds + now_s() - t0,
@@ -282,6 +331,7 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
     }
     if (progress) {
         char el[32], eta[32];
+        /* ETA: the mean time per generation so far, capped by train.minutes */
         double left =
             (double)(r->generations - st->generation) * st->seconds / (double)st->generation;
         if (r->minutes > 0) left = fmin(left, r->minutes * 60 - st->seconds);
@@ -322,12 +372,13 @@ static int start(run_t *r, loop_state_t *st, tch_net_t **net, tch_opt_t **opt, i
         snprintf(path, sizeof path, "%s/config.yaml", r->dir);
         return loop_write_atomic(path, r->config_text, strlen(r->config_text));
     }
+    /* resume: the newest finished net, with its optimiser state (momenta, step count) */
     net_path(r, st->generation, path, sizeof path);
     if ((status = tch_load(path, net, opt))) return status;
     tch_net_config_t have;
     tch_net_get_config(*net, &have);
     if ((status = net_config_check(r->g, &have))) return status;
-    if (*opt == NULL) return tch_opt_create(*net, &r->opt_cfg, opt);
+    if (*opt == NULL) return tch_opt_create(*net, &r->opt_cfg, opt); /* saved without one */
     return HOYLE_OK;
 }
 
@@ -339,7 +390,7 @@ int train_run(const char *path, char *const *sets, int num_sets, FILE *progress,
     memset(out, 0, sizeof *out);
     out->elo_generation = -1;
     int status = load_config(&r, path, sets, num_sets);
-    if (!status) status = train_register_agents();
+    if (!status) status = train_register_agents(); /* evaluation plays `az` agents */
     if (!status) status = tch_set_threads(r.threads);
     loop_state_t st;
     tch_net_t *net = NULL;

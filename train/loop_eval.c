@@ -17,8 +17,12 @@
 #include "eval/tournament.h"
 #include "train/loop_internal.h"
 
+/* Players in one Elo fit: every evaluated net plus the baseline; a run of more evaluated
+ * generations reports HOYLE_EFULL rather than dropping games. */
 #define MAX_PLAYERS 4096
 
+/* cfg->games games of `me` against `opp`, seats alternating, each game's seed derived from
+ * `seed` and its index; one row per game in games_log; *score = me's mean score in [0, 1]. */
 static int play_match(const game_t *g, const loop_eval_cfg_t *cfg, const char *me, const char *opp,
                       const char *opp_name, int64_t gen, uint64_t seed, loop_log_t *games_log,
                       double *score)
@@ -37,7 +41,7 @@ static int play_match(const game_t *g, const loop_eval_cfg_t *cfg, const char *m
             tour_game_result_done(&r);
             return status;
         }
-        double s = (r.returns[my_seat] + 1.0) / 2.0;
+        double s = (r.returns[my_seat] + 1.0) / 2.0; /* returns in [-1, 1] -> score in [0, 1] */
         tour_game_result_done(&r);
         total += s;
         w += s > 0.75;
@@ -59,6 +63,8 @@ typedef struct elo_data {
     size_t num_games;
 } elo_data_t;
 
+/* The index of `name`, added when new; -1 when the table is full or strdup fails. A linear
+ * scan: a fit has at most a few hundred players and runs once per evaluation. */
 static int player_id(elo_data_t *e, const char *name)
 {
     for (int i = 0; i < e->n; i++)
@@ -74,6 +80,8 @@ static void elo_data_done(elo_data_t *e)
     free(e->games);
 }
 
+/* Rebuild the games from eval_games.csv (the log is the source of truth, so a resumed run
+ * fits exactly the games the uninterrupted run would). Malformed rows are skipped. */
 static int parse_games(const loop_log_t *log, elo_data_t *e)
 {
     memset(e, 0, sizeof *e);
@@ -94,6 +102,7 @@ static int parse_games(const loop_log_t *log, elo_data_t *e)
             int a = player_id(e, me), b = player_id(e, opp);
             if (a < 0 || b < 0) return hoyle_error(HOYLE_EFULL, "eval: too many players");
             elo_game_t *eg = &e->games[e->num_games++];
+            /* elo_game_t scores are from white's (seat 0's) view */
             eg->white = seat == 0 ? a : b;
             eg->black = seat == 0 ? b : a;
             eg->score = seat == 0 ? s : 1.0 - s;
@@ -109,6 +118,8 @@ typedef struct point {
     double seconds, elo, lo, hi;
 } point_t;
 
+/* elo.h5: schema and game attributes plus one column per point_t field (docs/formats.md),
+ * written to PATH.tmp and renamed. Errors are collected in rc so every handle is closed. */
 static int write_h5(const char *path, const game_t *g, const point_t *pts, int n)
 {
     char tmp[1400];
@@ -134,7 +145,7 @@ static int write_h5(const char *path, const game_t *g, const point_t *pts, int n
             hsize_t dim = (hsize_t)n;
             const char *names[5] = {"generation", "seconds", "elo", "elo_low", "elo_high"};
             double *col = malloc(sizeof(double) * (size_t)(n ? n : 1));
-            for (int c = 0; c < 5 && col; c++) {
+            for (int c = 0; c < 5 && col; c++) { /* column c of names[], through col */
                 for (int i = 0; i < n; i++)
                     col[i] = c == 0   ? (double)pts[i].gen
                              : c == 1 ? pts[i].seconds
@@ -185,9 +196,10 @@ static int write_svg(const char *path, const game_t *g, const point_t *pts, int 
         y0 = fmin(y0, pts[i].lo);
         y1 = fmax(y1, pts[i].hi);
     }
+    /* round the Elo range out to multiples of 50 with a margin, for readable tick labels */
     y0 = floor(y0 / 50) * 50 - 50;
     y1 = ceil(y1 / 50) * 50 + 50;
-    size_t cap = 4096 + (size_t)n * 200;
+    size_t cap = 4096 + (size_t)n * 200; /* fixed parts + about 200 bytes per point */
     char *s = malloc(cap);
     if (s == NULL) return hoyle_error(HOYLE_ENOMEM, "svg: out of memory");
     size_t u = 0;

@@ -8,13 +8,18 @@
 #include "games/game.h"
 #include "train/loop.h"
 
-/* The checkpointed progress (state.txt). */
+/* The checkpointed progress (state.txt, written last in a generation): all a resumed run
+ * needs besides the config and the files of the finished generations. */
 typedef struct loop_state {
-    int64_t generation; /* generations finished */
-    int64_t steps, games, samples;
-    double seconds;    /* wall time spent, all runs together */
-    double step_carry; /* fractional optimiser steps carried over */
-    double loss_policy, loss_value, loss_total;
+    int64_t generation; /* generations finished (net-<generation>.pt is the newest net) */
+    int64_t steps;      /* optimiser steps taken, all generations */
+    int64_t games;      /* self-play games played (also the next game's id) */
+    int64_t samples;    /* training positions written to the shards */
+    double seconds;     /* wall time spent, all runs together (train.minutes counts it) */
+    double step_carry;  /* the fraction of an optimiser step owed to the next generation */
+    double loss_policy; /* mean policy loss over the last generation's steps */
+    double loss_value;  /* mean value loss over the last generation's steps */
+    double loss_total;  /* mean total loss over the last generation's steps */
 } loop_state_t;
 
 /* Write `len` bytes to path atomically (PATH.tmp, fsync, rename). */

@@ -19,13 +19,14 @@ int loop_write_atomic(const char *path, const char *data, size_t len)
         return hoyle_error(HOYLE_EINVAL, "'%s': path too long", path);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) return hoyle_error(HOYLE_EIO, "'%s': %s", tmp, strerror(errno));
-    size_t done = 0;
+    size_t done = 0; /* write() may stop short (signals, pipes): loop until all is out */
     while (done < len) {
         ssize_t w = write(fd, data + done, len - done);
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) break;
         done += (size_t)w;
     }
+    /* fsync before rename: otherwise a crash can leave the new name on an empty file */
     int ok = done == len && fsync(fd) == 0;
     close(fd);
     if (!ok || rename(tmp, path) != 0) {
@@ -36,6 +37,8 @@ int loop_write_atomic(const char *path, const char *data, size_t len)
     return HOYLE_OK;
 }
 
+/* One "key value" line per field, doubles with 17 digits so that they read back exactly
+ * (a resumed run must continue bit for bit). */
 int loop_state_save(const char *path, const loop_state_t *st)
 {
     char buf[1024];
@@ -53,6 +56,8 @@ int loop_state_load(const char *path, loop_state_t *st)
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return errno == ENOENT ? 1 : hoyle_error(HOYLE_EIO, "'%s': %s", path, strerror(errno));
+    /* Parse into a temporary; *st changes only when all nine fields were found. Counts are
+     * read as doubles: exact below 2^53, far beyond any run. */
     loop_state_t s = {0};
     char key[64];
     double v;
@@ -78,7 +83,7 @@ int loop_state_load(const char *path, loop_state_t *st)
         else if (strcmp(key, "loss_total") == 0)
             s.loss_total = v;
         else
-            found--;
+            found--; /* an unknown key is ignored, not counted */
     }
     fclose(f);
     if (found != 9) return hoyle_error(HOYLE_EIO, "'%s': damaged state file", path);
@@ -86,6 +91,7 @@ int loop_state_load(const char *path, loop_state_t *st)
     return HOYLE_OK;
 }
 
+/* Room for `more` bytes plus the terminating NUL (text is always a C string). */
 static int log_reserve(loop_log_t *log, size_t more)
 {
     if (log->len + more + 1 <= log->cap) return HOYLE_OK;
@@ -116,6 +122,8 @@ int loop_log_open(loop_log_t *log, const char *path, const char *header, int64_t
     char line[4096];
     int status = HOYLE_OK;
     if (f == NULL) return log_append(log, header, strlen(header));
+    /* Keep the header and the rows of finished generations: rows a killed run wrote for the
+     * generation in flight are dropped and rewritten when it is redone. */
     int first = 1;
     while (status == HOYLE_OK && fgets(line, sizeof line, f)) {
         if (!first && strtoll(line, NULL, 10) > max_gen) continue;
@@ -123,6 +131,7 @@ int loop_log_open(loop_log_t *log, const char *path, const char *header, int64_t
         status = log_append(log, line, strlen(line));
     }
     fclose(f);
+    /* an empty file (killed before its first save) gets the header */
     if (status == HOYLE_OK && log->len == 0) status = log_append(log, header, strlen(header));
     return status;
 }

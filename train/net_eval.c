@@ -59,6 +59,9 @@ static void write_out(const game_t *g, const void *s, const float *logits, float
     for (int i = 0; i < n; i++) priors[legal[i]] = (float)(priors[legal[i]] / total);
 }
 
+/* 1. answer cached states and encode the others into one batch; 2. one forward for the
+ * misses; 3. store them in the cache and write the outputs. A full cache slot is simply
+ * overwritten (direct-mapped: no probing, no eviction order to maintain). */
 static int net_evaluate(evaluator_t *e, const void *states, int n, double *values, float *priors)
 {
     const game_t *g = e->g;
@@ -68,6 +71,8 @@ static int net_evaluate(evaluator_t *e, const void *states, int n, double *value
     for (int i = 0; i < n; i++) {
         const char *s = (const char *)states + (size_t)i * g->state_size;
         if (ne->mask) {
+            /* keys hold hash + 1 so that a zeroed table is empty; a full 64-bit compare
+             * makes a wrong hit as likely as a hash collision */
             uint64_t h = game_hash(g, s), slot = h & ne->mask;
             if (ne->keys[slot] == h + 1) {
                 ne->hits++;
@@ -78,6 +83,7 @@ static int net_evaluate(evaluator_t *e, const void *states, int n, double *value
                 continue;
             }
         }
+        /* the net sees the position from the player to move (its value is theirs) */
         game_observe(g, s, game_current_player(g, s),
                      ne->obs + (size_t)misses * (size_t)ne->obs_size);
         ne->miss[misses++] = i;
@@ -90,7 +96,7 @@ static int net_evaluate(evaluator_t *e, const void *states, int n, double *value
         const char *s = (const char *)states + (size_t)i * g->state_size;
         float *pr = priors ? priors + (size_t)i * A : NULL;
         uint64_t slot = 0;
-        if (ne->mask) {
+        if (ne->mask) { /* priors go straight into the cache slot, then are copied out */
             uint64_t h = game_hash(g, s);
             slot = h & ne->mask;
             ne->keys[slot] = h + 1;
@@ -153,7 +159,7 @@ int net_evaluator_create(const game_t *g, tch_net_t *net, int max_batch, int cac
     ne->miss = malloc(sizeof(int) * B);
     ne->legal = malloc(sizeof(int) * (size_t)g->max_legal);
     bool ok = ne->obs && ne->logits && ne->vals && ne->miss && ne->legal;
-    if (ok && cache_entries > 0) {
+    if (ok && cache_entries > 0) { /* a power of two, so that the slot is hash & mask */
         uint64_t slots = 1;
         while (slots < (uint64_t)cache_entries) slots *= 2;
         ne->mask = slots - 1;

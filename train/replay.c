@@ -22,6 +22,7 @@ int replay_init(replay_t *r, const game_t *g, int64_t window_samples, int64_t wi
     r->window_samples = window_samples;
     r->window_games = window_games;
     r->num_syms = augment ? g->num_symmetries : 1;
+    /* sym_planes rotates and reflects N x N planes only */
     if (augment && g->num_symmetries > 1 && g->obs_shape[1] != g->obs_shape[2])
         return hoyle_error(HOYLE_EINVAL, "replay: augment needs a square observation (%s)",
                            g->spec);
@@ -36,6 +37,9 @@ int replay_init(replay_t *r, const game_t *g, int64_t window_samples, int64_t wi
         replay_done(r);
         return hoyle_error(HOYLE_ENOMEM, "replay: out of memory");
     }
+    /* Tabulate each symmetry's action map once (perm[k][a]), checking that it is a
+     * permutation: a game whose map sends two actions to one would silently merge their
+     * policy targets when a sample is transformed. */
     for (int k = 0; k < r->num_syms; k++) {
         memset(seen, 0, (size_t)A);
         for (int a = 0; a < A; a++) {
@@ -81,6 +85,8 @@ static int needed(const replay_t *r, const int64_t *n, const int64_t *games, int
     return count;
 }
 
+/* Drop the oldest shards the window no longer needs. Whole shards only, so the window may
+ * hold up to one shard more than window_samples; replay_size() caps what is drawn. */
 static void trim(replay_t *r)
 {
     int keep = needed(r, r->shard_n, r->shard_games, r->num_shards);
@@ -104,6 +110,7 @@ static void trim(replay_t *r)
 
 int replay_add_shard(replay_t *r, const char *path)
 {
+    /* trim() ran after the last add, so a full table means the window needs every shard */
     if (r->num_shards >= REPLAY_MAX_SHARDS) trim(r);
     if (r->num_shards >= REPLAY_MAX_SHARDS)
         return hoyle_error(HOYLE_EFULL, "replay: more than %d shards in the window",
@@ -138,6 +145,7 @@ int replay_load_dir(replay_t *r, const char *dir, int count)
             break;
         }
     }
+    /* then read them oldest first, as replay_add_shard expects (set stays in order) */
     for (int k = first; k < count && status == HOYLE_OK; k++) {
         status = replay_shard_path(dir, k, path, sizeof path);
         if (!status) status = replay_add_shard(r, path);
@@ -161,9 +169,11 @@ int replay_sample(replay_t *r, rng_t *rng, int batch, float *obs, float *policy,
     if (size <= 0) return hoyle_error(HOYLE_ESTATE, "replay: no samples yet");
     size_t A = (size_t)s->num_actions, O = (size_t)s->obs_size;
     int C = s->obs_shape[0], N = s->obs_shape[1];
+    /* Uniform with replacement over the newest `size` samples; a random symmetry k each
+     * (k = 0 is the identity), applied to the planes and, through perm, to the targets. */
     for (int b = 0; b < batch; b++) {
         int64_t i = base + (int64_t)(rng_double(rng) * (double)size);
-        if (i >= s->n) i = s->n - 1;
+        if (i >= s->n) i = s->n - 1; /* rounding guard */
         int k = r->num_syms > 1 ? (int)rng_below(rng, (uint32_t)r->num_syms) : 0;
         const float *src_obs = s->obs + (size_t)i * O;
         float *dst_obs = obs + (size_t)b * O;

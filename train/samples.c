@@ -13,6 +13,8 @@
 #include "data/h5attr.h"
 #include "train/samples.h"
 
+/* HDF5 chunk height: big enough for deflate to pay off, small enough that reading a few
+ * rows (h5py, notebooks) does not inflate a whole shard. */
 #define SHARD_CHUNK_ROWS 256
 
 void sample_set_init(sample_set_t *s, const int obs_shape[3], int num_actions)
@@ -36,6 +38,7 @@ void sample_set_done(sample_set_t *s)
 
 void sample_set_clear(sample_set_t *s) { s->n = 0; }
 
+/* realloc *p to cap items; on failure *p is unchanged (still valid, still owned). */
 static int grow(void **p, int64_t cap, size_t item)
 {
     void *q = realloc(*p, (size_t)cap * item);
@@ -44,6 +47,8 @@ static int grow(void **p, int64_t cap, size_t item)
     return 0;
 }
 
+/* Capacity for `need` rows in every column. Doubling keeps pushes amortised O(1); cap is
+ * raised only when all six columns grew, so a failure leaves a consistent (larger) set. */
 static int reserve(sample_set_t *s, int64_t need)
 {
     if (need <= s->cap) return HOYLE_OK;
@@ -66,6 +71,7 @@ int64_t sample_set_push(sample_set_t *s)
     if (status) return status;
     int64_t i = s->n++;
     size_t A = (size_t)s->num_actions;
+    /* a new row starts all zero: callers fill only what they know (e.g. legal actions) */
     memset(s->obs + i * s->obs_size, 0, sizeof(float) * (size_t)s->obs_size);
     memset(s->policy + (size_t)i * A, 0, sizeof(float) * A);
     memset(s->legal + (size_t)i * A, 0, A);
@@ -95,6 +101,7 @@ int sample_set_append(sample_set_t *s, const sample_set_t *src, int64_t from, in
 
 /* ---- writing ---- */
 
+/* An int64 attribute: a scalar when n == 0, else a vector of n (-1 on an HDF5 error). */
 static int put_ints(hid_t loc, const char *name, const int64_t *v, hsize_t n)
 {
     hid_t sp = n == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, NULL);
@@ -129,6 +136,8 @@ static int put_dset(hid_t fid, const char *name, hid_t file_type, hid_t mem_type
     return rc < 0 ? -1 : 0;
 }
 
+/* The whole shard (attributes then datasets, docs/formats.md) into `path`; -1 on any HDF5
+ * error. Errors are collected with |= so every handle is still closed. */
 static int write_file(const char *path, const sample_set_t *s, const samples_meta_t *m)
 {
     hid_t fid = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
@@ -168,8 +177,9 @@ int samples_write_shard(const char *path, const sample_set_t *s, const samples_m
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
         return hoyle_error(HOYLE_EINVAL, "shard '%s': path too long", path);
-    unlink(tmp);
+    unlink(tmp); /* a stale temporary from a killed run */
     int rc;
+    /* HDF5 prints its error stack to stderr by default; our message replaces it */
     H5E_BEGIN_TRY { rc = write_file(tmp, s, meta); }
     H5E_END_TRY;
     if (rc) {
@@ -192,6 +202,7 @@ int samples_write_shard(const char *path, const sample_set_t *s, const samples_m
 
 /* ---- reading ---- */
 
+/* Read an int64 attribute of exactly `count` values (a scalar counts as 1). */
 static int get_int(hid_t loc, const char *name, int64_t *out, int count)
 {
     hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
@@ -213,6 +224,8 @@ static int get_schema(hid_t fid)
     return ok;
 }
 
+/* Read a whole dataset of n rows into dst; -1 when it is missing or has another row count
+ * (the row width is fixed by the shapes read_file already checked). */
 static int read_dset(hid_t fid, const char *name, hid_t mem_type, int64_t n, void *dst)
 {
     hid_t d = H5Dopen2(fid, name, H5P_DEFAULT);
@@ -229,6 +242,8 @@ static int read_dset(hid_t fid, const char *name, hid_t mem_type, int64_t n, voi
     return rc < 0 ? -1 : 0;
 }
 
+/* Append the rows of one shard to s. Rows are read in place past s->n and counted only once
+ * every dataset was read, so a damaged shard leaves s->n as it was. */
 static int read_file(const char *path, sample_set_t *s, int64_t *games_out)
 {
     hid_t fid = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -248,7 +263,7 @@ static int read_file(const char *path, sample_set_t *s, int64_t *games_out)
                          path, (long long)shape[0], (long long)shape[1], (long long)shape[2],
                          (long long)actions);
     int64_t n = 0;
-    if (rc == HOYLE_OK) {
+    if (rc == HOYLE_OK) { /* the row count, from the smallest dataset */
         hid_t d = H5Dopen2(fid, "value", H5P_DEFAULT);
         hsize_t dim = 0;
         if (d >= 0) {
@@ -280,6 +295,7 @@ static int read_file(const char *path, sample_set_t *s, int64_t *games_out)
 
 int samples_read_shard(const char *path, sample_set_t *s, int64_t *games_out)
 {
+    /* HDF5 cannot say "no such file"; errno can */
     if (access(path, R_OK) != 0)
         return hoyle_error(HOYLE_EIO, "shard '%s': %s", path, strerror(errno));
     int rc;
@@ -288,6 +304,8 @@ int samples_read_shard(const char *path, sample_set_t *s, int64_t *games_out)
     return rc;
 }
 
+/* Row and game counts from the attributes and one dataset's extent, without reading data
+ * (replay_load_dir sizes the window with it before loading anything). */
 static int info_file(const char *path, int64_t *n, int64_t *games)
 {
     hid_t fid = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);

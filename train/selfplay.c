@@ -15,7 +15,7 @@
 
 #include "core/rng.h"
 #include "games/playout.h"
-#include "mcts/mcts.h"
+#include "mcts/mcts_params.h"
 #include "train/selfplay.h"
 
 const param_def_t selfplay_param_defs[] = {
@@ -44,54 +44,15 @@ const param_def_t selfplay_param_defs[] = {
      .min = 0,
      .max = 1,
      .help = "probability of a full search when fast_sims > 0"},
-    {.key = "batch",
-     .type = PARAM_INT,
-     .def = "4",
-     .min = 1,
-     .max = 1024,
-     .help = "leaves per tree per evaluator call"},
-    {.key = "vloss",
-     .type = PARAM_DOUBLE,
-     .def = "1",
-     .min = 0,
-     .max = 100,
-     .help = "virtual loss"},
-    {.key = "c_init",
-     .type = PARAM_DOUBLE,
-     .def = "1.25",
-     .min = 0,
-     .max = 100,
-     .help = "PUCT c_init"},
-    {.key = "c_base",
-     .type = PARAM_DOUBLE,
-     .def = "19652",
-     .min = 1,
-     .max = 1e9,
-     .help = "PUCT c_base"},
-    {.key = "fpu",
-     .type = PARAM_DOUBLE,
-     .def = "0.2",
-     .min = 0,
-     .max = 2,
-     .help = "first-play urgency reduction from the parent's Q"},
-    {.key = "noise_eps",
-     .type = PARAM_DOUBLE,
-     .def = "0.25",
-     .min = 0,
-     .max = 1,
-     .help = "root Dirichlet noise weight (0 = off)"},
+    MCTS_PUCT_PARAM_DEFS("1.25"),
+    MCTS_FPU_PARENT_PARAM_DEF,
+    MCTS_BATCH_PARAM_DEFS("4", "0", "0.25"),
     {.key = "noise_scale",
      .type = PARAM_DOUBLE,
      .def = "10",
      .min = 0.001,
      .max = 1e4,
      .help = "alpha = noise_scale / typical legal moves"},
-    {.key = "noise_alpha",
-     .type = PARAM_DOUBLE,
-     .def = "0",
-     .min = 0,
-     .max = 100,
-     .help = "fixed Dirichlet alpha (0 = scaled)"},
     {.key = "temp",
      .type = PARAM_DOUBLE,
      .def = "1",
@@ -128,8 +89,8 @@ const param_def_t selfplay_param_defs[] = {
      .min = 0,
      .max = 1e7,
      .help = "actions before adjudicating a draw (0 = rules only)"},
-    {.key = "reuse", .type = PARAM_BOOL, .def = "true", .help = "keep the played subtree"},
-    MCTS_GUMBEL_PARAM_DEFS,
+    MCTS_REUSE_PARAM_DEF,
+    MCTS_PARAM_DEFS /* each entry ends with a comma */
     {.key = NULL},
 };
 
@@ -143,32 +104,24 @@ int selfplay_params_parse(const char *text, selfplay_params_t *p, char *canon, s
     params_t pp;
     if (spec_parse(buf, &spec) || params_bind(selfplay_param_defs, &spec, "selfplay", &pp))
         return HOYLE_EINVAL;
+    mcts_params_t search;
+    mcts_params_default(&search);
+    search.select = MCTS_PUCT;
+    if (mcts_params_bind(&pp, &search)) return HOYLE_EINVAL;
     if (canon && params_format(&pp, "selfplay", canon, cap) < 0) return HOYLE_EFULL;
     selfplay_params_t q = {
+        .search = search,
         .games = (int)params_int(&pp, "games"),
         .parallel = (int)params_int(&pp, "parallel"),
-        .sims = (int)params_int(&pp, "sims"),
         .fast_sims = (int)params_int(&pp, "fast_sims"),
         .full_prob = params_double(&pp, "full_prob"),
-        .batch = (int)params_int(&pp, "batch"),
-        .vloss = params_double(&pp, "vloss"),
-        .c_init = params_double(&pp, "c_init"),
-        .c_base = params_double(&pp, "c_base"),
-        .fpu = params_double(&pp, "fpu"),
-        .noise_eps = params_double(&pp, "noise_eps"),
         .noise_scale = params_double(&pp, "noise_scale"),
-        .noise_alpha = params_double(&pp, "noise_alpha"),
         .temp = params_double(&pp, "temp"),
         .temp_moves = (int)params_int(&pp, "temp_moves"),
         .temp_final = params_double(&pp, "temp_final"),
         .resign = params_double(&pp, "resign"),
         .no_resign_frac = params_double(&pp, "no_resign_frac"),
         .max_moves = (int)params_int(&pp, "max_moves"),
-        .reuse = params_bool(&pp, "reuse"),
-        .gumbel = params_bool(&pp, "gumbel"),
-        .gumbel_m = (int)params_int(&pp, "gumbel_m"),
-        .c_visit = params_double(&pp, "c_visit"),
-        .c_scale = params_double(&pp, "c_scale"),
         .seed = p->seed,
         .first_game_id = p->first_game_id,
     };
@@ -244,28 +197,9 @@ static int slot_open(driver_t *d, slot_t *s, int index)
 {
     const game_t *g = d->g;
     const selfplay_params_t *p = d->p;
-    mcts_params_t mp;
-    mcts_params_default(&mp);
-    mp.select = MCTS_PUCT;
-    mp.c_init = p->c_init;
-    mp.c_base = p->c_base;
-    mp.fpu = MCTS_FPU_PARENT;
-    mp.fpu_value = p->fpu;
-    mp.batch = p->batch;
-    mp.virtual_loss = p->vloss;
-    mp.reuse = p->reuse;
+    mcts_params_t mp = p->search; /* max_nodes 0: sized by mcts_create per tree */
     mp.dirichlet_alpha = d->st->alpha;
-    mp.dirichlet_eps = p->noise_eps;
-    mp.max_sims = p->sims;
-    if (p->gumbel) { /* Gumbel noise replaces the Dirichlet noise */
-        mp.gumbel = true;
-        mp.gumbel_m = p->gumbel_m;
-        mp.c_visit = p->c_visit;
-        mp.c_scale = p->c_scale;
-        mp.dirichlet_eps = 0;
-    }
-    long long branch = g->max_legal < 128 ? g->max_legal : 128;
-    mp.max_nodes = (size_t)((2LL * (p->sims + p->batch + 2)) * branch + 1024);
+    if (mp.gumbel) mp.dirichlet_eps = 0; /* Gumbel noise replaces the Dirichlet noise */
     mp.seed = rng_mix(p->seed ^ rng_mix(0x5e1f000ULL + (uint64_t)index));
     s->state = malloc(g->state_size);
     s->pending = malloc(sizeof(int64_t) * (size_t)d->pending_cap);
@@ -276,7 +210,6 @@ static int slot_open(driver_t *d, slot_t *s, int index)
     if (status || p->fast_sims == 0) return status;
     mp.max_sims = p->fast_sims;
     mp.dirichlet_eps = 0;
-    mp.max_nodes = (size_t)((2LL * (p->fast_sims + p->batch + 2)) * branch + 1024);
     mp.seed = rng_mix(mp.seed + 1);
     return mcts_create(g, &mp, NULL, &s->fast);
 }
@@ -417,7 +350,7 @@ static int slot_move(driver_t *d, slot_t *s)
         s->would_resign[player] = true;
     }
     double temp = s->actions < p->temp_moves ? p->temp : p->temp_final;
-    if (p->gumbel) temp = 0; /* the Gumbel choice already samples */
+    if (p->search.gumbel) temp = 0; /* the Gumbel choice already samples */
     int action;
     int status = mcts_choose(m, temp, &action);
     if (status) return status;
@@ -495,15 +428,22 @@ static int run_loop(driver_t *d, selfplay_progress_fn progress, void *ctx)
 int selfplay_run(const game_t *g, evaluator_t *e, const selfplay_params_t *p, sample_set_t *out,
                  selfplay_stats_t *st, selfplay_progress_fn progress, void *ctx)
 {
-    if (g->num_players > 2 || p->parallel < 1 || p->batch < 1 || p->games < 0)
-        return hoyle_error(HOYLE_EINVAL, "selfplay: bad parameters");
+    if (g->num_players > 2)
+        return hoyle_error(HOYLE_EINVAL, "selfplay: %s has %d players (self-play plays 1 or 2)",
+                           g->spec, g->num_players);
+    if (p->parallel < 1)
+        return hoyle_error(HOYLE_EINVAL, "selfplay: parallel: %d is below 1", p->parallel);
+    if (p->search.batch < 1)
+        return hoyle_error(HOYLE_EINVAL, "selfplay: batch: %d is below 1", p->search.batch);
+    if (p->games < 0) return hoyle_error(HOYLE_EINVAL, "selfplay: games: %d is negative", p->games);
     memset(st, 0, sizeof *st);
     double t0 = now_s();
     st->typical_legal = selfplay_typical_legal(g, 16, rng_mix(p->seed ^ 0x4c4c));
-    st->alpha = p->noise_alpha > 0 ? p->noise_alpha : p->noise_scale / st->typical_legal;
+    double alpha = p->search.dirichlet_alpha;
+    st->alpha = alpha > 0 ? alpha : p->noise_scale / st->typical_legal;
     driver_t d = {.g = g, .e = e, .p = p, .out = out, .st = st};
     d.pending_cap = g->max_game_length + 1;
-    size_t leaves = (size_t)p->parallel * (size_t)p->batch;
+    size_t leaves = (size_t)p->parallel * (size_t)p->search.batch;
     size_t scratch = (size_t)game_scratch_actions(g);
     d.slots = calloc((size_t)p->parallel, sizeof *d.slots);
     d.states = malloc(leaves * g->state_size);

@@ -38,41 +38,33 @@
 
 #include "core/spec.h"
 #include "mcts/evaluator.h"
+#include "mcts/mcts.h"
 #include "train/samples.h"
 
 /* Every tunable, one line each (defaults in selfplay_param_defs, selfplay.c). */
 typedef struct selfplay_params {
-    int games;             /* games to play in one selfplay_run() */
-    int parallel;          /* games in flight sharing each evaluator call */
-    int sims;              /* simulations of a full search */
-    int fast_sims;         /* playout-cap randomisation: fast-search simulations (0 = off) */
-    double full_prob;      /* probability of a full search when fast_sims > 0 */
-    int batch;             /* leaves per tree per evaluator call (virtual loss) */
-    double vloss;          /* virtual loss per in-flight visit */
-    double c_init;         /* PUCT c_init */
-    double c_base;         /* PUCT c_base */
-    double fpu;            /* first-play urgency: parent Q minus this reduction */
-    double noise_eps;      /* Dirichlet weight at the root of full searches (0 = off) */
-    double noise_scale;    /* alpha = noise_scale / typical legal moves */
-    double noise_alpha;    /* > 0: use this alpha instead */
-    double temp;           /* move temperature for the first temp_moves actions */
-    int temp_moves;        /* actions played with temp */
-    double temp_final;     /* temperature afterwards (0 = most visited) */
-    double resign;         /* resign when the mover's value < resign; 0 = never */
+    mcts_params_t search; /* the full search, bound from the mcts/ keys (mcts_params.h):
+                             sims, c, c_base, fpu, batch, vloss, noise_alpha (0 = scaled),
+                             noise_eps, reuse, gumbel...; seed, max_nodes and the alpha
+                             used are set per tree */
+    int games;            /* games to play in one selfplay_run() */
+    int parallel;         /* games in flight sharing each evaluator call */
+    int fast_sims;        /* playout-cap randomisation: fast-search simulations (0 = off) */
+    double full_prob;     /* probability of a full search when fast_sims > 0 */
+    double noise_scale;   /* alpha = noise_scale / typical legal moves (search.dirichlet_alpha 0) */
+    double temp;          /* move temperature for the first temp_moves actions */
+    int temp_moves;       /* actions played with temp */
+    double temp_final;    /* temperature afterwards (0 = most visited) */
+    double resign;        /* resign when the mover's value < resign; 0 = never */
     double no_resign_frac; /* share of games played out regardless (false-resign check) */
     int max_moves;         /* actions before a game is adjudicated a draw; 0 = rules only */
-    int reuse;             /* keep the played move's subtree between moves */
-    int gumbel;            /* Gumbel root selection; policy target = improved policy */
-    int gumbel_m;          /* gumbel: root actions considered (Sequential Halving) */
-    double c_visit;        /* gumbel: sigma(q) = (c_visit + max N) * c_scale * q */
-    double c_scale;        /* gumbel: see c_visit */
     uint64_t seed;         /* seeds trees, noise, move choice, chance, resign choice */
     int64_t first_game_id; /* game_id of the first game of this run */
 } selfplay_params_t;
 
-/* The parameter schema (keys as in the fields above, except seed and
- * first_game_id), for `hoyle selfplay GAME 'sims=64,parallel=32'` and the
- * `selfplay:` section of training configs. */
+/* The parameter schema (the search keys of mcts/mcts_params.h and the keys
+ * of the fields above, except seed and first_game_id), for `hoyle selfplay GAME
+ * 'sims=64,parallel=32'` and the `selfplay:` section of training configs. */
 extern const param_def_t selfplay_param_defs[];
 
 /* Fill *p from "k=v,..." text (NULL or "" = defaults); canonical text of every

@@ -2,10 +2,12 @@
 # decides whether the libtorch wrapper (train/tch, the only C++ in hoyle) is built, and adds train/.
 #
 # HOYLE_WITH_TORCH = AUTO (default: build it when a C++ compiler and find_package(Torch)
-# succeed), ON (require it) or OFF (C only). C++ is enabled here, at the top level, because
-# executables in other directories (tests/, apps/) link the C++ library and CMake needs the
-# C++ link rules in the directory common to them. Sets HOYLE_TORCH_ENABLED for the rest of
-# the build (tests/CMakeLists.txt builds test_tch and the TorchScript check only when ON).
+# succeed), ON (require it) or OFF (C only). C++ is enabled here, at the top level, as CMake
+# recommends for enable_language(). The C++ and libtorch live only in the module
+# libhoyle_torch.so; programs (apps/, tests/) link the C loader hoyle_tch and open the module
+# at run time (train/tch/CMakeLists.txt, docs/tch.md "Build"), so they link as C programs.
+# Sets HOYLE_TORCH_ENABLED for the rest of the build (tests/CMakeLists.txt builds test_tch,
+# the TorchScript check and the module-loading check only when ON).
 set(HOYLE_WITH_TORCH AUTO CACHE STRING "Build the libtorch wrapper train/tch (AUTO, ON, OFF)")
 set_property(CACHE HOYLE_WITH_TORCH PROPERTY STRINGS AUTO ON OFF)
 

@@ -1,7 +1,10 @@
 /* tch.h — the libtorch wrapper ("tch-c"): a plain C view of a residual policy/value network.
  *
  * This is the only door to libtorch (DESIGN.md, "Language and build"): the implementation
- * (tch.cpp) is C++, this header is C11. Conventions (STYLE.md point 10):
+ * (tch_net.cpp, tch_train.cpp, tch_io.cpp) is C++ in the module libhoyle_torch.so, which the
+ * loader tch_dl.c opens on the first call (docs/tch.md, "Build"); this header is C11. When
+ * the module cannot be loaded every call fails with HOYLE_EUNSUP and a message naming the
+ * files tried (set HOYLE_TORCH_MODULE to the module's path). Conventions (STYLE.md point 10):
  *   - opaque handles with create/free pairs; free(NULL) is a no-op;
  *   - every int-returning call gives 0 (HOYLE_OK) or a negative HOYLE_E* status and then
  *     records a one-line message read with hoyle_last_error() (core/error.h). No C++

@@ -5,14 +5,16 @@
  * process, games/backgammon/gnubg_client.h) for its play of the roll at the
  * given plies, finds the canonical play that reaches the same position, and
  * then plays that play's steps one per act. Money game, cubeless, gammons
- * counting (see gnubg_client_best). Backgammon only. */
+ * counting (see gnubg_client_best). Backgammon only. It lives beside the
+ * rules because it reads bg_state_t; registered by game_agents_register(). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "games/backgammon/bg_internal.h"
 #include "games/backgammon/gnubg_client.h"
+#include "games/game_agents.h"
 #include "games/registry.h"
-#include "mcts/agent_internal.h"
+#include "mcts/agent_kind.h"
 
 typedef struct gnubg_agent {
     gnubg_client_t *client;

@@ -1,0 +1,92 @@
+/* agent_kind.h — the seam for defining agent kinds, inside mcts/ and out
+ * (train/agent_az.c, games/backgammon/agent_gnubg.c). A kind is one
+ * agent_kind_t: a name, a parameter schema and a create function that fills
+ * a->vt and a->impl. The built-in kinds are the table agent_registry[]
+ * (agent.c); kinds of other modules are added with agent_register_kind()
+ * (agent.h) by an explicit call at startup (apps/main.c). Users of agents
+ * need only agent.h. */
+#ifndef HOYLE_MCTS_AGENT_KIND_H
+#define HOYLE_MCTS_AGENT_KIND_H
+
+#include "core/rng.h"
+#include "mcts/agent.h"
+#include "mcts/evaluator.h"
+#include "mcts/mcts.h"
+#include "mcts/mcts_params.h"
+
+/* What a kind does; agent.c calls these through agent_act/observe/reset/free. */
+typedef struct agent_vt {
+    int (*act)(agent_t *a, const void *state, int *action); /* a decision state; fill a->info */
+    void (*observe)(agent_t *a, const void *state_before, int action); /* may be NULL */
+    void (*reset)(agent_t *a);                                         /* may be NULL */
+    void (*destroy)(agent_t *a); /* frees a->impl; may be NULL */
+    /* Restart as if created with a->seed (a->rng is already re-initialised):
+     * for kinds whose only seeded state is a->rng. NULL = agent_reseed()
+     * destroys and re-creates the kind's state. */
+    int (*reseed)(agent_t *a);
+} agent_vt_t;
+
+/* An agent as agent_create() builds it; a kind's create() reads the fields
+ * above `impl` and sets vt and impl. */
+struct agent {
+    const agent_vt_t *vt;
+    const struct agent_kind *kind;
+    const game_t *g;          /* borrowed; outlives the agent */
+    char spec[GAME_SPEC_MAX]; /* canonical spec (agent_spec) */
+    params_t params;          /* bound against kind->params */
+    uint64_t seed;            /* the seed agent_create() was given */
+    rng_t rng;                /* seeded from it, for kinds that draw */
+    agent_info_t info;        /* the last act's search information */
+    int *legal;               /* max_legal scratch for kinds that want it */
+    void *impl;               /* the kind's own state, freed by vt->destroy */
+};
+
+typedef struct agent_kind {
+    const char *name;
+    const char *description;
+    const param_def_t *params; /* the schema, ending with {.key = NULL} */
+    int human;                 /* reads the terminal */
+    int (*create)(agent_t *a); /* a->g, params, seed, rng, legal are set; a failed create
+                                  frees what it made and leaves a->impl NULL */
+} agent_kind_t;
+
+/* The keys of the search agent body (agent_search_create): temperature for
+ * its own moves, then the search's `reuse`. A search agent's schema is its
+ * own keys, the mcts_params.h fragments and these, e.g. the mcts agent's:
+ * sims, time_ms, select, MCTS_PUCT_PARAM_DEFS("1.4"), fpu, eval, rollouts,
+ * solver, MCTS_BATCH_PARAM_DEFS(...), AGENT_SEARCH_PARAM_DEFS, nodes,
+ * MCTS_PARAM_DEFS. */
+#define AGENT_SEARCH_PARAM_DEFS                                                                    \
+    {.key = "temp",                                                                                \
+     .type = PARAM_DOUBLE,                                                                         \
+     .def = "0",                                                                                   \
+     .min = 0,                                                                                     \
+     .max = 100,                                                                                   \
+     .help = "move choice temperature (0 = most visits)"},                                         \
+        {.key = "temp_moves",                                                                      \
+         .type = PARAM_INT,                                                                        \
+         .def = "0",                                                                               \
+         .min = 0,                                                                                 \
+         .max = 1e6,                                                                               \
+         .help = "own moves chosen with temperature (0 = all)"},                                   \
+        MCTS_REUSE_PARAM_DEF
+
+/* Make `a` an agent that plays by one MCTS search per act (the body of the
+ * mcts and az kinds): a tree of `p` (max_nodes 0 = mcts_nodes_for) over
+ * `eval`, the tree kept through agent_observe (mcts_advance), moves chosen
+ * with a->params' temp for the first temp_moves own moves (0 = all), and
+ * a->info filled from each search. Takes ownership of `eval` and of `owner`,
+ * even on failure: at destroy (or on failure) the tree and `eval` are freed,
+ * then release(owner) is called when release is not NULL (the az agent's
+ * network, which its evaluator uses). Returns 0 or the mcts_create status. */
+int agent_search_create(agent_t *a, const mcts_params_t *p, evaluator_t *eval,
+                        void (*release)(void *owner), void *owner);
+
+extern const agent_kind_t agent_random_kind;
+extern const agent_kind_t agent_greedy_kind;
+extern const agent_kind_t agent_alphabeta_kind;
+extern const agent_kind_t agent_expectimax_kind;
+extern const agent_kind_t agent_mcts_kind;
+extern const agent_kind_t agent_human_kind;
+
+#endif

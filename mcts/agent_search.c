@@ -1,0 +1,101 @@
+/* agent_search.c — the body of every agent that plays by one MCTS search per
+ * move (agent_kind.h: agent_search_create): the mcts kind with its own
+ * evaluators and the az kind with a network are this body over different
+ * evaluators. The tree follows the game through agent_observe (tree reuse),
+ * and the first temp_moves own moves are chosen with temperature. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcts/agent_kind.h"
+
+typedef struct search_agent {
+    mcts_t *m;
+    evaluator_t *eval;            /* owned */
+    void (*release)(void *owner); /* frees `owner` after eval (may be NULL) */
+    void *owner;                  /* what eval uses: the az agent's network */
+    double temp;                  /* move-choice temperature */
+    int temp_moves;               /* own moves played with temperature (0 = all) */
+    int moves;                    /* own moves since reset */
+} search_agent_t;
+
+static int search_act(agent_t *a, const void *state, int *action)
+{
+    search_agent_t *sa = a->impl;
+    double temp = sa->temp_moves == 0 || sa->moves < sa->temp_moves ? sa->temp : 0.0;
+    const mcts_result_t *r;
+    int status = mcts_search(sa->m, state, &r);
+    if (!status) status = mcts_choose(sa->m, temp, action);
+    if (status) return status;
+    sa->moves++;
+    agent_info_t *info = &a->info;
+    info->num_moves = r->num_children;
+    info->actions = r->actions;
+    info->visits = r->visits;
+    info->q = r->q;
+    info->priors = r->priors;
+    info->value = r->root_proven ? r->proven_value[r->player] : r->value[r->player];
+    info->proven = r->root_proven;
+    info->pv_len = r->pv_len < AGENT_PV_MAX ? r->pv_len : AGENT_PV_MAX;
+    memcpy(info->pv, r->pv, sizeof(int) * (size_t)info->pv_len);
+    info->sims = r->sims;
+    info->root_visits = r->root_visits;
+    info->nodes = r->nodes_used;
+    info->seconds = r->seconds;
+    info->arena_full = r->arena_full;
+    return HOYLE_OK;
+}
+
+static void search_observe(agent_t *a, const void *state_before, int action)
+{
+    search_agent_t *sa = a->impl;
+    mcts_advance(sa->m, state_before, action);
+}
+
+static void search_reset(agent_t *a)
+{
+    search_agent_t *sa = a->impl;
+    mcts_clear(sa->m);
+    sa->moves = 0;
+}
+
+/* Frees what sa holds, in dependency order: tree, evaluator, then owner. */
+static void search_free(search_agent_t *sa)
+{
+    mcts_free(sa->m);
+    evaluator_free(sa->eval);
+    if (sa->release) sa->release(sa->owner);
+    free(sa);
+}
+
+static void search_destroy(agent_t *a)
+{
+    if (a->impl) search_free(a->impl);
+    a->impl = NULL;
+}
+
+static const agent_vt_t search_vt = {
+    .act = search_act, .observe = search_observe, .reset = search_reset, .destroy = search_destroy};
+
+int agent_search_create(agent_t *a, const mcts_params_t *p, evaluator_t *eval,
+                        void (*release)(void *owner), void *owner)
+{
+    search_agent_t *sa = calloc(1, sizeof *sa);
+    if (sa == NULL) {
+        evaluator_free(eval);
+        if (release) release(owner);
+        return hoyle_error(HOYLE_ENOMEM, "%s: out of memory", a->kind->name);
+    }
+    *sa = (search_agent_t){.eval = eval,
+                           .release = release,
+                           .owner = owner,
+                           .temp = params_double(&a->params, "temp"),
+                           .temp_moves = (int)params_int(&a->params, "temp_moves")};
+    int status = mcts_create(a->g, p, eval, &sa->m);
+    if (status) {
+        search_free(sa);
+        return status;
+    }
+    a->impl = sa;
+    a->vt = &search_vt;
+    return HOYLE_OK;
+}

@@ -1,0 +1,233 @@
+/* tch_io.cpp — the file half of the libtorch module: checkpoints (tch_save / tch_load) and
+ * the TorchScript export.
+ *
+ * A checkpoint is a libtorch serialisation archive with named entries (docs/tch.md, "File
+ * format"): the format tag, the net config as int64[8], every parameter and buffer by name
+ * and, optionally, the optimiser's config as float64[15], step count and state. Every write
+ * goes to a temporary file that is fsynced and renamed over the target, so a crash leaves the
+ * old file or the new one; tch_load validates every entry before it returns a net. */
+#include "train/tch/tch_internal.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace tch_impl
+{
+
+namespace
+{
+
+/* The archive's "hoyle_format" entry; a new layout of the entries needs a new tag. */
+const char *const kFormat = "hoyle-tch-1";
+
+/* The temporary beside `path`: the same directory, so that rename() is atomic (one file
+ * system); the pid keeps two processes writing the same target apart. */
+std::string temp_path_for(const char *path)
+{
+    return std::string(path) + ".tmp." + std::to_string((long)getpid());
+}
+
+/* Flush the finished temporary to disk, then rename it over `path` (so a crash leaves the
+ * old file or the new one, never a torn one). Removes the temporary on failure. */
+int commit_temp(const std::string &tmp, const char *path, const char *where)
+{
+    int fd = open(tmp.c_str(), O_RDONLY);
+    if (fd < 0 || fsync(fd) != 0) {
+        int err = errno;
+        if (fd >= 0) close(fd);
+        unlink(tmp.c_str());
+        return hoyle_error(HOYLE_EIO, "%s: %s: sync: %s", where, path, strerror(err));
+    }
+    close(fd);
+    if (rename(tmp.c_str(), path) != 0) {
+        int err = errno;
+        unlink(tmp.c_str());
+        return hoyle_error(HOYLE_EIO, "%s: rename to %s: %s", where, path, strerror(err));
+    }
+    return HOYLE_OK;
+}
+
+/* The net config as int64[8], in tch_net_config_t order (docs/tch.md, "File format"). */
+at::Tensor config_tensor(const tch_net_config_t &c)
+{
+    return torch::tensor({(int64_t)c.in_channels, (int64_t)c.height, (int64_t)c.width,
+                          (int64_t)c.num_actions, (int64_t)c.num_values, (int64_t)c.blocks,
+                          (int64_t)c.filters, (int64_t)c.value_hidden},
+                         torch::kInt64);
+}
+
+/* The optimiser config as float64[15], in tch_opt_config_t order; the ints are exact as
+ * doubles. One tensor rather than 15 entries keeps the archive's key list short. */
+at::Tensor opt_config_tensor(const tch_opt_config_t &c)
+{
+    return torch::tensor({(double)c.kind, c.lr, c.momentum, (double)c.nesterov, c.beta1, c.beta2,
+                          c.eps, c.l2, c.value_weight, (double)c.schedule, (double)c.step_size,
+                          c.gamma, (double)c.total_steps, c.lr_min, (double)c.warmup_steps},
+                         torch::kFloat64);
+}
+
+/* Decode a stored optimiser config; false when the tensor has the wrong shape. */
+bool opt_config_from(const at::Tensor &t, tch_opt_config_t *c)
+{
+    if (t.scalar_type() != torch::kFloat64 || t.dim() != 1 || t.size(0) != 15) return false;
+    at::Tensor v = t.contiguous();
+    const double *d = v.data_ptr<double>();
+    for (int i = 0; i < 15; i++)
+        if (!std::isfinite(d[i]) || std::fabs(d[i]) > 1e9) return false; /* safe int casts */
+    c->kind = (int)d[0];
+    c->lr = d[1];
+    c->momentum = d[2];
+    c->nesterov = (int)d[3];
+    c->beta1 = d[4];
+    c->beta2 = d[5];
+    c->eps = d[6];
+    c->l2 = d[7];
+    c->value_weight = d[8];
+    c->schedule = (int)d[9];
+    c->step_size = (int)d[10];
+    c->gamma = d[11];
+    c->total_steps = (int)d[12];
+    c->lr_min = d[13];
+    c->warmup_steps = (int)d[14];
+    return true;
+}
+
+} // namespace
+
+} // namespace tch_impl
+
+using namespace tch_impl;
+
+/* ======================= the C API: files ======================= */
+
+extern "C" {
+
+int tch_save(const tch_net_t *net, const tch_opt_t *opt, const char *path)
+{
+    if (!net || !path || !*path) return hoyle_error(HOYLE_EINVAL, "tch_save: NULL net or path");
+    if (opt && opt->net_serial != net->serial)
+        return hoyle_error(HOYLE_EINVAL, "tch_save: optimiser belongs to another net");
+    try {
+        std::string tmp = temp_path_for(path);
+        try {
+            torch::NoGradGuard no_grad;
+            torch::serialize::OutputArchive ar;
+            /* clones: the archive must not alias tensors that later training steps change */
+            ar.write("hoyle_format", c10::IValue(std::string(kFormat)));
+            ar.write("net_config", config_tensor(net->cfg));
+            for (const auto &p : net->module.named_parameters(false))
+                ar.write("param_" + p.name, p.value.detach().clone());
+            for (const auto &b : net->module.named_buffers(false))
+                ar.write("buffer_" + b.name, b.value.detach().clone(), true);
+            if (opt) {
+                ar.write("opt_config", opt_config_tensor(opt->cfg));
+                ar.write("opt_steps", torch::tensor({(int64_t)opt->steps}, torch::kInt64));
+                /* the optimiser's own archive, nested (it shares the compilation unit) */
+                torch::serialize::OutputArchive state(ar.compilation_unit());
+                opt->opt->save(state);
+                ar.write("opt_state", state);
+            }
+            ar.save_to(tmp);
+        } catch (...) {
+            unlink(tmp.c_str());
+            throw;
+        }
+        return commit_temp(tmp, path, "tch_save");
+    }
+    TCH_CATCH_AT("tch_save", path, HOYLE_EIO)
+}
+
+int tch_load(const char *path, tch_net_t **net_out, tch_opt_t **opt_out)
+{
+    if (!path || !net_out) return hoyle_error(HOYLE_EINVAL, "tch_load: NULL path or output");
+    /* libtorch's message for a missing file is long and vague: check it ourselves first */
+    FILE *f = fopen(path, "rb");
+    if (!f) return hoyle_error(HOYLE_EIO, "tch_load: %s: %s", path, strerror(errno));
+    fclose(f);
+    try {
+        torch::NoGradGuard no_grad;
+        torch::serialize::InputArchive ar;
+        ar.load_from(path);
+        c10::IValue fmt;
+        if (!ar.try_read("hoyle_format", fmt) || !fmt.isString() || fmt.toStringRef() != kFormat)
+            return hoyle_error(HOYLE_EIO, "tch_load: %s: not a %s checkpoint", path, kFormat);
+        at::Tensor ct;
+        if (!ar.try_read("net_config", ct) || ct.scalar_type() != torch::kInt64 || ct.dim() != 1 ||
+            ct.size(0) != 8)
+            return hoyle_error(HOYLE_EIO, "tch_load: %s: bad net_config entry", path);
+        ct = ct.contiguous();
+        const int64_t *c = ct.data_ptr<int64_t>();
+        for (int i = 0; i < 8; i++) /* the int casts below must be safe; ranges come next */
+            if (c[i] < 0 || c[i] > 100000000)
+                return hoyle_error(HOYLE_EIO, "tch_load: %s: bad net_config entry", path);
+        tch_net_config_t cfg = {(int)c[0], (int)c[1], (int)c[2], (int)c[3],
+                                (int)c[4], (int)c[5], (int)c[6], (int)c[7]};
+        if (validate_net_config(&cfg)) return hoyle_error_prefix(HOYLE_EIO, "tch_load: %s", path);
+        /* Rebuild the same module from the config (seed 0: every weight is overwritten), then
+         * copy each tensor in, checked against the shape the config implies. */
+        std::unique_ptr<tch_net> net = build_net(cfg, 0);
+        auto copy_in = [&](const std::string &key, at::Tensor dst, bool buffer) -> bool {
+            at::Tensor src;
+            if (!ar.try_read(key, src, buffer) || src.scalar_type() != dst.scalar_type() ||
+                src.sizes() != dst.sizes()) {
+                hoyle_error(HOYLE_EIO, "tch_load: %s: entry %s missing or mis-shaped", path,
+                            key.c_str());
+                return false;
+            }
+            dst.copy_(src);
+            return true;
+        };
+        for (const auto &p : net->module.named_parameters(false))
+            if (!copy_in("param_" + p.name, p.value, false)) return HOYLE_EIO;
+        for (const auto &b : net->module.named_buffers(false))
+            if (!copy_in("buffer_" + b.name, b.value, true)) return HOYLE_EIO;
+
+        /* The optimiser, when asked for and present: a fresh one over the new net's tensors,
+         * then its saved state (momenta, Adam moments) loaded in parameter order. */
+        std::unique_ptr<tch_opt> opt;
+        at::Tensor oc;
+        if (opt_out && ar.try_read("opt_config", oc)) {
+            opt = std::make_unique<tch_opt>();
+            at::Tensor steps;
+            if (!opt_config_from(oc, &opt->cfg) || validate_opt_config(&opt->cfg) ||
+                !ar.try_read("opt_steps", steps) || steps.scalar_type() != torch::kInt64 ||
+                steps.numel() != 1 || steps.item<int64_t>() < 0)
+                return hoyle_error(HOYLE_EIO, "tch_load: %s: bad optimiser entries", path);
+            opt->steps = steps.item<int64_t>();
+            opt->net_serial = net->serial;
+            opt->opt = make_optimizer(*net, opt->cfg);
+            torch::serialize::InputArchive state;
+            if (!ar.try_read("opt_state", state))
+                return hoyle_error(HOYLE_EIO, "tch_load: %s: optimiser state missing", path);
+            opt->opt->load(state);
+        }
+        *net_out = net.release();
+        if (opt_out) *opt_out = opt.release();
+        return HOYLE_OK;
+    }
+    TCH_CATCH_AT("tch_load", path, HOYLE_EIO)
+}
+
+int tch_export_torchscript(const tch_net_t *net, const char *path)
+{
+    if (!net || !path || !*path)
+        return hoyle_error(HOYLE_EINVAL, "tch_export_torchscript: NULL net or path");
+    try {
+        std::string tmp = temp_path_for(path);
+        try {
+            net->module.save(tmp);
+        } catch (...) {
+            unlink(tmp.c_str());
+            throw;
+        }
+        return commit_temp(tmp, path, "tch_export_torchscript");
+    }
+    TCH_CATCH_AT("tch_export_torchscript", path, HOYLE_EIO)
+}
+
+} // extern "C"

@@ -1,0 +1,311 @@
+/* tch_net.cpp — the network half of the libtorch module: build, run and time the net; the
+ * process-wide settings (threads, seed).
+ *
+ * The network is a TorchScript module built programmatically: parameters and batch-norm
+ * buffers are registered on a torch::jit::Module and its forward() is TorchScript source
+ * generated from the config (the residual blocks unrolled). The same module serves forward,
+ * training (autograd runs through the interpreter) and export, so the exported file is
+ * exactly what tch_forward computes: tch_export_torchscript is module.save().
+ *
+ * The graph executor's optimiser is switched off around our calls (a thread-local libtorch
+ * flag): the graph then runs op by op like eager code, with no profiling runs and no
+ * autodiff subgraphs, which keeps results deterministic. */
+#include "train/tch/tch_internal.hpp"
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/Parallel.h>
+#include <torch/csrc/jit/runtime/graph_executor.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+namespace tch_impl
+{
+
+namespace
+{
+
+constexpr double kBnMomentum = 0.1; /* torch.nn.BatchNorm2d's defaults */
+constexpr double kBnEps = 1e-5;
+constexpr int kPolicyChannels = 2; /* AlphaGo Zero's head widths (docs/tch.md, "Network") */
+constexpr int kValueChannels = 1;
+
+/* at::set_num_threads() sets OpenMP's per-thread setting on the calling thread only (plus a
+ * global that at::init_num_threads() copies). So tch_set_threads bumps a generation number
+ * and each entry point that computes re-applies the global on a thread that has not seen
+ * the current generation: the count is then process-wide, as the header promises. */
+std::atomic<int> threads_generation{1};
+
+void sync_threads()
+{
+    thread_local int seen = 0;
+    int g = threads_generation.load(std::memory_order_acquire);
+    if (g != seen) {
+        at::init_num_threads();
+        seen = g;
+    }
+}
+
+/* Serial numbers start at 1 so that a zeroed tch_opt never matches a real net. */
+std::atomic<uint64_t> next_serial{1};
+
+int check_range(const char *what, long long v, long long lo, long long hi)
+{
+    if (v < lo || v > hi)
+        return hoyle_error(HOYLE_EINVAL, "tch: config %s = %lld out of range [%lld, %lld]", what, v,
+                           lo, hi);
+    return HOYLE_OK;
+}
+
+/* Collects the parameters, buffers and forward() source of one net. Parameters are
+ * registered in call order, which is the order optimisers and checkpoints see them in. */
+struct builder {
+    tch_net &net;
+    at::Generator gen;
+    std::string code; /* the body of forward() */
+
+    at::Tensor add_param(const std::string &name, at::Tensor t, bool l2)
+    {
+        t.set_requires_grad(true);
+        net.module.register_parameter(name, t, false);
+        net.params.push_back(t);
+        if (l2) net.l2_params.push_back(t);
+        return t;
+    }
+    /* conv weight [out][in][k][k], Kaiming normal (fan_in, ReLU gain). No bias: BN follows. */
+    void conv(const std::string &name, int out, int in, int k)
+    {
+        double std = std::sqrt(2.0 / ((double)in * k * k));
+        add_param(name + "_w", torch::empty({out, in, k, k}).normal_(0.0, std, gen), true);
+    }
+    void bn(const std::string &name, int ch)
+    {
+        add_param(name + "_g", torch::ones({ch}), false);
+        add_param(name + "_b", torch::zeros({ch}), false);
+        net.module.register_buffer(name + "_m", torch::zeros({ch}));
+        net.module.register_buffer(name + "_v", torch::ones({ch}));
+    }
+    /* linear [out][in] + bias [out], both U(-1/sqrt(in), 1/sqrt(in)) like torch.nn.Linear. */
+    void linear(const std::string &name, int out, int in)
+    {
+        double b = 1.0 / std::sqrt((double)in);
+        add_param(name + "_w", torch::empty({out, in}).uniform_(-b, b, gen), true);
+        add_param(name + "_b", torch::empty({out}).uniform_(-b, b, gen), false);
+    }
+    /* TorchScript expression: batch-normalised conv of `x`. */
+    static std::string conv_bn(const std::string &x, const std::string &c, const std::string &b,
+                               int pad)
+    {
+        std::string p = std::to_string(pad);
+        return "self.bn(torch.conv2d(" + x + ", self." + c + "_w, None, [1, 1], [" + p + ", " + p +
+               "]), self." + b + "_g, self." + b + "_b, self." + b + "_m, self." + b + "_v)";
+    }
+    void line(const std::string &s) { code += "    " + s + "\n"; }
+};
+
+} // namespace
+
+uint64_t new_net_serial() { return next_serial++; }
+
+int validate_net_config(const tch_net_config_t *c)
+{
+    int st;
+    if ((st = check_range("in_channels", c->in_channels, 1, 1024)) ||
+        (st = check_range("height", c->height, 1, 64)) ||
+        (st = check_range("width", c->width, 1, 64)) ||
+        (st = check_range("num_actions", c->num_actions, 1, 1000000)) ||
+        (st = check_range("num_values", c->num_values, 1, 64)) ||
+        (st = check_range("blocks", c->blocks, 0, 64)) ||
+        (st = check_range("filters", c->filters, 1, 1024)) ||
+        (st = check_range("value_hidden", c->value_hidden, 1, 4096)))
+        return st;
+    /* The policy's linear layer dominates; refuse nets that cannot sensibly fit in memory. */
+    double hw = (double)c->height * c->width;
+    double total = (double)kPolicyChannels * hw * c->num_actions +
+                   (double)c->filters * c->filters * 9.0 * (2.0 * c->blocks + 1) +
+                   hw * c->value_hidden;
+    if (total > 5e8)
+        return hoyle_error(HOYLE_EINVAL, "tch: config gives %.3g parameters (limit 5e8)", total);
+    return HOYLE_OK;
+}
+
+/* Build the module for `cfg`, weights drawn from a private generator seeded with `seed`. */
+std::unique_ptr<tch_net> build_net(const tch_net_config_t &cfg, uint64_t seed)
+{
+    auto net = std::make_unique<tch_net>(cfg);
+    builder b{*net, at::detail::createCPUGenerator(seed), ""};
+    const int C = cfg.in_channels, F = cfg.filters, HW = cfg.height * cfg.width;
+    /* bn() reads self.training: train_mode_scope flips it for training steps */
+    net->module.register_attribute("training", c10::BoolType::get(), false);
+
+    b.conv("stem_conv", F, C, 3);
+    b.bn("stem_bn", F);
+    b.line("h = torch.relu(" + builder::conv_bn("x", "stem_conv", "stem_bn", 1) + ")");
+    for (int i = 0; i < cfg.blocks; i++) {
+        std::string p = "b" + std::to_string(i) + "_";
+        b.conv(p + "conv1", F, F, 3);
+        b.bn(p + "bn1", F);
+        b.conv(p + "conv2", F, F, 3);
+        b.bn(p + "bn2", F);
+        b.line("r = torch.relu(" + builder::conv_bn("h", p + "conv1", p + "bn1", 1) + ")");
+        b.line("h = torch.relu(" + builder::conv_bn("r", p + "conv2", p + "bn2", 1) + " + h)");
+    }
+    b.conv("pol_conv", kPolicyChannels, F, 1);
+    b.bn("pol_bn", kPolicyChannels);
+    b.linear("pol_fc", cfg.num_actions, kPolicyChannels * HW);
+    b.line("p = torch.relu(" + builder::conv_bn("h", "pol_conv", "pol_bn", 0) + ")");
+    b.line("p = torch.linear(torch.flatten(p, 1), self.pol_fc_w, self.pol_fc_b)");
+    b.conv("val_conv", kValueChannels, F, 1);
+    b.bn("val_bn", kValueChannels);
+    b.linear("val_fc1", cfg.value_hidden, kValueChannels * HW);
+    b.linear("val_fc2", cfg.num_values, cfg.value_hidden);
+    b.line("v = torch.relu(" + builder::conv_bn("h", "val_conv", "val_bn", 0) + ")");
+    b.line("v = torch.relu(torch.linear(torch.flatten(v, 1), self.val_fc1_w, self.val_fc1_b))");
+    b.line("v = torch.tanh(torch.linear(v, self.val_fc2_w, self.val_fc2_b))");
+    b.line("return p, v");
+
+    /* One TorchScript helper for every batch norm; the constants are printed with 17 digits
+     * so that the compiled graph uses exactly kBnMomentum and kBnEps. */
+    char bn_src[256];
+    snprintf(bn_src, sizeof bn_src,
+             "def bn(self, x: Tensor, g: Tensor, b: Tensor, m: Tensor, v: Tensor) -> Tensor:\n"
+             "    return torch.batch_norm(x, g, b, m, v, self.training, %.17g, %.17g, False)\n",
+             kBnMomentum, kBnEps);
+    net->module.define(std::string(bn_src) +
+                       "def forward(self, x: Tensor) -> Tuple[Tensor, Tensor]:\n" + b.code);
+    return net;
+}
+
+std::pair<at::Tensor, at::Tensor> run_forward(tch_net &net, const at::Tensor &x)
+{
+    sync_threads();
+    torch::jit::GraphOptimizerEnabledGuard no_opt(false);
+    auto out = net.module.forward({x}).toTuple(); /* forward() returns (p, v) */
+    return {out->elements()[0].toTensor(), out->elements()[1].toTensor()};
+}
+
+at::Tensor obs_tensor(const tch_net &net, const float *obs, int n)
+{
+    const tch_net_config_t &c = net.cfg;
+    /* const_cast is safe: no caller writes to the view (forward only reads its input) */
+    return torch::from_blob(const_cast<float *>(obs), {n, c.in_channels, c.height, c.width},
+                            torch::kFloat32);
+}
+
+} // namespace tch_impl
+
+using namespace tch_impl;
+
+/* ======================= the C API: nets ======================= */
+
+extern "C" {
+
+int tch_net_create(const tch_net_config_t *config, uint64_t seed, tch_net_t **out)
+{
+    if (!config || !out) return hoyle_error(HOYLE_EINVAL, "tch_net_create: NULL argument");
+    int st = validate_net_config(config);
+    if (st) return st;
+    try {
+        *out = build_net(*config, seed).release();
+        return HOYLE_OK;
+    }
+    TCH_CATCH("tch_net_create", HOYLE_EINVAL)
+}
+
+void tch_net_free(tch_net_t *net) { delete net; }
+
+int tch_net_get_config(const tch_net_t *net, tch_net_config_t *out)
+{
+    if (!net || !out) return hoyle_error(HOYLE_EINVAL, "tch_net_get_config: NULL argument");
+    *out = net->cfg;
+    return HOYLE_OK;
+}
+
+int64_t tch_net_num_params(const tch_net_t *net)
+{
+    if (!net) return hoyle_error(HOYLE_EINVAL, "tch_net_num_params: NULL net");
+    int64_t total = 0;
+    for (const at::Tensor &p : net->params) total += p.numel(); /* BN buffers not included */
+    return total;
+}
+
+int tch_forward(tch_net_t *net, const float *obs, int n, float *logits, float *values)
+{
+    if (!net || !obs) return hoyle_error(HOYLE_EINVAL, "tch_forward: NULL net or observations");
+    if (!logits && !values) return hoyle_error(HOYLE_EINVAL, "tch_forward: no output buffer");
+    if (n <= 0) return hoyle_error(HOYLE_EINVAL, "tch_forward: batch size %d must be > 0", n);
+    try {
+        c10::InferenceMode inference;
+        auto [p, v] = run_forward(*net, obs_tensor(*net, obs, n));
+        /* Copy into the caller's buffers only once everything succeeded. */
+        if (logits) {
+            at::Tensor pc = p.contiguous();
+            memcpy(logits, pc.data_ptr<float>(), sizeof(float) * (size_t)pc.numel());
+        }
+        if (values) {
+            at::Tensor vc = v.contiguous();
+            memcpy(values, vc.data_ptr<float>(), sizeof(float) * (size_t)vc.numel());
+        }
+        return HOYLE_OK;
+    }
+    TCH_CATCH("tch_forward", HOYLE_EINVAL)
+}
+
+int tch_bench_forward(tch_net_t *net, int batch, int iters, double *evals_per_s)
+{
+    if (!net || !evals_per_s) return hoyle_error(HOYLE_EINVAL, "tch_bench_forward: NULL argument");
+    if (batch <= 0 || iters <= 0)
+        return hoyle_error(HOYLE_EINVAL, "tch_bench_forward: batch %d and iters %d must be > 0",
+                           batch, iters);
+    try {
+        const tch_net_config_t &c = net->cfg;
+        at::Tensor x = torch::rand({batch, c.in_channels, c.height, c.width});
+        std::vector<float> lg((size_t)batch * c.num_actions), v((size_t)batch * c.num_values);
+        int st;
+        for (int i = 0; i < 3; i++) /* warm-up: first calls allocate and pick kernels */
+            if ((st = tch_forward(net, x.data_ptr<float>(), batch, lg.data(), v.data()))) return st;
+        auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < iters; i++)
+            if ((st = tch_forward(net, x.data_ptr<float>(), batch, lg.data(), v.data()))) return st;
+        double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        *evals_per_s = s > 0 ? (double)batch * iters / s : 0.0;
+        return HOYLE_OK;
+    }
+    TCH_CATCH("tch_bench_forward", HOYLE_EINVAL)
+}
+
+int tch_set_threads(int threads)
+{
+    if (threads < 1 || threads > 1024)
+        return hoyle_error(HOYLE_EINVAL, "tch_set_threads: %d threads must be in [1, 1024]",
+                           threads);
+    try {
+        at::set_num_threads(threads);
+        threads_generation.fetch_add(1, std::memory_order_acq_rel);
+        return HOYLE_OK;
+    }
+    TCH_CATCH("tch_set_threads", HOYLE_EINVAL)
+}
+
+int tch_get_threads(void)
+{
+    try {
+        sync_threads();
+        return at::get_num_threads();
+    }
+    TCH_CATCH("tch_get_threads", HOYLE_EINVAL)
+}
+
+int tch_seed(uint64_t seed)
+{
+    try {
+        torch::manual_seed(seed);
+        return HOYLE_OK;
+    }
+    TCH_CATCH("tch_seed", HOYLE_EINVAL)
+}
+
+} // extern "C"
