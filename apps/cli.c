@@ -33,14 +33,10 @@ int cli_parse_u64(const char *cmd, const char *option, const char *text, uint64_
 {
     char *end = NULL;
     errno = 0;
-    if (text == NULL || text[0] == '-' || text[0] == '\0') {
-        cli_usage_error(cmd, "%s: expected a non-negative integer, got '%s'", option,
-                        text ? text : "nothing");
-        return -1;
-    }
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || *end != '\0') {
-        cli_usage_error(cmd, "%s: expected a non-negative integer, got '%s'", option, text);
+    unsigned long long v = 0;
+    if (text && text[0] >= '0' && text[0] <= '9') v = strtoull(text, &end, 10);
+    if (end == NULL || errno || *end != '\0') {
+        cli_usage_error(cmd, "%s: '%s' is not a non-negative integer", option, text ? text : "");
         return -1;
     }
     *out = v;
@@ -64,22 +60,6 @@ double cli_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void cli_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p == '\n')
-            fputs("\\n", out);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
 void cli_print_agent_kinds(void)
 {
     static char buf[16384];
@@ -87,30 +67,16 @@ void cli_print_agent_kinds(void)
     printf("\nAgents:\n%s", buf);
 }
 
-int cli_config_args(const char *cmd, int argc, char **argv, cli_config_args_t *out)
+int cli_config_args(const char *cmd, const char *help, int argc, char **argv,
+                    cli_config_args_t *out)
 {
     memset(out, 0, sizeof *out);
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            out->help = true;
-            return EXIT_OK;
-        } else if (strcmp(argv[i], "--set") == 0) {
-            if (i + 1 >= argc) return cli_usage_error(cmd, "--set needs key=value");
-            if (out->num_sets == CLI_MAX_SETS)
-                return cli_usage_error(cmd, "too many --set options");
-            out->sets[out->num_sets++] = argv[++i];
-        } else if (strcmp(argv[i], "--json") == 0) {
-            out->json = true;
-        } else if (strcmp(argv[i], "--quiet") == 0) {
-            out->quiet = true;
-        } else if (argv[i][0] == '-') {
-            return cli_usage_error(cmd, "unknown option '%s' (try --help)", argv[i]);
-        } else if (out->path == NULL) {
-            out->path = argv[i];
-        } else {
-            return cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
-        }
-    }
-    if (out->path == NULL) return cli_usage_error(cmd, "expected CONFIG.yaml (try --help)");
-    return EXIT_OK;
+    const cli_opt_t opts[] = {
+        CLI_OPT_LIST("--set", (const char **)out->sets, &out->num_sets, CLI_MAX_SETS, "key=value",
+                     "override a config key (repeatable)"),
+        CLI_OPT_FLAG("--json", &out->json, "one JSON object on stdout"),
+        CLI_OPT_FLAG("--quiet", &out->quiet, "no progress lines on stderr"),
+        CLI_OPT_END,
+    };
+    return cli_parse_one(cmd, help, opts, "CONFIG.yaml", NULL, &out->path, argc, argv);
 }

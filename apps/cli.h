@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "apps/cli_opts.h"
+#include "apps/json.h"
 #include "games/game.h"
 
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
@@ -29,15 +31,12 @@ int cli_fail(const char *cmd, int exit_code);
 /* True when argv[i] is -h or --help. */
 bool cli_is_help(const char *arg);
 
-/* Parse a non-negative integer option value; on error prints the usage
- * message and returns -1. */
+/* Parse a non-negative integer (the value of `option`); on error prints
+ * "hoyle CMD: OPTION: 'TEXT' is not a non-negative integer" and returns -1. */
 int cli_parse_u64(const char *cmd, const char *option, const char *text, uint64_t *out);
 
 /* Create a game from its spec, printing the error on failure (returns NULL). */
 const game_t *cli_game(const char *cmd, const char *spec);
-
-/* Write `s` as a JSON string literal (quotes and escapes included). */
-void cli_json_string(FILE *out, const char *s);
 
 /* Monotonic wall clock in seconds. */
 double cli_now(void);
@@ -47,14 +46,15 @@ double cli_now(void);
 #define CLI_MAX_SETS 64
 typedef struct cli_config_args {
     const char *path;
-    char *sets[CLI_MAX_SETS];
+    char *sets[CLI_MAX_SETS]; /* borrowed from argv */
     int num_sets;
-    bool json, quiet, help;
+    bool json, quiet;
 } cli_config_args_t;
 
-/* Parse them into *out: EXIT_OK (check out->help first), or a usage error
- * already printed (EXIT_USAGE). */
-int cli_config_args(const char *cmd, int argc, char **argv, cli_config_args_t *out);
+/* Parse them into *out with the shared parser (cli_opts.h): CLI_CONTINUE,
+ * EXIT_OK after printing `help`, or EXIT_USAGE after the error. */
+int cli_config_args(const char *cmd, const char *help, int argc, char **argv,
+                    cli_config_args_t *out);
 
 /* Print "\nAgents:" and every agent kind with its parameters (for --help). */
 void cli_print_agent_kinds(void);

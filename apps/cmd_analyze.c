@@ -16,9 +16,10 @@ static const char help[] =
     "visits, Q, prior, proven), depth, simulations/nodes and time.\n"
     "--json prints one JSON object on stdout.\n";
 
-/* Write the actions pv[0..n) from `s` as space-separated notation. */
-static void pv_text(const game_t *g, const void *s, const int *pv, int n, char *buf, size_t cap,
-                    bool json)
+/* The moves of the actions pv[0..n) from `s`, in notation: each one to
+ * json (an array element) when `j` is set, else space-separated into buf. */
+static void pv_moves(const game_t *g, const void *s, const int *pv, int n, json_t *j, char *buf,
+                     size_t cap)
 {
     char *t = malloc(g->state_size);
     size_t used = 0;
@@ -28,10 +29,13 @@ static void pv_text(const game_t *g, const void *s, const int *pv, int n, char *
     for (int i = 0; i < n && !game_is_terminal(g, t) && game_is_legal(g, t, pv[i]); i++) {
         char move[GAME_MOVE_MAX];
         if (game_action_to_string(g, t, pv[i], move, sizeof move) < 0) break;
-        int k = snprintf(buf + used, cap - used, json ? "%s\"%s\"" : "%s%s",
-                         i ? (json ? "," : " ") : "", move);
-        if (k < 0 || (size_t)k >= cap - used) break;
-        used += (size_t)k;
+        if (j) {
+            json_str(j, NULL, move);
+        } else {
+            int k = snprintf(buf + used, cap - used, "%s%s", i ? " " : "", move);
+            if (k < 0 || (size_t)k >= cap - used) break;
+            used += (size_t)k;
+        }
         game_apply(g, t, pv[i]);
     }
     free(t);
@@ -42,31 +46,17 @@ int cmd_analyze(int argc, char **argv)
     const char *game_spec = NULL, *position = NULL, *agent_spec_text = "mcts(sims=10000)";
     uint64_t seed = 1;
     bool json = false;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            fputs(help, stdout);
-            return EXIT_OK;
-        } else if (strcmp(argv[i], "--position") == 0 || strcmp(argv[i], "--agent") == 0 ||
-                   strcmp(argv[i], "--seed") == 0) {
-            if (i + 1 >= argc) return cli_usage_error("analyze", "%s needs a value", argv[i]);
-            if (argv[i][2] == 'p')
-                position = argv[i + 1];
-            else if (argv[i][2] == 'a')
-                agent_spec_text = argv[i + 1];
-            else if (cli_parse_u64("analyze", "--seed", argv[i + 1], &seed))
-                return EXIT_USAGE;
-            i++;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            return cli_usage_error("analyze", "unknown option '%s' (try --help)", argv[i]);
-        } else if (game_spec == NULL) {
-            game_spec = argv[i];
-        } else {
-            return cli_usage_error("analyze", "unexpected argument '%s'", argv[i]);
-        }
-    }
-    if (game_spec == NULL) return cli_usage_error("analyze", "expected GAME (try --help)");
+    const cli_opt_t opts[] = {
+        CLI_OPT_POSITION(&position),
+        CLI_OPT("--agent", CLI_STRING, &agent_spec_text, "SPEC",
+                "the agent (default mcts(sims=10000))"),
+        CLI_OPT("--seed", CLI_U64, &seed, "S", "the agent's seed (default 1)"),
+        CLI_OPT_JSON(&json),
+        CLI_OPT_END,
+    };
+    int rc =
+        cli_parse_one("analyze", help, opts, "GAME", cli_print_agent_kinds, &game_spec, argc, argv);
+    if (rc != CLI_CONTINUE) return rc;
     const game_t *g = cli_game("analyze", game_spec);
     if (g == NULL) return EXIT_USAGE;
     int code = EXIT_OK;
@@ -93,26 +83,40 @@ int cmd_analyze(int argc, char **argv)
         if (game_action_to_string(g, s, action, best, sizeof best) < 0)
             snprintf(best, sizeof best, "#%d", action);
         if (game_position_to_string(g, s, pos, sizeof pos) < 0) pos[0] = '\0';
-        pv_text(g, s, info->pv, info->pv_len, pv, sizeof pv, json);
         int player = game_current_player(g, s);
         if (json) {
-            printf("{\"game\":\"%s\",\"position\":\"%s\",\"agent\":\"%s\",\"player\":%d,"
-                   "\"best\":\"%s\",\"value\":%.4f,\"proven\":%s,\"pv\":[%s],\"depth\":%d,"
-                   "\"sims\":%lld,\"nodes\":%llu,\"seconds\":%.4f,\"moves\":[",
-                   g->spec, pos, agent_spec(a), player + 1, best, info->value,
-                   info->proven ? "true" : "false", pv, info->depth, info->sims,
-                   (unsigned long long)info->nodes, info->seconds);
+            json_t j;
+            json_begin(&j, stdout);
+            json_str(&j, "game", g->spec);
+            json_str(&j, "position", pos);
+            json_str(&j, "agent", agent_spec(a));
+            json_int(&j, "player", player + 1);
+            json_str(&j, "best", best);
+            json_num(&j, "value", "%.4f", info->value);
+            json_bool(&j, "proven", info->proven);
+            json_open(&j, "pv", '[');
+            pv_moves(g, s, info->pv, info->pv_len, &j, pv, sizeof pv);
+            json_close(&j);
+            json_int(&j, "depth", info->depth);
+            json_int(&j, "sims", info->sims);
+            json_u64(&j, "nodes", info->nodes);
+            json_num(&j, "seconds", "%.4f", info->seconds);
+            json_open(&j, "moves", '[');
             for (int i = 0; i < info->num_moves; i++) {
                 char move[GAME_MOVE_MAX];
                 if (game_action_to_string(g, s, info->actions[i], move, sizeof move) < 0)
                     move[0] = '\0';
-                printf("%s{\"move\":\"%s\",\"visits\":%d,\"q\":%.4f,\"prior\":%.4f}", i ? "," : "",
-                       move, info->visits ? info->visits[i] : 0, info->q ? info->q[i] : 0.0,
-                       info->priors ? (double)info->priors[i] : 0.0);
+                json_open(&j, NULL, '{');
+                json_str(&j, "move", move);
+                json_int(&j, "visits", info->visits ? info->visits[i] : 0);
+                json_num(&j, "q", "%.4f", info->q ? info->q[i] : 0.0);
+                json_num(&j, "prior", "%.4f", info->priors ? (double)info->priors[i] : 0.0);
+                json_close(&j);
             }
-            printf("]}\n");
+            json_end(&j);
         } else {
             char board[GAME_TEXT_MAX];
+            pv_moves(g, s, info->pv, info->pv_len, NULL, pv, sizeof pv);
             if (game_state_to_string(g, s, board, sizeof board) >= 0) printf("%s", board);
             printf("agent: %s\nplayer to move: %d\n", agent_spec(a), player + 1);
             printf("best move: %s   value %+.4f%s\n", best, info->value,

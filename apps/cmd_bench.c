@@ -27,15 +27,14 @@ int cmd_bench(int argc, char **argv)
 {
     bool json = false;
     const char *only = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) return fputs(help, stdout), EXIT_OK;
-        if (strcmp(argv[i], "--json") == 0)
-            json = true;
-        else if (strcmp(argv[i], "--games") == 0 && i + 1 < argc)
-            only = argv[++i];
-        else
-            return cli_usage_error("bench", "unknown argument '%s' (see --help)", argv[i]);
-    }
+    const cli_opt_t opts[] = {
+        CLI_OPT("--games", CLI_STRING, &only, "'SPEC;SPEC'", "only these games (default: all)"),
+        CLI_OPT_JSON(&json),
+        CLI_OPT_END,
+    };
+    const cli_command_t command = {.name = "bench", .help = help, .opts = opts};
+    int rc = cli_parse(&command, argc, argv);
+    if (rc != CLI_CONTINUE) return rc;
     /* The list of specs: the registry's variants, or --games split on ';'. */
     const char *specs[64];
     int n = 0;
@@ -51,9 +50,11 @@ int cmd_bench(int argc, char **argv)
                 specs[n++] = game_registry[i]->variants[v];
     }
     uint64_t total = 0;
-    if (json)
-        printf("{\"items\":[");
-    else
+    json_t j;
+    if (json) {
+        json_begin(&j, stdout);
+        json_open(&j, "items", '[');
+    } else
         printf("%-50s %14s %9s | %9s | %9s | %13s %9s\n", "game", "perft", "Mnodes/s", "games/s",
                "sims/s", "alphabeta", "nodes/s");
     for (int i = 0; i < n; i++) {
@@ -69,18 +70,25 @@ int cmd_bench(int argc, char **argv)
         double abrate = r.ab.seconds > 0 ? (double)r.ab.count / r.ab.seconds : 0;
         total += bench_item_nodes(&r);
         if (json) {
-            printf("%s{\"game\":", i ? "," : "");
-            cli_json_string(stdout, r.spec);
-            printf(",\"perft_depth\":%d,\"perft_nodes\":%llu,\"perft_seconds\":%.6f,"
-                   "\"perft_nodes_per_second\":%.0f,\"random_games\":%llu,\"random_actions\":%llu,"
-                   "\"random_seconds\":%.6f,\"random_games_per_second\":%.1f,"
-                   "\"random_actions_per_second\":%.0f,\"mcts_sims\":%lld,\"mcts_seconds\":%.6f,"
-                   "\"mcts_sims_per_second\":%.0f,\"alphabeta_depth\":%d,\"alphabeta_nodes\":%lld,"
-                   "\"alphabeta_seconds\":%.6f,\"alphabeta_nodes_per_second\":%.0f}",
-                   r.perft_depth, (unsigned long long)r.perft_nodes, r.perft_seconds, prate,
-                   (unsigned long long)r.random.games, (unsigned long long)r.random.actions,
-                   r.random_seconds, grate, arate, r.mcts.count, r.mcts.seconds, mrate, r.ab_depth,
-                   r.ab.count, r.ab.seconds, abrate);
+            json_open(&j, NULL, '{');
+            json_str(&j, "game", r.spec);
+            json_int(&j, "perft_depth", r.perft_depth);
+            json_u64(&j, "perft_nodes", r.perft_nodes);
+            json_num(&j, "perft_seconds", "%.6f", r.perft_seconds);
+            json_num(&j, "perft_nodes_per_second", "%.0f", prate);
+            json_u64(&j, "random_games", r.random.games);
+            json_u64(&j, "random_actions", r.random.actions);
+            json_num(&j, "random_seconds", "%.6f", r.random_seconds);
+            json_num(&j, "random_games_per_second", "%.1f", grate);
+            json_num(&j, "random_actions_per_second", "%.0f", arate);
+            json_int(&j, "mcts_sims", r.mcts.count);
+            json_num(&j, "mcts_seconds", "%.6f", r.mcts.seconds);
+            json_num(&j, "mcts_sims_per_second", "%.0f", mrate);
+            json_int(&j, "alphabeta_depth", r.ab_depth);
+            json_int(&j, "alphabeta_nodes", r.ab.count);
+            json_num(&j, "alphabeta_seconds", "%.6f", r.ab.seconds);
+            json_num(&j, "alphabeta_nodes_per_second", "%.0f", abrate);
+            json_close(&j);
         } else {
             char perft[32];
             snprintf(perft, sizeof perft, "d%d %llu", r.perft_depth,
@@ -92,9 +100,11 @@ int cmd_bench(int argc, char **argv)
         }
         fflush(stdout);
     }
-    if (json)
-        printf("],\"nodes\":%llu}\n", (unsigned long long)total);
-    else
+    if (json) {
+        json_close(&j);
+        json_u64(&j, "nodes", total);
+        json_end(&j);
+    } else
         printf("%llu nodes\n", (unsigned long long)total);
     free(copy);
     return EXIT_OK;

@@ -39,48 +39,43 @@ int cli_ratings(int argc, char **argv, int report)
     tres_t t;
     memset(&t, 0, sizeof t);
     tres_opts_t o = {.seed = 1, .crosstable = report, .los = report, .first_player = report};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has_value = i + 1 < argc;
-        if (cli_is_help(a)) {
-            fputs(report ? report_help : elo_help, stdout);
-            return EXIT_OK;
-        } else if (strcmp(a, "--anchor") == 0 || strcmp(a, "--game") == 0 ||
-                   strcmp(a, "--pdn") == 0) {
-            if (!has_value) return cli_usage_error(cmd, "%s needs a value", a);
-            if (a[2] == 'a')
-                o.anchor = argv[++i];
-            else if (a[2] == 'g')
-                t.game_filter = argv[++i];
-            else if (report)
-                pdn = argv[++i];
-            else
-                return cli_usage_error(cmd, "--pdn belongs to hoyle report");
-        } else if (strcmp(a, "--bootstrap") == 0 || strcmp(a, "--seed") == 0) {
-            uint64_t v;
-            if (!has_value) return cli_usage_error(cmd, "%s needs a value", a);
-            if (cli_parse_u64(cmd, a, argv[++i], &v)) return EXIT_USAGE;
-            if (a[2] == 'b') {
-                if (v > 100000) return cli_usage_error(cmd, "--bootstrap must be at most 100000");
-                o.bootstrap = (int)v;
-            } else {
-                o.seed = v;
-            }
-        } else if (strcmp(a, "--pool") == 0) {
-            t.pooled = 1;
-        } else if (strcmp(a, "--csv") == 0 && !report) {
-            o.format = TRES_CSV;
-        } else if (strcmp(a, "--json") == 0) {
-            o.format = TRES_JSON;
-        } else if (a[0] == '-') {
-            return cli_usage_error(cmd, "unknown option '%s' (try --help)", a);
-        } else if (num_files < 256) {
-            files[num_files++] = a;
-        } else {
-            return cli_usage_error(cmd, "too many files");
-        }
+    uint64_t bootstrap = 0;
+    bool pool = false, csv = false, json = false;
+    /* the tables of the two commands differ in --csv (elo) and --pdn (report) */
+    const cli_opt_t common[] = {
+        CLI_OPT("--anchor", CLI_STRING, &o.anchor, "NAME", "hold NAME at 0 (default: mean 0)"),
+        CLI_OPT_RANGE("--bootstrap", CLI_U64, &bootstrap, "N", "bootstrap intervals from N fits", 0,
+                      100000),
+        CLI_OPT("--seed", CLI_U64, &o.seed, "S", "bootstrap seed (default 1)"),
+        CLI_OPT("--game", CLI_STRING, &t.game_filter, "SPEC",
+                "only games whose spec starts with SPEC"),
+        CLI_OPT_FLAG("--pool", &pool, "rate all games together"),
+        CLI_OPT_FLAG("--json", &json, "one JSON object on stdout"),
+        CLI_OPT_FLAG("--csv", &csv, "CSV table"),
+        CLI_OPT_END,
+    };
+    cli_opt_t opts[10];
+    int k = 0;
+    for (; common[k].name; k++) opts[k] = common[k];
+    if (report) {
+        opts[k - 1] = (cli_opt_t)CLI_OPT("--pdn", CLI_STRING, &pdn, "OUT.pdn",
+                                         "also write the checkers games as PDN");
     }
-    if (num_files == 0) return cli_usage_error(cmd, "expected FILE.h5 (try --help)");
+    opts[k] = (cli_opt_t)CLI_OPT_END;
+    const cli_command_t command = {.name = cmd,
+                                   .help = report ? report_help : elo_help,
+                                   .opts = opts,
+                                   .positional = "FILE.h5",
+                                   .min_pos = 1,
+                                   .max_pos = 256,
+                                   .pos = files,
+                                   .num_pos = &num_files};
+    int rc = cli_parse(&command, argc, argv);
+    if (rc != CLI_CONTINUE) return rc;
+    o.bootstrap = (int)bootstrap;
+    t.pooled = pool;
+    if (csv) o.format = TRES_CSV;
+    if (json) o.format = TRES_JSON;
     for (int i = 0; i < num_files; i++)
         if (tres_add_file(&t, files[i])) {
             tres_done(&t);

@@ -13,38 +13,38 @@ static const char help[] = "usage: hoyle games [--json]\n\n"
 int cmd_games(int argc, char **argv)
 {
     bool json = false;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) return fputs(help, stdout), EXIT_OK;
-        if (strcmp(argv[i], "--json") == 0)
-            json = true;
-        else
-            return cli_usage_error("games", "unknown argument '%s' (see --help)", argv[i]);
+    const cli_opt_t opts[] = {
+        CLI_OPT_JSON(&json),
+        CLI_OPT_END,
+    };
+    const cli_command_t command = {.name = "games", .help = help, .opts = opts};
+    int rc = cli_parse(&command, argc, argv);
+    if (rc != CLI_CONTINUE) return rc;
+    json_t j;
+    if (json) {
+        json_begin(&j, stdout);
+        json_open(&j, "games", '[');
     }
-    if (json) printf("{\"games\":[");
     for (int i = 0; game_registry[i]; i++) {
         const game_entry_t *e = game_registry[i];
         if (json) {
-            printf("%s{\"name\":", i ? "," : "");
-            cli_json_string(stdout, e->name);
-            printf(",\"description\":");
-            cli_json_string(stdout, e->description);
-            printf(",\"variants\":[");
-            for (int v = 0; e->variants[v]; v++) {
-                if (v) putchar(',');
-                cli_json_string(stdout, e->variants[v]);
-            }
-            printf("],\"params\":[");
+            json_open(&j, NULL, '{');
+            json_str(&j, "name", e->name);
+            json_str(&j, "description", e->description);
+            json_open(&j, "variants", '[');
+            for (int v = 0; e->variants[v]; v++) json_str(&j, NULL, e->variants[v]);
+            json_close(&j);
+            json_open(&j, "params", '[');
             for (int p = 0; e->params && e->params[p].key; p++) {
                 const param_def_t *d = &e->params[p];
-                printf("%s{\"key\":", p ? "," : "");
-                cli_json_string(stdout, d->key);
-                printf(",\"default\":");
-                cli_json_string(stdout, d->def ? d->def : "");
-                printf(",\"help\":");
-                cli_json_string(stdout, d->help ? d->help : "");
-                printf("}");
+                json_open(&j, NULL, '{');
+                json_str(&j, "key", d->key);
+                json_str(&j, "default", d->def ? d->def : "");
+                json_str(&j, "help", d->help ? d->help : "");
+                json_close(&j);
             }
-            printf("]}");
+            json_close(&j);
+            json_close(&j);
             continue;
         }
         char desc[4096];
@@ -55,6 +55,6 @@ int cmd_games(int argc, char **argv)
         if (params_describe(e->params, desc, sizeof desc) > 0) printf("  parameters:\n%s", desc);
         printf("\n");
     }
-    if (json) printf("]}\n");
+    if (json) json_end(&j);
     return EXIT_OK;
 }

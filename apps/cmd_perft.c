@@ -36,29 +36,25 @@ static int divide_visit(const int *actions, int n, const void *after, void *ctx)
 
 int cmd_perft(int argc, char **argv)
 {
-    const char *spec = NULL, *position = NULL, *depth_text = NULL;
+    const char *pos[2] = {NULL, NULL}, *position = NULL;
     bool divide = false, json = false, generic = false;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) return fputs(help, stdout), EXIT_OK;
-        if (strcmp(argv[i], "--position") == 0 && i + 1 < argc)
-            position = argv[++i];
-        else if (strcmp(argv[i], "--divide") == 0)
-            divide = true;
-        else if (strcmp(argv[i], "--json") == 0)
-            json = true;
-        else if (strcmp(argv[i], "--generic") == 0)
-            generic = true;
-        else if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_usage_error("perft", "unknown option '%s' (see --help)", argv[i]);
-        else if (spec == NULL)
-            spec = argv[i];
-        else if (depth_text == NULL)
-            depth_text = argv[i];
-        else
-            return cli_usage_error("perft", "unexpected argument '%s'", argv[i]);
-    }
-    if (spec == NULL || depth_text == NULL)
-        return cli_usage_error("perft", "expected GAME and DEPTH (see --help)");
+    const cli_opt_t opts[] = {
+        CLI_OPT_POSITION(&position),
+        CLI_OPT_FLAG("--divide", &divide, "the count below each first move"),
+        CLI_OPT_FLAG("--generic", &generic, "the contract-level reference perft"),
+        CLI_OPT_JSON(&json),
+        CLI_OPT_END,
+    };
+    const cli_command_t command = {.name = "perft",
+                                   .help = help,
+                                   .opts = opts,
+                                   .positional = "GAME and DEPTH",
+                                   .min_pos = 2,
+                                   .max_pos = 2,
+                                   .pos = pos};
+    int rc = cli_parse(&command, argc, argv);
+    if (rc != CLI_CONTINUE) return rc;
+    const char *spec = pos[0], *depth_text = pos[1];
     uint64_t depth;
     if (cli_parse_u64("perft", "DEPTH", depth_text, &depth)) return EXIT_USAGE;
     if (depth > 64)
@@ -84,11 +80,16 @@ int cmd_perft(int argc, char **argv)
     }
     double seconds = cli_now() - start;
     double rate = seconds > 0 ? (double)nodes / seconds : 0.0;
-    if (json)
-        printf("{\"game\":"), cli_json_string(stdout, g->spec),
-            printf(",\"depth\":%llu,\"nodes\":%llu,\"seconds\":%.6f,\"nodes_per_second\":%.0f}\n",
-                   (unsigned long long)depth, (unsigned long long)nodes, seconds, rate);
-    else
+    if (json) {
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "game", g->spec);
+        json_u64(&j, "depth", depth);
+        json_u64(&j, "nodes", nodes);
+        json_num(&j, "seconds", "%.6f", seconds);
+        json_num(&j, "nodes_per_second", "%.0f", rate);
+        json_end(&j);
+    } else
         printf("perft(%llu) = %llu  (%.3f s, %.2f M nodes/s)\n", (unsigned long long)depth,
                (unsigned long long)nodes, seconds, rate / 1e6);
     free(s);

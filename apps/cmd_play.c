@@ -58,33 +58,17 @@ int cmd_play(int argc, char **argv)
                *seat_spec[GAME_MAX_PLAYERS] = {"human", "human"};
     uint64_t seed = 1;
     bool quiet = false;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            fputs(help, stdout);
-            cli_print_agent_kinds();
-            return EXIT_OK;
-        } else if (strcmp(argv[i], "--p1") == 0 || strcmp(argv[i], "--p2") == 0 ||
-                   strcmp(argv[i], "--position") == 0 || strcmp(argv[i], "--seed") == 0) {
-            if (i + 1 >= argc) return cli_usage_error("play", "%s needs a value", argv[i]);
-            if (strcmp(argv[i], "--seed") == 0) {
-                if (cli_parse_u64("play", "--seed", argv[i + 1], &seed)) return EXIT_USAGE;
-            } else if (strcmp(argv[i], "--position") == 0) {
-                position = argv[i + 1];
-            } else {
-                seat_spec[argv[i][3] - '1'] = argv[i + 1];
-            }
-            i++;
-        } else if (strcmp(argv[i], "--quiet") == 0) {
-            quiet = true;
-        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            return cli_usage_error("play", "unknown option '%s' (try --help)", argv[i]);
-        } else if (game_spec == NULL) {
-            game_spec = argv[i];
-        } else {
-            return cli_usage_error("play", "unexpected argument '%s'", argv[i]);
-        }
-    }
-    if (game_spec == NULL) return cli_usage_error("play", "expected GAME (try --help)");
+    const cli_opt_t opts[] = {
+        CLI_OPT("--p1", CLI_STRING, &seat_spec[0], "SPEC", "the first player (default human)"),
+        CLI_OPT("--p2", CLI_STRING, &seat_spec[1], "SPEC", "the second player (default human)"),
+        CLI_OPT_POSITION(&position),
+        CLI_OPT("--seed", CLI_U64, &seed, "S", "seeds dice and agents (default 1)"),
+        CLI_OPT_FLAG("--quiet", &quiet, "only moves and the result, no boards"),
+        CLI_OPT_END,
+    };
+    int rc =
+        cli_parse_one("play", help, opts, "GAME", cli_print_agent_kinds, &game_spec, argc, argv);
+    if (rc != CLI_CONTINUE) return rc;
     const game_t *g = cli_game("play", game_spec);
     if (g == NULL) return EXIT_USAGE;
     int code = EXIT_OK;
@@ -106,23 +90,32 @@ int cmd_play(int argc, char **argv)
     if (code == EXIT_OK) {
         play_ctx_t ctx = {.g = g, .seats = seats, .quiet = quiet, .last = malloc(g->state_size)};
         if (ctx.last) memcpy(ctx.last, start, g->state_size);
-        double r[GAME_MAX_PLAYERS];
-        int length = 0;
-        int status = agent_play_game(g, seats, start, seed, show_move, &ctx, r, &length);
-        if (status == 0) {
+        agent_game_opts_t opts_play = {
+            .start = start, .chance_seed = seed, .on_move = show_move, .ctx = &ctx};
+        agent_game_result_t res;
+        int status = agent_play(g, seats, &opts_play, &res);
+        /* a human's "quit" or end of input is a forfeit with the agent's
+         * message still in hoyle_last_error() */
+        const char *why = status == 0 && res.end == AGENT_GAME_FORFEIT ? hoyle_last_error() : "";
+        bool human = res.forfeit_player >= 0 && agent_is_human(seats[res.forfeit_player]);
+        if (status) {
+            code = cli_fail("play", EXIT_FAILED);
+        } else if (res.end != AGENT_GAME_FORFEIT) {
             char text[GAME_TEXT_MAX];
             if (!quiet && ctx.last && game_state_to_string(g, ctx.last, text, sizeof text) >= 0)
                 printf("\n%s", text);
-            printf("\nresult after %d actions:", length);
-            for (int p = 0; p < g->num_players; p++) printf(" player %d %+g", p + 1, r[p]);
+            printf("\nresult after %d actions:", res.num_actions);
+            for (int p = 0; p < g->num_players; p++)
+                printf(" player %d %+g", p + 1, res.returns[p]);
             printf("\n");
-        } else if (strcmp(hoyle_last_error(), "quit") == 0) {
+        } else if (human && strcmp(why, "quit") == 0) {
             fprintf(stderr, "hoyle play: game abandoned\n");
-        } else if (strcmp(hoyle_last_error(), "end of input") == 0) {
+        } else if (human && strcmp(why, "end of input") == 0) {
             fprintf(stderr, "hoyle play: input ended before the game did\n");
             code = EXIT_FAILED;
         } else {
-            code = cli_fail("play", EXIT_FAILED);
+            fprintf(stderr, "hoyle play: %s\n", res.error);
+            code = EXIT_FAILED;
         }
         free(ctx.last);
     }

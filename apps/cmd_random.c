@@ -20,27 +20,16 @@ int cmd_random(int argc, char **argv)
     const char *spec = NULL, *position = NULL;
     uint64_t games = 1000, seed = 1;
     bool json = false;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) return fputs(help, stdout), EXIT_OK;
-        if (strcmp(argv[i], "--games") == 0 && i + 1 < argc) {
-            if (cli_parse_u64("random", "--games", argv[++i], &games)) return EXIT_USAGE;
-        } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
-            if (cli_parse_u64("random", "--seed", argv[++i], &seed)) return EXIT_USAGE;
-        } else if (strcmp(argv[i], "--position") == 0 && i + 1 < argc) {
-            position = argv[++i];
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (argv[i][0] == '-') {
-            return cli_usage_error("random", "unknown or incomplete option '%s' (see --help)",
-                                   argv[i]);
-        } else if (spec == NULL) {
-            spec = argv[i];
-        } else {
-            return cli_usage_error("random", "unexpected argument '%s'", argv[i]);
-        }
-    }
-    if (spec == NULL) return cli_usage_error("random", "missing GAME (see --help)");
-    if (games == 0) return cli_usage_error("random", "--games: must be at least 1");
+    const cli_opt_t opts[] = {
+        CLI_OPT_RANGE("--games", CLI_U64, &games, "N", "games to play (default 1000)", 1,
+                      CLI_NO_MAX),
+        CLI_OPT("--seed", CLI_U64, &seed, "S", "seed (default 1)"),
+        CLI_OPT_POSITION(&position),
+        CLI_OPT_JSON(&json),
+        CLI_OPT_END,
+    };
+    int rc = cli_parse_one("random", help, opts, "GAME", NULL, &spec, argc, argv);
+    if (rc != CLI_CONTINUE) return rc;
     const game_t *g = cli_game("random", spec);
     if (g == NULL) return EXIT_USAGE;
     void *start = malloc(g->state_size);
@@ -69,18 +58,28 @@ int cmd_random(int argc, char **argv)
     double len_sd = n > 1 ? sqrt(fmax(0.0, (st.len_sq - n * len_mean * len_mean) / (n - 1))) : 0.0;
     double rate = seconds > 0 ? n / seconds : 0.0;
     if (json) {
-        printf("{\"game\":");
-        cli_json_string(stdout, g->spec);
-        printf(",\"games\":%llu,\"seed\":%llu,\"wins\":[", (unsigned long long)st.games,
-               (unsigned long long)seed);
-        for (int p = 0; p < g->num_players; p++)
-            printf("%s%llu", p ? "," : "", (unsigned long long)st.wins[p]);
-        printf(
-            "],\"draws\":%llu,\"first_player_score\":%.6f,\"first_player_score_ci95\":[%.6f,%.6f],"
-            "\"length_mean\":%.3f,\"length_sd\":%.3f,\"length_min\":%d,\"length_max\":%d,"
-            "\"moves_mean\":%.3f,\"seconds\":%.6f,\"games_per_second\":%.1f}\n",
-            (unsigned long long)st.draws, mean, mean - half, mean + half, len_mean, len_sd,
-            st.len_min, st.len_max, (double)st.moves / n, seconds, rate);
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "game", g->spec);
+        json_u64(&j, "games", st.games);
+        json_u64(&j, "seed", seed);
+        json_open(&j, "wins", '[');
+        for (int p = 0; p < g->num_players; p++) json_u64(&j, NULL, st.wins[p]);
+        json_close(&j);
+        json_u64(&j, "draws", st.draws);
+        json_num(&j, "first_player_score", "%.6f", mean);
+        json_open(&j, "first_player_score_ci95", '[');
+        json_num(&j, NULL, "%.6f", mean - half);
+        json_num(&j, NULL, "%.6f", mean + half);
+        json_close(&j);
+        json_num(&j, "length_mean", "%.3f", len_mean);
+        json_num(&j, "length_sd", "%.3f", len_sd);
+        json_int(&j, "length_min", st.len_min);
+        json_int(&j, "length_max", st.len_max);
+        json_num(&j, "moves_mean", "%.3f", (double)st.moves / n);
+        json_num(&j, "seconds", "%.6f", seconds);
+        json_num(&j, "games_per_second", "%.1f", rate);
+        json_end(&j);
     } else {
         printf("%s: %llu random games, seed %llu\n", g->spec, (unsigned long long)st.games,
                (unsigned long long)seed);

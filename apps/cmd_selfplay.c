@@ -21,62 +21,46 @@ static const char help[] =
     "                      [--output FILE.h5] [--seed S] [--cache N] [--threads N] [--bench]\n"
     "                      [--json]\n\n"
     "Play self-play games (train/selfplay.h) and report games, samples and\n"
-    "throughput. PARAMS is 'key=value,...' over these keys:\n%s\n"
-    "--model PATH   a net written by hoyle train (net-NNNNNN.pt); needs libtorch\n"
-    "--eval NAME    without --model: fake (seeded fake network, default),\n"
-    "               rollout or heuristic\n"
-    "--output FILE  write the samples as one shard (docs/formats.md, Training samples)\n"
-    "--cache N      network cache entries (default 65536, 0 = none)\n"
-    "--threads N    libtorch threads\n"
-    "--bench        also time a raw forward at the same batch size (--model)\n"
-    "--json         one JSON object on stdout\n";
+    "throughput. PARAMS is 'key=value,...' over the keys listed below.\n";
+
+/* The PARAMS keys, after the option list. */
+static void print_params(void)
+{
+    char keys[4096];
+    if (params_describe(selfplay_param_defs, keys, sizeof keys) < 0) keys[0] = '\0';
+    printf("\nPARAMS keys:\n%s", keys);
+}
 
 int cmd_selfplay(int argc, char **argv)
 {
-    const char *game_spec = NULL, *params = "", *model = NULL, *eval = "fake", *output = NULL;
+    const char *pos[2] = {NULL, ""}, *model = NULL, *eval = "fake", *output = NULL;
     uint64_t seed = 1, cache = 65536, threads = 0;
     bool json = false, bench = false;
-    int positional = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
-            char keys[4096];
-            if (params_describe(selfplay_param_defs, keys, sizeof keys) < 0) keys[0] = '\0';
-            printf(help, keys);
-            return EXIT_OK;
-        } else if (strcmp(a, "--json") == 0) {
-            json = true;
-        } else if (strcmp(a, "--bench") == 0) {
-            bench = true;
-        } else if (strcmp(a, "--model") == 0 || strcmp(a, "--eval") == 0 ||
-                   strcmp(a, "--output") == 0 || strcmp(a, "--seed") == 0 ||
-                   strcmp(a, "--cache") == 0 || strcmp(a, "--threads") == 0) {
-            if (i + 1 >= argc) return cli_usage_error("selfplay", "%s needs a value", a);
-            const char *v = argv[++i];
-            if (strcmp(a, "--model") == 0)
-                model = v;
-            else if (strcmp(a, "--eval") == 0)
-                eval = v;
-            else if (strcmp(a, "--output") == 0)
-                output = v;
-            else if (cli_parse_u64("selfplay", a, v,
-                                   a[2] == 's'   ? &seed
-                                   : a[2] == 'c' ? &cache
-                                                 : &threads))
-                return EXIT_USAGE;
-        } else if (a[0] == '-' && a[1] == '-') {
-            return cli_usage_error("selfplay", "unknown option '%s' (try --help)", a);
-        } else if (positional == 0) {
-            game_spec = a;
-            positional++;
-        } else if (positional == 1) {
-            params = a;
-            positional++;
-        } else {
-            return cli_usage_error("selfplay", "unexpected argument '%s'", a);
-        }
-    }
-    if (game_spec == NULL) return cli_usage_error("selfplay", "expected GAME (try --help)");
+    const cli_opt_t opts[] = {
+        CLI_OPT("--model", CLI_STRING, &model, "PATH",
+                "a net written by hoyle train (net-NNNNNN.pt); needs libtorch"),
+        CLI_OPT("--eval", CLI_STRING, &eval, "NAME",
+                "without --model: fake (seeded fake network, default), rollout or heuristic"),
+        CLI_OPT("--output", CLI_STRING, &output, "FILE",
+                "write the samples as one shard (docs/formats.md, Training samples)"),
+        CLI_OPT("--seed", CLI_U64, &seed, "S", "seed (default 1)"),
+        CLI_OPT("--cache", CLI_U64, &cache, "N", "network cache entries (default 65536, 0 = none)"),
+        CLI_OPT("--threads", CLI_U64, &threads, "N", "libtorch threads"),
+        CLI_OPT_FLAG("--bench", &bench, "also time a raw forward at the same batch size (--model)"),
+        CLI_OPT_JSON(&json),
+        CLI_OPT_END,
+    };
+    const cli_command_t command = {.name = "selfplay",
+                                   .help = help,
+                                   .opts = opts,
+                                   .positional = "GAME",
+                                   .min_pos = 1,
+                                   .max_pos = 2,
+                                   .pos = pos,
+                                   .more_help = print_params};
+    int rc = cli_parse(&command, argc, argv);
+    if (rc != CLI_CONTINUE) return rc;
+    const char *game_spec = pos[0], *params = pos[1];
 #ifndef HOYLE_TORCH
     if (model) return cli_usage_error("selfplay", "--model needs a build with libtorch");
     (void)bench;
@@ -145,18 +129,34 @@ int cmd_selfplay(int argc, char **argv)
     double eps_wall = (double)st.evaluations / secs;
     double eps_eval = st.eval_seconds > 0 ? (double)st.evaluations / st.eval_seconds : 0;
     if (json) {
-        printf("{\"game\":\"%s\",\"params\":\"%s\",\"evaluator\":\"%s\",\"games\":%" PRId64
-               ",\"actions\":%" PRId64 ",\"samples\":%" PRId64 ",\"wins\":[%" PRId64 ",%" PRId64
-               "],\"draws\":%" PRId64 ",\"resigned\":%" PRId64 ",\"resign_checks\":%" PRId64
-               ",\"false_resigns\":%" PRId64 ",\"alpha\":%.4f,\"typical_legal\":%.2f,"
-               "\"evaluations\":%" PRIu64 ",\"evaluator_calls\":%" PRIu64 ",\"mean_batch\":%.1f,"
-               "\"evals_per_s\":%.1f,\"evals_per_s_in_evaluator\":%.1f,"
-               "\"raw_forward_evals_per_s\":%.1f,\"samples_per_s\":%.1f,\"actions_per_s\":%.1f,"
-               "\"seconds\":%.3f}\n",
-               g->spec, canon, eval_name, st.games, st.actions, st.samples, st.wins[0], st.wins[1],
-               st.draws, st.resigned, st.resign_checks, st.false_resigns, st.alpha,
-               st.typical_legal, st.evaluations, st.evaluator_calls, mean_batch, eps_wall, eps_eval,
-               raw, (double)st.samples / secs, (double)st.actions / secs, st.seconds);
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "game", g->spec);
+        json_str(&j, "params", canon);
+        json_str(&j, "evaluator", eval_name);
+        json_int(&j, "games", st.games);
+        json_int(&j, "actions", st.actions);
+        json_int(&j, "samples", st.samples);
+        json_open(&j, "wins", '[');
+        json_int(&j, NULL, st.wins[0]);
+        json_int(&j, NULL, st.wins[1]);
+        json_close(&j);
+        json_int(&j, "draws", st.draws);
+        json_int(&j, "resigned", st.resigned);
+        json_int(&j, "resign_checks", st.resign_checks);
+        json_int(&j, "false_resigns", st.false_resigns);
+        json_num(&j, "alpha", "%.4f", st.alpha);
+        json_num(&j, "typical_legal", "%.2f", st.typical_legal);
+        json_u64(&j, "evaluations", st.evaluations);
+        json_u64(&j, "evaluator_calls", st.evaluator_calls);
+        json_num(&j, "mean_batch", "%.1f", mean_batch);
+        json_num(&j, "evals_per_s", "%.1f", eps_wall);
+        json_num(&j, "evals_per_s_in_evaluator", "%.1f", eps_eval);
+        json_num(&j, "raw_forward_evals_per_s", "%.1f", raw);
+        json_num(&j, "samples_per_s", "%.1f", (double)st.samples / secs);
+        json_num(&j, "actions_per_s", "%.1f", (double)st.actions / secs);
+        json_num(&j, "seconds", "%.3f", st.seconds);
+        json_end(&j);
     } else {
         printf("selfplay %s, %" PRId64 " games, %" PRId64 " actions, %" PRId64 " samples\n",
                g->spec, st.games, st.actions, st.samples);

@@ -32,20 +32,13 @@ static int print_move(const int *actions, int n, const void *after, void *ctx)
 int cmd_show(int argc, char **argv)
 {
     const char *spec = NULL, *position = NULL, *moves = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) return fputs(help, stdout), EXIT_OK;
-        if (strcmp(argv[i], "--position") == 0 && i + 1 < argc)
-            position = argv[++i];
-        else if (strcmp(argv[i], "--moves") == 0 && i + 1 < argc)
-            moves = argv[++i];
-        else if (argv[i][0] == '-')
-            return cli_usage_error("show", "unknown option '%s'", argv[i]);
-        else if (spec == NULL)
-            spec = argv[i];
-        else
-            return cli_usage_error("show", "unexpected argument '%s'", argv[i]);
-    }
-    if (spec == NULL) return cli_usage_error("show", "missing GAME (see --help)");
+    const cli_opt_t opts[] = {
+        CLI_OPT_POSITION(&position),
+        CLI_OPT("--moves", CLI_STRING, &moves, "\"M1;M2\"", "then play these whole moves"),
+        CLI_OPT_END,
+    };
+    int parsed = cli_parse_one("show", help, opts, "GAME", NULL, &spec, argc, argv);
+    if (parsed != CLI_CONTINUE) return parsed;
     const game_t *g = cli_game("show", spec);
     if (g == NULL) return EXIT_USAGE;
     int rc = EXIT_OK;

@@ -32,12 +32,8 @@ static void on_signal(int sig)
 int cmd_tournament(int argc, char **argv)
 {
     cli_config_args_t args;
-    int rc = cli_config_args("tournament", argc, argv, &args);
-    if (rc != EXIT_OK) return rc;
-    if (args.help) {
-        fputs(help, stdout);
-        return EXIT_OK;
-    }
+    int rc = cli_config_args("tournament", help, argc, argv, &args);
+    if (rc != CLI_CONTINUE) return rc;
     const char *path = args.path;
     char **sets = args.sets;
     int num_sets = args.num_sets;

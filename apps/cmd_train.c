@@ -21,25 +21,28 @@ static const char help[] =
 int cmd_train(int argc, char **argv)
 {
     cli_config_args_t args;
-    int rc = cli_config_args("train", argc, argv, &args);
-    if (rc != EXIT_OK) return rc;
-    if (args.help) {
-        fputs(help, stdout);
-        return EXIT_OK;
-    }
+    int rc = cli_config_args("train", help, argc, argv, &args);
+    if (rc != CLI_CONTINUE) return rc;
 #ifdef HOYLE_TORCH
     train_summary_t s;
     int status = train_run(args.path, args.sets, args.num_sets, args.quiet ? NULL : stderr, &s);
     if (status) return cli_fail("train", status == HOYLE_EINVAL ? EXIT_USAGE : EXIT_FAILED);
     if (args.json) {
-        printf("{\"output\":");
-        cli_json_string(stdout, s.output);
-        printf(",\"generations\":%lld,\"steps\":%lld,\"games\":%lld,\"samples\":%lld,"
-               "\"loss_policy\":%.5f,\"loss_value\":%.5f,\"loss_total\":%.5f,\"elo\":%.1f,"
-               "\"elo_generation\":%lld,\"seconds\":%.1f,\"resumed\":%s}\n",
-               (long long)s.generation, (long long)s.steps, (long long)s.games,
-               (long long)s.samples, s.loss_policy, s.loss_value, s.loss_total, s.elo,
-               (long long)s.elo_generation, s.seconds, s.resumed ? "true" : "false");
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "output", s.output);
+        json_int(&j, "generations", (long long)s.generation);
+        json_int(&j, "steps", (long long)s.steps);
+        json_int(&j, "games", (long long)s.games);
+        json_int(&j, "samples", (long long)s.samples);
+        json_num(&j, "loss_policy", "%.5f", s.loss_policy);
+        json_num(&j, "loss_value", "%.5f", s.loss_value);
+        json_num(&j, "loss_total", "%.5f", s.loss_total);
+        json_num(&j, "elo", "%.1f", s.elo);
+        json_int(&j, "elo_generation", (long long)s.elo_generation);
+        json_num(&j, "seconds", "%.1f", s.seconds);
+        json_bool(&j, "resumed", s.resumed);
+        json_end(&j);
     } else {
         printf("train %s: %lld generations, %lld games, %lld samples, %lld steps, loss %.4f, "
                "%.1f s\n",

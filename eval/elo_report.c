@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "eval/score.h"
 
 /* ---- helpers ---- */
 
@@ -343,15 +344,11 @@ int elo_first_player_stat(const elo_group_t *g, double confidence, elo_first_sta
     double var =
         (g->wins * (1 - s) * (1 - s) + g->draws * (0.5 - s) * (0.5 - s) + g->losses * s * s) / n;
     double neff = var > 0 ? n * s * (1 - s) / var : n;
-    double z = elo_normal_quantile(0.5 + 0.5 * confidence), z2 = z * z;
-    double centre = (s + z2 / (2 * neff)) / (1 + z2 / neff);
-    double half = z / (1 + z2 / neff) * sqrt(s * (1 - s) / neff + z2 / (4 * neff * neff));
+    double z = elo_normal_quantile(0.5 + 0.5 * confidence);
     out->games = n;
     out->score = s;
-    out->lo = fmax(0, centre - half);
-    out->hi = fmin(1, centre + half);
-    /* a clean sweep has an infinite Elo difference: reported as +-inf */
-    out->elo = s >= 1 ? INFINITY : s <= 0 ? -INFINITY : 400 * log10(s / (1 - s));
+    wilson_interval(s, neff, z, &out->lo, &out->hi);
+    out->elo = score_to_elo(s); /* a clean sweep: +-inf */
     return HOYLE_OK;
 }
 

@@ -28,13 +28,10 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "eval/score.h"
 
 #define SPRT_MAX_BUCKETS  16
 #define SPRT_EMPTY_BUCKET 1e-3
-
-double sprt_elo_to_score(double elo) { return 1.0 / (1.0 + pow(10.0, -elo / 400.0)); }
-
-double sprt_score_to_elo(double score) { return 400.0 * log10(score / (1.0 - score)); }
 
 void sprt_params_default(sprt_params_t *p)
 {
@@ -94,13 +91,13 @@ double sprt_llr_general(const double *count, const double *score, int k, double 
 double sprt_llr_trinomial(const double wdl[3], double elo0, double elo1, int exact)
 {
     static const double a[3] = {1.0, 0.5, 0.0};
-    return sprt_llr_general(wdl, a, 3, sprt_elo_to_score(elo0), sprt_elo_to_score(elo1), exact);
+    return sprt_llr_general(wdl, a, 3, elo_to_score(elo0), elo_to_score(elo1), exact);
 }
 
 double sprt_llr_pentanomial(const double penta[5], double elo0, double elo1, int exact)
 {
     static const double a[5] = {0.0, 0.25, 0.5, 0.75, 1.0};
-    return sprt_llr_general(penta, a, 5, sprt_elo_to_score(elo0), sprt_elo_to_score(elo1), exact);
+    return sprt_llr_general(penta, a, 5, elo_to_score(elo0), elo_to_score(elo1), exact);
 }
 
 int sprt_init(sprt_t *s, const sprt_params_t *p)

@@ -84,8 +84,4 @@ double sprt_llr_pentanomial(const double penta[5], double elo0, double elo1, int
 double sprt_llr_general(const double *count, const double *score, int k, double s0, double s1,
                         int exact);
 
-/* Logistic Elo to expected score and back. */
-double sprt_elo_to_score(double elo);
-double sprt_score_to_elo(double score);
-
 #endif

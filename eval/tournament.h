@@ -27,6 +27,7 @@
 #include "data/record.h"
 #include "eval/openings.h"
 #include "games/game.h"
+#include "mcts/agent.h"
 
 #define TOUR_MAX_GAMES  16
 #define TOUR_MAX_AGENTS 64
@@ -90,13 +91,25 @@ typedef struct tour_game_result {
 
 /* Play one game of `g` between agent specs seat_spec[0] (moves first) and
  * seat_spec[1] from `opening` (NULL = initial position). Agents are created
- * with seeds derived from `seed` and observe the opening. After max_moves
- * whole moves (0 = no limit) the game is adjudicated a draw (end
- * MOVE_LIMIT). An agent that fails or plays an illegal action loses (end
- * ERROR). Returns 0 with *out filled, or a negative status for failures
- * that are not the agents' (memory, a bad spec). */
+ * with seeds tournament_agent_seed(seed, seat) and observe the opening.
+ * After max_moves whole moves (0 = no limit) the game is adjudicated a draw
+ * (end MOVE_LIMIT). An agent that fails or plays an illegal action loses
+ * (end ERROR, the forfeit rule of agent_play() in mcts/agent.h). Returns 0
+ * with *out filled, or a negative status for failures that are not the
+ * agents' moves (out of memory, a bad spec or opening). */
 int tournament_play(const game_t *g, const char *const seat_spec[2], const opening_t *opening,
                     uint64_t seed, int max_moves, tour_game_result_t *out);
+
+/* The same game with agents the caller keeps across games: the caller
+ * reseeds them with agent_reseed(agents[p], tournament_agent_seed(seed, p))
+ * first, so the game equals tournament_play()'s. seat_spec names the seats
+ * in forfeit messages. */
+int tournament_play_agents(const game_t *g, agent_t *const agents[2],
+                           const char *const seat_spec[2], const opening_t *opening, uint64_t seed,
+                           int max_moves, tour_game_result_t *out);
+
+/* The seed of the agent in `seat` (0 or 1) for the game seeded `seed`. */
+uint64_t tournament_agent_seed(uint64_t seed, int seat);
 void tour_game_result_done(tour_game_result_t *r);
 
 /* ---- the run ---- */

@@ -7,6 +7,8 @@
  * 2. Workers pull the next pending job under the mutex, play it without the
  *    lock, then append the record under the lock: the file only ever holds
  *    whole games, and h5rec (not thread-safe) is used by one thread at a time.
+ *    A worker keeps the agents of its last pairing and reseeds them (a game
+ *    is the same as with fresh agents: see agent_reseed).
  * 3. A stop request (SIGINT) lets the games in flight finish and be stored,
  *    then the file is checkpointed and closed.
  * Invariant: the set of stored games is a subset of the schedule, each job
@@ -122,10 +124,54 @@ static void fail(run_t *r, int status)
     }
 }
 
+/* The agents a worker keeps from one game to the next: two slots keyed by
+ * (game, agent index). Consecutive jobs of a worker often share a pairing
+ * (the colours swapped), so the agents are reused and reseeded instead of
+ * created again; at most two live per worker, as when made per game. */
+typedef struct agent_cache {
+    agent_t *agent[2];
+    int key[2]; /* game * TOUR_MAX_AGENTS + agent index, -1 = empty */
+} agent_cache_t;
+
+/* The two seats' agents of job `j`, seeded as tournament_play() seeds
+ * fresh ones (a new agent with the game's seed, a kept one reseeded). */
+static int cache_agents(agent_cache_t *ac, const tour_config_t *c, const tour_job_t *j,
+                        agent_t *out[2])
+{
+    int slot[2] = {-1, -1};
+    for (int p = 0; p < 2; p++) {
+        int key = j->game * TOUR_MAX_AGENTS + j->seat[p];
+        for (int k = 0; k < 2 && slot[p] < 0; k++)
+            if (ac->key[k] == key && k != slot[1 - p]) slot[p] = k;
+    }
+    for (int p = 0; p < 2; p++) {
+        uint64_t seed = tournament_agent_seed(j->seed, p);
+        int status;
+        if (slot[p] >= 0) {
+            status = agent_reseed(ac->agent[slot[p]], seed);
+        } else {
+            int k = slot[1 - p] == 0 ? 1 : 0; /* the slot the other seat does not use */
+            slot[p] = k;
+            agent_free(ac->agent[k]);
+            ac->agent[k] = NULL;
+            ac->key[k] = -1;
+            status = agent_create(c->games[j->game], c->agents[j->seat[p]], seed, &ac->agent[k]);
+            if (status == 0) ac->key[k] = j->game * TOUR_MAX_AGENTS + j->seat[p];
+        }
+        if (status) {
+            ac->key[slot[p]] = -1; /* a failed reseed leaves the agent unusable */
+            return status;
+        }
+        out[p] = ac->agent[slot[p]];
+    }
+    return HOYLE_OK;
+}
+
 static void *worker(void *arg)
 {
     run_t *r = arg;
     int32_t opening_buf[OPENING_MAX_ACTIONS];
+    agent_cache_t ac = {{NULL, NULL}, {-1, -1}};
     for (;;) {
         pthread_mutex_lock(&r->mu);
         int idx =
@@ -136,8 +182,12 @@ static void *worker(void *arg)
         const game_t *g = r->c->games[j->game];
         const char *specs[2] = {r->c->agents[j->seat[0]], r->c->agents[j->seat[1]]};
         tour_game_result_t res;
-        int played = tournament_play(g, specs, &r->c->openings[j->game].items[j->opening], j->seed,
-                                     r->c->max_moves, &res);
+        agent_t *ag[2];
+        int played = cache_agents(&ac, r->c, j, ag);
+        if (played == 0)
+            played =
+                tournament_play_agents(g, ag, specs, &r->c->openings[j->game].items[j->opening],
+                                       j->seed, r->c->max_moves, &res);
         int status = played;
         pthread_mutex_lock(&r->mu);
         if (status) {
@@ -159,6 +209,8 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&r->mu);
         if (played == 0) tour_game_result_done(&res);
     }
+    agent_free(ac.agent[0]);
+    agent_free(ac.agent[1]);
     return NULL;
 }
 

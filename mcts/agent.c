@@ -111,6 +111,20 @@ void agent_reset(agent_t *a)
     if (a->vt->reset) a->vt->reset(a);
 }
 
+int agent_reseed(agent_t *a, uint64_t seed)
+{
+    a->seed = seed;
+    rng_init(&a->rng, seed);
+    if (a->vt->reseed) return a->vt->reseed(a);
+    /* rebuild: the kind's create reads a->seed (trees, evaluators) */
+    if (a->vt->destroy) a->vt->destroy(a);
+    a->impl = NULL;
+    a->vt = NULL;
+    memset(&a->info, 0, sizeof a->info);
+    a->info.kind = a->kind->name;
+    return a->kind->create(a);
+}
+
 void agent_free(agent_t *a)
 {
     if (a == NULL) return;

@@ -92,14 +92,72 @@ int agent_register_kind(const struct agent_kind *kind);
 /* One line per agent kind with its parameters, for --help texts. */
 int agent_describe_kinds(char *buf, size_t cap);
 
+/* Restart `a` as if agent_create() had made it with `seed`: the game in
+ * progress, trees, tables and the seed stream are all replaced, so a match
+ * can create its agents once and reseed them per game with the results of
+ * creating them per game. Kinds without a cheaper way are rebuilt in place
+ * (same pointer, spec and parameters). Returns 0, or a negative status (out
+ * of memory) with the agent unusable except for agent_free. */
+int agent_reseed(agent_t *a, uint64_t seed);
+
 /* Called before each action is applied (display, records); may be NULL. */
 typedef void (*agent_move_fn)(void *ctx, const void *state_before, int player, int action);
 
-/* Play one game from `start` (NULL = the initial position): agents[p] acts
- * for player p, chance outcomes are sampled from `seed`, every agent
- * observes every action. Writes the returns (num_players values) and the
- * number of actions played. Returns 0, or the first agent error (a human's
- * "quit" included) with the game left unfinished. */
+/* ---- the game driver (agent_game.c): the one loop matches, sprt,
+ * tournaments, `hoyle play` and the training evaluation use ----
+ *
+ * Rule for a failing agent: a seat whose agent_act() fails (a human's
+ * "quit" included) or that returns an illegal action FORFEITS: it scores -1,
+ * every other seat +1/(n-1) (+1 in a two-player game), the game ends with
+ * end AGENT_GAME_FORFEIT and `error` says why. The exception is
+ * HOYLE_ENOMEM from agent_act: running out of memory is the job's failure,
+ * not a move, so agent_play() returns it and the game is not scored.
+ * Failures that are not an agent's (a bad opening, a game longer than
+ * max_game_length, chance sampling) are also returned as errors. */
+typedef enum agent_game_end {
+    AGENT_GAME_RULES = 0,      /* the rules ended it: returns are the game's */
+    AGENT_GAME_MOVE_LIMIT = 1, /* max_moves whole moves played: a draw (all 0) */
+    AGENT_GAME_FORFEIT = 2     /* forfeit_player failed or played illegally and lost */
+} agent_game_end_t;
+
+typedef struct agent_game_opts {
+    const void *start;        /* first position; NULL = the initial one */
+    const int *opening;       /* actions played first (observed, untimed); may be NULL */
+    int opening_len;          /* entries in opening */
+    const char *opening_name; /* names the opening in its error message; may be NULL */
+    int max_moves;            /* whole moves before a draw is adjudicated; 0 = rules only */
+    uint64_t chance_seed;     /* seeds the chance outcomes (dice) */
+    const char *const *names; /* per seat, for the forfeit message; NULL = agent_spec() */
+    agent_move_fn on_move;    /* called before each action is applied; may be NULL */
+    void *ctx;                /* passed to on_move */
+    int32_t *actions;         /* if not NULL: every action played, agent_game_capacity() */
+    float *action_ms;         /* if not NULL: thinking time per action (0: opening, chance) */
+} agent_game_opts_t;
+
+typedef struct agent_game_result {
+    double returns[GAME_MAX_PLAYERS]; /* per seat: the rules', 0 at the move limit, forfeit */
+    agent_game_end_t end;
+    int forfeit_player; /* the seat that forfeited, or -1 */
+    int num_actions;    /* actions played, opening included */
+    char error[160];    /* end == AGENT_GAME_FORFEIT: "NAME: reason" / "NAME played illegal ..." */
+} agent_game_result_t;
+
+/* The most actions agent_play() can play in `g` (the size of opts->actions). */
+int agent_game_capacity(const game_t *g);
+
+/* Play one game: agents[p] acts for seat p (one agent may play several
+ * seats), every agent observes every action in order, opening included. A
+ * whole move is a maximal run of actions by one player; chance outcomes are
+ * not moves. Returns 0 with *out filled (a forfeit included, see the rule
+ * above; after a forfeit by a failed act hoyle_last_error() still holds the
+ * agent's message), or a negative status with the game unscored. */
+int agent_play(const game_t *g, agent_t *const *agents, const agent_game_opts_t *opts,
+               agent_game_result_t *out);
+
+/* agent_play() from `start` with chance seeded by `seed`, for callers that
+ * need a game played to its end (tests): a forfeit is reported as an error
+ * (HOYLE_ESTATE with the forfeit message). Writes the returns
+ * (num_players values) and the number of actions played. */
 int agent_play_game(const game_t *g, agent_t *const *agents, const void *start, uint64_t seed,
                     agent_move_fn on_move, void *ctx, double *returns, int *length);
 

@@ -24,8 +24,17 @@ static int alphabeta_act(agent_t *a, const void *state, int *action)
 static void alphabeta_reset(agent_t *a) { ab_clear(a->impl); }
 static void alphabeta_destroy(agent_t *a) { ab_free(a->impl); }
 
-static const agent_vt_t alphabeta_vt = {
-    .act = alphabeta_act, .reset = alphabeta_reset, .destroy = alphabeta_destroy};
+/* Alpha-beta uses no randomness: a cleared search is a new one. */
+static int alphabeta_reseed(agent_t *a)
+{
+    ab_clear(a->impl);
+    return HOYLE_OK;
+}
+
+static const agent_vt_t alphabeta_vt = {.act = alphabeta_act,
+                                        .reset = alphabeta_reset,
+                                        .destroy = alphabeta_destroy,
+                                        .reseed = alphabeta_reseed};
 
 static int alphabeta_create(agent_t *a)
 {

@@ -20,6 +20,10 @@ typedef struct agent_vt {
     void (*observe)(agent_t *a, const void *state_before, int action); /* may be NULL */
     void (*reset)(agent_t *a);                                         /* may be NULL */
     void (*destroy)(agent_t *a); /* frees a->impl; may be NULL */
+    /* Restart as if created with a->seed (a->rng is already re-initialised):
+     * for kinds whose only seeded state is a->rng. NULL = agent_reseed()
+     * destroys and re-creates the kind's state. */
+    int (*reseed)(agent_t *a);
 } agent_vt_t;
 
 /* An agent as agent_create() builds it; a kind's create() reads the fields

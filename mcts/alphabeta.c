@@ -1,8 +1,12 @@
 /* alphabeta.c — alpha-beta / expectiminimax search (see alphabeta.h).
  * Invariant: search() returns the value of a decision state for its player
  * to move, exact when it lies strictly inside (alpha, beta), otherwise a
- * bound on the correct side (fail-soft). Every frame (state, move list,
- * scores, chance outcomes, PV) is allocated once in ab_create(). */
+ * bound on the correct side (fail-soft). A frame (state, move list,
+ * scores, chance outcomes, PV) per ply: ab_create() allocates enough for the
+ * depth bound (max_depth, plus qdepth with quiescence, plus a margin); a
+ * deeper ply (chance nodes and chains cost no depth) adds frames the first
+ * time it is reached, up to max_game_length + 3, the deepest any line can
+ * go, so the search is the same as with every frame allocated up front. */
 #include "mcts/alphabeta.h"
 
 #include <math.h>
@@ -31,9 +35,12 @@ struct ab {
     const game_t *g;
     ab_params_t p;
     tt_t tt;
-    frame_t *frames;
+    frame_t **frames; /* [num_frames], each allocated on its own (stable addresses) */
     int num_frames;
-    int64_t *history; /* [num_players][num_actions] */
+    int max_frames;    /* max_game_length + 3: a ply past it is a leaf */
+    size_t num_chance; /* chance outcomes per frame */
+    bool oom;          /* a frame could not be allocated: the search fails */
+    int64_t *history;  /* [num_players][num_actions] */
     uint64_t nodes;
     double t_start;
     bool abort;
@@ -59,6 +66,46 @@ void ab_params_default(ab_params_t *p)
                        .history = true};
 }
 
+/* Allocate frames [t->num_frames, count). False when out of memory. */
+static bool add_frames(ab_t *t, int count)
+{
+    const game_t *g = t->g;
+    frame_t **grown = realloc(t->frames, sizeof *grown * (size_t)count);
+    if (grown == NULL) return false;
+    t->frames = grown;
+    for (; t->num_frames < count; t->num_frames++) {
+        frame_t *f = calloc(1, sizeof *f);
+        if (f == NULL) return false;
+        t->frames[t->num_frames] = f;
+        f->state = malloc(g->state_size);
+        f->legal = malloc(sizeof *f->legal * (size_t)g->max_legal);
+        f->score = malloc(sizeof *f->score * (size_t)g->max_legal);
+        f->chance_actions = malloc(sizeof *f->chance_actions * t->num_chance);
+        f->chance_probs = malloc(sizeof *f->chance_probs * t->num_chance);
+        f->killer[0] = f->killer[1] = -1;
+        if (!f->state || !f->legal || !f->score || !f->chance_actions || !f->chance_probs) {
+            t->num_frames++; /* ab_free releases the partial frame */
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Frame `ply` exists. The first time a search goes deeper than ever before
+ * the frames are doubled (not in the steady state: no allocation once the
+ * deepest line has been seen). False past max_frames, or out of memory
+ * (t->oom set, the search aborts and ab_search reports it). */
+static bool frame_ready(ab_t *t, int ply)
+{
+    if (ply < t->num_frames) return true;
+    if (ply >= t->max_frames || t->oom) return false;
+    int count = t->num_frames * 2 > ply + 1 ? t->num_frames * 2 : ply + 1;
+    if (count > t->max_frames) count = t->max_frames;
+    if (add_frames(t, count)) return true;
+    t->oom = t->abort = true;
+    return false;
+}
+
 int ab_create(const game_t *g, const ab_params_t *params, ab_t **out)
 {
     if (params->max_depth < 1 || params->max_depth > 1000)
@@ -67,20 +114,15 @@ int ab_create(const game_t *g, const ab_params_t *params, ab_t **out)
     if (t == NULL) return hoyle_error(HOYLE_ENOMEM, "alphabeta: out of memory");
     t->g = g;
     t->p = *params;
-    t->num_frames = g->max_game_length + 3;
-    size_t nc = g->max_chance_outcomes > 0 ? (size_t)g->max_chance_outcomes : 1;
-    t->frames = calloc((size_t)t->num_frames, sizeof *t->frames);
+    t->max_frames = g->max_game_length + 3;
+    t->num_chance = g->max_chance_outcomes > 0 ? (size_t)g->max_chance_outcomes : 1;
+    /* the depth bound: a ply per whole move and per quiescence step, plus a
+     * margin; chance nodes and chain steps cost no depth, so lines with
+     * them grow the frames on first use (frame_ready) */
+    int bound = params->max_depth + (params->quiescence ? params->qdepth : 0) + 4;
+    int initial = bound < t->max_frames ? bound : t->max_frames;
     t->history = calloc((size_t)g->num_players * (size_t)g->num_actions, sizeof *t->history);
-    bool ok = t->frames && t->history;
-    for (int i = 0; ok && i < t->num_frames; i++) {
-        frame_t *f = &t->frames[i];
-        f->state = malloc(g->state_size);
-        f->legal = malloc(sizeof *f->legal * (size_t)g->max_legal);
-        f->score = malloc(sizeof *f->score * (size_t)g->max_legal);
-        f->chance_actions = malloc(sizeof *f->chance_actions * nc);
-        f->chance_probs = malloc(sizeof *f->chance_probs * nc);
-        ok = f->state && f->legal && f->score && f->chance_actions && f->chance_probs;
-    }
+    bool ok = t->history && add_frames(t, initial);
     if (ok && params->tt_entries > 0 && tt_init(&t->tt, params->tt_entries)) ok = false;
     if (!ok) {
         ab_free(t);
@@ -95,11 +137,13 @@ void ab_free(ab_t *t)
 {
     if (t == NULL) return;
     for (int i = 0; t->frames && i < t->num_frames; i++) {
-        free(t->frames[i].state);
-        free(t->frames[i].legal);
-        free(t->frames[i].score);
-        free(t->frames[i].chance_actions);
-        free(t->frames[i].chance_probs);
+        frame_t *f = t->frames[i];
+        free(f->state);
+        free(f->legal);
+        free(f->score);
+        free(f->chance_actions);
+        free(f->chance_probs);
+        free(f);
     }
     free(t->frames);
     free(t->history);
@@ -112,7 +156,7 @@ void ab_clear(ab_t *t)
     tt_clear(&t->tt);
     memset(t->history, 0,
            sizeof *t->history * (size_t)t->g->num_players * (size_t)t->g->num_actions);
-    for (int i = 0; i < t->num_frames; i++) t->frames[i].killer[0] = t->frames[i].killer[1] = -1;
+    for (int i = 0; i < t->num_frames; i++) t->frames[i]->killer[0] = t->frames[i]->killer[1] = -1;
 }
 
 static bool out_of_time(ab_t *t)
@@ -174,10 +218,10 @@ static double chance_value(ab_t *t, int ply, const void *s, int depth, double al
                            int player, bool quiet)
 {
     const game_t *g = t->g;
-    frame_t *f = &t->frames[ply];
+    frame_t *f = t->frames[ply];
     f->pv_len = 0;
     t->nodes++;
-    if (quiet || ply + 1 >= t->num_frames) return game_evaluate(g, s, player);
+    if (quiet || !frame_ready(t, ply + 1)) return game_evaluate(g, s, player);
     int n = game_chance_outcomes(g, s, f->chance_actions, f->chance_probs);
     double total = 0, sum = 0, rem = 1;
     for (int i = 0; i < n; i++) total += f->chance_probs[i];
@@ -186,7 +230,7 @@ static double chance_value(ab_t *t, int ply, const void *s, int depth, double al
         rem -= pi;
         if (rem < 0) rem = 0;
         double ca = (alpha - sum - rem * VALUE_HI) / pi, cb = (beta - sum - rem * VALUE_LO) / pi;
-        void *c = t->frames[ply + 1].state;
+        void *c = t->frames[ply + 1]->state;
         memcpy(c, s, g->state_size);
         game_apply(g, c, f->chance_actions[i]);
         double v = child_value(t, ply + 1, c, depth, fmax(ca, VALUE_LO), fmin(cb, VALUE_HI), player,
@@ -207,7 +251,7 @@ static double child_value(ab_t *t, int ply, const void *c, int depth, double alp
     if (next == PLAYER_TERMINAL) {
         double r[GAME_MAX_PLAYERS];
         t->nodes++;
-        t->frames[ply].pv_len = 0;
+        t->frames[ply]->pv_len = 0;
         game_returns(g, c, r);
         return r[player];
     }
@@ -224,18 +268,18 @@ static double child_value(ab_t *t, int ply, const void *c, int depth, double alp
 static double qsearch(ab_t *t, int ply, const void *s, int qdepth, double alpha, double beta)
 {
     const game_t *g = t->g;
-    frame_t *f = &t->frames[ply];
+    frame_t *f = t->frames[ply];
     f->pv_len = 0;
     t->nodes++;
     int player = game_current_player(g, s);
     double best = game_evaluate(g, s, player);
-    if (qdepth <= 0 || best >= beta || ply + 1 >= t->num_frames || out_of_time(t)) return best;
+    if (qdepth <= 0 || best >= beta || !frame_ready(t, ply + 1) || out_of_time(t)) return best;
     if (best > alpha) alpha = best;
     int n = game_legal_actions(g, s, f->legal);
     for (int i = 0; i < n; i++) {
         int a = f->legal[i];
         if (!game_is_noisy(g, s, a)) continue;
-        void *c = t->frames[ply + 1].state;
+        void *c = t->frames[ply + 1]->state;
         memcpy(c, s, g->state_size);
         game_apply(g, c, a);
         double v = child_value(t, ply + 1, c, qdepth - 1, alpha, beta, player, true);
@@ -250,11 +294,11 @@ static double qsearch(ab_t *t, int ply, const void *s, int qdepth, double alpha,
 static double search(ab_t *t, int ply, const void *s, int depth, double alpha, double beta)
 {
     const game_t *g = t->g;
-    frame_t *f = &t->frames[ply];
+    frame_t *f = t->frames[ply];
     f->pv_len = 0;
     int player = game_current_player(g, s);
     /* 1. leaves: depth exhausted (or no frame left) */
-    if (depth <= 0 || ply + 1 >= t->num_frames) {
+    if (depth <= 0 || !frame_ready(t, ply + 1)) {
         if (t->p.quiescence) return qsearch(t, ply, s, t->p.qdepth, alpha, beta);
         t->nodes++;
         return game_evaluate(g, s, player);
@@ -283,7 +327,7 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
     int best_action = n > 0 ? f->legal[0] : -1;
     for (int i = 0; i < n; i++) {
         int a = f->legal[i];
-        void *c = t->frames[ply + 1].state;
+        void *c = t->frames[ply + 1]->state;
         memcpy(c, s, g->state_size);
         game_apply(g, c, a);
         int next = game_current_player(g, c);
@@ -293,7 +337,7 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
         if (v > best) {
             best = v;
             best_action = a;
-            frame_t *cf = &t->frames[ply + 1];
+            frame_t *cf = t->frames[ply + 1];
             f->pv[0] = a;
             int len = cf->pv_len < AB_PV_MAX - 1 ? cf->pv_len : AB_PV_MAX - 1;
             memcpy(f->pv + 1, cf->pv, sizeof(int) * (size_t)len);
@@ -330,18 +374,19 @@ int ab_search(ab_t *t, const void *state, const ab_result_t **out)
     ab_result_t *r = &t->result;
     memset(r, 0, sizeof *r);
     t->nodes = 0;
-    t->abort = false;
+    t->abort = t->oom = false;
     t->t_start = now_s();
-    memcpy(t->frames[0].state, state, g->state_size);
-    game_legal_actions(g, state, t->frames[0].legal);
-    r->best_action = t->frames[0].legal[0];
+    memcpy(t->frames[0]->state, state, g->state_size);
+    game_legal_actions(g, state, t->frames[0]->legal);
+    r->best_action = t->frames[0]->legal[0];
     for (int d = t->p.iterative ? 1 : t->p.max_depth; d <= t->p.max_depth; d++) {
-        double v = search(t, 0, t->frames[0].state, d, -AB_INF, AB_INF);
+        double v = search(t, 0, t->frames[0]->state, d, -AB_INF, AB_INF);
+        if (t->oom) return hoyle_error(HOYLE_ENOMEM, "alphabeta: out of memory (search frames)");
         if (t->abort) {
             r->timed_out = true;
             break;
         }
-        frame_t *f = &t->frames[0];
+        frame_t *f = t->frames[0];
         r->value = v;
         r->depth = d;
         r->pv_len = f->pv_len;

@@ -15,7 +15,9 @@
  * hash (cutoffs only from entries of the same remaining depth, so the value
  * at each depth equals plain minimax's exactly), move ordering by TT move,
  * noisy actions, two killers per ply and the history heuristic (Schaeffer
- * 1989). Nothing is allocated during a search.
+ * 1989). Search frames are sized by the depth bound at ab_create(); only
+ * the first line deeper than that (long chains) adds frames, so nothing is
+ * allocated in the steady state. The frame count never changes a result.
  *
  * One ab_t per thread; seeded nothing (alpha-beta is deterministic). */
 #ifndef HOYLE_MCTS_ALPHABETA_H

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/rng.h"
+#include "eval/score.h"
 #include "eval/sprt.h"
 #include "tests/harness.h"
 
@@ -21,9 +22,9 @@ static void test_bounds_and_scores(void)
     CU_ASSERT_DOUBLE_EQUAL(s.upper, log(0.9 / 0.05), 1e-12);
     CU_ASSERT_EQUAL(sprt_llr(&s), 0.0);
     CU_ASSERT_EQUAL(sprt_decision(&s), SPRT_CONTINUE);
-    CU_ASSERT_DOUBLE_EQUAL(sprt_elo_to_score(0), 0.5, 1e-15);
-    CU_ASSERT_DOUBLE_EQUAL(sprt_elo_to_score(400 * log10(1.5)), 0.6, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(sprt_score_to_elo(sprt_elo_to_score(37.5)), 37.5, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(elo_to_score(0), 0.5, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(elo_to_score(400 * log10(1.5)), 0.6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(score_to_elo(elo_to_score(37.5)), 37.5, 1e-9);
 }
 
 /* W/D/L = 60/20/20: sbar = 0.7, var = (60*.09 + 20*.04 + 20*.49)/100 = 0.16.
@@ -53,7 +54,7 @@ static void test_llr_pentanomial_hand(void)
     double c[5] = {5, 10, 40, 25, 20}, a[5] = {0, .25, .5, .75, 1};
     double sbar = 0.6125, var = 0;
     for (int i = 0; i < 5; i++) var += c[i] / 100 * (a[i] - sbar) * (a[i] - sbar);
-    double s0 = sprt_elo_to_score(0), s1 = sprt_elo_to_score(20);
+    double s0 = elo_to_score(0), s1 = elo_to_score(20);
     double want = 100 * (s1 - s0) * (2 * sbar - s0 - s1) / (2 * var);
     CU_ASSERT_DOUBLE_EQUAL(sprt_llr_pentanomial(c, 0, 20, 0), want, 1e-9);
     /* The general form with the same buckets gives the same numbers. */
@@ -122,7 +123,7 @@ static sprt_decision_t run_one(rng_t *r, const sprt_params_t *p, double true_elo
 {
     sprt_t s;
     sprt_init(&s, p);
-    double sc = sprt_elo_to_score(true_elo);
+    double sc = elo_to_score(true_elo);
     /* Pairs: the first game of a pair is played with the first-move edge
      * (+0.06 expected score), the second without it, so pair scores are
      * correlated with colour as in real opening-pair play; mean stays sc. */

@@ -170,6 +170,47 @@ static void test_move_limit(void)
     game_free(ck);
 }
 
+/* Agents created once and reseeded per game (agent_reseed, as sprt and
+ * `hoyle match` keep them) play exactly the games of fresh agents, for the
+ * kinds that rebuild on reseed (mcts, greedy) and the one that only clears
+ * (alphabeta), on a game with dice and one without. */
+static void test_reused_agents_equal_fresh(void)
+{
+    static const char *const games[] = {"checkers", "backgammon"};
+    static const char *const pairs[][2] = {{"mcts(sims=30)", "greedy"},
+                                           {"alphabeta(depth=2)", "random"},
+                                           {"expectimax(depth=1)", "mcts(sims=20)"}};
+    for (int gi = 0; gi < 2; gi++) {
+        const game_t *g;
+        HARNESS_OK(game_create(games[gi], &g));
+        for (int k = 0; k < 3; k++) {
+            if (gi == 0 && k == 2) continue; /* expectimax is alphabeta by another name */
+            agent_t *ag[2];
+            HARNESS_OK(agent_create(g, pairs[k][0], 0, &ag[0]));
+            HARNESS_OK(agent_create(g, pairs[k][1], 0, &ag[1]));
+            for (uint64_t seed = 1; seed <= 3; seed++) {
+                tour_game_result_t fresh, reused;
+                HARNESS_OK(tournament_play(g, pairs[k], NULL, seed, 40, &fresh));
+                for (int p = 0; p < 2; p++)
+                    HARNESS_OK(agent_reseed(ag[p], tournament_agent_seed(seed, p)));
+                HARNESS_OK(tournament_play_agents(g, ag, pairs[k], NULL, seed, 40, &reused));
+                CU_ASSERT_EQUAL(reused.num_actions, fresh.num_actions);
+                CU_ASSERT_EQUAL(reused.end, fresh.end);
+                CU_ASSERT_EQUAL(reused.returns[0], fresh.returns[0]);
+                int n =
+                    reused.num_actions < fresh.num_actions ? reused.num_actions : fresh.num_actions;
+                CU_ASSERT_EQUAL(memcmp(reused.actions, fresh.actions, sizeof(int32_t) * (size_t)n),
+                                0);
+                tour_game_result_done(&fresh);
+                tour_game_result_done(&reused);
+            }
+            agent_free(ag[0]);
+            agent_free(ag[1]);
+        }
+        game_free(g);
+    }
+}
+
 /* Expect a config error whose message contains `want`, and no output file. */
 static void expect_bad(const char *yaml, const char *want)
 {
@@ -328,6 +369,7 @@ int main(void)
         {"schedule shape and determinism", test_schedule_shape_and_determinism},
         {"openings: book and random, legal", test_openings_legal},
         {"move limit adjudication", test_move_limit},
+        {"reused, reseeded agents play the games of fresh ones", test_reused_agents_equal_fresh},
         {"bad configs name file:line:key, write nothing", test_bad_configs},
         {"bad configs keep the callee's reason", test_bad_configs_keep_the_reason},
         {"resume skips stored jobs", test_resume_skips_done_jobs},

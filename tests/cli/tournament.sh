@@ -130,7 +130,7 @@ expect_usage "tiny.h5" "$hoyle" tournament "$dir/tiny.yaml" --set seed=8
 # the config commands' arguments (cli_config_args, shared with train)
 expect_usage "expected CONFIG.yaml" "$hoyle" tournament
 expect_usage "unknown option '--nope'" "$hoyle" tournament "$dir/tiny.yaml" --nope
-expect_usage "--set needs key=value" "$hoyle" tournament "$dir/tiny.yaml" --set
+expect_usage "--set needs a value" "$hoyle" tournament "$dir/tiny.yaml" --set
 expect_usage "unexpected argument" "$hoyle" tournament "$dir/tiny.yaml" extra.yaml
 expect_usage "elo0" "$hoyle" sprt gobang greedy random --elo0 10 --elo1 0
 echo "tournament.sh: OK"
