@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "eval/elo.h"
 #include "eval/elo_internal.h"
+#include "eval/score.h"
 
 /* BayesElo's defaults (2 virtual draws, both advantage and drawelo fitted);
  * 100 Newton iterations is far more than the handful a fit needs, so hitting
@@ -81,8 +82,8 @@ void elo_model_probs(double r_white_minus_black, double advantage, double drawel
                      double *p_draw, double *p_loss)
 {
     double x = r_white_minus_black + advantage;
-    *p_win = 1.0 / (1.0 + pow(10.0, -(x - drawelo) / 400.0));
-    *p_loss = 1.0 / (1.0 + pow(10.0, -(-x - drawelo) / 400.0));
+    *p_win = elo_to_score(x - drawelo);
+    *p_loss = elo_to_score(-x - drawelo);
     /* 1 - f(a) - f(b) = f(-a) f(-b) (1 - 10^((a+b)/400)): no cancellation. */
     *p_draw = drawelo > 0 ? (1 - *p_win) * (1 - *p_loss) * -expm1(-2 * ELO_S * drawelo) : 0.0;
 }
@@ -318,7 +319,7 @@ int elo_fit(const elo_input_t *in, const elo_params_t *pin, elo_result_t **out)
             d = 0;
         } else { /* the drawelo that gives the observed draw rate at x = 0 */
             double pd = data.draw_weight / tot;
-            d = 400 * log10((1 + pd) / (1 - pd));
+            d = 400 * log10((1 + pd) / (1 - pd)); /* = score_to_elo((1 + pd) / 2) */
         }
     } else if (data.draw_weight > 0 && !(d > 0)) {
         elo_data_done(&data);
