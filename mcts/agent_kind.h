@@ -20,9 +20,10 @@ typedef struct agent_vt {
     void (*observe)(agent_t *a, const void *state_before, int action); /* may be NULL */
     void (*reset)(agent_t *a);                                         /* may be NULL */
     void (*destroy)(agent_t *a); /* frees a->impl; may be NULL */
-    /* Restart as if created with a->seed (a->rng is already re-initialised):
-     * for kinds whose only seeded state is a->rng. NULL = agent_reseed()
-     * destroys and re-creates the kind's state. */
+    /* Restart as if created with a->seed (a->rng is already re-initialised),
+     * in place: alpha-beta clears its tables, the search agents reseed their
+     * tree and evaluator. NULL = agent_reseed() destroys and re-creates the
+     * kind's state (gnubg: a new child process). */
     int (*reseed)(agent_t *a);
 } agent_vt_t;
 
@@ -78,9 +79,12 @@ typedef struct agent_kind {
  * a->info filled from each search. Takes ownership of `eval` and of `owner`,
  * even on failure: at destroy (or on failure) the tree and `eval` are freed,
  * then release(owner) is called when release is not NULL (the az agent's
- * network, which its evaluator uses). Returns 0 or the mcts_create status. */
-int agent_search_create(agent_t *a, const mcts_params_t *p, evaluator_t *eval,
-                        void (*release)(void *owner), void *owner);
+ * network, which its evaluator uses). Returns 0 or the mcts_create status.
+ * Seeds: the tree gets rng_mix(a->seed ^ tree_salt) (p->seed is ignored) and
+ * the evaluator is expected to have been created with rng_mix(a->seed ^
+ * eval_salt); agent_reseed() restarts both that way, with no allocation. */
+int agent_search_create(agent_t *a, const mcts_params_t *p, evaluator_t *eval, uint64_t tree_salt,
+                        uint64_t eval_salt, void (*release)(void *owner), void *owner);
 
 extern const agent_kind_t agent_random_kind;
 extern const agent_kind_t agent_greedy_kind;

@@ -4,19 +4,23 @@
  * fpu, solver, time or simulation limits, tree size. */
 #include "mcts/agent_kind.h"
 
+/* Seed salts of the tree and the evaluator ("mcts", "eval"): fixed, so seeded
+ * results stay what they have always been. */
+#define MCTS_AGENT_TREE_SALT 0x6d637473ULL
+#define MCTS_AGENT_EVAL_SALT 0x6576616cULL
+
 static int mcts_agent_create(agent_t *a)
 {
     const params_t *pp = &a->params;
     mcts_params_t p;
     mcts_params_default(&p);
     if (mcts_params_bind(pp, &p)) return HOYLE_EINVAL;
-    p.seed = rng_mix(a->seed ^ 0x6d637473ULL);
     evaluator_t *eval = NULL;
     int status =
         evaluator_create_named(a->g, params_str(pp, "eval"), (int)params_int(pp, "rollouts"),
-                               rng_mix(a->seed ^ 0x6576616cULL), &eval);
+                               rng_mix(a->seed ^ MCTS_AGENT_EVAL_SALT), &eval);
     if (status) return status;
-    return agent_search_create(a, &p, eval, NULL, NULL);
+    return agent_search_create(a, &p, eval, MCTS_AGENT_TREE_SALT, MCTS_AGENT_EVAL_SALT, NULL, NULL);
 }
 
 static const param_def_t mcts_agent_params[] = {

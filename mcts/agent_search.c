@@ -13,6 +13,8 @@ typedef struct search_agent {
     evaluator_t *eval;            /* owned */
     void (*release)(void *owner); /* frees `owner` after eval (may be NULL) */
     void *owner;                  /* what eval uses: the az agent's network */
+    uint64_t tree_salt;           /* the tree's seed is rng_mix(a->seed ^ tree_salt) */
+    uint64_t eval_salt;           /* the evaluator's, rng_mix(a->seed ^ eval_salt) */
     double temp;                  /* move-choice temperature */
     int temp_moves;               /* own moves played with temperature (0 = all) */
     int moves;                    /* own moves since reset */
@@ -58,6 +60,17 @@ static void search_reset(agent_t *a)
     sa->moves = 0;
 }
 
+/* A new game with a->seed already set (agent_reseed): the same tree and
+ * evaluator, restarted as agent_search_create would have made them. */
+static int search_reseed(agent_t *a)
+{
+    search_agent_t *sa = a->impl;
+    mcts_reseed(sa->m, rng_mix(a->seed ^ sa->tree_salt));
+    evaluator_reseed(sa->eval, rng_mix(a->seed ^ sa->eval_salt));
+    sa->moves = 0;
+    return HOYLE_OK;
+}
+
 /* Frees what sa holds, in dependency order: tree, evaluator, then owner. */
 static void search_free(search_agent_t *sa)
 {
@@ -73,11 +86,14 @@ static void search_destroy(agent_t *a)
     a->impl = NULL;
 }
 
-static const agent_vt_t search_vt = {
-    .act = search_act, .observe = search_observe, .reset = search_reset, .destroy = search_destroy};
+static const agent_vt_t search_vt = {.act = search_act,
+                                     .observe = search_observe,
+                                     .reset = search_reset,
+                                     .reseed = search_reseed,
+                                     .destroy = search_destroy};
 
-int agent_search_create(agent_t *a, const mcts_params_t *p, evaluator_t *eval,
-                        void (*release)(void *owner), void *owner)
+int agent_search_create(agent_t *a, const mcts_params_t *p, evaluator_t *eval, uint64_t tree_salt,
+                        uint64_t eval_salt, void (*release)(void *owner), void *owner)
 {
     search_agent_t *sa = calloc(1, sizeof *sa);
     if (sa == NULL) {
@@ -88,9 +104,13 @@ int agent_search_create(agent_t *a, const mcts_params_t *p, evaluator_t *eval,
     *sa = (search_agent_t){.eval = eval,
                            .release = release,
                            .owner = owner,
+                           .tree_salt = tree_salt,
+                           .eval_salt = eval_salt,
                            .temp = params_double(&a->params, "temp"),
                            .temp_moves = (int)params_int(&a->params, "temp_moves")};
-    int status = mcts_create(a->g, p, eval, &sa->m);
+    mcts_params_t seeded = *p;
+    seeded.seed = rng_mix(a->seed ^ tree_salt);
+    int status = mcts_create(a->g, &seeded, eval, &sa->m);
     if (status) {
         search_free(sa);
         return status;

@@ -45,7 +45,15 @@ static void fake_destroy(evaluator_t *e)
     free(e);
 }
 
-static const evaluator_vt_t fake_vt = {.evaluate = fake_evaluate, .destroy = fake_destroy};
+/* The outputs are a function of (seed, hash) only: a new seed is a new net. */
+static void fake_reseed(evaluator_t *e, uint64_t seed)
+{
+    fake_t *f = e->impl;
+    f->seed = seed;
+}
+
+static const evaluator_vt_t fake_vt = {
+    .evaluate = fake_evaluate, .destroy = fake_destroy, .reseed = fake_reseed};
 
 int evaluator_fake_create(const game_t *g, uint64_t seed, int max_batch, evaluator_t **out)
 {

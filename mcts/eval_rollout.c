@@ -81,7 +81,15 @@ static void rollout_destroy(evaluator_t *e)
     free(e);
 }
 
-static const evaluator_vt_t rollout_vt = {.evaluate = rollout_evaluate, .destroy = rollout_destroy};
+/* The playouts' one random stream, restarted as evaluator_rollout_create seeds it. */
+static void rollout_reseed(evaluator_t *e, uint64_t seed)
+{
+    rollout_t *r = e->impl;
+    rng_init(&r->rng, seed);
+}
+
+static const evaluator_vt_t rollout_vt = {
+    .evaluate = rollout_evaluate, .destroy = rollout_destroy, .reseed = rollout_reseed};
 
 int evaluator_rollout_create(const game_t *g, int rollouts, uint64_t seed, evaluator_t **out)
 {

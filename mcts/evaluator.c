@@ -18,6 +18,11 @@ void evaluator_free(evaluator_t *e)
     if (e) e->vt->destroy(e);
 }
 
+void evaluator_reseed(evaluator_t *e, uint64_t seed)
+{
+    if (e && e->vt->reseed) e->vt->reseed(e, seed);
+}
+
 int evaluator_create_named(const game_t *g, const char *name, int rollouts, uint64_t seed,
                            evaluator_t **out)
 {

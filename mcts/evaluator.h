@@ -36,6 +36,9 @@ typedef struct evaluator_vt {
     int (*evaluate)(evaluator_t *e, const void *states, int n, double *values, float *priors);
     /* Free the evaluator and what it owns. */
     void (*destroy)(evaluator_t *e);
+    /* Optional: behave from now on exactly as if just created with `seed`
+     * (random streams restarted, caches dropped). NULL: nothing to restart. */
+    void (*reseed)(evaluator_t *e, uint64_t seed);
 } evaluator_vt_t;
 
 struct evaluator {
@@ -54,6 +57,10 @@ int evaluator_evaluate(evaluator_t *e, const void *states, int n, double *values
 
 /* x_free(NULL) is a no-op. */
 void evaluator_free(evaluator_t *e);
+
+/* Restart `e` as if created with `seed` (the vt's reseed slot; a no-op for
+ * evaluators with no random stream and no cache). The statistics are kept. */
+void evaluator_reseed(evaluator_t *e, uint64_t seed);
 
 /* Random rollouts: `rollouts` uniformly random playouts to the end of the
  * game (chance outcomes sampled by their probabilities); the value is the

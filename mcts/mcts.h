@@ -149,6 +149,11 @@ void mcts_advance(mcts_t *m, const void *state_before, int action);
 /* Forget the tree (the next search starts from scratch). */
 void mcts_clear(mcts_t *m);
 
+/* Forget the tree and restart the random stream with params.seed = `seed`:
+ * from here m searches exactly as a searcher just created with that seed
+ * (the arena and buffers are kept, so a new game costs no allocation). */
+void mcts_reseed(mcts_t *m, uint64_t seed);
+
 /* ---- step API: batching across many searches with one evaluator ----
  * begin(); then while !finished(): collect() leaves, evaluate them (layouts
  * of evaluator.h) and deliver() the results; end() returns the result.

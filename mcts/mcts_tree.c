@@ -149,6 +149,15 @@ void mcts_clear(mcts_t *m)
     m->used = 0;
 }
 
+/* Everything else in m is per-search state that mcts_search_begin() sets
+ * before use, so the tree and the stream are all a new seed has to reset. */
+void mcts_reseed(mcts_t *m, uint64_t seed)
+{
+    mcts_clear(m);
+    m->p.seed = seed;
+    rng_init(&m->rng, seed);
+}
+
 /* Copy the subtree rooted at `keep` to the front of the arena. Allocates one
  * temporary block per move (not per simulation). Falls back to a fresh root
  * if that allocation fails. */

@@ -20,7 +20,6 @@ static int az_create(agent_t *a)
     mcts_params_default(&p);
     p.select = MCTS_PUCT;
     if (mcts_params_bind(pp, &p)) return HOYLE_EINVAL;
-    p.seed = rng_mix(a->seed ^ 0x617aULL);
     tch_net_t *net = NULL;
     evaluator_t *eval = NULL;
     int status = tch_load(model, &net, NULL);
@@ -30,7 +29,8 @@ static int az_create(agent_t *a)
         tch_net_free(net);
         return status;
     }
-    return agent_search_create(a, &p, eval, az_release, net);
+    /* tree salt "az" as always; the net evaluator has no random stream (salt unused) */
+    return agent_search_create(a, &p, eval, 0x617aULL, 0, az_release, net);
 }
 
 static const param_def_t az_params[] = {

@@ -127,7 +127,16 @@ static void net_destroy(evaluator_t *e)
     free(e);
 }
 
-static const evaluator_vt_t net_vt = {.evaluate = net_evaluate, .destroy = net_destroy};
+/* The net is not seeded, but its cache is state: a cached answer came from
+ * another batch, whose float rounding may differ from a fresh forward. */
+static void net_reseed(evaluator_t *e, uint64_t seed)
+{
+    (void)seed;
+    net_evaluator_clear_cache(e);
+}
+
+static const evaluator_vt_t net_vt = {
+    .evaluate = net_evaluate, .destroy = net_destroy, .reseed = net_reseed};
 
 int net_evaluator_create(const game_t *g, tch_net_t *net, int max_batch, int cache_entries,
                          evaluator_t **out)
