@@ -14,7 +14,9 @@ static const char help[] =
     "moves in the game's notation; 'moves' lists them, 'help', 'quit').\n"
     "Examples: hoyle play checkers --p2 'mcts(sims=2000)'\n"
     "          hoyle play gobang --p1 random --p2 'alphabeta(depth=3)'\n"
-    "The board is printed before every move (--quiet: only moves and result).\n"
+    "The board is printed before every move (--quiet: only moves and the\n"
+    "result, except that a human is always shown the position, the player to\n"
+    "move, the dice and the last move before the prompt; 'board' redraws it).\n"
     "Chance outcomes (dice) and agents are seeded from S (default 1).\n"
     "Exit 0 when the game ends or a human quits, 1 when input ends early.\n";
 
@@ -23,33 +25,37 @@ typedef struct play_ctx {
     agent_t *const *seats;
     bool quiet;
     void *last; /* the state after the latest move */
-    bool shown; /* `last` has been drawn already (after a chance outcome) */
+    bool shown; /* `last` is the latest board drawn */
 } play_ctx_t;
 
+/* Draw `last` unless quiet, or unless a human moves next: the human agent
+ * draws the position itself before its prompt (mcts/agent_human.c), so it
+ * is on the screen before every prompt and never twice. */
+static void show_board(play_ctx_t *p)
+{
+    char text[GAME_TEXT_MAX];
+    int next = game_current_player(p->g, p->last);
+    if (p->quiet || (next >= 0 && agent_is_human(p->seats[next]))) return;
+    if (game_state_to_string(p->g, p->last, text, sizeof text) >= 0) printf("\n%s", text);
+    p->shown = true;
+}
+
+/* Each action: say who played what, then draw the position it leads to. */
 static void show_move(void *ctx, const void *before, int player, int action)
 {
     play_ctx_t *p = ctx;
-    char text[GAME_TEXT_MAX], move[GAME_MOVE_MAX];
-    if (!p->quiet && !p->shown && game_state_to_string(p->g, before, text, sizeof text) >= 0)
-        printf("\n%s", text);
-    p->shown = false;
+    char move[GAME_MOVE_MAX];
     if (game_action_to_string(p->g, before, action, move, sizeof move) < 0)
         snprintf(move, sizeof move, "#%d", action);
     if (player == PLAYER_CHANCE)
         printf("chance: %s\n", move);
     else
         printf("player %d (%s) plays %s\n", player + 1, agent_spec(p->seats[player]), move);
+    memcpy(p->last, before, p->g->state_size);
+    game_apply(p->g, p->last, action);
+    p->shown = false;
+    show_board(p);
     fflush(stdout);
-    if (p->last) {
-        memcpy(p->last, before, p->g->state_size);
-        game_apply(p->g, p->last, action);
-        /* after the dice, show what was rolled before anyone decides */
-        if (player == PLAYER_CHANCE && !p->quiet &&
-            game_state_to_string(p->g, p->last, text, sizeof text) >= 0) {
-            printf("\n%s", text);
-            p->shown = true;
-        }
-    }
 }
 
 int cmd_play(int argc, char **argv)
@@ -73,8 +79,10 @@ int cmd_play(int argc, char **argv)
     if (g == NULL) return EXIT_USAGE;
     int code = EXIT_OK;
     agent_t *seats[GAME_MAX_PLAYERS] = {NULL, NULL};
-    void *start = malloc(g->state_size);
-    if (start == NULL) {
+    void *start = malloc(g->state_size), *last = malloc(g->state_size);
+    if (start == NULL || last == NULL) {
+        free(start);
+        free(last);
         game_free(g);
         return cli_usage_error("play", "out of memory");
     }
@@ -88,8 +96,10 @@ int cmd_play(int argc, char **argv)
                          rng_mix(seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(p + 1))), &seats[p]))
             code = cli_fail("play", EXIT_USAGE);
     if (code == EXIT_OK) {
-        play_ctx_t ctx = {.g = g, .seats = seats, .quiet = quiet, .last = malloc(g->state_size)};
-        if (ctx.last) memcpy(ctx.last, start, g->state_size);
+        play_ctx_t ctx = {.g = g, .seats = seats, .quiet = quiet, .last = last};
+        memcpy(last, start, g->state_size);
+        show_board(&ctx); /* the start, unless a human moves first */
+        fflush(stdout);
         agent_game_opts_t opts_play = {
             .start = start, .chance_seed = seed, .on_move = show_move, .ctx = &ctx};
         agent_game_result_t res;
@@ -101,8 +111,8 @@ int cmd_play(int argc, char **argv)
         if (status) {
             code = cli_fail("play", EXIT_FAILED);
         } else if (res.end != AGENT_GAME_FORFEIT) {
-            char text[GAME_TEXT_MAX];
-            if (!quiet && ctx.last && game_state_to_string(g, ctx.last, text, sizeof text) >= 0)
+            char text[GAME_TEXT_MAX]; /* the final position, if not drawn (move limit) */
+            if (!quiet && !ctx.shown && game_state_to_string(g, ctx.last, text, sizeof text) >= 0)
                 printf("\n%s", text);
             printf("\nresult after %d actions:", res.num_actions);
             for (int p = 0; p < g->num_players; p++)
@@ -117,10 +127,10 @@ int cmd_play(int argc, char **argv)
             fprintf(stderr, "hoyle play: %s\n", res.error);
             code = EXIT_FAILED;
         }
-        free(ctx.last);
     }
     for (int p = 0; p < GAME_MAX_PLAYERS; p++) agent_free(seats[p]);
     free(start);
+    free(last);
     game_free(g);
     return code;
 }

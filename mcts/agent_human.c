@@ -1,9 +1,14 @@
 /* agent_human.c — a person at the terminal. Reads one whole move per line in
  * the game's notation (game_move_from_string: `11-15`, `9x18x27`), queues its
  * actions and hands them out one agent_act() at a time (chains). Also
- * understands `moves` (list the legal moves), `help` and `quit`. Illegal
- * input re-prompts with the reason; end of input stops cleanly
- * (HOYLE_ESTATE, "end of input"). Prompts go to stdout. */
+ * understands `moves` (list the legal moves), `board`, `help` and `quit`.
+ * Illegal input re-prompts with the reason; end of input stops cleanly
+ * (HOYLE_ESTATE, "end of input"). Prompts go to stdout.
+ *
+ * Invariant: the position the person must move from is on the screen before
+ * every prompt: each act that reads a line first draws the board (with the
+ * player to move and the dice, as game_state_to_string gives them) and the
+ * last whole move observed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +20,12 @@ typedef struct human {
     int queue[GAME_MAX_CHAIN];
     int queued, next;
     void *scratch;
+    /* the last whole move observed (a run of actions by one player, chance
+     * outcomes skipped), for the "last move" line: its first state, actions */
+    void *last_start;
+    int last_actions[GAME_MAX_CHAIN];
+    int last_n, last_player;
+    bool last_closed; /* a chance outcome followed it: the next action starts a new move */
 } human_t;
 
 typedef struct list_ctx {
@@ -44,6 +55,33 @@ static void trim(char *line)
     memmove(line, line + k, strlen(line + k) + 1);
 }
 
+/* The board, then the last move ("last move: player 2 d4"), then the prompt. */
+static void draw(const game_t *g, const human_t *h, const void *state)
+{
+    char text[GAME_TEXT_MAX], move[GAME_MOVE_MAX * 4];
+    if (game_state_to_string(g, state, text, sizeof text) >= 0) fprintf(h->out, "\n%s", text);
+    if (h->last_n > 0 &&
+        game_move_to_string(g, h->last_start, h->last_actions, h->last_n, move, sizeof move) >= 0)
+        fprintf(h->out, "last move: player %d %s\n", h->last_player + 1, move);
+}
+
+static void human_observe(agent_t *a, const void *before, int action)
+{
+    human_t *h = a->impl;
+    int player = game_current_player(a->g, before);
+    if (player == PLAYER_CHANCE) {
+        h->last_closed = true;
+        return;
+    }
+    if (player != h->last_player || h->last_closed || h->last_n == GAME_MAX_CHAIN) {
+        memcpy(h->last_start, before, a->g->state_size);
+        h->last_n = 0;
+        h->last_player = player;
+        h->last_closed = false;
+    }
+    h->last_actions[h->last_n++] = action;
+}
+
 static int human_act(agent_t *a, const void *state, int *action)
 {
     const game_t *g = a->g;
@@ -58,6 +96,7 @@ static int human_act(agent_t *a, const void *state, int *action)
     }
     h->queued = h->next = 0;
     char line[512];
+    draw(g, h, state);
     for (;;) {
         fprintf(h->out, "move (player %d)> ", game_current_player(g, state) + 1);
         fflush(h->out);
@@ -71,7 +110,11 @@ static int human_act(agent_t *a, const void *state, int *action)
             return hoyle_error(HOYLE_ESTATE, "quit");
         if (strcmp(line, "help") == 0 || strcmp(line, "?") == 0) {
             fprintf(h->out, "type a move in the game's notation, 'moves' to list the legal moves, "
-                            "'quit' to stop\n");
+                            "'board' to draw the position again, 'quit' to stop\n");
+            continue;
+        }
+        if (strcmp(line, "board") == 0) {
+            draw(g, h, state);
             continue;
         }
         if (strcmp(line, "moves") == 0) {
@@ -102,28 +145,42 @@ static void human_reset(agent_t *a)
 {
     human_t *h = a->impl;
     h->queued = h->next = 0;
+    h->last_n = 0;
+    h->last_player = -1;
+    h->last_closed = false;
 }
 
 static void human_destroy(agent_t *a)
 {
     human_t *h = a->impl;
-    if (h) free(h->scratch);
+    if (h) {
+        free(h->scratch);
+        free(h->last_start);
+    }
     free(h);
 }
 
 static const agent_vt_t human_vt = {
-    .act = human_act, .reset = human_reset, .destroy = human_destroy};
+    .act = human_act, .observe = human_observe, .reset = human_reset, .destroy = human_destroy};
 
 static int human_create(agent_t *a)
 {
     human_t *h = calloc(1, sizeof *h);
-    if (h) h->scratch = malloc(a->g->state_size);
-    if (!h || !h->scratch) {
+    if (h) {
+        h->scratch = malloc(a->g->state_size);
+        h->last_start = malloc(a->g->state_size);
+    }
+    if (!h || !h->scratch || !h->last_start) {
+        if (h) {
+            free(h->scratch);
+            free(h->last_start);
+        }
         free(h);
         return hoyle_error(HOYLE_ENOMEM, "human: out of memory");
     }
     h->in = stdin;
     h->out = stdout;
+    h->last_player = -1;
     a->impl = h;
     a->vt = &human_vt;
     return HOYLE_OK;
