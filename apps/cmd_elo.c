@@ -18,9 +18,11 @@ static const char elo_help[] =
     "files are merged. One rating list per game spec (an agent's strength and the\n"
     "first-move advantage depend on the game); --pool rates all games together.\n"
     "--game SPEC keeps games whose spec starts with SPEC. --anchor NAME holds\n"
-    "that agent at 0 (default: mean 0). Intervals are 95% from the likelihood's\n"
+    "that agent at 0 (default: mean 0) in every pool it plays in; a NAME that\n"
+    "is no pool's player is an error. Intervals are 95% from the likelihood's\n"
     "curvature; --bootstrap N adds bootstrap percentile intervals (seed S).\n"
-    "Table: Rank Name Elo + - games score oppo draws.\n";
+    "A file given twice (the same file_id: another name or a copy) is refused.\n"
+    "Table: Rank Name Elo + - games score oppo draws; --csv or --json instead.\n";
 
 static const char report_help[] =
     "usage: hoyle report FILE.h5 [FILE2.h5 ...] [--anchor NAME] [--bootstrap N] [--seed S]\n"
@@ -72,6 +74,7 @@ int cli_ratings(int argc, char **argv, int report)
                                    .num_pos = &num_files};
     int rc = cli_parse(&command, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
+    if (csv && json) return cli_usage_error(cmd, "--csv and --json cannot be used together");
     o.bootstrap = (int)bootstrap;
     t.pooled = pool;
     if (csv) o.format = TRES_CSV;
@@ -84,6 +87,10 @@ int cli_ratings(int argc, char **argv, int report)
     if (t.n_sets == 0) {
         tres_done(&t);
         return cli_usage_error(cmd, "no rated games in the file%s", num_files > 1 ? "s" : "");
+    }
+    if (o.anchor && tres_check_anchor(&t, o.anchor)) {
+        tres_done(&t);
+        return cli_fail(cmd, EXIT_USAGE);
     }
     if (o.format == TRES_TABLE) {
         printf("%lld games from", (long long)t.records);

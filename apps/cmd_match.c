@@ -1,6 +1,7 @@
 /* cmd_match.c — `hoyle match GAME A B`: a head-to-head match between two
  * agents, colours alternated, seeds derived per game, W/D/L from A's view
  * with a 95% interval on the score and an Elo difference estimate. */
+#include <math.h>
 #include <stdio.h>
 
 #include "apps/cli.h"
@@ -16,19 +17,13 @@ static const char help[] =
     "from S (default 1) with rng_mix, so a match repeats exactly when the\n"
     "agents are limited by simulations or depth (not time).\n"
     "Prints wins/draws/losses of A, A's score (draw = 1/2) with a 95% Wilson\n"
-    "interval and the Elo difference\n"
-    "400*log10(s/(1-s)) with the interval mapped the same way. An agent that\n"
-    "fails or plays an illegal move loses that game (a forfeit, noted on\n"
-    "stderr). Progress goes to stderr; --json prints one JSON object on stdout.\n";
-
-/* Elo difference for score s, clamped away from 0 and 1 by half a game. */
-static double elo_of(double s, int n)
-{
-    double lo = 0.5 / n, hi = 1.0 - 0.5 / n;
-    if (s < lo) s = lo;
-    if (s > hi) s = hi;
-    return score_to_elo(s);
-}
+    "interval and the Elo difference 400*log10(s/(1-s)) with the interval's\n"
+    "bounds mapped the same way. At a score of 1 (0) the estimate and the upper\n"
+    "(lower) bound are unbounded: +inf (-inf) in the table, null in JSON; the\n"
+    "other bound is still the Wilson bound's Elo (10 wins of 10: [+166, +inf]).\n"
+    "An agent that fails or plays an illegal move loses that game (a forfeit,\n"
+    "noted on stderr). Progress goes to stderr; --json prints one JSON object\n"
+    "on stdout.\n";
 
 int cmd_match(int argc, char **argv)
 {
@@ -110,7 +105,12 @@ int cmd_match(int argc, char **argv)
      * overstates the variance slightly (conservative). */
     double mean = sum / n, lo, hi;
     wilson_interval(mean, n, 1.96, &lo, &hi);
-    double elo = elo_of(mean, n), elo_lo = elo_of(lo, n), elo_hi = elo_of(hi, n);
+    /* the Elo of the score and of the bounds, unbounded (inf, null in JSON)
+     * at a score of 0 or 1: no finite number of games proves an upper
+     * (lower) limit then, and the Wilson bound there is 1 (0) up to rounding */
+    double elo = score_to_elo(mean);
+    double elo_lo = mean <= 0 ? -INFINITY : score_to_elo(lo);
+    double elo_hi = mean >= 1 ? INFINITY : score_to_elo(hi);
     double seconds = cli_now() - t0;
     if (json) {
         json_t j;

@@ -12,7 +12,8 @@ static const char help[] =
     "the game's position format). A whole move is a maximal run of actions by\n"
     "one player (a multi-jump is one move). --divide prints the count below\n"
     "each first move; --generic uses the contract-level reference perft\n"
-    "instead of the game's fast one. Prints nodes, seconds and nodes/s.\n";
+    "instead of the game's fast one. Prints nodes, seconds and nodes/s; with\n"
+    "--json one object, the divide in it as \"divide\":[{\"move\":M,\"nodes\":N},...].\n";
 
 typedef struct divide_ctx {
     const game_t *g;
@@ -20,6 +21,7 @@ typedef struct divide_ctx {
     int depth;
     uint64_t total;
     bool generic;
+    json_t *json; /* the divide goes into the JSON object, or NULL: lines */
 } divide_ctx_t;
 
 static int divide_visit(const int *actions, int n, const void *after, void *ctx)
@@ -29,7 +31,14 @@ static int divide_visit(const int *actions, int n, const void *after, void *ctx)
     if (game_move_to_string(d->g, d->root, actions, n, move, sizeof move) < 0) return -1;
     uint64_t count = d->generic ? game_perft_generic(d->g, after, d->depth - 1)
                                 : game_perft(d->g, after, d->depth - 1);
-    printf("%s: %llu\n", move, (unsigned long long)count);
+    if (d->json) {
+        json_open(d->json, NULL, '{');
+        json_str(d->json, "move", move);
+        json_u64(d->json, "nodes", count);
+        json_close(d->json);
+    } else {
+        printf("%s: %llu\n", move, (unsigned long long)count);
+    }
     d->total += count;
     return 0;
 }
@@ -69,11 +78,19 @@ int cmd_perft(int argc, char **argv)
         game_free(g);
         return cli_fail("perft", EXIT_USAGE);
     }
+    json_t j;
+    if (json) {
+        json_begin(&j, stdout);
+        json_str(&j, "game", g->spec);
+        json_u64(&j, "depth", depth);
+    }
     double start = cli_now();
     uint64_t nodes;
     if (divide && depth > 0) {
-        divide_ctx_t d = {g, s, (int)depth, 0, generic};
+        divide_ctx_t d = {g, s, (int)depth, 0, generic, json ? &j : NULL};
+        if (json) json_open(&j, "divide", '[');
         game_whole_moves(g, s, divide_visit, &d);
+        if (json) json_close(&j);
         nodes = d.total;
     } else {
         nodes = generic ? game_perft_generic(g, s, (int)depth) : game_perft(g, s, (int)depth);
@@ -81,10 +98,6 @@ int cmd_perft(int argc, char **argv)
     double seconds = cli_now() - start;
     double rate = seconds > 0 ? (double)nodes / seconds : 0.0;
     if (json) {
-        json_t j;
-        json_begin(&j, stdout);
-        json_str(&j, "game", g->spec);
-        json_u64(&j, "depth", depth);
         json_u64(&j, "nodes", nodes);
         json_num(&j, "seconds", "%.6f", seconds);
         json_num(&j, "nodes_per_second", "%.0f", rate);

@@ -410,6 +410,8 @@ const h5rec_meta_t *h5rec_meta(const h5rec_t *h) { return &h->meta; }
 
 const char *h5rec_config_hash(const h5rec_t *h) { return h->config_hash; }
 
+uint64_t h5rec_file_id(const h5rec_t *h) { return h->file_id; }
+
 int h5rec_close(h5rec_t *h)
 {
     if (h == NULL) return HOYLE_OK;

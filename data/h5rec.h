@@ -102,6 +102,10 @@ const h5rec_meta_t *h5rec_meta(const h5rec_t *h);
  * config text), owned by the handle. */
 const char *h5rec_config_hash(const h5rec_t *h);
 
+/* The file's identity (the `file_id` root attribute: random per created
+ * file, kept by copies), so a reader can tell one file given twice. */
+uint64_t h5rec_file_id(const h5rec_t *h);
+
 /* Checkpoint (writers) and release the handle. Returns the checkpoint's
  * status; the handle is freed either way (games left in the journal are
  * folded in by the next h5rec_open_append). h5rec_close(NULL) returns 0. */

@@ -1,6 +1,7 @@
 /* tournament_results.c — record files -> rating pools -> tables
  * (tournament_results.h). Invariant: each pool's elo_input_t is exactly the
  * stored games (seat 0 as white, result as white's score). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,32 @@ void tres_done(tres_t *t)
     free(t->sets);
     t->sets = NULL;
     t->n_sets = 0;
+    for (int i = 0; i < t->n_files; i++) free(t->file_paths[i]);
+    free(t->file_paths);
+    free(t->file_ids);
+    t->file_paths = NULL;
+    t->file_ids = NULL;
+    t->n_files = 0;
+}
+
+/* Remember the file's identity; refuse one seen before. */
+static int note_file(tres_t *t, const char *path, uint64_t id)
+{
+    for (int i = 0; i < t->n_files; i++)
+        if (t->file_ids[i] == id)
+            return hoyle_error(HOYLE_EINVAL,
+                               "'%s' is the same record file as '%s' (file_id %016llx): its games "
+                               "would count twice",
+                               path, t->file_paths[i], (unsigned long long)id);
+    uint64_t *ids = realloc(t->file_ids, sizeof *ids * (size_t)(t->n_files + 1));
+    if (ids) t->file_ids = ids;
+    char **paths = ids ? realloc(t->file_paths, sizeof *paths * (size_t)(t->n_files + 1)) : NULL;
+    if (paths) t->file_paths = paths;
+    char *copy = paths ? dup_str(path) : NULL;
+    if (copy == NULL) return hoyle_error(HOYLE_ENOMEM, "ratings: out of memory");
+    t->file_ids[t->n_files] = id;
+    t->file_paths[t->n_files++] = copy;
+    return HOYLE_OK;
 }
 
 static tres_set_t *find_set(tres_t *t, const char *label)
@@ -111,7 +138,8 @@ int tres_add_file(tres_t *t, const char *path)
     h5rec_t *h;
     int status = h5rec_open_read(path, &h);
     if (status) return status;
-    int64_t n = h5rec_count(h);
+    status = note_file(t, path, h5rec_file_id(h));
+    int64_t n = status ? 0 : h5rec_count(h);
     for (int64_t i = 0; i < n && status == 0; i++) {
         game_record_t r;
         status = h5rec_read(h, i, &r);
@@ -126,6 +154,33 @@ int tres_add_file(tres_t *t, const char *path)
     }
     h5rec_close(h);
     return status;
+}
+
+/* Whether player k of pool i was already met in an earlier pool or slot. */
+static int met_before(const tres_t *t, int i, int k)
+{
+    const char *name = t->sets[i].names[k];
+    for (int j = 0; j <= i; j++)
+        for (int m = 0; m < (j < i ? t->sets[j].n_players : k); m++)
+            if (strcmp(t->sets[j].names[m], name) == 0) return 1;
+    return 0;
+}
+
+int tres_check_anchor(const tres_t *t, const char *name)
+{
+    char list[400] = "";
+    size_t len = 0;
+    for (int i = 0; i < t->n_sets; i++)
+        for (int k = 0; k < t->sets[i].n_players; k++) {
+            if (strcmp(t->sets[i].names[k], name) == 0) return HOYLE_OK;
+            if (len >= sizeof list - 1 || met_before(t, i, k)) continue;
+            int w = snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "",
+                             t->sets[i].names[k]);
+            if (w > 0) len += (size_t)w;
+        }
+    if (len >= sizeof list - 1) memcpy(list + sizeof list - 4, "...", 4); /* cut short */
+    return hoyle_error(HOYLE_EINVAL, "anchor '%s' is not a player; players: %s", name,
+                       len ? list : "none");
 }
 
 static const char *end_label(int e)

@@ -37,12 +37,23 @@ typedef struct tres {
     int n_sets;
     tres_set_t *sets;
     int64_t records; /* games read */
+    int n_files;     /* files added, with their file_id and path (owned) */
+    uint64_t *file_ids;
+    char **file_paths;
 } tres_t;
 
 /* Add every game of the record file at `path`. Foreign or truncated files
- * give HOYLE_EIO / HOYLE_EINVAL naming the file (nothing is modified). */
+ * give HOYLE_EIO / HOYLE_EINVAL naming the file (nothing is modified); a
+ * file already added (the same file_id: the same file under another name,
+ * or a copy of it) is HOYLE_EINVAL naming both, since its games would
+ * count twice. */
 int tres_add_file(tres_t *t, const char *path);
 void tres_done(tres_t *t);
+
+/* 0 when `name` is a player of at least one pool, else HOYLE_EINVAL with a
+ * message naming it and the players ("anchor 'x' is not a player; players:
+ * a, b"). */
+int tres_check_anchor(const tres_t *t, const char *name);
 
 typedef enum tres_format { TRES_TABLE = 0, TRES_CSV = 1, TRES_JSON = 2 } tres_format_t;
 
