@@ -10,15 +10,17 @@
 
 #include "mcts/agent.h"
 
+/* Through hoyle_error, the one place that escapes control characters, so
+ * user input quoted here (an option, a path) cannot break the line. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+    char text[HOYLE_ERROR_MAX];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "hoyle %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    if (vsnprintf(text, sizeof text, fmt, ap) < 0) text[0] = '\0';
     va_end(ap);
-    return EXIT_USAGE;
+    hoyle_error(HOYLE_EINVAL, "%s", text);
+    return cli_fail(cmd, EXIT_USAGE);
 }
 
 int cli_fail(const char *cmd, int exit_code)

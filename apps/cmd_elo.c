@@ -2,6 +2,7 @@
  * game records (several files merge), and the option parsing shared with
  * `hoyle report` (cmd_report.c), which adds the cross table, the LOS matrix,
  * the first player's score by opening and PDN export. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +103,7 @@ int cli_ratings(int argc, char **argv, int report)
     if (status) return cli_fail(cmd, EXIT_FAILED);
     if (pdn) {
         FILE *f = fopen(pdn, "w");
-        if (f == NULL) return cli_usage_error(cmd, "cannot write %s", pdn);
+        if (f == NULL) return cli_usage_error(cmd, "cannot write %s: %s", pdn, strerror(errno));
         int total = 0, skipped = 0;
         for (int i = 0; i < num_files && status == 0; i++) {
             int n = 0, s = 0;

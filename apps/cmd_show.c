@@ -10,8 +10,8 @@ static const char help[] =
     "usage: hoyle show GAME [--position P] [--moves \"M1;M2;...\"]\n\n"
     "Draw the start position of GAME (or P, in the game's position format),\n"
     "optionally after playing whole moves given in the game's notation,\n"
-    "separated by ';'. Prints the board, the position string, the player\n"
-    "to move and the legal whole moves.\n";
+    "separated by ';'. Prints the board, the position string (once), the\n"
+    "player to move and the legal whole moves.\n";
 
 typedef struct show_ctx {
     const game_t *g;
@@ -27,6 +27,23 @@ static int print_move(const int *actions, int n, const void *after, void *ctx)
     if (game_move_to_string(c->g, c->s, actions, n, move, sizeof move) < 0) return -1;
     printf("%s%s", c->count++ ? ", " : "", move); /* moves may contain spaces (24/18 13/11) */
     return 0;
+}
+
+/* The drawing, less a line that repeats the position string (some games'
+ * drawings end with it; the "position:" line below gives it once). */
+static void print_drawing(const char *text, const char *pos)
+{
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        size_t k = pos ? strlen(pos) : 0;
+        int repeats = 0;
+        for (size_t i = 0; k > 0 && i + k <= n && !repeats; i++)
+            repeats = memcmp(line + i, pos, k) == 0;
+        if (!repeats) printf("%.*s\n", (int)n, line);
+        line += n + (end != NULL);
+    }
+    printf("\n");
 }
 
 int cmd_show(int argc, char **argv)
@@ -56,8 +73,11 @@ int cmd_show(int argc, char **argv)
         free(copy);
         if (rc) goto done;
     }
-    if (game_state_to_string(g, s, text, GAME_TEXT_MAX) >= 0) printf("%s\n", text);
-    if (game_position_to_string(g, s, text, GAME_TEXT_MAX) >= 0) printf("position: %s\n", text);
+    char *pos = malloc(GAME_TEXT_MAX);
+    if (pos && game_position_to_string(g, s, pos, GAME_TEXT_MAX) < 0) pos[0] = '\0';
+    if (game_state_to_string(g, s, text, GAME_TEXT_MAX) >= 0) print_drawing(text, pos);
+    if (pos && pos[0]) printf("position: %s\n", pos);
+    free(pos);
     int player = game_current_player(g, s);
     if (player == PLAYER_TERMINAL) {
         double r[GAME_MAX_PLAYERS];

@@ -1,7 +1,9 @@
 /* error.c — thread-local last-error message (see error.h).
  *
- * Invariant: last_message is always NUL-terminated. Every writer formats into
- * a stack temporary first and copies it in afterwards, because callers pass
+ * Invariant: last_message is always NUL-terminated and one line: control
+ * characters (a newline in user input quoted by a message) are stored as
+ * escapes, \n \r \t or \xHH. Every writer formats into a stack temporary
+ * first and copies it in afterwards, because callers pass
  * hoyle_last_error() (a pointer into last_message) as an argument, and
  * vsnprintf into the buffer it is reading is undefined (in practice it
  * overwrites the reason with the prefix before reading it). */
@@ -13,8 +15,30 @@
 
 static _Thread_local char last_message[HOYLE_ERROR_MAX];
 
-/* Copy `text` (NUL-terminated, shorter than the buffer) into last_message. */
-static void store(const char *text) { memcpy(last_message, text, strlen(text) + 1); }
+/* Copy `text` (NUL-terminated, shorter than the buffer) into last_message,
+ * control characters escaped; an escape that does not fit is left out with
+ * the rest. Idempotent: an escaped message is stored unchanged. */
+static void store(const char *text)
+{
+    char out[HOYLE_ERROR_MAX];
+    size_t len = 0;
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        char esc[5] = {(char)*c, '\0'};
+        if (*c < 0x20 || *c == 0x7f) {
+            const char *named = *c == '\n' ? "\\n" : *c == '\r' ? "\\r" : *c == '\t' ? "\\t" : NULL;
+            if (named)
+                memcpy(esc, named, 3);
+            else
+                snprintf(esc, sizeof esc, "\\x%02x", *c);
+        }
+        size_t n = strlen(esc);
+        if (len + n > sizeof out - 1) break;
+        memcpy(out + len, esc, n);
+        len += n;
+    }
+    out[len] = '\0';
+    memcpy(last_message, out, len + 1);
+}
 
 int hoyle_error(int code, const char *fmt, ...)
 {

@@ -3,8 +3,10 @@
  * Functions that can fail return an int: 0 (HOYLE_OK) on success, a negative
  * HOYLE_E* code on failure. The failing function records a one-line message
  * (thread-local, so concurrent workers do not clobber each other) that the
- * caller reads with hoyle_last_error(). A failed call changes nothing the
- * caller owns (STYLE.md point 5). Only apps/ turns an error into an exit. */
+ * caller reads with hoyle_last_error(); control characters in it (from
+ * quoted user input) are stored escaped (\n, \xHH), so it stays one line.
+ * A failed call changes nothing the caller owns (STYLE.md point 5). Only
+ * apps/ turns an error into an exit. */
 #ifndef HOYLE_CORE_ERROR_H
 #define HOYLE_CORE_ERROR_H
 

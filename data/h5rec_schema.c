@@ -10,10 +10,14 @@
  * is 1-D, chunked and extendible; numeric ones are gzip + shuffle.
  * This file: types, attributes, create and load; h5rec_rows.c appends and
  * reads rows. When and where to write is h5rec.c's job. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/error.h"
 #include "data/h5rec_internal.h"
@@ -24,12 +28,38 @@
 static char detail_buf[256];
 
 /* n == 0 is the innermost frame, where HDF5 says what actually failed; the
- * outer frames only repeat "cannot write dataset" on the way up. */
+ * outer frames only repeat "cannot write dataset" on the way up. Its
+ * description only: the function name is HDF5's internals. */
 static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *data)
 {
     (void)data;
-    if (n == 0) snprintf(detail_buf, sizeof detail_buf, "%s: %s", e->func_name, e->desc);
+    if (n == 0) snprintf(detail_buf, sizeof detail_buf, "%s", e->desc);
     return 0;
+}
+
+/* Why the system would refuse to read `path` (strerror, "Is a directory"),
+ * or NULL when it can be opened: then the failure is in the contents. Asked
+ * after HDF5 failed, so the message gives the system's reason in one line
+ * rather than HDF5's error stack. */
+static const char *read_reason(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return strerror(errno);
+    if (S_ISDIR(st.st_mode)) return strerror(EISDIR);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return strerror(errno);
+    close(fd);
+    return NULL;
+}
+
+/* The same for creating `path`, which HDF5 could not: a probe create, undone. */
+static const char *create_reason(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0) return strerror(errno);
+    close(fd);
+    unlink(path);
+    return NULL;
 }
 
 const char *h5s_detail(void)
@@ -254,7 +284,11 @@ int h5s_create(const char *path, const h5rec_t *h)
     H5Pset_file_space_strategy(fcpl, H5F_FSPACE_STRATEGY_FSM_AGGR, 1, 1);
     hid_t fid = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
     H5Pclose(fcpl);
-    if (fid < 0) return H5S_FAIL(path, "cannot create");
+    if (fid < 0) {
+        const char *why = create_reason(path); /* the record file's name, not the temp's */
+        if (why) return hoyle_error(HOYLE_EIO, "file '%s': cannot create: %s", h->path, why);
+        return H5S_FAIL(path, "cannot create");
+    }
     hid_t rt = h5s_row_type(1), ot = h5s_opening_type(1), st = h5_str_type();
     int rc = write_root_attrs(fid, h);
     rc |= make_dset(fid, "games", rt, 1024, 1);
@@ -370,9 +404,12 @@ broken:
 int h5s_load(const char *path, h5rec_t *h)
 {
     hid_t fid = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (fid < 0)
+    if (fid < 0) {
+        const char *why = read_reason(path);
+        if (why) return hoyle_error(HOYLE_EIO, "file '%s': %s", path, why);
         return hoyle_error(HOYLE_EIO, "file '%s' is not a readable HDF5 file (%s)", path,
                            h5s_detail());
+    }
     int rc = load_meta(fid, path, h);
     if (rc == 0) {
         static const char *const names[] = {"games",  "actions",  "action_ms",
