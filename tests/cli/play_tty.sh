@@ -2,8 +2,8 @@
 # `hoyle play` with a person at a terminal (a pseudo-terminal from python3's
 # pty module): the position the person must move from is on the screen
 # before every prompt — the first one, and again after the agent's reply
-# (board, player to move, dice, last move) — also with --quiet; 'board'
-# draws it again. Reads the screen before typing, as a person would.
+# (board, player to move, dice, last move), once — also with --quiet;
+# 'board' draws it again. Reads the screen before typing, as a person would.
 # usage: play_tty.sh HOYLE_BINARY
 set -u
 H="$1"
@@ -70,6 +70,8 @@ class Game:
 
 def board_before_prompt(screen, what):
     """The screen before a prompt ends with the gobang board and its lines."""
+    if screen.count("a b c d e f g h") > 1 and "player 1 (human) plays" not in screen:
+        fail("the board is drawn twice before the prompt " + what, screen)
     tail = screen[screen.rfind(" 8  "):] if " 8  " in screen else ""
     if not tail or "a b c d e f g h" not in tail or "to place" not in tail:
         fail("no board before the prompt " + what, screen)

@@ -45,7 +45,7 @@ EOF
 # 2. elo: a record file from a small tournament
 cat >"$dir/t.yaml" <<EOF
 name: t
-games: [gobang]
+games: [gobang, "gobang(board=6)"]  # two pools: each player listed once
 agents: [random, greedy]
 schedule: round-robin
 openings_per_pairing: 1
@@ -55,6 +55,8 @@ EOF
 cp "$dir/f.h5" "$dir/copy.h5"
 "$H" elo "$dir/f.h5" --anchor random >/dev/null || fail "elo with a known anchor"
 one_line_error 2 "anchor 'nobody' is not a player; players: random, greedy" elo "$dir/f.h5" --anchor nobody
+[ "$(cat "$err")" = "hoyle elo: anchor 'nobody' is not a player; players: random, greedy" ] ||
+  fail "each player once in the anchor error: $(cat "$err")"
 one_line_error 2 "is the same record file as" elo "$dir/f.h5" "$dir/f.h5"
 one_line_error 2 "'$dir/copy.h5' is the same record file as '$dir/f.h5'" elo "$dir/f.h5" "$dir/copy.h5"
 one_line_error 2 "is the same record file as" report "$dir/f.h5" "$dir/copy.h5"
