@@ -227,6 +227,24 @@ static void test_error_truncation(void)
     CU_ASSERT_STRING_EQUAL(hoyle_last_error(), big);
 }
 
+/* Control characters in a message (quoted user input) are escaped, so every
+ * message prints as one line; storing it again changes nothing; an escape
+ * that does not fit at the end is left out whole. */
+static void test_error_escapes_control_characters(void)
+{
+    hoyle_error(HOYLE_EINVAL, "position '%s': bad", "a\nb\r\tc\x01\x7f");
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "position 'a\\nb\\r\\tc\\x01\\x7f': bad");
+    hoyle_error_prefix(HOYLE_EINVAL, "in\n%s", "x");
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "in\\nx: position 'a\\nb\\r\\tc\\x01\\x7f': bad");
+    char text[HOYLE_ERROR_MAX];
+    memset(text, 'r', sizeof text - 2);
+    text[sizeof text - 2] = '\n'; /* its escape needs 2 bytes where 1 is left */
+    text[sizeof text - 1] = '\0';
+    hoyle_error(HOYLE_EINVAL, "%s", text);
+    CU_ASSERT_EQUAL(strlen(hoyle_last_error()), HOYLE_ERROR_MAX - 2);
+    CU_ASSERT_PTR_NULL(strchr(hoyle_last_error(), '\\'));
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
@@ -240,6 +258,7 @@ int main(void)
         {"error prefix keeps the reason", test_error_prefix_keeps_reason},
         {"error arguments may point into the message", test_error_arguments_may_overlap},
         {"error truncation", test_error_truncation},
+        {"error escapes control characters", test_error_escapes_control_characters},
         {NULL, NULL},
     };
     return harness_run("core", tests);
