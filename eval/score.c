@@ -18,8 +18,8 @@ double score_to_elo(double s) { return 400.0 * log10(s / (1.0 - s)); }
  *   centre = (s + z^2/2n) / (1 + z^2/n),
  *   half   = z sqrt(s(1-s)/n + z^2/4n^2) / (1 + z^2/n).
  * Unlike the normal (Wald) interval it stays inside [0, 1] and is not empty
- * at s = 0 or 1; the clamps only absorb rounding. With draws as 1/2 the
- * interval is conservative (s(1-s) bounds the variance of a [0,1] score). */
+ * at s = 0 or 1; the clamps only absorb rounding. With draws as 1/2, pass
+ * an effective n (elo_first_player_stat) or accept a conservative interval. */
 void wilson_interval(double s, double n, double z, double *lo, double *hi)
 {
     double z2 = z * z;
