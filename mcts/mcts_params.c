@@ -10,8 +10,8 @@
 void mcts_params_default(mcts_params_t *p)
 {
     *p = (mcts_params_t){
-        /* UCT with c = 1.4 (about sqrt 2, the UCB1 constant for returns in
-         * [-1, 1] scaled down); c_init 1.25 and c_base 19652 are AlphaZero's
+        /* UCT with c = 1.4 (about sqrt 2, the UCB1
+         * constant); c_init 1.25 and c_base 19652 are AlphaZero's
          * published PUCT constants (Silver et al. 2018, pseudocode). */
         .select = MCTS_UCT,
         .c_uct = 1.4,
