@@ -122,13 +122,10 @@ int evaluator_rollout_create(const game_t *g, int rollouts, uint64_t seed, evalu
     }
     r->rollouts = rollouts;
     rng_init(&r->rng, seed);
-    *e = (evaluator_t){/* No per-batch buffers, so any batch size works; the bound only rejects
-                        * nonsense sizes. */
-                       .vt = &rollout_vt,
-                       .g = g,
-                       .name = "rollout",
-                       .max_batch = 1 << 20,
-                       .impl = r};
+    /* No per-batch buffers, so any batch size works; max_batch only rejects
+     * nonsense sizes. */
+    *e = (evaluator_t){
+        .vt = &rollout_vt, .g = g, .name = "rollout", .max_batch = 1 << 20, .impl = r};
     *out = e;
     return HOYLE_OK;
 }
