@@ -23,6 +23,8 @@ static const char help[] =
     "count (perft leaves + random actions + simulations + alpha-beta nodes), a\n"
     "signature of behaviour, not of speed.\n";
 
+/* Exit codes: 0 done; 2 a --games spec is bad (the user's input); 1 a
+ * registered variant failed, which is a bug in hoyle, not in the input. */
 int cmd_bench(int argc, char **argv)
 {
     bool json = false;
@@ -36,6 +38,8 @@ int cmd_bench(int argc, char **argv)
     int rc = cli_parse(&command, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
     /* The list of specs: the registry's variants, or --games split on ';'. */
+    /* At most 64 items: further variants or --games entries are ignored
+     * rather than overflowing specs[]. */
     const char *specs[64];
     int n = 0;
     char *copy = NULL;
@@ -98,6 +102,8 @@ int cmd_bench(int argc, char **argv)
             printf("%-50s %14s %9.2f | %9.0f | %9.0f | %13s %9.0f\n", r.spec, perft, prate / 1e6,
                    grate, mrate, ab, abrate);
         }
+        /* Flushed per line: a full bench takes minutes, and a pipe would
+         * otherwise show nothing until the end. */
         fflush(stdout);
     }
     if (json) {

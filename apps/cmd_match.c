@@ -22,6 +22,8 @@ static const char help[] =
     "stderr). Progress goes to stderr; --json prints one JSON object on stdout.\n";
 
 /* Elo difference for score s, clamped away from 0 and 1 by half a game. */
+/* The interval ends can be 0 or 1 (a clean sweep), where the logistic is
+ * infinite; half a game of slack keeps the printed Elo finite. */
 static double elo_of(double s, int n)
 {
     double lo = 0.5 / n, hi = 1.0 - 0.5 / n;
@@ -30,6 +32,9 @@ static double elo_of(double s, int n)
     return score_to_elo(s);
 }
 
+/* Exit codes: 0 the match was played (forfeits are results, not failures);
+ * 2 bad usage, a bad game or agent spec, or a game with other than two
+ * players; 1 a game could not be played (out of memory, an engine error). */
 int cmd_match(int argc, char **argv)
 {
     const char *spec[3] = {NULL, NULL, NULL};
@@ -72,10 +77,15 @@ int cmd_match(int argc, char **argv)
     double sum = 0, t0 = cli_now();
     long long total_length = 0;
     for (uint64_t i = 0; i < games && status == 0; i++) {
+        /* Per-game seeds: game i depends on (S, i) only, so any one game can be
+         * replayed alone. The salts 0xa and 0xb keep A's and B's streams apart
+         * even when both are the same spec, and chance uses game_seed itself. */
         uint64_t game_seed = rng_mix(seed + i);
         status = agent_reseed(agent[0], rng_mix(game_seed ^ 0xa));
         if (!status) status = agent_reseed(agent[1], rng_mix(game_seed ^ 0xb));
         if (status) break;
+        /* Colours alternate: A moves first in even games, cancelling the
+         * first-move advantage over an even number of games. */
         int a_seat = (int)(i % 2);
         agent_t *seats[2] = {agent[a_seat], agent[1 - a_seat]};
         agent_game_opts_t play = {.chance_seed = game_seed};
@@ -85,6 +95,8 @@ int cmd_match(int argc, char **argv)
         if (res.end == AGENT_GAME_FORFEIT)
             fprintf(stderr, "game %llu/%llu: forfeit: %s\n", (unsigned long long)i + 1,
                     (unsigned long long)games, res.error);
+        /* Returns are for the seat; the score maps a return in [-1, 1] to
+         * [0, 1] (a draw is 1/2). */
         double ra = res.returns[a_seat], score = (ra + 1.0) / 2.0;
         wins += ra > 0;
         draws += ra == 0;

@@ -26,6 +26,9 @@ typedef struct play_ctx {
     bool shown; /* `last` has been drawn already (after a chance outcome) */
 } play_ctx_t;
 
+/* agent_play's on_move hook: draws the board before a decision (unless the
+ * post-chance board was just drawn) and names the move. It keeps its own
+ * copy of the state, `last`, for the final board. */
 static void show_move(void *ctx, const void *before, int player, int action)
 {
     play_ctx_t *p = ctx;
@@ -52,6 +55,9 @@ static void show_move(void *ctx, const void *before, int player, int action)
     }
 }
 
+/* Exit codes as the help says: 0 the game ended or a human quit; 1 input
+ * ended early, an agent forfeited, or the game failed; 2 bad usage, game,
+ * position or agent spec. */
 int cmd_play(int argc, char **argv)
 {
     const char *game_spec = NULL, *position = NULL,
@@ -83,6 +89,9 @@ int cmd_play(int argc, char **argv)
     } else {
         game_init(g, start);
     }
+    /* Each seat's seed is S mixed with a per-seat multiple of the golden
+     * ratio constant, so two identical agent specs do not mirror each other's
+     * randomness; the dice use S itself (chance_seed). */
     for (int p = 0; p < g->num_players && code == EXIT_OK; p++)
         if (agent_create(g, seat_spec[p],
                          rng_mix(seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(p + 1))), &seats[p]))

@@ -32,6 +32,9 @@ static void on_pair(void *ctx, uint64_t pair, const char *opening, double score,
             test->lower, test->upper);
 }
 
+/* Exit codes: 0 the test ran, whatever it decided (the verdict is in the
+ * output, so a script reads "accepted", not the status); 2 bad usage,
+ * SPRT parameters, game or agent specs; 1 a pair could not be played. */
 int cmd_sprt(int argc, char **argv)
 {
     const char *pos[3] = {NULL, NULL, NULL}, *src = "random:2";
@@ -39,6 +42,8 @@ int cmd_sprt(int argc, char **argv)
     uint64_t max_pairs = 1000, seed = 1, max_moves = 0;
     sprt_params_t sp;
     sprt_params_default(&sp);
+    /* The library's default alternative is +5 Elo (eval/sprt.c); this
+     * command's documented default is +10. */
     sp.elo1 = 10;
     const cli_opt_t opts[] = {
         CLI_OPT("--elo0", CLI_DOUBLE, &sp.elo0, "E0", "H0: Elo(A - B) = E0 (default 0)"),
@@ -64,6 +69,8 @@ int cmd_sprt(int argc, char **argv)
     int rc = cli_parse(&command, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
     sprt_t test;
+    /* Validated before anything is built: bad bounds (alpha + beta >= 1, elo0
+     * >= elo1) are usage errors, not a wasted run. */
     if (sprt_init(&test, &sp)) return cli_fail("sprt", EXIT_USAGE);
     const game_t *g = cli_game("sprt", pos[0]);
     if (g == NULL) return EXIT_USAGE;
@@ -77,6 +84,8 @@ int cmd_sprt(int argc, char **argv)
                             .seed = seed,
                             .max_moves = (int)max_moves};
     sprt_runner_t *runner;
+    /* Creates both agents and the opening source up front, so a bad spec
+     * fails before the first pair. */
     if (sprt_runner_create(g, &rp, &runner)) {
         game_free(g);
         return cli_fail("sprt", EXIT_USAGE);
