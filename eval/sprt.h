@@ -29,8 +29,9 @@
  * log((1-beta)/alpha) / log(s1/s0) units (104 pairs for elo1 = 10), and a
  * run of draws drifts to H0, never to H1. The normal approximation divides
  * by the sample variance: it stays 0 until two different scores have been
- * seen and then can jump far past a bound (20 wins and a draw give 12.5),
- * so it is kept for comparison and for large samples only. */
+ * seen and then can jump far past a bound (20 won pairs and one split
+ * pair give 12.5 at elo1 = 10), so it is kept for comparison and for large
+ * samples only. docs/ratings.md has the measured error rates. */
 #ifndef HOYLE_EVAL_SPRT_H
 #define HOYLE_EVAL_SPRT_H
 
