@@ -134,9 +134,6 @@ int cmd_sprt(int argc, char **argv)
                (unsigned long long)pairs, test.penta[0], test.penta[1], test.penta[2],
                test.penta[3], test.penta[4]);
         printf("  A score %.3f +- %.3f (Elo %+.0f)\n", mean, 1.96 * se, elo);
-        if (se == 0 && units > 0)
-            printf(
-                "  every pair scored the same: the LLR stays 0 until results vary (eval/sprt.h)\n");
         printf("  LLR %.3f, bounds [%.3f, %.3f]: %s\n", sprt_llr(&test), test.lower, test.upper,
                d == SPRT_ACCEPT_H1   ? "H1 accepted (A is stronger by about elo1)"
                : d == SPRT_ACCEPT_H0 ? "H0 accepted"

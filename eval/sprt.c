@@ -16,12 +16,15 @@
  * so bisection finds it). Then
  *     LLR = sum n_i [log(1 + lambda0 (a_i - s0)) - log(1 + lambda1 (a_i - s1))].
  *
- * Both forms return 0 (play on) until at least two different scores have
- * been seen: before that the variance is 0 and a GSPRT would stop on the
- * first game. (cutechess waits for a win, a draw and a loss; that rule never
- * ends in games without draws.) The exact form also counts empty buckets as
- * 1e-3 (fishtest's regularisation) so every phat_i > 0 and both hypotheses
- * lie strictly inside the range of the scores. */
+ * Regularisation (fishtest LLRcalc.regularize): the exact form counts every
+ * empty bucket as 1e-3 before computing phat, so every phat_i > 0, both
+ * hypotheses lie strictly inside the range the estimated distribution can
+ * reach, and the LLR is defined from the first unit, zero variance
+ * included (every unit a win: LLR ~ N log(s1/s0)). The normal
+ * approximation is not regularised (with var ~ 1e-3/N it would explode):
+ * it returns 0 (play on) until at least two different scores have been
+ * seen. (cutechess waits for a win, a draw and a loss; that rule never
+ * ends in games without draws.) */
 #include "eval/sprt.h"
 
 #include <math.h>
@@ -39,7 +42,7 @@ void sprt_params_default(sprt_params_t *p)
     p->elo1 = 5;
     p->alpha = 0.05;
     p->beta = 0.05;
-    p->exact = 0;
+    p->exact = 1;
 }
 
 /* lambda for the MLE under mean constraint s (see the file comment). */
@@ -70,10 +73,16 @@ double sprt_llr_general(const double *count, const double *score, int k, double 
                         int exact)
 {
     if (k < 2 || k > SPRT_MAX_BUCKETS) return NAN;
-    double n[SPRT_MAX_BUCKETS], ph[SPRT_MAX_BUCKETS], tot = 0;
+    double n[SPRT_MAX_BUCKETS], ph[SPRT_MAX_BUCKETS], tot = 0, amin = INFINITY, amax = -INFINITY;
     int filled = 0;
-    for (int i = 0; i < k; i++) filled += count[i] > 0;
-    if (filled < 2) return 0; /* one kind of result so far: no variance to go on */
+    for (int i = 0; i < k; i++) {
+        filled += count[i] > 0;
+        amin = fmin(amin, score[i]);
+        amax = fmax(amax, score[i]);
+    }
+    if (filled == 0) return 0;          /* nothing recorded yet */
+    if (!exact && filled < 2) return 0; /* one kind of result: no variance to go on */
+    if (exact && !(amin < s0 && s1 < amax)) return NAN; /* no MLE with that mean */
     for (int i = 0; i < k; i++) {
         /* Only the exact form regularises: an empty bucket gets p_i = 0 at the MLE
          * and log(0) would follow. The normal form is unaffected by empty buckets. */
@@ -113,9 +122,9 @@ double sprt_llr_pentanomial(const double penta[5], double elo0, double elo1, int
 
 int sprt_init(sprt_t *s, const sprt_params_t *p)
 {
-    if (!(isfinite(p->elo0) && isfinite(p->elo1) && p->elo0 < p->elo1))
-        return hoyle_error(HOYLE_EINVAL, "sprt: need finite elo0 < elo1, got %g and %g", p->elo0,
-                           p->elo1);
+    if (!(p->elo0 >= -SPRT_ELO_MAX && p->elo1 <= SPRT_ELO_MAX && p->elo0 < p->elo1))
+        return hoyle_error(HOYLE_EINVAL, "sprt: need elo0 < elo1, both in [%d, %d], got %g and %g",
+                           -SPRT_ELO_MAX, SPRT_ELO_MAX, p->elo0, p->elo1);
     if (!(p->alpha > 0 && p->alpha < 1 && p->beta > 0 && p->beta < 1 && p->alpha + p->beta < 1))
         return hoyle_error(HOYLE_EINVAL,
                            "sprt: need alpha, beta in (0, 1) with alpha + beta < 1, got %g and %g",
