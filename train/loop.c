@@ -452,6 +452,11 @@ int train_run(const char *path, char *const *sets, int num_sets, FILE *progress,
     if (!status && st.generation == 0 && r.eval.every > 0) {
         loop_eval_out_t ev;
         double t0 = now_s();
+        if (progress) {
+            fprintf(progress, "gen 0 | net 0 plays the baseline %s: %d games\n", r.eval.baseline,
+                    r.eval.games);
+            fflush(progress);
+        }
         status = loop_evaluate(r.g, r.dir, &r.eval, 0, -1, 0, rng_mix(r.seed ^ 0xe0), &logs[1],
                                &logs[2], progress, &ev);
         if (!status) out->elo_generation = 0;

@@ -32,19 +32,19 @@ static int play_match(const game_t *g, const loop_eval_cfg_t *cfg, const char *m
     char label[96], extra[32];
     snprintf(label, sizeof label, "[eval] net %" PRId64 " vs %s", gen, opp_name);
     progress_start(&pg, progress, label, "games", 0);
+    progress_defer(&pg); /* the generation's summary line has the score */
     double total = 0;
-    int w = 0, d = 0, l = 0;
-    for (int i = 0; i < cfg->games; i++) {
+    int w = 0, d = 0, l = 0, status = HOYLE_OK;
+    for (int i = 0; i < cfg->games && !status; i++) {
         int my_seat = i % 2;
         const char *seats[2] = {my_seat == 0 ? me : opp, my_seat == 0 ? opp : me};
         tour_game_result_t r;
-        int status =
-            tournament_play(g, seats, NULL, rng_mix(seed + (uint64_t)i), cfg->max_moves, &r);
-        if (status) return status;
+        status = tournament_play(g, seats, NULL, rng_mix(seed + (uint64_t)i), cfg->max_moves, &r);
+        if (status) break;
         if (r.end == RECORD_END_ERROR) {
             status = hoyle_error(HOYLE_EINVAL, "eval: %s", r.error);
             tour_game_result_done(&r);
-            return status;
+            break;
         }
         double s = (r.returns[my_seat] + 1.0) / 2.0; /* returns in [-1, 1] -> score in [0, 1] */
         tour_game_result_done(&r);
@@ -53,10 +53,11 @@ static int play_match(const game_t *g, const loop_eval_cfg_t *cfg, const char *m
         d += s > 0.25 && s < 0.75;
         l += s < 0.25;
         status = loop_log_add(games_log, "%" PRId64 ",%s,%d,%.1f\n", gen, opp_name, my_seat, s);
-        if (status) return status;
         snprintf(extra, sizeof extra, "score %.2f", total / (i + 1));
-        progress_update(&pg, i + 1, cfg->games, extra, i + 1 == cfg->games);
+        if (!status) progress_update(&pg, i + 1, cfg->games, extra, 0);
     }
+    progress_clear(&pg);
+    if (status) return status;
     *score = total / cfg->games;
     (void)w, (void)d, (void)l;
     return HOYLE_OK;
