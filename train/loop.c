@@ -359,13 +359,13 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
         fmt_time(st->seconds, el, sizeof el);
         fmt_time(fmax(left, 0), eta, sizeof eta);
         char line[512];
-        int n = snprintf(line, sizeof line,
-                         "gen %" PRId64 " | games %" PRId64 " | samples %" PRId64 " | steps %" PRId64
-                         " | loss %.3f (policy %.3f value %.3f) | %.0f evals/s %.0f pos/s",
-                         st->generation, st->games, st->samples, st->steps, st->loss_total,
-                         st->loss_policy, st->loss_value,
-                         (double)ss.evaluations / fmax(ss.seconds, 1e-9),
-                         (double)ss.full_searches / fmax(ss.seconds, 1e-9));
+        int n = snprintf(
+            line, sizeof line,
+            "gen %" PRId64 " | games %" PRId64 " | samples %" PRId64 " | steps %" PRId64
+            " | loss %.3f (policy %.3f value %.3f) | %.0f evals/s %.0f pos/s",
+            st->generation, st->games, st->samples, st->steps, st->loss_total, st->loss_policy,
+            st->loss_value, (double)ss.evaluations / fmax(ss.seconds, 1e-9),
+            (double)ss.full_searches / fmax(ss.seconds, 1e-9));
         if (out->elo_generation >= 0 && n < (int)sizeof line)
             n += snprintf(line + n, sizeof line - (size_t)n, " | elo %+.0f (net %" PRId64 ")",
                           out->elo, out->elo_generation);

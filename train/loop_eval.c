@@ -350,8 +350,8 @@ int loop_evaluate(const game_t *g, const char *dir, const loop_eval_cfg_t *cfg, 
     if (prev >= 0) {
         snprintf(opp, sizeof opp, az, dir, prev, cfg->sims);
         snprintf(name, sizeof name, "net%" PRId64, prev);
-        status = play_match(g, cfg, me, opp, name, gen, rng_mix(seed ^ 0x9e37), games_log,
-                            progress, &out->score_prev);
+        status = play_match(g, cfg, me, opp, name, gen, rng_mix(seed ^ 0x9e37), games_log, progress,
+                            &out->score_prev);
         if (!status)
             status = loop_log_add(eval_log, "%" PRId64 ",%.1f,%s,%d,%.4f\n", gen, seconds, name,
                                   cfg->games, out->score_prev);
