@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "apps/cli.h"
-#include "core/progress.h"
 #include "core/rng.h"
 #include "train/selfplay.h"
 #ifdef HOYLE_TORCH
@@ -30,20 +29,6 @@ static void print_params(void)
     char keys[4096];
     if (params_describe(selfplay_param_defs, keys, sizeof keys) < 0) keys[0] = '\0';
     printf("\nPARAMS keys:\n%s", keys);
-}
-
-/* The progress line after each game (selfplay_progress_fn). */
-typedef struct game_progress {
-    progress_t pg;
-    int64_t total;
-} game_progress_t;
-
-static void on_game(void *ctx, const selfplay_stats_t *st)
-{
-    game_progress_t *c = ctx;
-    char extra[48];
-    snprintf(extra, sizeof extra, "%" PRId64 " samples", st->samples);
-    progress_update(&c->pg, st->games, c->total, extra, st->games >= c->total);
 }
 
 int cmd_selfplay(int argc, char **argv)
@@ -113,9 +98,9 @@ int cmd_selfplay(int argc, char **argv)
     sample_set_init(&set, g->obs_shape, g->num_actions);
     selfplay_stats_t st;
     fprintf(stderr, "selfplay %s: %s, %d games, %s evaluator\n", g->spec, canon, p.games, e->name);
-    game_progress_t gp = {.total = p.games};
+    selfplay_progress_t gp = {.total = p.games, .final_line = 1};
     progress_start(&gp.pg, stderr, "[selfplay]", "games", 0);
-    status = selfplay_run(g, e, &p, &set, &st, on_game, &gp);
+    status = selfplay_run(g, e, &p, &set, &st, selfplay_progress_line, &gp);
     double mean_batch =
         st.evaluator_calls ? (double)st.evaluations / (double)st.evaluator_calls : 0;
 #ifdef HOYLE_TORCH

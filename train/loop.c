@@ -263,20 +263,6 @@ static int optimise(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, int6
     return status;
 }
 
-/* Self-play progress inside a generation (selfplay_progress_fn). */
-typedef struct selfplay_progress {
-    progress_t pg;
-    int64_t total;
-} selfplay_progress_t;
-
-static void on_selfplay_game(void *ctx, const selfplay_stats_t *st)
-{
-    selfplay_progress_t *c = ctx;
-    char extra[48];
-    snprintf(extra, sizeof extra, "%" PRId64 " samples", st->samples);
-    progress_update(&c->pg, st->games, c->total, extra, 0);
-}
-
 static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, loop_state_t *st,
                       loop_log_t *logs, FILE *progress, train_summary_t *out)
 {
@@ -298,7 +284,8 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
     progress_start(&spp.pg, progress, label, "games", 0);
     progress_defer(&spp.pg); /* a short generation adds only its summary line to a log */
     if (!status)
-        status = selfplay_run(r->g, e, &sp, &set, &ss, progress ? on_selfplay_game : NULL, &spp);
+        status =
+            selfplay_run(r->g, e, &sp, &set, &ss, progress ? selfplay_progress_line : NULL, &spp);
     evaluator_free(e);
     snprintf(path, sizeof path, "%s/samples", r->dir);
     snprintf(netid, sizeof netid, "net-%06" PRId64 ".pt", gen);
