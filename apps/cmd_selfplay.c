@@ -109,7 +109,9 @@ int cmd_selfplay(int argc, char **argv)
     sample_set_init(&set, g->obs_shape, g->num_actions);
     selfplay_stats_t st;
     fprintf(stderr, "selfplay %s: %s, %d games, %s evaluator\n", g->spec, canon, p.games, e->name);
-    status = selfplay_run(g, e, &p, &set, &st, NULL, NULL);
+    selfplay_progress_t gp = {.total = p.games, .final_line = 1};
+    progress_start(&gp.pg, stderr, "[selfplay]", "games", 0);
+    status = selfplay_run(g, e, &p, &set, &st, selfplay_progress_line, &gp);
     double mean_batch =
         st.evaluator_calls ? (double)st.evaluations / (double)st.evaluator_calls : 0;
 #ifdef HOYLE_TORCH

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "apps/cli.h"
+#include "core/progress.h"
 #include "eval/score.h"
 #include "eval/sprt_run.h"
 
@@ -19,17 +20,24 @@ static const char help[] =
     "book:PATH (cycled), or none. --max-moves M adjudicates a draw after M whole\n"
     "moves. Stops when the log-likelihood ratio leaves [log(B/(1-A)),\n"
     "log((1-B)/A)] (alpha, beta default 0.05) or after N pairs (default 1000).\n"
-    "Progress (one line per pair) goes to stderr. Exit 0 with the decision.\n";
+    "Progress (pairs done, ETA to N pairs) goes to stderr. Exit 0 with the decision.\n";
 
-/* The progress line after each pair (stderr). */
+/* The progress line after each pair (stderr); the ETA is to --max-pairs, an upper bound. */
+typedef struct pair_progress {
+    progress_t pg;
+    uint64_t max_pairs;
+    char extra[GAME_SPEC_MAX + 160]; /* the last pair, for the final line */
+} pair_progress_t;
+
 static void on_pair(void *ctx, uint64_t pair, const char *opening, double score, const sprt_t *test)
 {
-    (void)ctx;
+    pair_progress_t *c = ctx;
     double units, mean, se;
     sprt_score(test, &units, &mean, &se);
-    fprintf(stderr, "pair %llu (%s): A %.1f/2, A score %.3f +- %.3f, LLR %.3f [%.3f, %.3f]\n",
-            (unsigned long long)pair + 1, opening, score, mean, 1.96 * se, sprt_llr(test),
-            test->lower, test->upper);
+    snprintf(c->extra, sizeof c->extra,
+             "last (%s) A %.1f/2, A score %.3f +- %.3f, LLR %.3f [%.3f, %.3f]", opening, score,
+             mean, 1.96 * se, sprt_llr(test), test->lower, test->upper);
+    progress_update(&c->pg, (int64_t)pair + 1, (int64_t)c->max_pairs, c->extra, 0);
 }
 
 /* Exit codes: 0 the test ran, whatever it decided (the verdict is in the
@@ -93,7 +101,12 @@ int cmd_sprt(int argc, char **argv)
     double t0 = cli_now();
     uint64_t pairs = 0;
     sprt_decision_t d = SPRT_CONTINUE;
-    int status = sprt_runner_run(runner, &test, on_pair, NULL, &pairs, &d);
+    pair_progress_t pp = {.max_pairs = max_pairs};
+    progress_start(&pp.pg, stderr, "[sprt]", "pairs", 0);
+    int status = sprt_runner_run(runner, &test, on_pair, &pp, &pairs, &d);
+    if (status == 0 && pairs > 0)
+        progress_update(&pp.pg, (int64_t)pairs, (int64_t)max_pairs, pp.extra, 1);
+    progress_clear(&pp.pg); /* a failed run leaves no half line */
     sprt_runner_free(runner);
     if (status) {
         game_free(g);

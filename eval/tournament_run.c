@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/progress.h"
 #include "data/h5rec.h"
 #include "eval/tournament.h"
 
@@ -43,9 +44,8 @@ typedef struct run {
     int status; /* first failure */
     char error[512];
     /* progress */
-    FILE *progress;
-    int tty;
-    double t0, last_print;
+    progress_t progress;
+    double t0;
     int done, done_at_start;
     double points[TOUR_MAX_AGENTS], games[TOUR_MAX_AGENTS];
 } run_t;
@@ -70,31 +70,17 @@ static void tally(run_t *r, const tour_job_t *j, double result)
 /* One progress line: games done/total, rate, ETA, leader by score. Caller holds mu. */
 static void print_progress(run_t *r, int final)
 {
-    if (r->progress == NULL) return;
-    double t = now_s();
-    /* Throttle: a terminal line is rewritten in place at most 4 times a second;
-     * a log file gets a new line at most every 5 s so it stays readable. */
-    if (!final && t - r->last_print < (r->tty ? 0.25 : 5.0)) return;
-    r->last_print = t;
-    int played = r->done - r->done_at_start;
-    /* The rate counts only games played by this run, so a resumed run's ETA is
-     * not inflated by the games it found already stored. */
-    double rate = played > 0 ? played / (t - r->t0) : 0;
-    double eta = rate > 0 ? (r->num_jobs - r->done) / rate : 0;
+    if (r->progress.out == NULL) return;
     int best = -1;
     for (int a = 0; a < r->c->num_agents; a++)
         if (r->games[a] > 0 &&
             (best < 0 || r->points[a] / r->games[a] > r->points[best] / r->games[best]))
             best = a;
-    char leader[GAME_SPEC_MAX + 32] = "-";
+    char leader[GAME_SPEC_MAX + 40] = "leader -";
     if (best >= 0)
-        snprintf(leader, sizeof leader, "%s %.1f%%", r->c->agents[best],
+        snprintf(leader, sizeof leader, "leader %s %.1f%%", r->c->agents[best],
                  100 * r->points[best] / r->games[best]);
-    fprintf(r->progress, "%s[%s] %d/%d games, %.2f games/s, ETA %d:%02d, leader %s%s",
-            r->tty ? "\r" : "", r->c->name, r->done, r->num_jobs, rate, (int)eta / 60,
-            (int)eta % 60, leader, r->tty ? "\033[K" : "\n");
-    if (final && r->tty) fputc('\n', r->progress);
-    fflush(r->progress);
+    progress_update(&r->progress, r->done, r->num_jobs, leader, final);
 }
 
 /* Fill a record from a job and its game (pointers borrowed). */
@@ -217,8 +203,8 @@ static void *worker(void *arg)
         } else {
             /* A forfeit is a result, not a failure: the game is stored (end ERROR) and
              * the tournament goes on, with the reason shown. */
-            if (res.end == RECORD_END_ERROR && r->progress)
-                fprintf(r->progress, "[%s] game %d: %s\n", r->c->name, j->index, res.error);
+            if (res.end == RECORD_END_ERROR)
+                progress_note(&r->progress, "[%s] game %d: %s", r->c->name, j->index, res.error);
             game_record_t rec;
             make_record(r->c, j, &res, opening_buf, &rec);
             status = h5rec_append(r->h, &rec);
@@ -297,8 +283,6 @@ int tournament_run(const tour_config_t *c, FILE *progress, tour_run_stats_t *sta
     if (r == NULL) return hoyle_error(HOYLE_ENOMEM, "tournament: out of memory");
     memset(stats, 0, sizeof *stats);
     r->c = c;
-    r->progress = progress;
-    r->tty = progress && isatty(fileno(progress));
     int status = tournament_schedule(c, &r->jobs, &r->num_jobs);
     if (status == 0) {
         done = calloc((size_t)r->num_jobs, 1);
@@ -317,7 +301,9 @@ int tournament_run(const tour_config_t *c, FILE *progress, tour_run_stats_t *sta
         stats->already = r->done;
         pthread_mutex_init(&r->mu, NULL);
         r->t0 = now_s();
-        r->last_print = 0;
+        char label[sizeof r->c->name + 4];
+        snprintf(label, sizeof label, "[%s]", c->name);
+        progress_start(&r->progress, progress, label, "games", r->done);
         int nw = c->workers < 1 ? 1 : c->workers;
         /* No more threads than jobs; the array of 256 matches the config's workers
          * maximum. */
