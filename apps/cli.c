@@ -1,4 +1,7 @@
-/* cli.c — shared helpers of the subcommands (see cli.h). */
+/* cli.c — shared helpers of the subcommands (see cli.h).
+ * Every error path prints one line, "hoyle CMD: reason", on stderr and
+ * returns the exit code to end with: EXIT_USAGE (2) for bad usage or bad
+ * input, EXIT_FAILED (1) when a well-formed job fails. */
 #include "apps/cli.h"
 
 #include <errno.h>
@@ -11,7 +14,8 @@
 #include "mcts/agent.h"
 
 /* Through hoyle_error, the one place that escapes control characters, so
- * user input quoted here (an option, a path) cannot break the line. */
+ * user input quoted here (an option, a path) cannot break the line.
+ * Returns EXIT_USAGE so callers can `return cli_usage_error(...)`. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     char text[HOYLE_ERROR_MAX];
@@ -23,6 +27,8 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return cli_fail(cmd, EXIT_USAGE);
 }
 
+/* The reason is the library's last error (core/error.h); the caller picks
+ * the exit code, since the same failure can be usage or job. */
 int cli_fail(const char *cmd, int exit_code)
 {
     fprintf(stderr, "hoyle %s: %s\n", cmd, hoyle_last_error());
@@ -33,6 +39,8 @@ bool cli_is_help(const char *arg) { return strcmp(arg, "-h") == 0 || strcmp(arg,
 
 int cli_parse_u64(const char *cmd, const char *option, const char *text, uint64_t *out)
 {
+    /* Digits only: strtoull would accept "-1" (as 2^64 - 1) and " 7", and a
+     * seed or count silently wrapped is worse than a usage error. */
     char *end = NULL;
     errno = 0;
     unsigned long long v = 0;
@@ -45,6 +53,7 @@ int cli_parse_u64(const char *cmd, const char *option, const char *text, uint64_
     return 0;
 }
 
+/* A game spec the registry rejects is the user's input, hence EXIT_USAGE. */
 const game_t *cli_game(const char *cmd, const char *spec)
 {
     const game_t *g = NULL;
@@ -61,6 +70,8 @@ double cli_now(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+/* Static: the kind list is printed once per --help, and 16 KiB holds it;
+ * a list that does not fit is left out rather than printed cut. */
 
 void cli_print_agent_kinds(void)
 {

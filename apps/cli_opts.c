@@ -16,10 +16,13 @@ static const cli_opt_t *find_opt(const cli_opt_t *opts, const char *name)
     return NULL;
 }
 
+/* min < max marks a ranged option; a zeroed range means "any value". */
 static bool has_range(const cli_opt_t *o) { return o->min < o->max; }
 
 static int out_of_range(const char *cmd, const cli_opt_t *o, const char *text)
 {
+    /* CLI_NO_MAX as max means "at least min": the message says so instead of
+     * printing a huge upper bound. */
     if (o->max >= CLI_NO_MAX)
         return cli_usage_error(cmd, "%s: %s is less than %.0f", o->name, text, o->min);
     if (o->kind == CLI_DOUBLE)
@@ -43,6 +46,8 @@ static int store(const char *cmd, const cli_opt_t *o, const char *text)
     }
     case CLI_INT: {
         long long v = strtoll(text, &end, 10);
+        /* Kept to the int range before the cast so an overlong number is an error,
+         * not a wrapped value. */
         if (errno || end == text || *end || v < -2147483647LL || v > 2147483647LL)
             return cli_usage_error(cmd, "%s: '%s' is not an integer", o->name, text);
         if (has_range(o) && ((double)v < o->min || (double)v > o->max))
@@ -58,8 +63,10 @@ static int store(const char *cmd, const cli_opt_t *o, const char *text)
         *(double *)o->dst = v;
         return EXIT_OK;
     }
+    /* Strings are borrowed from argv, which outlives the command. */
     case CLI_STRING: *(const char **)o->dst = text; return EXIT_OK;
     case CLI_LIST:
+        /* For lists, max is the capacity of the caller's array. */
         if (*o->count >= (int)o->max)
             return cli_usage_error(cmd, "%s: more than %.0f given", o->name, o->max);
         ((const char **)o->dst)[(*o->count)++] = text;
@@ -84,6 +91,8 @@ void cli_print_options(const cli_opt_t *opts)
 }
 
 /* An option, not a positional: "-x", "--x", but not "-" or "-3". */
+/* Leading "-" followed by a digit or "." is a negative number, so
+ * `--min -0.5` or a positional "-3" is not taken for an option. */
 static bool is_option(const char *a)
 {
     return a[0] == '-' && a[1] != '\0' && !(a[1] >= '0' && a[1] <= '9') && a[1] != '.';
@@ -92,6 +101,8 @@ static bool is_option(const char *a)
 int cli_parse(const cli_command_t *c, int argc, char **argv)
 {
     int npos = 0;
+    /* Help is looked for first, anywhere on the line: `cmd --bad --help` shows
+     * the help instead of complaining about --bad. */
     for (int i = 1; i < argc; i++)
         if (cli_is_help(argv[i])) {
             fputs(c->help, stdout);
@@ -116,6 +127,8 @@ int cli_parse(const cli_command_t *c, int argc, char **argv)
     if (npos < c->min_pos)
         return cli_usage_error(c->name, "expected %s (try --help)", c->positional);
     if (c->num_pos) *c->num_pos = npos;
+    /* CLI_CONTINUE: parsed, the command should run; anything else is the exit
+     * code to return at once (EXIT_OK after help, EXIT_USAGE after a message). */
     return CLI_CONTINUE;
 }
 

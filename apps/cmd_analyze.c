@@ -26,6 +26,9 @@ static void pv_moves(const game_t *g, const void *s, const int *pv, int n, json_
     buf[0] = '\0';
     if (t == NULL) return;
     memcpy(t, s, g->state_size);
+    /* The PV is replayed on a copy and cut at the first action that is not
+     * legal there: an alpha-beta PV can carry a TT move from a hash
+     * collision, and printing must stop there rather than apply it. */
     for (int i = 0; i < n && !game_is_terminal(g, t) && game_is_legal(g, t, pv[i]); i++) {
         char move[GAME_MOVE_MAX];
         if (game_action_to_string(g, t, pv[i], move, sizeof move) < 0) break;
@@ -41,9 +44,12 @@ static void pv_moves(const game_t *g, const void *s, const int *pv, int n, json_
     free(t);
 }
 
+/* Exit codes: 0 the search ran; 2 bad usage, a bad game, position or agent
+ * spec, or a position with nobody to move; 1 the search itself failed. */
 int cmd_analyze(int argc, char **argv)
 {
     const char *game_spec = NULL, *position = NULL, *agent_spec_text = "mcts(sims=10000)";
+    /* A fixed default seed: the same command prints the same analysis. */
     uint64_t seed = 1;
     bool json = false;
     const cli_opt_t opts[] = {
@@ -73,6 +79,7 @@ int cmd_analyze(int argc, char **argv)
                                game_is_terminal(g, s) ? "game over" : "chance node");
     if (code == EXIT_OK && agent_create(g, agent_spec_text, seed, &a))
         code = cli_fail("analyze", EXIT_USAGE);
+    /* A human agent would read stdin and has no search to report. */
     if (code == EXIT_OK && agent_is_human(a))
         code = cli_usage_error("analyze", "a human cannot analyze");
     int action = -1;
@@ -90,6 +97,7 @@ int cmd_analyze(int argc, char **argv)
             json_str(&j, "game", g->spec);
             json_str(&j, "position", pos);
             json_str(&j, "agent", agent_spec(a));
+            /* Players are 1-based in everything printed, JSON included. */
             json_int(&j, "player", player + 1);
             json_str(&j, "best", best);
             json_num(&j, "value", "%.4f", info->value);

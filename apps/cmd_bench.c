@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "apps/cli.h"
+#include "core/progress.h"
 #include "games/registry.h"
 #include "mcts/bench.h"
 
@@ -21,8 +22,11 @@ static const char help[] =
     "Games with dice start after the opening roll, played by a fixed seed.\n"
     "One line per game with counts and rates; the last line is the total node\n"
     "count (perft leaves + random actions + simulations + alpha-beta nodes), a\n"
-    "signature of behaviour, not of speed.\n";
+    "signature of behaviour, not of speed. A progress line (items done, ETA)\n"
+    "goes to stderr.\n";
 
+/* Exit codes: 0 done; 2 a --games spec is bad (the user's input); 1 a
+ * registered variant failed, which is a bug in hoyle, not in the input. */
 int cmd_bench(int argc, char **argv)
 {
     bool json = false;
@@ -36,6 +40,8 @@ int cmd_bench(int argc, char **argv)
     int rc = cli_parse(&command, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
     /* The list of specs: the registry's variants, or --games split on ';'. */
+    /* At most 64 items: further variants or --games entries are ignored
+     * rather than overflowing specs[]. */
     const char *specs[64];
     int n = 0;
     char *copy = NULL;
@@ -57,6 +63,8 @@ int cmd_bench(int argc, char **argv)
     } else
         printf("%-50s %14s %9s | %9s | %9s | %13s %9s\n", "game", "perft", "Mnodes/s", "games/s",
                "sims/s", "alphabeta", "nodes/s");
+    progress_t pg;
+    progress_start(&pg, stderr, "[bench]", "games", 0);
     for (int i = 0; i < n; i++) {
         bench_item_t r;
         if (bench_item(specs[i], &r)) {
@@ -69,6 +77,7 @@ int cmd_bench(int argc, char **argv)
         double mrate = r.mcts.seconds > 0 ? (double)r.mcts.count / r.mcts.seconds : 0;
         double abrate = r.ab.seconds > 0 ? (double)r.ab.count / r.ab.seconds : 0;
         total += bench_item_nodes(&r);
+        progress_clear(&pg); /* stdout and stderr may share a terminal */
         if (json) {
             json_open(&j, NULL, '{');
             json_str(&j, "game", r.spec);
@@ -98,7 +107,12 @@ int cmd_bench(int argc, char **argv)
             printf("%-50s %14s %9.2f | %9.0f | %9.0f | %13s %9.0f\n", r.spec, perft, prate / 1e6,
                    grate, mrate, ab, abrate);
         }
+        /* Flushed per line: a full bench takes minutes, and a pipe would
+         * otherwise show nothing until the end. */
         fflush(stdout);
+        char extra[GAME_SPEC_MAX + 8];
+        snprintf(extra, sizeof extra, "last %s", r.spec);
+        progress_update(&pg, i + 1, n, extra, i + 1 == n);
     }
     if (json) {
         json_close(&j);

@@ -34,13 +34,18 @@ static const char report_help[] =
     "writes the games that have a PDN record writer (checkers) as PDN; the\n"
     "others are skipped and counted. Options as in `hoyle elo`.\n";
 
+/* Exit codes (elo and report): 0 the tables were printed; 2 bad usage, an
+ * unreadable record file or no rated games in it (the input is at fault);
+ * 1 the fit, the output or the PDN export failed. */
 int cli_ratings(int argc, char **argv, int report)
 {
     const char *cmd = report ? "report" : "elo";
+    /* 256 files is max_pos below: more are refused by the parser, not cut. */
     const char *files[256], *pdn = NULL;
     int num_files = 0;
     tres_t t;
     memset(&t, 0, sizeof t);
+    /* Bootstrap seed 1 by default: the intervals repeat from run to run. */
     tres_opts_t o = {.seed = 1, .crosstable = report, .los = report, .first_player = report};
     uint64_t bootstrap = 0;
     bool pool = false, csv = false, json = false;
@@ -57,6 +62,8 @@ int cli_ratings(int argc, char **argv, int report)
         CLI_OPT_FLAG("--csv", &csv, "CSV table"),
         CLI_OPT_END,
     };
+    /* Room for the common options plus the END marker; report swaps its
+     * --pdn in over --csv (the last common entry) instead of adding one. */
     cli_opt_t opts[10];
     int k = 0;
     for (; common[k].name; k++) opts[k] = common[k];
@@ -110,6 +117,8 @@ int cli_ratings(int argc, char **argv, int report)
             status = tournament_export_records(files[i], "PDN", f, &n, &s);
             total += n, skipped += s;
         }
+        /* fclose reports a late write error (a full disk) that fprintf could
+         * have buffered away: the export is only a success once it is closed. */
         if (fclose(f) && status == 0) status = HOYLE_EIO;
         if (status) return cli_fail(cmd, EXIT_FAILED);
         fprintf(stderr, "hoyle report: %d games written to %s as PDN", total, pdn);

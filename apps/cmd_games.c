@@ -10,6 +10,8 @@ static const char help[] = "usage: hoyle games [--json]\n\n"
                            "parameters (key = default [range] help). Use a spec such as\n"
                            "'gobang(board=15,men=0)' wherever a GAME is expected.\n";
 
+/* Exit code: always EXIT_OK after a successful parse (the registry is
+ * static, nothing here can fail but usage). */
 int cmd_games(int argc, char **argv)
 {
     bool json = false;
@@ -47,6 +49,8 @@ int cmd_games(int argc, char **argv)
             json_close(&j);
             continue;
         }
+        /* Parameter descriptions are one line each; a game whose list does not
+         * fit 4 KiB prints its variants only. */
         char desc[4096];
         printf("%s — %s\n", e->name, e->description);
         printf("  variants:");

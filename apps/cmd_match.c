@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "apps/cli.h"
+#include "core/progress.h"
 #include "core/rng.h"
 #include "eval/score.h"
 #include "mcts/agent.h"
@@ -25,6 +26,9 @@ static const char help[] =
     "noted on stderr). Progress goes to stderr; --json prints one JSON object\n"
     "on stdout.\n";
 
+/* Exit codes: 0 the match was played (forfeits are results, not failures);
+ * 2 bad usage, a bad game or agent spec, or a game with other than two
+ * players; 1 a game could not be played (out of memory, an engine error). */
 int cmd_match(int argc, char **argv)
 {
     const char *spec[3] = {NULL, NULL, NULL};
@@ -66,11 +70,18 @@ int cmd_match(int argc, char **argv)
     int wins = 0, draws = 0, losses = 0, status = 0;
     double sum = 0, t0 = cli_now();
     long long total_length = 0;
+    progress_t pg;
+    progress_start(&pg, stderr, "[match]", "games", 0);
     for (uint64_t i = 0; i < games && status == 0; i++) {
+        /* Per-game seeds: game i depends on (S, i) only, so any one game can be
+         * replayed alone. The salts 0xa and 0xb keep A's and B's streams apart
+         * even when both are the same spec, and chance uses game_seed itself. */
         uint64_t game_seed = rng_mix(seed + i);
         status = agent_reseed(agent[0], rng_mix(game_seed ^ 0xa));
         if (!status) status = agent_reseed(agent[1], rng_mix(game_seed ^ 0xb));
         if (status) break;
+        /* Colours alternate: A moves first in even games, cancelling the
+         * first-move advantage over an even number of games. */
         int a_seat = (int)(i % 2);
         agent_t *seats[2] = {agent[a_seat], agent[1 - a_seat]};
         agent_game_opts_t play = {.chance_seed = game_seed};
@@ -78,17 +89,20 @@ int cmd_match(int argc, char **argv)
         status = agent_play(g, seats, &play, &res);
         if (status) break;
         if (res.end == AGENT_GAME_FORFEIT)
-            fprintf(stderr, "game %llu/%llu: forfeit: %s\n", (unsigned long long)i + 1,
-                    (unsigned long long)games, res.error);
+            progress_note(&pg, "game %llu/%llu: forfeit: %s", (unsigned long long)i + 1,
+                          (unsigned long long)games, res.error);
+        /* Returns are for the seat; the score maps a return in [-1, 1] to
+         * [0, 1] (a draw is 1/2). */
         double ra = res.returns[a_seat], score = (ra + 1.0) / 2.0;
         wins += ra > 0;
         draws += ra == 0;
         losses += ra < 0;
         sum += score;
         total_length += res.num_actions;
-        fprintf(stderr, "game %llu/%llu: A plays %s, A scores %.1f (%d actions); A %d/%d/%d\n",
-                (unsigned long long)i + 1, (unsigned long long)games,
-                a_seat == 0 ? "first" : "second", score, res.num_actions, wins, draws, losses);
+        char extra[96];
+        snprintf(extra, sizeof extra, "A played %s, scored %.1f (%d actions); A W/D/L %d/%d/%d",
+                 a_seat == 0 ? "first" : "second", score, res.num_actions, wins, draws, losses);
+        progress_update(&pg, (int64_t)i + 1, (int64_t)games, extra, i + 1 == games);
     }
     char a_spec[GAME_SPEC_MAX], b_spec[GAME_SPEC_MAX];
     snprintf(a_spec, sizeof a_spec, "%s", agent_spec(agent[0]));

@@ -24,6 +24,9 @@ typedef struct divide_ctx {
     json_t *json; /* the divide goes into the JSON object, or NULL: lines */
 } divide_ctx_t;
 
+/* game_whole_moves callback: counts the subtree below one first move.
+ * Returns -1 (stop) when the move cannot be named, so a divide listing is
+ * never silently incomplete. */
 static int divide_visit(const int *actions, int n, const void *after, void *ctx)
 {
     divide_ctx_t *d = ctx;
@@ -43,6 +46,8 @@ static int divide_visit(const int *actions, int n, const void *after, void *ctx)
     return 0;
 }
 
+/* Exit codes: 0 counted; 2 bad usage, game, DEPTH or position. Perft
+ * itself cannot fail: a rules bug shows as a wrong count, not an error. */
 int cmd_perft(int argc, char **argv)
 {
     const char *pos[2] = {NULL, NULL}, *position = NULL;
@@ -66,6 +71,7 @@ int cmd_perft(int argc, char **argv)
     const char *spec = pos[0], *depth_text = pos[1];
     uint64_t depth;
     if (cli_parse_u64("perft", "DEPTH", depth_text, &depth)) return EXIT_USAGE;
+    /* 64 is far past any feasible count and keeps the int depth sane. */
     if (depth > 64)
         return cli_usage_error("perft", "DEPTH: %llu is too deep (at most 64)",
                                (unsigned long long)depth);
@@ -86,6 +92,7 @@ int cmd_perft(int argc, char **argv)
     }
     double start = cli_now();
     uint64_t nodes;
+    /* --divide at depth 0 has no first moves to list: plain perft (1). */
     if (divide && depth > 0) {
         divide_ctx_t d = {g, s, (int)depth, 0, generic, json ? &j : NULL};
         if (json) json_open(&j, "divide", '[');

@@ -58,6 +58,9 @@ static void show_move(void *ctx, const void *before, int player, int action)
     fflush(stdout);
 }
 
+/* Exit codes as the help says: 0 the game ended or a human quit; 1 input
+ * ended early, an agent forfeited, or the game failed; 2 bad usage, game,
+ * position or agent spec. */
 int cmd_play(int argc, char **argv)
 {
     const char *game_spec = NULL, *position = NULL,
@@ -91,6 +94,9 @@ int cmd_play(int argc, char **argv)
     } else {
         game_init(g, start);
     }
+    /* Each seat's seed is S mixed with a per-seat multiple of the golden
+     * ratio constant, so two identical agent specs do not mirror each other's
+     * randomness; the dice use S itself (chance_seed). */
     for (int p = 0; p < g->num_players && code == EXIT_OK; p++)
         if (agent_create(g, seat_spec[p],
                          rng_mix(seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(p + 1))), &seats[p]))

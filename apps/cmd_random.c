@@ -15,6 +15,8 @@ static const char help[] =
     "score (draw = 1/2) with a 95% interval, game length in actions and in\n"
     "whole moves (mean, sd, min, max), and games/s.\n";
 
+/* Exit codes: 0 played; 2 bad usage, game or position, or a terminal
+ * position; 1 a game failed (a rules bug the contract caught). */
 int cmd_random(int argc, char **argv)
 {
     const char *spec = NULL, *position = NULL;
@@ -52,9 +54,13 @@ int cmd_random(int argc, char **argv)
         return cli_fail("random", EXIT_FAILED);
     }
     double n = (double)st.games, mean = st.score_first / n;
+    /* Normal-approximation interval on the first player's mean score, from
+     * the running sums (sample variance, n - 1). */
     double var = n > 1 ? (st.score_first_sq - n * mean * mean) / (n - 1) : 0.0;
     double half = 1.96 * sqrt(var > 0 ? var / n : 0.0);
     double len_mean = st.len_sum / n;
+    /* fmax: the running-sum formula can go slightly negative by rounding
+     * when every game has the same length. */
     double len_sd = n > 1 ? sqrt(fmax(0.0, (st.len_sq - n * len_mean * len_mean) / (n - 1))) : 0.0;
     double rate = seconds > 0 ? n / seconds : 0.0;
     if (json) {

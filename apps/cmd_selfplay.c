@@ -31,8 +31,12 @@ static void print_params(void)
     printf("\nPARAMS keys:\n%s", keys);
 }
 
+/* Exit codes: 0 the games were played (and the shard written); 2 bad
+ * usage, PARAMS, game, evaluator or a model that will not load; 1 a
+ * failure during self-play, the benchmark or the shard write. */
 int cmd_selfplay(int argc, char **argv)
 {
+    /* PARAMS is optional: pos[1] defaults to "", the selfplay defaults. */
     const char *pos[2] = {NULL, ""}, *model = NULL, *eval = "fake", *output = NULL;
     uint64_t seed = 1, cache = 65536, threads = 0;
     bool json = false, bench = false;
@@ -66,6 +70,8 @@ int cmd_selfplay(int argc, char **argv)
     (void)bench;
     (void)threads;
 #endif
+    /* The seed comes from --seed (PARAMS has no seed key), so the one
+     * seed on the command line reproduces the run. */
     selfplay_params_t p = {.seed = seed};
     char canon[2048];
     if (selfplay_params_parse(params, &p, canon, sizeof canon))
@@ -81,6 +87,8 @@ int cmd_selfplay(int argc, char **argv)
         if (threads > 0) tch_set_threads((int)threads);
         status = tch_load(model, &net, NULL);
         if (!status)
+            /* The net evaluator batches the leaves of all p.parallel games at once,
+             * hence its batch capacity. */
             status = net_evaluator_create(g, net, p.parallel * p.search.batch, (int)cache, &e);
         if (status) {
             tch_net_free(net);
@@ -89,19 +97,26 @@ int cmd_selfplay(int argc, char **argv)
         }
     }
 #endif
+    /* The stand-in evaluator's own salted seed, apart from the games' streams. */
     if (e == NULL && evaluator_create_named(g, eval, 1, rng_mix(seed ^ 0xe), &e)) {
         game_free(g);
         return cli_fail("selfplay", EXIT_USAGE);
     }
+    /* Pooled leaves of p.parallel games arrive in one call: a stand-in built
+     * with a smaller max_batch would reject them. */
     if (e->max_batch < p.parallel * p.search.batch) e->max_batch = p.parallel * p.search.batch;
     sample_set_t set;
     sample_set_init(&set, g->obs_shape, g->num_actions);
     selfplay_stats_t st;
     fprintf(stderr, "selfplay %s: %s, %d games, %s evaluator\n", g->spec, canon, p.games, e->name);
-    status = selfplay_run(g, e, &p, &set, &st, NULL, NULL);
+    selfplay_progress_t gp = {.total = p.games, .final_line = 1};
+    progress_start(&gp.pg, stderr, "[selfplay]", "games", 0);
+    status = selfplay_run(g, e, &p, &set, &st, selfplay_progress_line, &gp);
     double mean_batch =
         st.evaluator_calls ? (double)st.evaluations / (double)st.evaluator_calls : 0;
 #ifdef HOYLE_TORCH
+    /* The raw forward runs at the batch self-play actually reached, so the
+     * two rates compare the same work with and without the search around it. */
     if (!status && net && bench && mean_batch >= 1)
         status = tch_bench_forward(net, (int)(mean_batch + 0.5), 50, &raw);
 #endif
@@ -125,6 +140,7 @@ int cmd_selfplay(int argc, char **argv)
         game_free(g);
         return cli_fail("selfplay", EXIT_FAILED);
     }
+    /* Guards the rates against a zero-time run (tiny --games). */
     double secs = st.seconds > 0 ? st.seconds : 1e-9;
     double eps_wall = (double)st.evaluations / secs;
     double eps_eval = st.eval_seconds > 0 ? (double)st.evaluations / st.eval_seconds : 0;

@@ -19,6 +19,8 @@ typedef struct show_ctx {
     int count;
 } show_ctx_t;
 
+/* game_whole_moves callback: prints one whole move; -1 stops the listing
+ * when a move has no notation (a game bug, better visible than skipped). */
 static int print_move(const int *actions, int n, const void *after, void *ctx)
 {
     (void)after;
@@ -46,6 +48,8 @@ static void print_drawing(const char *text, const char *pos)
     printf("\n");
 }
 
+/* Exit codes: 0 shown; 2 bad usage, game, position or a move in --moves
+ * that is not legal where it is played. */
 int cmd_show(int argc, char **argv)
 {
     const char *spec = NULL, *position = NULL, *moves = NULL;
@@ -66,6 +70,8 @@ int cmd_show(int argc, char **argv)
         goto done;
     }
     if (moves) {
+        /* Moves are applied one by one and the first illegal one stops: the
+         * error names it, and the later ones would be played from a wrong state. */
         char *copy = strdup(moves), *save = NULL;
         for (char *m = strtok_r(copy, ";", &save); m && rc == EXIT_OK;
              m = strtok_r(NULL, ";", &save))

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "apps/cli.h"
+#include "core/progress.h"
 #include "eval/score.h"
 #include "eval/sprt_run.h"
 
@@ -19,19 +20,29 @@ static const char help[] =
     "book:PATH (cycled), or none. --max-moves M adjudicates a draw after M whole\n"
     "moves. Stops when the log-likelihood ratio leaves [log(B/(1-A)),\n"
     "log((1-B)/A)] (alpha, beta default 0.05) or after N pairs (default 1000).\n"
-    "Progress (one line per pair) goes to stderr. Exit 0 with the decision.\n";
+    "Progress (pairs done, ETA to N pairs) goes to stderr. Exit 0 with the decision.\n";
 
-/* The progress line after each pair (stderr). */
+/* The progress line after each pair (stderr); the ETA is to --max-pairs, an upper bound. */
+typedef struct pair_progress {
+    progress_t pg;
+    uint64_t max_pairs;
+    char extra[GAME_SPEC_MAX + 160]; /* the last pair, for the final line */
+} pair_progress_t;
+
 static void on_pair(void *ctx, uint64_t pair, const char *opening, double score, const sprt_t *test)
 {
-    (void)ctx;
+    pair_progress_t *c = ctx;
     double units, mean, se;
     sprt_score(test, &units, &mean, &se);
-    fprintf(stderr, "pair %llu (%s): A %.1f/2, A score %.3f +- %.3f, LLR %.3f [%.3f, %.3f]\n",
-            (unsigned long long)pair + 1, opening, score, mean, 1.96 * se, sprt_llr(test),
-            test->lower, test->upper);
+    snprintf(c->extra, sizeof c->extra,
+             "last (%s) A %.1f/2, A score %.3f +- %.3f, LLR %.3f [%.3f, %.3f]", opening, score,
+             mean, 1.96 * se, sprt_llr(test), test->lower, test->upper);
+    progress_update(&c->pg, (int64_t)pair + 1, (int64_t)c->max_pairs, c->extra, 0);
 }
 
+/* Exit codes: 0 the test ran, whatever it decided (the verdict is in the
+ * output, so a script reads "accepted", not the status); 2 bad usage,
+ * SPRT parameters, game or agent specs; 1 a pair could not be played. */
 int cmd_sprt(int argc, char **argv)
 {
     const char *pos[3] = {NULL, NULL, NULL}, *src = "random:2";
@@ -39,6 +50,8 @@ int cmd_sprt(int argc, char **argv)
     uint64_t max_pairs = 1000, seed = 1, max_moves = 0;
     sprt_params_t sp;
     sprt_params_default(&sp);
+    /* The library's default alternative is +5 Elo (eval/sprt.c); this
+     * command's documented default is +10. */
     sp.elo1 = 10;
     const cli_opt_t opts[] = {
         CLI_OPT("--elo0", CLI_DOUBLE, &sp.elo0, "E0", "H0: Elo(A - B) = E0 (default 0)"),
@@ -64,6 +77,8 @@ int cmd_sprt(int argc, char **argv)
     int rc = cli_parse(&command, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
     sprt_t test;
+    /* Validated before anything is built: bad bounds (alpha + beta >= 1, elo0
+     * >= elo1) are usage errors, not a wasted run. */
     if (sprt_init(&test, &sp)) return cli_fail("sprt", EXIT_USAGE);
     const game_t *g = cli_game("sprt", pos[0]);
     if (g == NULL) return EXIT_USAGE;
@@ -77,6 +92,8 @@ int cmd_sprt(int argc, char **argv)
                             .seed = seed,
                             .max_moves = (int)max_moves};
     sprt_runner_t *runner;
+    /* Creates both agents and the opening source up front, so a bad spec
+     * fails before the first pair. */
     if (sprt_runner_create(g, &rp, &runner)) {
         game_free(g);
         return cli_fail("sprt", EXIT_USAGE);
@@ -84,7 +101,12 @@ int cmd_sprt(int argc, char **argv)
     double t0 = cli_now();
     uint64_t pairs = 0;
     sprt_decision_t d = SPRT_CONTINUE;
-    int status = sprt_runner_run(runner, &test, on_pair, NULL, &pairs, &d);
+    pair_progress_t pp = {.max_pairs = max_pairs};
+    progress_start(&pp.pg, stderr, "[sprt]", "pairs", 0);
+    int status = sprt_runner_run(runner, &test, on_pair, &pp, &pairs, &d);
+    if (status == 0 && pairs > 0)
+        progress_update(&pp.pg, (int64_t)pairs, (int64_t)max_pairs, pp.extra, 1);
+    progress_clear(&pp.pg); /* a failed run leaves no half line */
     sprt_runner_free(runner);
     if (status) {
         game_free(g);
@@ -125,9 +147,6 @@ int cmd_sprt(int argc, char **argv)
                (unsigned long long)pairs, test.penta[0], test.penta[1], test.penta[2],
                test.penta[3], test.penta[4]);
         printf("  A score %.3f +- %.3f (Elo %+.0f)\n", mean, 1.96 * se, elo);
-        if (se == 0 && units > 0)
-            printf(
-                "  every pair scored the same: the LLR stays 0 until results vary (eval/sprt.h)\n");
         printf("  LLR %.3f, bounds [%.3f, %.3f]: %s\n", sprt_llr(&test), test.lower, test.upper,
                d == SPRT_ACCEPT_H1   ? "H1 accepted (A is stronger by about elo1)"
                : d == SPRT_ACCEPT_H0 ? "H0 accepted"

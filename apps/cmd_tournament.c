@@ -23,12 +23,18 @@ static const char help[] =
     "object. Progress goes to stderr; --quiet turns it off.\n"
     "See also: hoyle elo FILE.h5, hoyle report FILE.h5.\n";
 
+/* Signal handler: only sets the stop flag (async-signal-safe); the
+ * workers finish the games in flight and the file stays consistent. */
 static void on_signal(int sig)
 {
     (void)sig;
     tournament_request_stop();
 }
 
+/* Exit codes: 0 every scheduled game is in the file and the table was
+ * printed; 2 a bad config or --set, or a file that could not be created
+ * or resumed; 1 interrupted (resumable) or a failure while playing or
+ * reporting. */
 int cmd_tournament(int argc, char **argv)
 {
     cli_config_args_t args;
@@ -42,6 +48,8 @@ int cmd_tournament(int argc, char **argv)
     if (tournament_config_load(path, sets, num_sets, &c)) return cli_fail("tournament", EXIT_USAGE);
     tour_job_t *jobs;
     int num_jobs;
+    /* The schedule is built here only to count the games for the banner;
+     * tournament_run builds its own and skips the games already stored. */
     if (tournament_schedule(&c, &jobs, &num_jobs)) {
         tournament_config_done(&c);
         return cli_fail("tournament", EXIT_USAGE);
@@ -62,6 +70,8 @@ int cmd_tournament(int argc, char **argv)
     char *slash = strrchr(folder, '/');
     if (slash && slash != folder) {
         *slash = '\0';
+        /* mkdir's failure is not checked: an existing folder is the usual case,
+         * and a real problem surfaces as the HDF5 create error below. */
         mkdir(folder, 0777);
     }
     struct sigaction sa, old_int, old_term;
@@ -84,6 +94,8 @@ int cmd_tournament(int argc, char **argv)
     if (!quiet)
         fprintf(stderr, "[%s] %d games played in %.1f s (%d were already in %s)\n", c.name,
                 st.played, st.seconds, st.already, c.output);
+    /* An interrupted run is not a success (1) even though the file is
+     * valid: scripts must not take a partial tournament as finished. */
     if (st.interrupted) {
         fprintf(stderr,
                 "hoyle tournament: interrupted; %d of %d games are in %s; run the same "

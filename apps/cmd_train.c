@@ -18,6 +18,8 @@ static const char help[] =
     "lines (games, samples, loss, Elo, ETA) go to stderr; --json prints a\n"
     "summary object on stdout. Needs a build with libtorch.\n";
 
+/* Exit codes: 0 when the loop finished (or was already finished), 2 for a
+ * bad config or --set (HOYLE_EINVAL), 1 for any failure while running. */
 int cmd_train(int argc, char **argv)
 {
     cli_config_args_t args;
@@ -51,6 +53,7 @@ int cmd_train(int argc, char **argv)
     }
     return EXIT_OK;
 #else
+    /* 1, not 2: the command line was fine, the build lacks the feature. */
     fprintf(stderr, "hoyle train: this build has no libtorch (HOYLE_WITH_TORCH=OFF)\n");
     return EXIT_FAILED;
 #endif

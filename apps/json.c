@@ -5,6 +5,8 @@
 
 #include <math.h>
 
+/* RFC 8259 escaping: quote, backslash and the control characters below
+ * 0x20 must be escaped; bytes >= 0x80 pass through (the text is UTF-8). */
 void json_escape(FILE *out, const char *s)
 {
     fputc('"', out);
@@ -40,6 +42,8 @@ void json_open(json_t *j, const char *key, char bracket)
 {
     member(j, key);
     fputc(bracket, j->out);
+    /* Past JSON_MAX_DEPTH the depth stops growing: deeper containers still
+     * nest correctly in the output, only their comma bookkeeping is shared. */
     if (j->depth + 1 < JSON_MAX_DEPTH) j->depth++;
     j->first[j->depth] = true;
     j->close[j->depth] = bracket == '[' ? ']' : '}';
@@ -47,6 +51,7 @@ void json_open(json_t *j, const char *key, char bracket)
 
 void json_close(json_t *j)
 {
+    /* Never closes the outer object: json_end() does, with its newline. */
     if (j->depth == 0) return;
     fputc(j->close[j->depth], j->out);
     j->depth--;
@@ -62,6 +67,8 @@ void json_begin(json_t *j, FILE *out)
 
 void json_end(json_t *j)
 {
+    /* Closes whatever is still open, so an early return in a command cannot
+     * leave a truncated document on stdout. */
     while (j->depth > 0) json_close(j);
     fputc('\n', j->out);
 }
@@ -93,6 +100,8 @@ void json_bool(json_t *j, const char *key, bool v)
 void json_num(json_t *j, const char *key, const char *fmt, double v)
 {
     member(j, key);
+    /* JSON has no NaN or infinity: a missing statistic (an Elo with no games)
+     * is written as null. */
     if (isfinite(v))
         fprintf(j->out, fmt, v);
     else

@@ -14,6 +14,8 @@ typedef struct command {
     const char *summary;
 } command_t;
 
+/* Listed in `hoyle --help` in this order: inspection first, then play and
+ * evaluation, then the training and benchmark jobs. */
 static const command_t commands[] = {
     {"games", cmd_games, "list games, their variants and parameters"},
     {"show", cmd_show, "draw a position and list its legal moves"},
@@ -58,6 +60,9 @@ int main(int argc, char **argv)
         printf("hoyle %s\n", HOYLE_VERSION);
         return EXIT_OK;
     }
+    /* Registration of the out-of-tree agent kinds comes before any command so
+     * that every command, and its --help, sees the same agent list. It runs
+     * after --help/--version, which need no agents. */
     if (game_agents_register()) { /* the gnubg agent (games/game_agents.h) */
         fprintf(stderr, "hoyle: %s\n", hoyle_last_error());
         return EXIT_FAILED;

@@ -30,6 +30,10 @@ static int copy_token(const char *begin, const char *end, char *dst, size_t cap,
     return HOYLE_OK;
 }
 
+/* Grammar: name [ '(' item (',' item)* ')' ], item = key '=' value, where a
+ * value may itself contain a parenthesised spec ("agent=mcts(sims=100)") and
+ * so may contain commas and '=' at depth > 0. The result is built in a local
+ * and copied to *out only on success (the file's invariant). */
 int spec_parse(const char *text, spec_t *out)
 {
     spec_t s;
@@ -37,12 +41,15 @@ int spec_parse(const char *text, spec_t *out)
     if (text == NULL) return hoyle_error(HOYLE_EINVAL, "spec: empty");
     const char *p = skip_space(text);
     const char *name_begin = p;
+    /* Names are [A-Za-z0-9_-]+, so a name never contains the '(' that starts the
+     * parameter list. */
     while (*p && (isalnum((unsigned char)*p) || *p == '_' || *p == '-')) p++;
     if (p == name_begin) return hoyle_error(HOYLE_EINVAL, "spec '%s': expected a name", text);
     if (copy_token(name_begin, p, s.name, sizeof s.name, "name", text)) return HOYLE_EINVAL;
     p = skip_space(p);
     if (*p == '(') {
         p++;
+        /* The last ')' closes the list: inner ')' belong to nested specs in values. */
         const char *close = strrchr(p, ')');
         if (close == NULL) return hoyle_error(HOYLE_EINVAL, "spec '%s': missing ')'", text);
         if (*skip_space(close + 1) != '\0')
@@ -56,11 +63,14 @@ int spec_parse(const char *text, spec_t *out)
                 if (*p == '(') depth++;
                 if (*p == ')') depth--;
                 if (depth < 0) return hoyle_error(HOYLE_EINVAL, "spec '%s': unbalanced ')'", text);
+                /* The first '=' at depth 0 splits key from value; later ones belong to the
+                 * value. */
                 if (*p == '=' && eq == NULL && depth == 0) eq = p;
                 p++;
             }
             if (depth != 0) return hoyle_error(HOYLE_EINVAL, "spec '%s': unbalanced '('", text);
             if (eq == NULL) {
+                /* Best effort: a too-long item is truncated in the message, not reported. */
                 char bad[SPEC_VALUE_MAX];
                 copy_token(item, p, bad, sizeof bad, "item", text);
                 return hoyle_error(HOYLE_EINVAL, "spec '%s': expected key=value, got '%s'", text,
@@ -79,6 +89,7 @@ int spec_parse(const char *text, spec_t *out)
                 if (strcmp(s.params[i].key, key) == 0)
                     return hoyle_error(HOYLE_EINVAL, "spec '%s': key '%s' given twice", text, key);
             s.num_params++;
+            /* After skipping the comma, reaching ')' means the list ended in ",)". */
             if (p < close) p++; /* the comma */
             if (p == close && p[-1] == ',')
                 return hoyle_error(HOYLE_EINVAL, "spec '%s': trailing ','", text);
@@ -106,6 +117,10 @@ static int choice_index(const char *choices, const char *word)
     return -1;
 }
 
+/* Convert one textual value per its definition into *number (the int,
+ * double, 0/1 bool or choice index; strings keep only their text, stored by
+ * the caller). Rejects trailing junk, overflow (errno) and, for doubles,
+ * inf/nan, so a bound value is always finite and within [min, max]. */
 static int bind_one(const param_def_t *d, const char *value, const char *what, double *number)
 {
     char *end = NULL;
@@ -115,6 +130,8 @@ static int bind_one(const param_def_t *d, const char *value, const char *what, d
         long long v = strtoll(value, &end, 10);
         if (errno || end == value || *end != '\0')
             return hoyle_error(HOYLE_EINVAL, "%s: %s: '%s' is not an integer", what, d->key, value);
+        /* Ranges are stored as doubles for both numeric types; every int a schema
+         * uses is exactly representable. */
         if ((double)v < d->min || (double)v > d->max)
             return hoyle_error(HOYLE_EINVAL, "%s: %s: %lld is out of range [%g, %g]", what, d->key,
                                v, d->min, d->max);
@@ -158,10 +175,14 @@ int params_bind(const param_def_t *defs, const spec_t *spec, const char *what, p
     params_t p;
     memset(&p, 0, sizeof p);
     p.defs = defs;
+    /* Count the NULL-key-terminated schema, stopping one past the limit so an
+     * oversized schema is detected without reading further. */
     while (defs && defs[p.num].key && p.num <= SPEC_MAX_PARAMS) p.num++;
     if (p.num > SPEC_MAX_PARAMS)
         return hoyle_error(HOYLE_EFULL, "%s: the schema has more than %d parameters", what,
                            SPEC_MAX_PARAMS);
+    /* First pass: reject unknown keys before anything is bound, so a typo is
+     * reported as such and not masked by a range error elsewhere. */
     for (int i = 0; i < spec->num_params; i++) {
         int found = 0;
         for (int j = 0; j < p.num; j++) found |= strcmp(defs[j].key, spec->params[i].key) == 0;
@@ -175,6 +196,9 @@ int params_bind(const param_def_t *defs, const spec_t *spec, const char *what, p
                                spec->params[i].key, p.num ? known : "none");
         }
     }
+    /* Second pass, in schema order: the given value, else the default ("" for
+     * none). Defaults go through bind_one too, so a bad default in a schema is
+     * caught the first time it is used. */
     for (int j = 0; j < p.num; j++) {
         const char *value = defs[j].def ? defs[j].def : "";
         for (int i = 0; i < spec->num_params; i++)
@@ -195,6 +219,8 @@ static int index_of(const params_t *p, const char *key)
 
 bool params_has(const params_t *p, const char *key) { return index_of(p, key) >= 0; }
 
+/* Typed getters abort on an unknown key: asking for a key that is not in the
+ * schema is a programmer error, not input to report. */
 static int find(const params_t *p, const char *key)
 {
     int j = index_of(p, key);
@@ -212,6 +238,8 @@ bool params_bool(const params_t *p, const char *key) { return p->number[find(p, 
 int params_choice(const params_t *p, const char *key) { return (int)p->number[find(p, key)]; }
 const char *params_str(const params_t *p, const char *key) { return p->text[find(p, key)]; }
 
+/* snprintf returns the would-be length, so `used` may pass `cap`; the loop
+ * stops then and the final check turns any truncation into HOYLE_EFULL. */
 int params_format(const params_t *p, const char *name, char *buf, size_t cap)
 {
     size_t used = (size_t)snprintf(buf, cap, "%s", name);

@@ -124,6 +124,9 @@ static void plus_minus(const elo_result_t *r, int i, double *plus, double *minus
 
 /* ---- ratings ---- */
 
+/* BayesElo-style table: +/- are the distances to the interval's bounds,
+ * score the points per game, oppo the game-weighted mean opponent rating,
+ * draws the draw fraction (all from the real games, prior excluded). */
 int elo_report_table(FILE *f, const elo_result_t *r)
 {
     int *order = rank_order(r);
@@ -138,6 +141,7 @@ int elo_report_table(FILE *f, const elo_result_t *r)
                 r->names[i], r->rating[i], plus, minus, r->games[i], 100 * r->score[i], r->oppo[i],
                 100 * r->draws[i]);
     }
+    /* Two-sided: a `confidence` interval is +/- z with Phi(z) = (1 + confidence) / 2. */
     double z = elo_normal_quantile(0.5 + 0.5 * r->confidence);
     fprintf(f, "advantage %.1f +/- %.1f, drawelo %.1f +/- %.1f (%g%% intervals%s)\n", r->advantage,
             z * r->advantage_se, r->drawelo, z * r->drawelo_se, 100 * r->confidence,
@@ -145,6 +149,9 @@ int elo_report_table(FILE *f, const elo_result_t *r)
     return finish(f, order);
 }
 
+/* LOS[i][j] = P(r_i > r_j) under the fit's normal approximation (elo.h),
+ * printed in percent with rows and columns in rank order; columns are
+ * labelled by rank to keep the matrix narrow. */
 int elo_report_los(FILE *f, const elo_result_t *r)
 {
     int *order = rank_order(r);
@@ -186,6 +193,7 @@ int elo_report_crosstable(FILE *f, const elo_input_t *in, const elo_result_t *r)
         /* the cross table counts games as given, weighted, skipping ids the
          * result does not have rather than indexing out of range */
         if (gm->white < 0 || gm->white >= r->n || gm->black < 0 || gm->black >= r->n) continue;
+        /* weight 0 means one game (elo.h), so zero-initialised inputs are unweighted. */
         double wt = gm->weight == 0 ? 1 : gm->weight;
         size_t wb = (size_t)gm->white * (size_t)r->n + (size_t)gm->black;
         size_t bw = (size_t)gm->black * (size_t)r->n + (size_t)gm->white;
@@ -225,6 +233,8 @@ int elo_report_crosstable(FILE *f, const elo_input_t *in, const elo_result_t *r)
     return finish(f, order);
 }
 
+/* One row per player in rank order; the column set is the JSON one, so the
+ * two formats carry the same numbers. */
 int elo_report_csv(FILE *f, const elo_result_t *r)
 {
     int *order = rank_order(r);
@@ -253,6 +263,8 @@ int elo_report_csv(FILE *f, const elo_result_t *r)
     return finish(f, order);
 }
 
+/* A model parameter (advantage, drawelo) with its standard error and, when
+ * the bootstrap ran, its percentile bounds (null otherwise). */
 static void json_param(FILE *f, const char *key, double v, double se, double lo, double hi)
 {
     fprintf(f, "\"%s\": {\"elo\": ", key);
@@ -311,6 +323,7 @@ int elo_report_json(FILE *f, const elo_result_t *r)
         f,
         ", \"iterations\": %d,\n\"bootstrap\": {\"replicates\": %d, \"failed\": %d},\n\"los\": [",
         r->iterations, r->boot_done, r->boot_failed);
+    /* The LOS matrix in rank order, matching the players array's order. */
     for (int a = 0; a < r->n; a++) {
         fputs(a ? ",\n  [" : "\n  [", f);
         for (int b = 0; b < r->n; b++) {
@@ -343,6 +356,8 @@ int elo_first_player_stat(const elo_group_t *g, double confidence, elo_first_sta
     double s = (g->wins + 0.5 * g->draws) / n;
     double var =
         (g->wins * (1 - s) * (1 - s) + g->draws * (0.5 - s) * (0.5 - s) + g->losses * s * s) / n;
+    /* var = 0 only when every game had the same result (all wins, all draws or
+     * all losses); then n itself is the honest count. */
     double neff = var > 0 ? n * s * (1 - s) / var : n;
     double z = elo_normal_quantile(0.5 + 0.5 * confidence);
     out->games = n;
@@ -377,6 +392,9 @@ int elo_report_first_player(FILE *f, const elo_group_t *groups, int n_groups, do
     group_total(groups, n_groups, &all);
     fprintf(f, "%-*s  games  first%%  [%2.0f%% interval]   elo      W      D      L\n", w, "Group",
             100 * confidence);
+    /* The extra last row (i == n_groups) is the total over all groups. The stat
+     * cannot fail here: every group was validated above and the total of valid
+     * groups is valid. */
     for (int i = 0; i <= n_groups; i++) {
         const elo_group_t *g = i < n_groups ? &groups[i] : &all;
         elo_first_player_stat(g, confidence, &st);

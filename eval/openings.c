@@ -32,6 +32,9 @@ static int list_push(opening_list_t *l, int *cap, const opening_t *o)
     return HOYLE_OK;
 }
 
+/* Re-checks every action even for lists that were validated on load: an
+ * opening may also come from a record or a caller, and a game over before
+ * or at the end of the opening would make the pairing meaningless. */
 int opening_apply(const game_t *g, const opening_t *o, void *s)
 {
     game_init(g, s);
@@ -46,6 +49,10 @@ int opening_apply(const game_t *g, const opening_t *o, void *s)
     return HOYLE_OK;
 }
 
+/* The actions are regrouped into whole moves (a run by one player; a chance
+ * event alone) so the text uses the game's move notation, e.g. one
+ * "11x18x25" for a multi-jump; `start` keeps the position before each move,
+ * which is what the notation is relative to. */
 int opening_to_text(const game_t *g, const opening_t *o, char *buf, size_t cap)
 {
     void *s = malloc(g->state_size), *start = malloc(g->state_size);
@@ -80,6 +87,9 @@ int opening_to_text(const game_t *g, const opening_t *o, char *buf, size_t cap)
 }
 
 /* Parse one book line (name already split off) into `o`. */
+/* Moves are separated by blanks or ';'. Each is parsed against the position
+ * so far and applied checked, so a book line that is illegal anywhere is
+ * rejected with its file:line. */
 static int parse_moves(const game_t *g, char *moves, opening_t *o, void *s, const char *where)
 {
     game_init(g, s);
@@ -113,6 +123,10 @@ static char *trim(char *t)
     return t;
 }
 
+/* Book format: one opening a line, "name | move move ..." or just the moves
+ * (then the moves are the name too); blank lines and '#' comments are
+ * skipped. Names must be unique because results are grouped by them. All or
+ * nothing: on any error *out is untouched. */
 int openings_load_book(const game_t *g, const char *path, opening_list_t *out)
 {
     FILE *f = fopen(path, "r");
@@ -162,6 +176,9 @@ int openings_load_book(const game_t *g, const char *path, opening_list_t *out)
 }
 
 /* Draw one random opening of `moves` whole moves; HOYLE_ESTATE if it ended the game. */
+/* A chance event is a whole move of its own (the inner loop stops after it);
+ * a decision move runs until the turn passes, so "k moves" means k moves in
+ * the game's own sense and a multi-jump is never cut in half. */
 static int draw_one(const game_t *g, int moves, rng_t *rng, void *s, int *legal, opening_t *o)
 {
     game_init(g, s);
@@ -193,15 +210,24 @@ int openings_random(const game_t *g, int moves, int count, uint64_t seed, openin
 {
     if (moves < 0 || count < 1)
         return hoyle_error(HOYLE_EINVAL, "openings: random:%d with %d openings", moves, count);
+    /* There is only one 0-move opening (the start), so asking for more would
+     * never finish. */
     if (moves == 0) count = 1;
     opening_list_t l = {0, NULL};
     int cap = 0, status = HOYLE_OK, tries = 0;
     void *s = malloc(g->state_size);
     int *legal = malloc(sizeof(int) * (size_t)g->max_legal);
     rng_t rng;
+    /* One stream from the caller's seed: the same (game, moves, count, seed)
+     * always yields the same list, so a tournament can be rerun or resumed with
+     * the same openings. */
     rng_init(&rng, seed);
     if (!s || !legal) status = hoyle_error(HOYLE_ENOMEM, "openings: out of memory");
     while (status == 0 && l.n < count) {
+        /* Rejection sampling (terminal or duplicate draws are retried) needs a
+         * bound: a game with fewer distinct k-move openings than `count` would
+         * otherwise loop forever. 100 tries per opening plus slack is generous for
+         * any game with enough openings. */
         if (++tries > 100 * count + 1000) {
             status =
                 hoyle_error(HOYLE_EINVAL, "openings: could not find %d distinct %d-move openings",
@@ -216,14 +242,17 @@ int openings_random(const game_t *g, int moves, int count, uint64_t seed, openin
             status = r;
             break;
         }
+        /* Duplicates would weight one opening twice in every pairing; the quadratic
+         * scan is fine for the hundreds of openings a tournament uses. */
         int dup = 0;
         for (int i = 0; i < l.n && !dup; i++)
             dup = l.items[i].num_actions == o.num_actions &&
                   memcmp(l.items[i].actions, o.actions, sizeof(int) * (size_t)o.num_actions) == 0;
         if (dup) continue;
         char text[OPENING_NAME_MAX];
-        if (moves == 0)
-            snprintf(o.name, sizeof o.name, "start");
+        if (moves == 0) snprintf(o.name, sizeof o.name, "start");
+        /* The name is the opening's move text, so reports and records show it
+         * directly; the numbered fallback covers text longer than a name. */
         else if (opening_to_text(g, &o, text, sizeof text) >= 0)
             snprintf(o.name, sizeof o.name, "%s", text);
         else

@@ -14,6 +14,10 @@
 
 int tournament_schedule(const tour_config_t *c, tour_job_t **jobs, int *num_jobs)
 {
+    /* Pass 1 counts the jobs (in long long: the product can pass INT_MAX) so the
+     * list is allocated once and too-large tournaments are refused before any
+     * allocation; pass 2 fills it in the order described above. The two passes
+     * must compute k the same way. */
     long long total = 0;
     int na = c->num_agents;
     int npair = c->schedule == TOUR_GAUNTLET ? na - 1 : na * (na - 1) / 2;
@@ -24,6 +28,7 @@ int tournament_schedule(const tour_config_t *c, tour_job_t **jobs, int *num_jobs
                     : c->openings_per_pairing;
         total += (long long)npair * k * c->games_per_opening * 2;
     }
+    /* 1e8 jobs (~4 GB of tour_job_t) is past any tournament that could finish. */
     if (total <= 0 || total > 100000000)
         return hoyle_error(HOYLE_EINVAL, "tournament: %lld games is out of range [1, 1e8]", total);
     tour_job_t *list = calloc((size_t)total, sizeof *list); /* zeroed: padding compares equal */
@@ -37,10 +42,16 @@ int tournament_schedule(const tour_config_t *c, tour_job_t **jobs, int *num_jobs
         int p = 0;
         for (int a = 0; a < na; a++) {
             for (int b = a + 1; b < na; b++) {
+                /* p counts only the pairings actually scheduled, so gauntlet pairings are
+                 * numbered 0..na-2 like round-robin's are 0..npair-1. */
                 if (c->schedule == TOUR_GAUNTLET && a != 0) continue;
                 for (int m = 0; m < k; m++) {
+                    /* Consecutive pairings take consecutive windows of the (shuffled) pool:
+                     * with k * npair <= pool no two pairings share an opening. */
                     int o = (int)(((long long)p * k + m) % pool);
                     for (int r = 0; r < c->games_per_opening; r++) {
+                        /* Each opening is played twice with colours swapped, which cancels most of
+                         * the first-move advantage from the pairing's score. */
                         for (int colour = 0; colour < 2; colour++) {
                             tour_job_t *j = &list[n];
                             j->index = n;
@@ -50,6 +61,10 @@ int tournament_schedule(const tour_config_t *c, tour_job_t **jobs, int *num_jobs
                             j->opening = o;
                             j->seat[0] = colour == 0 ? a : b;
                             j->seat[1] = colour == 0 ? b : a;
+                            /* The seed is a function of (config seed, job index) only, never of
+                             * which worker plays it or when, so a resumed or reordered run replays
+                             * the same games; agents and chance derive their own seeds from it
+                             * (tournament_play.c). */
                             j->seed = rng_mix(c->seed ^ rng_mix((uint64_t)n + 1));
                             n++;
                         }

@@ -16,12 +16,15 @@
  * so bisection finds it). Then
  *     LLR = sum n_i [log(1 + lambda0 (a_i - s0)) - log(1 + lambda1 (a_i - s1))].
  *
- * Both forms return 0 (play on) until at least two different scores have
- * been seen: before that the variance is 0 and a GSPRT would stop on the
- * first game. (cutechess waits for a win, a draw and a loss; that rule never
- * ends in games without draws.) The exact form also counts empty buckets as
- * 1e-3 (fishtest's regularisation) so every phat_i > 0 and both hypotheses
- * lie strictly inside the range of the scores. */
+ * Regularisation (fishtest LLRcalc.regularize): the exact form counts every
+ * empty bucket as 1e-3 before computing phat, so every phat_i > 0, both
+ * hypotheses lie strictly inside the range the estimated distribution can
+ * reach, and the LLR is defined from the first unit, zero variance
+ * included (every unit a win: LLR ~ N log(s1/s0)). The normal
+ * approximation is not regularised (with var ~ 1e-3/N it would explode):
+ * it returns 0 (play on) until at least two different scores have been
+ * seen. (cutechess waits for a win, a draw and a loss; that rule never
+ * ends in games without draws.) */
 #include "eval/sprt.h"
 
 #include <math.h>
@@ -39,12 +42,14 @@ void sprt_params_default(sprt_params_t *p)
     p->elo1 = 5;
     p->alpha = 0.05;
     p->beta = 0.05;
-    p->exact = 0;
+    p->exact = 1;
 }
 
 /* lambda for the MLE under mean constraint s (see the file comment). */
 static double mle_lambda(const double *ph, const double *a, int k, double s)
 {
+    /* Every 1 + lambda c_i must stay positive (the p_i are probabilities):
+     * lambda > -1/c_i for c_i > 0 and lambda < -1/c_i for c_i < 0. */
     double lo = -INFINITY, hi = INFINITY;
     for (int i = 0; i < k; i++) {
         double c = a[i] - s;
@@ -55,6 +60,7 @@ static double mle_lambda(const double *ph, const double *a, int k, double s)
     for (int it = 0; it < 200 && hi - lo > 1e-15 * fmax(1.0, fabs(lo) + fabs(hi)); it++) {
         double mid = 0.5 * (lo + hi), phi = 0;
         for (int i = 0; i < k; i++) phi += ph[i] * (a[i] - s) / (1 + mid * (a[i] - s));
+        /* phi is decreasing in lambda, so phi > 0 means the root lies above mid. */
         if (phi > 0)
             lo = mid;
         else
@@ -67,11 +73,19 @@ double sprt_llr_general(const double *count, const double *score, int k, double 
                         int exact)
 {
     if (k < 2 || k > SPRT_MAX_BUCKETS) return NAN;
-    double n[SPRT_MAX_BUCKETS], ph[SPRT_MAX_BUCKETS], tot = 0;
+    double n[SPRT_MAX_BUCKETS], ph[SPRT_MAX_BUCKETS], tot = 0, amin = INFINITY, amax = -INFINITY;
     int filled = 0;
-    for (int i = 0; i < k; i++) filled += count[i] > 0;
-    if (filled < 2) return 0; /* one kind of result so far: no variance to go on */
     for (int i = 0; i < k; i++) {
+        filled += count[i] > 0;
+        amin = fmin(amin, score[i]);
+        amax = fmax(amax, score[i]);
+    }
+    if (filled == 0) return 0;          /* nothing recorded yet */
+    if (!exact && filled < 2) return 0; /* one kind of result: no variance to go on */
+    if (exact && !(amin < s0 && s1 < amax)) return NAN; /* no MLE with that mean */
+    for (int i = 0; i < k; i++) {
+        /* Only the exact form regularises: an empty bucket gets p_i = 0 at the MLE
+         * and log(0) would follow. The normal form is unaffected by empty buckets. */
         n[i] = count[i] > 0 ? count[i] : exact ? SPRT_EMPTY_BUCKET : 0;
         tot += n[i];
     }
@@ -88,12 +102,18 @@ double sprt_llr_general(const double *count, const double *score, int k, double 
     return llr;
 }
 
+/* Game units: a win, draw, loss score 1, 1/2, 0. The Elo bounds become score
+ * bounds on the logistic scale (score.c), as in fishtest's logistic mode. */
 double sprt_llr_trinomial(const double wdl[3], double elo0, double elo1, int exact)
 {
     static const double a[3] = {1.0, 0.5, 0.0};
     return sprt_llr_general(wdl, a, 3, elo_to_score(elo0), elo_to_score(elo1), exact);
 }
 
+/* Pair units (a game and its colour-swapped twin, fishtest's pentanomial
+ * model): the pair's points 0, 1/2, 1, 3/2, 2 divided by 2. Pairing removes
+ * most of the opening's bias from the variance, so the test stops sooner
+ * than with game units on the same games. */
 double sprt_llr_pentanomial(const double penta[5], double elo0, double elo1, int exact)
 {
     static const double a[5] = {0.0, 0.25, 0.5, 0.75, 1.0};
@@ -102,20 +122,24 @@ double sprt_llr_pentanomial(const double penta[5], double elo0, double elo1, int
 
 int sprt_init(sprt_t *s, const sprt_params_t *p)
 {
-    if (!(isfinite(p->elo0) && isfinite(p->elo1) && p->elo0 < p->elo1))
-        return hoyle_error(HOYLE_EINVAL, "sprt: need finite elo0 < elo1, got %g and %g", p->elo0,
-                           p->elo1);
+    if (!(p->elo0 >= -SPRT_ELO_MAX && p->elo1 <= SPRT_ELO_MAX && p->elo0 < p->elo1))
+        return hoyle_error(HOYLE_EINVAL, "sprt: need elo0 < elo1, both in [%d, %d], got %g and %g",
+                           -SPRT_ELO_MAX, SPRT_ELO_MAX, p->elo0, p->elo1);
     if (!(p->alpha > 0 && p->alpha < 1 && p->beta > 0 && p->beta < 1 && p->alpha + p->beta < 1))
         return hoyle_error(HOYLE_EINVAL,
                            "sprt: need alpha, beta in (0, 1) with alpha + beta < 1, got %g and %g",
                            p->alpha, p->beta);
     memset(s, 0, sizeof *s);
     s->p = *p;
+    /* Wald's (1945) approximate bounds: accept H0 at LLR <= log(beta/(1-alpha)),
+     * H1 at LLR >= log((1-beta)/alpha). */
     s->lower = log(p->beta / (1 - p->alpha));
     s->upper = log((1 - p->beta) / p->alpha);
     return HOYLE_OK;
 }
 
+/* mode records the unit the test was started with (0 none yet, 1 games,
+ * 2 pairs); mixing units would make one LLR over incompatible buckets. */
 int sprt_add_game(sprt_t *s, double score)
 {
     if (s->mode == 2)
@@ -136,6 +160,7 @@ int sprt_add_pair(sprt_t *s, double pair_score)
 {
     if (s->mode == 1)
         return hoyle_error(HOYLE_ESTATE, "sprt: this test records single games, not pairs");
+    /* The pair score in half points is the pentanomial bucket index 0..4. */
     double k = pair_score * 2;
     if (!(k >= 0 && k <= 4 && k == floor(k)))
         return hoyle_error(HOYLE_EINVAL, "sprt: pair score must be 0, 0.5, 1, 1.5 or 2, got %g",
@@ -160,6 +185,8 @@ sprt_decision_t sprt_decision(const sprt_t *s)
     return SPRT_CONTINUE;
 }
 
+/* Mean score per unit and its standard error sqrt(var / n) over the same
+ * buckets the LLR uses (unregularised). */
 void sprt_score(const sprt_t *s, double *units, double *mean, double *se)
 {
     static const double a3[3] = {1.0, 0.5, 0.0}, a5[5] = {0.0, 0.25, 0.5, 0.75, 1.0};

@@ -25,6 +25,8 @@ typedef struct pair_game {
     char error[256];
 } pair_game_t;
 
+/* Two pair_games, each with its own two agents, so the two games of a pair
+ * can be played at once on two threads without sharing an agent. */
 struct sprt_runner {
     const game_t *g;
     sprt_run_params_t p;
@@ -33,6 +35,10 @@ struct sprt_runner {
     pair_game_t game[2];
 };
 
+/* Play one game of the pair. The agents are reseeded with the seat seeds a
+ * fresh tournament_play would use, so reusing them game after game gives the
+ * same games as creating them anew (see agent_reseed). Errors are copied
+ * into pg->error here because hoyle_last_error is per thread. */
 static void *play_thread(void *arg)
 {
     pair_game_t *pg = arg;
@@ -69,6 +75,8 @@ int sprt_runner_create(const game_t *g, const sprt_run_params_t *p, sprt_runner_
     else if (strcmp(src, "none") == 0)
         r->random_k = 0;
     else if (strncmp(src, "random:", 7) == 0)
+        /* A negative K is caught below; the value is only a move count for
+         * openings_random, which checks it again. */
         r->random_k = atoi(src + 7);
     else
         status =
@@ -78,10 +86,13 @@ int sprt_runner_create(const game_t *g, const sprt_run_params_t *p, sprt_runner_
     for (int k = 0; k < 2 && status == 0; k++) {
         pair_game_t *pg = &r->game[k];
         pg->g = g;
+        /* Game k puts A (spec[0]) in seat k: game 0 A moves first, game 1 B does. */
         pg->spec[0] = p->spec[k];
         pg->spec[1] = p->spec[1 - k];
         pg->max_moves = p->max_moves;
         for (int s = 0; s < 2 && status == 0; s++)
+            /* Created once with seed 0; every game reseeds before it starts, so this
+             * seed is never used for play. */
             status = agent_create(g, pg->spec[s], 0, &pg->agent[s]);
     }
     if (status) {
@@ -108,10 +119,15 @@ int sprt_runner_run(sprt_runner_t *r, sprt_t *test, sprt_pair_fn on_pair, void *
     sprt_decision_t d = SPRT_CONTINUE;
     for (; pairs < r->p.max_pairs && d == SPRT_CONTINUE && status == 0; pairs++) {
         /* 1. the pair's opening: the book cycled, or a new random one */
+        /* Pair seed from (seed, pair index) only: the file's invariant. The
+         * opening and the second game derive their seeds from it with fixed domain
+         * tags (0x0be1, 0x5eed) so the three streams are independent. */
         uint64_t ps = rng_mix(r->p.seed + pairs);
         opening_list_t one = {0, NULL};
         const opening_t *o;
         if (r->book.n > 0)
+            /* Cycling the book in order gives every opening the same weight over a
+             * long test. */
             o = &r->book.items[pairs % (uint64_t)r->book.n];
         else if ((status = openings_random(g, r->random_k, 1, rng_mix(ps ^ 0x0be1), &one)))
             break;
@@ -127,6 +143,8 @@ int sprt_runner_run(sprt_runner_t *r, sprt_t *test, sprt_pair_fn on_pair, void *
             memset(&pg[k].res, 0, sizeof pg[k].res);
         }
         pthread_t th;
+        /* If no thread can be made, play the second game on this thread: slower,
+         * but the same games. */
         int threaded = pthread_create(&th, NULL, play_thread, &pg[1]) == 0;
         play_thread(&pg[0]);
         if (threaded)
@@ -137,6 +155,8 @@ int sprt_runner_run(sprt_runner_t *r, sprt_t *test, sprt_pair_fn on_pair, void *
             if (pg[k].status) status = hoyle_error(pg[k].status, "%s", pg[k].error);
         /* 3. the pair's score into the test */
         if (status == 0) {
+            /* A's points over the pair, 0..2 in half points: the pentanomial unit
+             * (sprt.c). The decision is taken after every pair. */
             double score = a_score(&pg[0].res, 0) + a_score(&pg[1].res, 1);
             status = sprt_add_pair(test, score);
             d = sprt_decision(test);

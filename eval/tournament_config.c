@@ -14,6 +14,8 @@
 #include "games/registry.h"
 #include "mcts/agent.h"
 
+/* The keys, kinds and ranges config_check enforces before check_semantics
+ * runs; `help` is the one-line meaning of each key. */
 static const config_key_t tour_schema[] = {
     {.key = "name", .kind = CONFIG_STRING, .required = true, .help = "tournament name"},
     {.key = "games",
@@ -55,6 +57,8 @@ static const config_key_t tour_schema[] = {
     {.key = "seed",
      .kind = CONFIG_INT,
      .min = 0,
+     /* 2^53 - 1: the largest integer a double (the config's number type) holds
+      * exactly, so every accepted seed round-trips. */
      .max = 9007199254740991.0,
      .help = "seed of openings and games (default 1)"},
     {.key = "output", .kind = CONFIG_STRING, .required = true, .help = "HDF5 record file"},
@@ -88,6 +92,8 @@ void tournament_config_done(tour_config_t *c)
 static char *strip_workers(char *text)
 {
     char *p = text;
+    /* Invariant: p is at the start of a line. Only top-level keys start in
+     * column 0, so a nested "workers:" (none exists today) would be kept. */
     while (p && *p) {
         char *nl = strchr(p, '\n');
         if (strncmp(p, "workers:", 8) == 0) {
@@ -102,6 +108,8 @@ static char *strip_workers(char *text)
     return text;
 }
 
+/* Gauntlet: the first agent against each other one; round-robin: every
+ * unordered pair. */
 static int npairings(const tour_config_t *c)
 {
     return c->schedule == TOUR_GAUNTLET ? c->num_agents - 1
@@ -112,6 +120,9 @@ static int npairings(const tour_config_t *c)
 static void book_path(const char *cfg_path, const char *p, char *out, size_t cap)
 {
     snprintf(out, cap, "%s", p);
+    /* Relative to the working directory first (what a user typing the path
+     * means), then the config's folder (what a config shipped with its book
+     * means); if neither is readable, keep the path as given so the error names it. */
     if (p[0] == '/' || access(p, R_OK) == 0) return;
     const char *slash = strrchr(cfg_path, '/');
     if (slash) snprintf(out, cap, "%.*s/%s", (int)(slash - cfg_path), cfg_path, p);
@@ -124,16 +135,24 @@ static int load_openings(tour_config_t *c, const config_t *cf, int i, const char
 {
     const game_t *g = c->games[i];
     int k = c->openings_per_pairing;
+    /* Per-game opening seed: 0x6f70656e is "open", a domain tag that keeps this
+     * stream apart from the game seeds derived from the same c->seed; mixing in
+     * i gives each game of the config its own openings. */
     uint64_t seed = rng_mix(c->seed ^ rng_mix(0x6f70656eULL + (uint64_t)i));
     opening_list_t *l = &c->openings[i];
     if (strcmp(src, "none") == 0) return openings_random(g, 0, 1, seed, l);
     if (strncmp(src, "random:", 7) == 0) {
         char *end;
         long moves = strtol(src + 7, &end, 10);
+        /* 60 whole moves is far beyond any useful random opening and keeps
+         * OPENING_MAX_ACTIONS from being reached by multi-action moves. */
         if (end == src + 7 || *end || moves < 0 || moves > 60)
             return hoyle_error(HOYLE_EINVAL,
                                "%s: key 'openings.%s': '%s': K in random:K must be 0..60", at,
                                g->entry->name, src);
+        /* Ask for distinct openings for every pairing first, so no two pairings
+         * share one; a game with too few distinct k-move openings falls back to
+         * k openings that all pairings share. */
         int want = (k > 0 ? k : 1) * npairings(c);
         if (openings_random(g, (int)moves, want, seed, l) == 0) return HOYLE_OK;
         if (openings_random(g, (int)moves, k > 0 ? k : 1, seed, l) == 0) return HOYLE_OK;
@@ -147,6 +166,7 @@ static int load_openings(tour_config_t *c, const config_t *cf, int i, const char
         /* seeded shuffle, so that pairings rotate through the whole book */
         rng_t r;
         rng_init(&r, seed);
+        /* Fisher-Yates: every permutation equally likely. */
         for (int j = l->n - 1; j > 0; j--) {
             int m = (int)rng_below(&r, (uint32_t)j + 1);
             opening_t t = l->items[j];
@@ -160,6 +180,10 @@ static int load_openings(tour_config_t *c, const config_t *cf, int i, const char
                        g->entry->name, src);
 }
 
+/* The checks config_check cannot do because they need the registry or the
+ * other keys: schedule name, unique agents that create on every game and are
+ * not human, two-player games listed once, openings keys naming listed games,
+ * and the opening lists themselves. Every message names file:line of the key. */
 static int check_semantics(tour_config_t *c, const config_t *cf)
 {
     char at[1200];
@@ -181,6 +205,7 @@ static int check_semantics(tour_config_t *c, const config_t *cf)
     c->workers = (int)config_int(cf, "workers", 1);
     if (c->workers == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
+        /* sysconf may fail (-1); one worker is always a valid fallback. */
         c->workers = n > 0 ? (int)n : 1;
     }
     c->seed = (uint64_t)config_int(cf, "seed", 1);
@@ -227,6 +252,8 @@ static int check_semantics(tour_config_t *c, const config_t *cf)
                                    g->spec);
         for (int a = 0; a < c->num_agents; a++) {
             agent_t *probe;
+            /* A probe agent per (game, agent): a spec that fails on one game only must
+             * fail here, not after hours of play. */
             if (agent_create(g, c->agents[a], 0, &probe)) {
                 const config_node_t *an = NULL;
                 config_node_t *const *ai;
@@ -236,6 +263,7 @@ static int check_semantics(tour_config_t *c, const config_t *cf)
             }
             int human = agent_is_human(probe);
             agent_free(probe);
+            /* A human agent would block a worker on stdin. */
             if (human)
                 return hoyle_error(HOYLE_EINVAL,
                                    "%s: key 'agents[%d]': human players cannot play tournaments",
@@ -256,6 +284,7 @@ static int check_semantics(tour_config_t *c, const config_t *cf)
     }
     for (int i = 0; i < c->num_games; i++) {
         const config_node_t *e = op ? config_child(op, c->games[i]->entry->name) : NULL;
+        /* Games without an openings entry play from the initial position. */
         const char *src = e ? e->value : "none";
         where(cf, e ? e : op, at, sizeof at);
         snprintf(c->opening_source[i], sizeof c->opening_source[i], "%s", src);
@@ -264,6 +293,10 @@ static int check_semantics(tour_config_t *c, const config_t *cf)
     return HOYLE_OK;
 }
 
+/* Steps: 1. parse the file; 2. apply the --set overrides (so they are
+ * checked like the file); 3. schema check; 4. semantic checks, which build
+ * the games and openings; 5. dump the merged config, the text whose hash a
+ * resume compares. *out is written only on success. */
 int tournament_config_load(const char *path, char *const *sets, int num_sets, tour_config_t *out)
 {
     config_t *cf = NULL;

@@ -19,6 +19,10 @@ typedef struct export_game {
     bool unusable; /* this program cannot make the game (another version's spec): skip */
 } export_game_t;
 
+/* One record as text. r->actions begin at the initial position: agent_play
+ * stores the opening's actions too, so the writer needs no separate opening.
+ * Round is the 1-based job index, which makes each game's tag unique within
+ * a tournament. */
 static int write_one(const game_t *g, const void *start, const game_record_t *r, const char *event,
                      char *text, size_t cap, FILE *out)
 {
@@ -44,7 +48,10 @@ int tournament_export_records(const char *h5path, const char *format, FILE *out,
     int status = h5rec_open_read(h5path, &h);
     if (status) return status;
     const h5rec_meta_t *meta = h5rec_meta(h);
+    /* The Event tag names the tournament: its config path, else the file. */
     const char *event = meta->config_path && meta->config_path[0] ? meta->config_path : h5path;
+    /* 64 KiB per game record: far above the longest game text the writers
+     * produce; a longer one fails with HOYLE_EFULL rather than being truncated. */
     size_t cap = 1 << 16;
     char *text = malloc(cap);
     export_game_t games[H5REC_MAX_GAMES];
@@ -55,16 +62,23 @@ int tournament_export_records(const char *h5path, const char *format, FILE *out,
         game_record_t r;
         if ((status = h5rec_read(h, i, &r))) break;
         int gi = -1;
+        /* Match the record to the file's game list, so each game is created once
+         * however many records it has; a spec not in the list is skipped. */
         for (int k = 0; k < meta->num_games && k < H5REC_MAX_GAMES; k++)
             if (strcmp(meta->game_specs[k], r.game_spec) == 0) gi = k;
         export_game_t *eg = gi >= 0 ? &games[gi] : NULL;
         if (eg && eg->g == NULL && !eg->unusable) {
+            /* A spec this build cannot make (another version's parameters) marks the game
+             * unusable once, so its records are counted as skipped, not errors: an
+             * export of a mixed file still writes what it can. */
             eg->unusable = game_create(r.game_spec, &eg->g) != 0;
             if (eg->g && (eg->start = malloc(eg->g->state_size)) == NULL)
                 status = hoyle_error(HOYLE_ENOMEM, "export: out of memory");
             if (status == 0 && eg->g) game_init(eg->g, eg->start);
         }
         const char *f = status == 0 && eg && eg->g ? game_record_format(eg->g) : NULL;
+        /* Only games whose family writes the requested format are exported; the rest
+         * (no writer, another format) are counted in *skipped for the caller to report. */
         if (status == 0 && f && strcasecmp(f, format) == 0) {
             status = write_one(eg->g, eg->start, &r, event, text, cap, out);
             if (status == 0) n_written++;

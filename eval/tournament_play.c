@@ -20,6 +20,8 @@ void tour_game_result_done(tour_game_result_t *r)
     memset(r, 0, sizeof *r);
 }
 
+/* Each seat's agent gets its own stream from the game seed (0xa9e47 is an
+ * arbitrary domain tag), so the two agents never share random numbers. */
 uint64_t tournament_agent_seed(uint64_t seed, int seat)
 {
     return rng_mix(seed ^ (0xa9e47ULL + (uint64_t)seat));
@@ -30,6 +32,8 @@ int tournament_play_agents(const game_t *g, agent_t *const agents[2],
                            int max_moves, tour_game_result_t *out)
 {
     memset(out, 0, sizeof *out);
+    /* The action and timing buffers are sized for the longest game agent_play
+     * can produce (opening plus max_game_length), so they never grow mid-game. */
     int cap = agent_game_capacity(g);
     out->actions = malloc(sizeof(int32_t) * (size_t)cap);
     out->action_ms = malloc(sizeof(float) * (size_t)cap);
@@ -41,6 +45,9 @@ int tournament_play_agents(const game_t *g, agent_t *const agents[2],
                               .opening_len = opening ? opening->num_actions : 0,
                               .opening_name = opening ? opening->name : NULL,
                               .max_moves = max_moves,
+                              /* Dice and other chance events draw from a third stream,
+                               * independent of both agents, so a change in how an agent uses its
+                               * rng does not change the dice the two sides see. */
                               .chance_seed = rng_mix(seed ^ 0xc4a9ceULL),
                               .names = seat_spec,
                               .actions = out->actions,
@@ -51,6 +58,8 @@ int tournament_play_agents(const game_t *g, agent_t *const agents[2],
         tour_game_result_done(out);
         return status;
     }
+    /* Map the driver's end reason onto the record file's: a forfeit (illegal
+     * move, agent error) is stored as ERROR, its message in out->error. */
     static const record_end_t end_of[] = {[AGENT_GAME_RULES] = RECORD_END_RULES,
                                           [AGENT_GAME_MOVE_LIMIT] = RECORD_END_MOVE_LIMIT,
                                           [AGENT_GAME_FORFEIT] = RECORD_END_ERROR};
@@ -62,6 +71,9 @@ int tournament_play_agents(const game_t *g, agent_t *const agents[2],
     return HOYLE_OK;
 }
 
+/* Fresh-agent form: identical results to tournament_play_agents with agents
+ * reseeded by tournament_agent_seed, which is what lets tournament_run reuse
+ * agents across games. */
 int tournament_play(const game_t *g, const char *const seat_spec[2], const opening_t *opening,
                     uint64_t seed, int max_moves, tour_game_result_t *out)
 {

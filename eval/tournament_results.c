@@ -17,6 +17,7 @@ static char *dup_str(const char *s)
     return d;
 }
 
+/* Frees what a pool owns; the tres_set_t itself lives in t->sets. */
 static void set_done(tres_set_t *s)
 {
     free(s->label);
@@ -62,6 +63,8 @@ static int note_file(tres_t *t, const char *path, uint64_t id)
     return HOYLE_OK;
 }
 
+/* Find-or-append by label. Pools are few (one per game variant, or one when
+ * pooled), so a linear scan is enough; on ENOMEM nothing is appended. */
 static tres_set_t *find_set(tres_t *t, const char *label)
 {
     for (int i = 0; i < t->n_sets; i++)
@@ -77,6 +80,8 @@ static tres_set_t *find_set(tres_t *t, const char *label)
     return s;
 }
 
+/* Player index within a pool, by agent spec string: the same spec in two
+ * files is the same player. Returns -1 on out of memory. */
 static int player_id(tres_set_t *s, const char *name)
 {
     for (int i = 0; i < s->n_players; i++)
@@ -88,6 +93,7 @@ static int player_id(tres_set_t *s, const char *name)
     return s->n_players++;
 }
 
+/* Per-opening W/D/L tally of the first seat, for the first-player report. */
 static elo_group_t *group_of(tres_set_t *s, const char *label)
 {
     for (int i = 0; i < s->n_groups; i++)
@@ -102,12 +108,19 @@ static elo_group_t *group_of(tres_set_t *s, const char *label)
     return g;
 }
 
+/* Add one stored game to its pool: white = seat 0, score = seat 0's result,
+ * per the file's invariant. */
 static int add_record(tres_t *t, const game_record_t *r)
 {
     const char *a = r->agent_spec[0], *b = r->agent_spec[1];
+    /* Self-play and unlabeled games carry no information about relative
+     * strength: they are skipped, not errors, so a file can mix both kinds. */
     if (!a || !b || !a[0] || !b[0] || strcmp(a, b) == 0) return HOYLE_OK; /* not a rated game */
+    /* The filter is a prefix: "checkers" selects every checkers variant. */
     if (t->game_filter && strncmp(r->game_spec, t->game_filter, strlen(t->game_filter)) != 0)
         return HOYLE_OK;
+    /* Ratings are per game spec by default: strength in one variant says little
+     * about another. `pooled` puts all games in one pool. */
     tres_set_t *s = find_set(t, t->pooled ? "all games" : r->game_spec);
     if (s == NULL) return hoyle_error(HOYLE_ENOMEM, "ratings: out of memory");
     int w = player_id(s, a), bl = player_id(s, b);
@@ -115,6 +128,7 @@ static int add_record(tres_t *t, const game_record_t *r)
     elo_group_t *g = group_of(s, label);
     if (w < 0 || bl < 0 || g == NULL) return hoyle_error(HOYLE_ENOMEM, "ratings: out of memory");
     if (s->n_games == s->cap_games) {
+        /* Geometric growth keeps appends amortised O(1) for large record files. */
         size_t nc = s->cap_games ? s->cap_games * 2 : 256;
         elo_game_t *p = realloc(s->games, sizeof *p * nc);
         if (p == NULL) return hoyle_error(HOYLE_ENOMEM, "ratings: out of memory");
@@ -144,6 +158,8 @@ int tres_add_file(tres_t *t, const char *path)
         game_record_t r;
         status = h5rec_read(h, i, &r);
         if (status) break;
+        /* The Elo models take win/draw/loss only; any other result is a corrupt or
+         * foreign file and stops the import rather than being silently rounded. */
         if (r.result != 0 && r.result != 0.5 && r.result != 1)
             status = hoyle_error(HOYLE_EINVAL, "%s: game %lld has result %g", path, (long long)i,
                                  r.result);
@@ -191,12 +207,19 @@ static const char *end_label(int e)
                                         : "error";
 }
 
+/* Fit and print one pool in the requested format. A pool that cannot be
+ * fitted (fewer than two players, fit failure) still prints its header and
+ * statistics; its error is returned so tres_report can report the first one. */
 static int report_one(FILE *f, const tres_set_t *s, const tres_opts_t *o, int index)
 {
     elo_params_t p;
     elo_params_default(&p);
     p.bootstrap = o->bootstrap;
+    /* Bootstrap resampling needs a seed; 0 means "default", mapped to 1 so that
+     * reports are reproducible without a flag. */
     p.seed = o->seed ? o->seed : 1;
+    /* An anchor absent from this pool is ignored here rather than failing: with
+     * several pools the anchor may play in only some of them. */
     if (o->anchor && elo_find_player((const char *const *)s->names, s->n_players, o->anchor) >= 0)
         p.anchor = o->anchor;
     elo_input_t in = {.n_players = s->n_players,
@@ -211,6 +234,7 @@ static int report_one(FILE *f, const tres_set_t *s, const tres_opts_t *o, int in
     if (o->format == TRES_JSON) {
         fprintf(f, "%s{\"game\":", index ? "," : "");
         fputc('"', f);
+        /* JSON string escape of the label; game specs contain no control characters. */
         for (const char *c = s->label; *c; c++) {
             if (*c == '"' || *c == '\\') fputc('\\', f);
             fputc(*c, f);
@@ -250,6 +274,8 @@ static int report_one(FILE *f, const tres_set_t *s, const tres_opts_t *o, int in
         } else {
             fprintf(f, "no ratings: %s\n", hoyle_last_error());
         }
+        /* first_player == 2: one summary line over all openings; 1: one row per
+         * opening. Intervals are Wilson score intervals at 95% (see elo_report.c). */
         if (o->first_player == 2 && s->n_groups > 0) {
             elo_group_t all = {.label = "all"};
             for (int i = 0; i < s->n_groups; i++) {
@@ -273,6 +299,8 @@ static int report_one(FILE *f, const tres_set_t *s, const tres_opts_t *o, int in
     return status;
 }
 
+/* Every pool is reported even after one fails, and the first failure is
+ * returned with its message saved before later pools overwrite it. */
 int tres_report(FILE *f, const tres_t *t, const tres_opts_t *o)
 {
     int first_error = 0;

@@ -22,9 +22,13 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/progress.h"
 #include "data/h5rec.h"
 #include "eval/tournament.h"
 
+/* Set from a signal handler (tournament_request_stop), hence sig_atomic_t;
+ * workers only read it between games, so a game in flight always finishes
+ * and is stored. */
 static volatile sig_atomic_t stop_requested;
 
 void tournament_request_stop(void) { stop_requested = 1; }
@@ -40,9 +44,8 @@ typedef struct run {
     int status; /* first failure */
     char error[512];
     /* progress */
-    FILE *progress;
-    int tty;
-    double t0, last_print;
+    progress_t progress;
+    double t0;
     int done, done_at_start;
     double points[TOUR_MAX_AGENTS], games[TOUR_MAX_AGENTS];
 } run_t;
@@ -54,6 +57,8 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Running per-agent score for the progress line only; the ratings are fitted
+ * later from the file, never from these counters. */
 static void tally(run_t *r, const tour_job_t *j, double result)
 {
     r->points[j->seat[0]] += result;
@@ -65,27 +70,17 @@ static void tally(run_t *r, const tour_job_t *j, double result)
 /* One progress line: games done/total, rate, ETA, leader by score. Caller holds mu. */
 static void print_progress(run_t *r, int final)
 {
-    if (r->progress == NULL) return;
-    double t = now_s();
-    if (!final && t - r->last_print < (r->tty ? 0.25 : 5.0)) return;
-    r->last_print = t;
-    int played = r->done - r->done_at_start;
-    double rate = played > 0 ? played / (t - r->t0) : 0;
-    double eta = rate > 0 ? (r->num_jobs - r->done) / rate : 0;
+    if (r->progress.out == NULL) return;
     int best = -1;
     for (int a = 0; a < r->c->num_agents; a++)
         if (r->games[a] > 0 &&
             (best < 0 || r->points[a] / r->games[a] > r->points[best] / r->games[best]))
             best = a;
-    char leader[GAME_SPEC_MAX + 32] = "-";
+    char leader[GAME_SPEC_MAX + 40] = "leader -";
     if (best >= 0)
-        snprintf(leader, sizeof leader, "%s %.1f%%", r->c->agents[best],
+        snprintf(leader, sizeof leader, "leader %s %.1f%%", r->c->agents[best],
                  100 * r->points[best] / r->games[best]);
-    fprintf(r->progress, "%s[%s] %d/%d games, %.2f games/s, ETA %d:%02d, leader %s%s",
-            r->tty ? "\r" : "", r->c->name, r->done, r->num_jobs, rate, (int)eta / 60,
-            (int)eta % 60, leader, r->tty ? "\033[K" : "\n");
-    if (final && r->tty) fputc('\n', r->progress);
-    fflush(r->progress);
+    progress_update(&r->progress, r->done, r->num_jobs, leader, final);
 }
 
 /* Fill a record from a job and its game (pointers borrowed). */
@@ -103,6 +98,7 @@ static void make_record(const tour_config_t *c, const tour_job_t *j, tour_game_r
     rec->opening_actions = opening_buf;
     rec->returns[0] = res->returns[0];
     rec->returns[1] = res->returns[1];
+    /* Seat 0's score from the returns: the result the rating pools use. */
     rec->result = res->returns[0] > res->returns[1]   ? 1.0
                   : res->returns[0] < res->returns[1] ? 0.0
                                                       : 0.5;
@@ -116,6 +112,9 @@ static void make_record(const tour_config_t *c, const tour_job_t *j, tour_game_r
     rec->game_index = j->index;
 }
 
+/* Keep the first failure and its message (later ones are consequences, e.g.
+ * of a full disk); workers stop pulling jobs once r->status is set.
+ * Caller holds mu. */
 static void fail(run_t *r, int status)
 {
     if (r->status == 0) {
@@ -141,9 +140,13 @@ static int cache_agents(agent_cache_t *ac, const tour_config_t *c, const tour_jo
     int slot[2] = {-1, -1};
     for (int p = 0; p < 2; p++) {
         int key = j->game * TOUR_MAX_AGENTS + j->seat[p];
+        /* The two seats never share a slot; agents of a pairing are distinct,
+         * so this only guards the invariant. */
         for (int k = 0; k < 2 && slot[p] < 0; k++)
             if (ac->key[k] == key && k != slot[1 - p]) slot[p] = k;
     }
+    /* Seeds are tournament_agent_seed(job seed, seat), the same as a fresh
+     * tournament_play, so reuse never changes a game. */
     for (int p = 0; p < 2; p++) {
         uint64_t seed = tournament_agent_seed(j->seed, p);
         int status;
@@ -167,9 +170,14 @@ static int cache_agents(agent_cache_t *ac, const tour_config_t *c, const tour_jo
     return HOYLE_OK;
 }
 
+/* One worker thread. Loop invariant: the lock is held only to take a job and
+ * to store its result, never while a game is played. h5rec_append returns
+ * once the game is in the journal, so from `r->done++` on the game survives a
+ * kill of the process (data/h5rec.h). */
 static void *worker(void *arg)
 {
     run_t *r = arg;
+    /* Per worker: the record's opening actions as int32_t, the file's layout. */
     int32_t opening_buf[OPENING_MAX_ACTIONS];
     agent_cache_t ac = {{NULL, NULL}, {-1, -1}};
     for (;;) {
@@ -193,8 +201,10 @@ static void *worker(void *arg)
         if (status) {
             fail(r, status);
         } else {
-            if (res.end == RECORD_END_ERROR && r->progress)
-                fprintf(r->progress, "[%s] game %d: %s\n", r->c->name, j->index, res.error);
+            /* A forfeit is a result, not a failure: the game is stored (end ERROR) and
+             * the tournament goes on, with the reason shown. */
+            if (res.end == RECORD_END_ERROR)
+                progress_note(&r->progress, "[%s] game %d: %s", r->c->name, j->index, res.error);
             game_record_t rec;
             make_record(r->c, j, &res, opening_buf, &rec);
             status = h5rec_append(r->h, &rec);
@@ -215,6 +225,10 @@ static void *worker(void *arg)
 }
 
 /* Open or resume the file; mark stored jobs done. */
+/* Resume is decided by what exists on disk: neither the file nor a journal
+ * means a new file; either one means an earlier run, and h5rec_open_append
+ * folds its journal in and refuses a file made by another config or game
+ * list (the config text excludes `workers`, see tournament_config.c). */
 static int open_file(run_t *r, char *done)
 {
     const tour_config_t *c = r->c;
@@ -238,10 +252,14 @@ static int open_file(run_t *r, char *done)
         status = h5rec_read(r->h, i, &rec);
         if (status) break;
         int gi = rec.game_index;
+        /* A stored game must match its job's seed: a file from a different schedule
+         * (other seed or order) would otherwise be silently mixed in. */
         if (gi < 0 || gi >= r->num_jobs || rec.seed != r->jobs[gi].seed)
             status = hoyle_error(HOYLE_EINVAL,
                                  "%s: game %lld (job %d) is not in this tournament's schedule",
                                  c->output, (long long)i, gi);
+        /* A job stored twice would count twice in the ratings; h5rec never
+         * replays a journal entry twice, so this means a damaged or merged file. */
         else if (done[gi])
             status = hoyle_error(HOYLE_EINVAL, "%s: job %d is stored twice", c->output, gi);
         else {
@@ -265,8 +283,6 @@ int tournament_run(const tour_config_t *c, FILE *progress, tour_run_stats_t *sta
     if (r == NULL) return hoyle_error(HOYLE_ENOMEM, "tournament: out of memory");
     memset(stats, 0, sizeof *stats);
     r->c = c;
-    r->progress = progress;
-    r->tty = progress && isatty(fileno(progress));
     int status = tournament_schedule(c, &r->jobs, &r->num_jobs);
     if (status == 0) {
         done = calloc((size_t)r->num_jobs, 1);
@@ -275,6 +291,8 @@ int tournament_run(const tour_config_t *c, FILE *progress, tour_run_stats_t *sta
     }
     if (status == 0) status = open_file(r, done);
     if (status == 0) {
+        /* A stop request from an earlier tournament in the same process must not
+         * stop this one. */
         stop_requested = 0;
         for (int i = 0; i < r->num_jobs; i++)
             if (!done[i]) r->pending[r->num_pending++] = i;
@@ -283,8 +301,12 @@ int tournament_run(const tour_config_t *c, FILE *progress, tour_run_stats_t *sta
         stats->already = r->done;
         pthread_mutex_init(&r->mu, NULL);
         r->t0 = now_s();
-        r->last_print = 0;
+        char label[sizeof r->c->name + 4];
+        snprintf(label, sizeof label, "[%s]", c->name);
+        progress_start(&r->progress, progress, label, "games", r->done);
         int nw = c->workers < 1 ? 1 : c->workers;
+        /* No more threads than jobs; the array of 256 matches the config's workers
+         * maximum. */
         if (nw > r->num_pending) nw = r->num_pending > 0 ? r->num_pending : 1;
         pthread_t th[256];
         int started = 0;
@@ -292,9 +314,12 @@ int tournament_run(const tour_config_t *c, FILE *progress, tour_run_stats_t *sta
             if (pthread_create(&th[i], NULL, worker, r) != 0) break;
             started++;
         }
+        /* If no thread could be started, play on this thread rather than fail. */
         if (started == 0) worker(r);
         for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
         print_progress(r, 1);
+        /* Closing checkpoints: every game appended so far is folded into the .h5 file.
+         * A failed checkpoint leaves the games in the journal for the next run. */
         int cs = h5rec_close(r->h);
         pthread_mutex_destroy(&r->mu);
         stats->played = r->done - r->done_at_start;

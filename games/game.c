@@ -1,6 +1,9 @@
 /* game.c — the game_*() wrappers that give optional vtable slots their
  * defaults, checked application of untrusted actions, and the generic
- * whole-move enumeration and perft every game shares. */
+ * whole-move enumeration and perft every game shares. Invariant: a wrapper
+ * never lets an optional slot's absence reach a caller as a NULL call, and the
+ * *_checked / *_from_string paths are the only ones that accept input a game
+ * has not validated (game_apply itself trusts its action). */
 #include "games/game.h"
 
 #include <stdio.h>
@@ -15,6 +18,8 @@ int game_chance_outcomes(const game_t *g, const void *s, int *actions, double *p
     return g->vt->chance_outcomes(g, s, actions, probs);
 }
 
+/* A terminal state's value is its exact return, whatever the heuristic says;
+ * games without a heuristic report 0.0, i.e. "even" on the [-1, 1] scale. */
 double game_evaluate(const game_t *g, const void *s, int player)
 {
     if (game_is_terminal(g, s)) {
@@ -30,6 +35,8 @@ bool game_is_noisy(const game_t *g, const void *s, int action)
     return g->vt->is_noisy ? g->vt->is_noisy(g, s, action) : false;
 }
 
+/* SYM_IDENTITY short-circuits to a copy so that games with one symmetry need
+ * no slot at all; game_registry_check enforces the slots for the rest. */
 void game_symmetry_state(const game_t *g, sym_t sym, const void *s, void *out)
 {
     if (sym != SYM_IDENTITY && g->vt->symmetry_state)
@@ -45,6 +52,10 @@ int game_symmetry_action(const game_t *g, sym_t sym, int action)
     return action;
 }
 
+/* Membership in legal_actions() is the one definition of legality: a game's
+ * action_from_string may parse actions that are well-formed but illegal now.
+ * The bounds and terminal checks come first so that the O(max_legal) scan runs
+ * only for actions that could be legal. */
 bool game_is_legal(const game_t *g, const void *s, int action)
 {
     if (action < 0 || action >= g->num_actions || game_is_terminal(g, s)) return false;
@@ -56,6 +67,8 @@ bool game_is_legal(const game_t *g, const void *s, int action)
     return found;
 }
 
+/* The entry point for untrusted actions (CLI, protocols, tests): game_apply
+ * is unchecked and may corrupt the state on an illegal action. */
 int game_apply_checked(const game_t *g, void *s, int action)
 {
     if (game_is_terminal(g, s)) return hoyle_error(HOYLE_ESTATE, "%s: the game is over", g->spec);
@@ -100,6 +113,8 @@ int game_move_from_string(const game_t *g, const void *s, const char *text, int 
     return game_move_from_string_default(g, s, text, actions, cap);
 }
 
+/* Games without multi-action moves: a move is one action, so the parse result
+ * (0 on success) becomes a count of 1. */
 int game_move_from_string_default(const game_t *g, const void *s, const char *text, int *actions,
                                   int cap)
 {
@@ -115,6 +130,10 @@ int game_move_to_string(const game_t *g, const void *s, const int *actions, int 
     return game_move_to_string_default(g, s, actions, n, buf, cap);
 }
 
+/* Each action is written from the state it is played in (a copy, `t`), since
+ * notation may depend on the position; the actions are space-separated. The
+ * copy is still advanced after an error so the loop stays simple; `status`
+ * keeps the first error. */
 int game_move_to_string_default(const game_t *g, const void *s, const int *actions, int n,
                                 char *buf, size_t cap)
 {
@@ -139,6 +158,7 @@ int game_move_to_string_default(const game_t *g, const void *s, const int *actio
     return status < 0 ? status : (int)used;
 }
 
+/* A record format name without a writer would advertise what cannot be written. */
 const char *game_record_format(const game_t *g)
 {
     return g->vt->record_to_string ? g->vt->record_format : NULL;
@@ -152,6 +172,9 @@ int game_record_to_string(const game_t *g, const game_record_tags_t *tags, const
     return g->vt->record_to_string(g, tags, start, actions, n, buf, cap);
 }
 
+/* All-or-nothing: the move is played on a copy and written back only if every
+ * action is legal and the mover keeps the turn across the chain, so a bad
+ * move string leaves `s` untouched. */
 int game_apply_move_string(const game_t *g, void *s, const char *text)
 {
     int actions[GAME_MAX_CHAIN];
@@ -204,6 +227,8 @@ static void frames_done(frames_t *f)
     free(f->legal);
 }
 
+/* State of one whole-move enumeration: `actions` is the chain being built,
+ * `stop` the first nonzero return of `visit`, which ends the walk. */
 typedef struct walk {
     frames_t *f;
     int actions[GAME_MAX_CHAIN];
@@ -226,6 +251,9 @@ static void walk_chain(walk_t *w, const void *s, int player, int len, int frame)
         game_apply(g, t, legal[i]);
         CHECK_LT(len, GAME_MAX_CHAIN);
         w->actions[len] = legal[i];
+        /* A chain continues while the same player keeps the turn (multi-jumps,
+         * one backgammon roll's checker moves); chance nodes always end a move because each
+         * outcome is its own branch. */
         int next = game_current_player(g, t);
         if (player != PLAYER_CHANCE && next == player) {
             walk_chain(w, t, player, len + 1, frame + 1);
@@ -242,6 +270,8 @@ static void walk_chain(walk_t *w, const void *s, int player, int len, int frame)
 int game_whole_moves(const game_t *g, const void *s, game_move_visit_fn visit, void *ctx)
 {
     frames_t f;
+    /* One frame per chain link plus the root: recursion depth is bounded by
+     * GAME_MAX_CHAIN (walk_chain CHECKs it). */
     if (frames_init(&f, g, GAME_MAX_CHAIN + 1)) return HOYLE_ENOMEM;
     walk_t w = {.f = &f, .visit = visit, .ctx = ctx};
     if (!game_is_terminal(g, s)) walk_chain(&w, s, game_current_player(g, s), 0, 0);
@@ -255,6 +285,8 @@ typedef struct perft_ctx {
     uint64_t nodes;
 } perft_ctx_t;
 
+/* Each whole move counts as one ply: recurse one level shallower from the
+ * position it reaches. */
 static int perft_visit(const int *actions, int n, const void *after, void *ctx)
 {
     (void)actions;
@@ -269,6 +301,8 @@ uint64_t game_perft_generic(const game_t *g, const void *s, int depth)
     if (depth == 0) return 1;
     if (game_is_terminal(g, s)) return 0;
     perft_ctx_t p = {.g = g, .depth = depth};
+    /* Bulk counting at the leaves: the number of whole moves is the node count,
+     * no need to visit each child. */
     if (depth == 1) {
         int n = game_whole_moves(g, s, NULL, NULL);
         CHECK_GE(n, 0);
@@ -280,6 +314,8 @@ uint64_t game_perft_generic(const game_t *g, const void *s, int depth)
 
 bool game_has_fast_perft(const game_t *g) { return g->vt->perft != NULL; }
 
+/* A game's own perft must agree with game_perft_generic; the conformance tests
+ * compare the two at small depths. */
 uint64_t game_perft(const game_t *g, const void *s, int depth)
 {
     if (g->vt->perft) return g->vt->perft(g, s, depth);

@@ -1,5 +1,9 @@
 /* registry.c — the game table and game_create()/game_free().
- * Adding a game: one folder under games/, one line in game_registry[]. */
+ * Adding a game: one folder under games/, one line in game_registry[].
+ * Invariant: every game_t handed out has a canonical spec string (all
+ * parameters explicit, in declaration order) and SYM_IDENTITY as its first
+ * symmetry; game_registry_check proves each listed variant meets the vtable
+ * contract in games/game.h. */
 #include "games/registry.h"
 
 #include <stdio.h>
@@ -10,6 +14,7 @@ extern const game_entry_t backgammon_entry;
 extern const game_entry_t checkers_entry;
 extern const game_entry_t gobang_entry;
 
+/* NULL-terminated; the order is the order `hoyle games` lists them in. */
 const game_entry_t *const game_registry[] = {
     &checkers_entry,
     &gobang_entry,
@@ -30,6 +35,8 @@ int game_create(const char *text, const game_t **out)
     if (spec_parse(text, &spec)) return HOYLE_EINVAL;
     const game_entry_t *entry = game_registry_find(spec.name);
     if (entry == NULL) {
+        /* The error lists the known names; snprintf's return may exceed the room
+         * left, and the loop guard stops at the first truncation. */
         char known[256] = "";
         size_t used = 0;
         for (int i = 0; game_registry[i] && used < sizeof known; i++)
@@ -40,11 +47,16 @@ int game_create(const char *text, const game_t **out)
     game_t *g = calloc(1, sizeof *g);
     if (g == NULL) return hoyle_error(HOYLE_ENOMEM, "game_create: out of memory");
     g->entry = entry;
+    /* Bind the spec's key=value pairs to the game's declared parameters, then
+     * re-format them so g->spec is canonical: two spellings of one variant get
+     * one spec string. */
     if (params_bind(entry->params, &spec, entry->name, &g->params) ||
         params_format(&g->params, entry->name, g->spec, sizeof g->spec) < 0) {
         free(g);
         return HOYLE_EINVAL;
     }
+    /* Default: only the identity. A game's create() overrides this when it
+     * declares more symmetries. */
     g->num_symmetries = 1;
     g->symmetries[0] = SYM_IDENTITY;
     int status = entry->create(g);
@@ -59,11 +71,17 @@ int game_create(const char *text, const game_t **out)
 void game_free(const game_t *g)
 {
     if (g == NULL) return;
+    /* Callers hold const game_t *; the game was calloc'd by game_create, so
+     * casting away const here is sound. */
     game_t *mut = (game_t *)g;
     if (g->entry->destroy) g->entry->destroy(mut);
     free(mut);
 }
 
+/* Validation the conformance tests run: duplicate names, missing entry fields, and
+ * for every listed variant the mandatory vtable slots and descriptive fields,
+ * plus the pairings games/game.h requires (symmetries <-> symmetry slots,
+ * chance outcomes <-> chance_outcomes, record writer <-> record_format). */
 int game_registry_check(void)
 {
     for (int i = 0; game_registry[i]; i++) {

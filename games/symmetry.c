@@ -1,8 +1,11 @@
-/* symmetry.c — square-board dihedral maps (see symmetry.h). */
+/* symmetry.c — square-board dihedral maps (see symmetry.h). The eight
+ * elements of D4 act on (row, col) of an n x n board; each map is a bijection,
+ * so sym_planes writes every output cell exactly once. */
 #include "games/symmetry.h"
 
 void sym_map(sym_t sym, int n, int r, int c, int *out_r, int *out_c)
 {
+    /* m is the last index; rotations are clockwise when row 0 is drawn on top. */
     int m = n - 1;
     switch (sym) {
     case SYM_IDENTITY: *out_r = r, *out_c = c; break;
@@ -13,10 +16,13 @@ void sym_map(sym_t sym, int n, int r, int c, int *out_r, int *out_c)
     case SYM_FLIP_COLS: *out_r = r, *out_c = m - c; break;
     case SYM_TRANSPOSE: *out_r = c, *out_c = r; break;
     case SYM_ANTI_TRANSPOSE: *out_r = m - c, *out_c = m - r; break;
+    /* An out-of-range sym acts as the identity rather than trapping. */
     default: *out_r = r, *out_c = c; break;
     }
 }
 
+/* Scatter form: out[sym(p)] = in[p] for each plane; `in` and `out` must not
+ * alias. */
 void sym_planes(sym_t sym, int channels, int n, const float *in, float *out)
 {
     for (int ch = 0; ch < channels; ch++) {

@@ -9,6 +9,8 @@
 
 #include "mcts/agent_kind.h"
 
+/* Order matters: `hoyle agents` lists the kinds in this order, and the
+ * "known:" line of an unknown-agent error follows it too. */
 static const agent_kind_t *const agent_registry[] = {
     &agent_random_kind,
     &agent_greedy_kind,
@@ -19,6 +21,8 @@ static const agent_kind_t *const agent_registry[] = {
     NULL,
 };
 
+/* Registered kinds live in a fixed table: registration happens once at
+ * startup, so a static array avoids any allocation to free at exit. */
 static const agent_kind_t *extra_kinds[AGENT_MAX_EXTRA_KINDS];
 static int num_extra_kinds;
 
@@ -42,6 +46,9 @@ int agent_register_kind(const agent_kind_t *kind)
     if (kind == NULL || kind->name == NULL || kind->create == NULL)
         return hoyle_error(HOYLE_EINVAL, "agent kinds: incomplete kind");
     const agent_kind_t *old = find_kind(kind->name);
+    /* Registering the same kind twice is a no-op (startup code may run more
+     * than once); a different kind under a taken name is an error, since specs
+     * would silently resolve to whichever came first. */
     if (old == kind) return HOYLE_OK;
     if (old)
         return hoyle_error(HOYLE_EINVAL, "agent kinds: '%s' is already registered", kind->name);
@@ -60,6 +67,8 @@ int agent_create(const game_t *g, const char *text, uint64_t seed, agent_t **out
     if (kind == NULL) {
         char known[256] = "";
         size_t used = 0;
+        /* snprintf returns what it would have written; the `used < sizeof known`
+         * test stops the loop once the list is cut, so the error is just shorter. */
         for (int i = 0; kind_at(i) && used < sizeof known; i++)
             used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
                                      kind_at(i)->name);
@@ -72,6 +81,8 @@ int agent_create(const game_t *g, const char *text, uint64_t seed, agent_t **out
     a->seed = seed;
     rng_init(&a->rng, seed);
     a->info.kind = kind->name;
+    /* The spec is normalised (params_format) once, here: agent_spec() then
+     * names the agent the same way whatever spelling the user typed. */
     if (params_bind(kind->params, &spec, kind->name, &a->params) ||
         params_format(&a->params, kind->name, a->spec, sizeof a->spec) < 0) {
         free(a);
@@ -94,6 +105,8 @@ int agent_create(const game_t *g, const char *text, uint64_t seed, agent_t **out
 
 int agent_act(agent_t *a, const void *state, int *action)
 {
+    /* Agents are only asked at decision states; the driver resolves chance
+     * nodes itself, so reaching here without a player is a driver bug. */
     int player = game_current_player(a->g, state);
     if (player < 0)
         return hoyle_error(HOYLE_ESTATE, "agent %s: no player to move (%s)", a->kind->name,
@@ -115,6 +128,8 @@ int agent_reseed(agent_t *a, uint64_t seed)
 {
     a->seed = seed;
     rng_init(&a->rng, seed);
+    /* Kinds with a reseed hook keep their buffers (tree arena, loaded net)
+     * across games; the others are rebuilt, which gives the same streams. */
     if (a->vt->reseed) return a->vt->reseed(a);
     /* rebuild: the kind's create reads a->seed (trees, evaluators) */
     if (a->vt->destroy) a->vt->destroy(a);

@@ -10,6 +10,8 @@ static int alphabeta_act(agent_t *a, const void *state, int *action)
     const ab_result_t *r;
     int status = ab_search(a->impl, state, &r);
     if (status) return status;
+    /* The move of the deepest completed iteration (ab_search); value, depth
+     * and PV are that iteration's, for the mover. */
     *action = r->best_action;
     agent_info_t *info = &a->info;
     info->value = r->value;
@@ -42,7 +44,13 @@ static int alphabeta_create(agent_t *a)
     ab_params_default(&p);
     int depth = (int)params_int(&a->params, "depth");
     p.time_limit_ms = (double)params_int(&a->params, "time_ms");
-    p.max_depth = depth > 0 ? depth : p.time_limit_ms > 0 ? 64 : 4;
+    /* depth=0: with a time limit, deepen until it runs out; without one, 4 whole moves, or 2
+     * in games with chance nodes, where each move multiplies the tree by the outcomes
+     * (backgammon: 2 answers in a fraction of a second, 4 takes minutes) */
+    int fixed = a->g->max_chance_outcomes > 0 ? 2 : 4;
+    p.max_depth = depth > 0 ? depth : p.time_limit_ms > 0 ? 64 : fixed;
+    /* 24 bytes per tt_entry_t (key, value, depth, kind, action with padding);
+     * ab_create rounds the count down to a power of two. */
     p.tt_entries = (size_t)params_int(&a->params, "tt_mb") * ((size_t)1 << 20) / 24;
     p.quiescence = params_bool(&a->params, "quiescence");
     p.qdepth = (int)params_int(&a->params, "qdepth");
@@ -60,7 +68,7 @@ static const param_def_t alphabeta_params[] = {
      .def = "0",
      .min = 0,
      .max = 1000,
-     .help = "depth in whole moves; 0 = 4, or 64 with a time limit"},
+     .help = "depth in whole moves; 0 = 4 (2 in games with dice), or 64 with a time limit"},
     {.key = "time_ms",
      .type = PARAM_INT,
      .def = "0",

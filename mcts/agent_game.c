@@ -20,6 +20,8 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* Room for every action of the longest game, with a margin: the opening and
+ * the game share the actions[] and action_ms[] arrays the caller sizes by it. */
 int agent_game_capacity(const game_t *g) { return g->max_game_length + 2; }
 
 /* Every distinct agent observes `action` (one agent may play several seats). */
@@ -36,6 +38,8 @@ static void observe_all(const game_t *g, agent_t *const *agents, const void *s, 
 static void forfeit(const game_t *g, int player, agent_game_result_t *out)
 {
     for (int p = 0; p < g->num_players; p++)
+        /* A forfeit is scored as a decisive game, never a draw: an agent that
+         * errors or plays an illegal move must not profit from it. */
         out->returns[p] = p == player ? -1.0 : 1.0 / (g->num_players - 1);
     out->end = AGENT_GAME_FORFEIT;
     out->forfeit_player = player;
@@ -56,12 +60,16 @@ int agent_play(const game_t *g, agent_t *const *agents, const agent_game_opts_t 
         status = hoyle_error(HOYLE_ENOMEM, "play: out of memory");
         goto done;
     }
+    /* Chance outcomes come from their own stream (chance_seed), not from the
+     * agents', so the dice do not depend on how the agents draw theirs. */
     rng_t rng;
     rng_init(&rng, opts->chance_seed);
     if (opts->start)
         memcpy(s, opts->start, g->state_size);
     else
         game_init(g, s);
+    /* Agents are reset before the opening so a tree or TT from the previous
+     * game never leaks into this one. */
     for (int p = 0; p < g->num_players; p++) agent_reset(agents[p]);
     /* 1. the opening, observed by every agent; it counts its whole moves */
     for (int i = 0; opts->opening && i < opts->opening_len; i++) {
@@ -77,6 +85,8 @@ int agent_play(const game_t *g, agent_t *const *agents, const agent_game_opts_t 
         if (opts->actions) opts->actions[n] = a;
         if (opts->action_ms) opts->action_ms[n] = 0;
         n++;
+        /* Moves count only when the turn passes: a chain of actions by one
+         * player (or a chance outcome) is one whole move for max_moves. */
         if (before >= 0 && game_current_player(g, s) != before) moves++;
     }
     /* 2. the game: act, check, observe, apply; count whole moves */
@@ -86,6 +96,8 @@ int agent_play(const game_t *g, agent_t *const *agents, const agent_game_opts_t 
             out->end = AGENT_GAME_MOVE_LIMIT;
             break;
         }
+        /* Checked against the declared length rather than trusted: a game that
+         * never ends would otherwise overrun actions[]. */
         if (n >= cap) {
             status = hoyle_error(HOYLE_ESTATE, "%s: game exceeded max_game_length", g->spec);
             goto done;
@@ -107,6 +119,7 @@ int agent_play(const game_t *g, agent_t *const *agents, const agent_game_opts_t 
                 status = r;
                 goto done;
             }
+            /* Any other failure forfeits the mover but lets the match continue. */
             if (r || !game_is_legal(g, s, action)) {
                 if (r)
                     snprintf(out->error, sizeof out->error, "%s: %s", name, hoyle_last_error());

@@ -14,6 +14,8 @@ typedef struct greedy {
     double *chance_probs;
 } greedy_t;
 
+/* The mover's value after one action: the evaluation itself, or at a chance
+ * node the probability-weighted mean over the outcomes (one expectimax ply). */
 static double value_after(agent_t *a, greedy_t *gr, int player)
 {
     const game_t *g = a->g;
@@ -26,6 +28,7 @@ static double value_after(agent_t *a, greedy_t *gr, int player)
         sum += gr->chance_probs[i] * game_evaluate(g, gr->outcome, player);
         total += gr->chance_probs[i];
     }
+    /* Divided by the total, not assumed to be 1: games may round probabilities. */
     return total > 0 ? sum / total : 0;
 }
 
@@ -35,11 +38,15 @@ static int greedy_act(agent_t *a, const void *state, int *action)
     greedy_t *gr = a->impl;
     int player = game_current_player(g, state);
     int n = game_legal_actions(g, state, a->legal), ties = 0;
+    /* Below any evaluation, so the first action always becomes the best. */
     double best = -1e300;
     for (int i = 0; i < n; i++) {
         memcpy(gr->after, state, g->state_size);
         game_apply(g, gr->after, a->legal[i]);
         double v = value_after(a, gr, player);
+        /* Values within 1e-12 are ties: float noise between equal positions must
+         * not decide the move, the seeded tie-break does (uniform by reservoir
+         * sampling: the k-th tie replaces the choice with probability 1/k). */
         if (v > best + 1e-12) {
             best = v;
             ties = 1;

@@ -35,6 +35,7 @@ typedef struct list_ctx {
     int count;
 } list_ctx_t;
 
+/* game_whole_moves callback: prints one whole move; 0 = keep listing. */
 static int list_move(const int *actions, int n, const void *after, void *ctx)
 {
     (void)after;
@@ -45,6 +46,7 @@ static int list_move(const int *actions, int n, const void *after, void *ctx)
     return 0;
 }
 
+/* Strips the newline fgets keeps and surrounding blanks, in place. */
 static void trim(char *line)
 {
     size_t n = strlen(line);
@@ -89,6 +91,8 @@ static int human_act(agent_t *a, const void *state, int *action)
     /* 1. the rest of a whole move typed earlier */
     if (h->next < h->queued) {
         int next = h->queue[h->next++];
+        /* A queued action no longer legal means the state is not the one the move
+         * was typed for: drop the rest of it and ask again. */
         if (game_is_legal(g, state, next)) {
             *action = next;
             return HOYLE_OK;
@@ -98,6 +102,7 @@ static int human_act(agent_t *a, const void *state, int *action)
     char line[512];
     draw(g, h, state);
     for (;;) {
+        /* Players are shown to people 1-based. */
         fprintf(h->out, "move (player %d)> ", game_current_player(g, state) + 1);
         fflush(h->out);
         if (fgets(line, sizeof line, h->in) == NULL) {
@@ -126,6 +131,8 @@ static int human_act(agent_t *a, const void *state, int *action)
         }
         int n = game_move_from_string(g, state, line, h->queue, GAME_MAX_CHAIN);
         if (n > 0) {
+            /* The whole string is also applied on a copy: a move whose first action
+             * is legal but a later one is not is rejected before any part is played. */
             memcpy(h->scratch, state, g->state_size);
             if (game_apply_move_string(g, h->scratch, line) < 0) n = -1;
         }

@@ -15,6 +15,8 @@ static int mcts_agent_create(agent_t *a)
     mcts_params_t p;
     mcts_params_default(&p);
     if (mcts_params_bind(pp, &p)) return HOYLE_EINVAL;
+    /* The evaluator's own salted seed: rollouts never replay the tree's draws
+     * (noise, chance sampling), which would correlate the two. */
     evaluator_t *eval = NULL;
     int status =
         evaluator_create_named(a->g, params_str(pp, "eval"), (int)params_int(pp, "rollouts"),

@@ -5,6 +5,7 @@ static int random_act(agent_t *a, const void *state, int *action)
 {
     int n = game_legal_actions(a->g, state, a->legal);
     if (n <= 0) return hoyle_error(HOYLE_ESTATE, "random: no legal action");
+    /* The agent's own seeded stream: a seeded match replays move for move. */
     *action = a->legal[rng_below(&a->rng, (uint32_t)n)];
     return HOYLE_OK;
 }

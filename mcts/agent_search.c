@@ -23,6 +23,8 @@ typedef struct search_agent {
 static int search_act(agent_t *a, const void *state, int *action)
 {
     search_agent_t *sa = a->impl;
+    /* temp_moves = 0 means every move is sampled; otherwise only the first
+     * temp_moves own moves (the AlphaZero opening schedule), then greedy. */
     double temp = sa->temp_moves == 0 || sa->moves < sa->temp_moves ? sa->temp : 0.0;
     const mcts_result_t *r;
     int status = mcts_search(sa->m, state, &r);
@@ -35,6 +37,8 @@ static int search_act(agent_t *a, const void *state, int *action)
     info->visits = r->visits;
     info->q = r->q;
     info->priors = r->priors;
+    /* The value is for the player to move at the root; a proven root reports
+     * its exact value rather than the mean. */
     info->value = r->root_proven ? r->proven_value[r->player] : r->value[r->player];
     info->proven = r->root_proven;
     info->pv_len = r->pv_len < AGENT_PV_MAX ? r->pv_len : AGENT_PV_MAX;
@@ -47,6 +51,8 @@ static int search_act(agent_t *a, const void *state, int *action)
     return HOYLE_OK;
 }
 
+/* Every move of the game, ours and the opponent's, moves the root, so the
+ * next search starts from the subtree the last one already grew. */
 static void search_observe(agent_t *a, const void *state_before, int action)
 {
     search_agent_t *sa = a->impl;
@@ -92,6 +98,8 @@ static const agent_vt_t search_vt = {.act = search_act,
                                      .reseed = search_reseed,
                                      .destroy = search_destroy};
 
+/* Contract: takes ownership of eval and owner even on failure, so a
+ * kind's create never frees them itself after calling this. */
 int agent_search_create(agent_t *a, const mcts_params_t *p, evaluator_t *eval, uint64_t tree_salt,
                         uint64_t eval_salt, void (*release)(void *owner), void *owner)
 {
@@ -109,6 +117,8 @@ int agent_search_create(agent_t *a, const mcts_params_t *p, evaluator_t *eval, u
                            .temp = params_double(&a->params, "temp"),
                            .temp_moves = (int)params_int(&a->params, "temp_moves")};
     mcts_params_t seeded = *p;
+    /* Salted and mixed: the tree's stream (noise, sampling, Gumbel) and the
+     * evaluator's (rollouts) come from one agent seed yet never coincide. */
     seeded.seed = rng_mix(a->seed ^ tree_salt);
     int status = mcts_create(a->g, &seeded, eval, &sa->m);
     if (status) {

@@ -16,10 +16,15 @@
 
 #include "mcts/tt.h"
 
+/* AB_INF lies outside every value, so the first move always raises best; the
+ * 1e-9 slack keeps a value of exactly -1 or +1 (after float rounding of a
+ * chance mean) inside the Star1 bounds. */
 #define AB_INF   1e9
 #define VALUE_LO (-1.0 - 1e-9) /* bounds on every value (returns, evaluate) */
 #define VALUE_HI (1.0 + 1e-9)
 
+/* Each ply's scratch; frames[ply + 1]->state is the child being searched.
+ * killer[] holds the last two quiet moves that cut at this ply. */
 typedef struct frame {
     void *state;
     int *legal;
@@ -162,6 +167,8 @@ void ab_clear(ab_t *t)
 static bool out_of_time(ab_t *t)
 {
     if (t->abort) return true;
+    /* The clock is read every 1024 nodes: clock_gettime per node would cost
+     * more than the node. */
     if (t->p.time_limit_ms > 0 && (t->nodes & 1023) == 0 &&
         (now_s() - t->t_start) * 1000.0 >= t->p.time_limit_ms)
         t->abort = true;
@@ -175,6 +182,9 @@ static void order(const ab_t *t, frame_t *f, const void *s, int n, int player, i
     for (int i = 0; i < n; i++) {
         int a = f->legal[i];
         int64_t sc = 0;
+        /* Bands: the TT move, then noisy moves, then the two killers, then the
+         * history score; history grows by depth^2 per cutoff and stays far below
+         * 2^58, so the bands never mix. */
         if (a == tt_action)
             sc = INT64_C(1) << 62;
         else if (game_is_noisy(g, s, a))
@@ -213,7 +223,9 @@ static double child_value(ab_t *t, int ply, const void *c, int depth, double alp
  * 0..i-1 (weighted sum `sum`, remaining probability `rem` after i), the
  * final value lies in [sum + p_i v_i + rem*LO, sum + p_i v_i + rem*HI], so
  * v_i outside [(alpha - sum - rem*HI)/p_i, (beta - sum - rem*LO)/p_i]
- * decides the cutoff. */
+ * decides the cutoff. This is Star1 (Ballard 1983, "The *-minimax search
+ * procedure for trees containing chance nodes"). In quiescence (`quiet`) a
+ * chance node is not searched: its static evaluation stands in. */
 static double chance_value(ab_t *t, int ply, const void *s, int depth, double alpha, double beta,
                            int player, bool quiet)
 {
@@ -221,6 +233,7 @@ static double chance_value(ab_t *t, int ply, const void *s, int depth, double al
     frame_t *f = t->frames[ply];
     f->pv_len = 0;
     t->nodes++;
+    /* No frame for the outcomes: the node is a leaf, valued by the game. */
     if (quiet || !frame_ready(t, ply + 1)) return game_evaluate(g, s, player);
     int n = game_chance_outcomes(g, s, f->chance_actions, f->chance_probs);
     double total = 0, sum = 0, rem = 1;
@@ -256,6 +269,8 @@ static double child_value(ab_t *t, int ply, const void *c, int depth, double alp
         return r[player];
     }
     if (next == PLAYER_CHANCE) return chance_value(t, ply, c, depth, alpha, beta, player, quiet);
+    /* A chain (the same player moves again) keeps the window and the sign;
+     * otherwise negamax: the child's value for its own mover, negated. */
     if (next == player) {
         return quiet ? qsearch(t, ply, c, depth, alpha, beta)
                      : search(t, ply, c, depth, alpha, beta);
@@ -264,7 +279,9 @@ static double child_value(ab_t *t, int ply, const void *c, int depth, double alp
                  : -search(t, ply, c, depth, -beta, -alpha);
 }
 
-/* Stand-pat quiescence over noisy actions; `qdepth` plies left. */
+/* Stand-pat quiescence over noisy actions; `qdepth` plies left. Stand pat:
+ * the mover may decline every noisy move, so the static value is a lower
+ * bound and only noisy moves are searched past it. */
 static double qsearch(ab_t *t, int ply, const void *s, int qdepth, double alpha, double beta)
 {
     const game_t *g = t->g;
@@ -291,6 +308,9 @@ static double qsearch(ab_t *t, int ply, const void *s, int qdepth, double alpha,
     return best;
 }
 
+/* Fail-soft negamax alpha-beta with a transposition table, killers and
+ * history, for `depth` more whole moves from decision state `s` at `ply`.
+ * On abort (time or out of memory) it returns 0, which callers discard. */
 static double search(ab_t *t, int ply, const void *s, int depth, double alpha, double beta)
 {
     const game_t *g = t->g;
@@ -312,6 +332,8 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
         const tt_entry_t *e = tt_probe(&t->tt, key);
         if (e) {
             tt_action = e->action;
+            /* Never cut at the root: the root must run its move loop so that the
+             * PV and best action of this iteration are set. */
             if (e->depth == depth && ply > 0) {
                 if (e->kind == TT_EXACT) return e->value;
                 if (e->kind == TT_LOWER && e->value >= beta) return e->value;
@@ -331,6 +353,9 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
         memcpy(c, s, g->state_size);
         game_apply(g, c, a);
         int next = game_current_player(g, c);
+        /* A move that leaves the same player to move (a chain step) costs no
+         * depth in games with opponents, so a multi-step turn is searched whole;
+         * one-player games count every move, or depth would never run out. */
         int d = (g->num_players > 1 && next == player) ? depth : depth - 1;
         double v = child_value(t, ply + 1, c, d, alpha, beta, player, false);
         if (t->abort) return 0;
@@ -351,6 +376,7 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
                     f->killer[1] = f->killer[0];
                     f->killer[0] = a;
                 }
+                /* depth^2: cutoffs near the root refute more of the tree. */
                 if (t->p.history)
                     t->history[(size_t)player * (size_t)g->num_actions + (size_t)a] +=
                         (int64_t)depth * depth;
@@ -360,12 +386,18 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
     }
     /* 6. store */
     if (t->tt.entries) {
+        /* The bound kind follows the original window: at or below alpha0 no move
+         * reached the window (an upper bound), at or above beta a cut (a lower). */
         int kind = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
         tt_store(&t->tt, key, best, depth, kind, best_action);
     }
     return best;
 }
 
+/* Iterative deepening, depth 1..max_depth: each iteration seeds the next
+ * with its TT moves and killers. A timed-out iteration is dropped whole;
+ * the result is the deepest completed one (or, if none completed, the
+ * first legal move). */
 int ab_search(ab_t *t, const void *state, const ab_result_t **out)
 {
     const game_t *g = t->g;
@@ -392,6 +424,7 @@ int ab_search(ab_t *t, const void *state, const ab_result_t **out)
         r->pv_len = f->pv_len;
         memcpy(r->pv, f->pv, sizeof(int) * (size_t)f->pv_len);
         if (f->pv_len > 0) r->best_action = f->pv[0];
+        /* Stop before starting an iteration that the clock has already used up. */
         if (t->p.time_limit_ms > 0 && (now_s() - t->t_start) * 1000.0 >= t->p.time_limit_ms) break;
     }
     r->nodes = t->nodes;

@@ -1,4 +1,7 @@
-/* bench.c — the search items of `hoyle bench` (see bench.h). */
+/* bench.c — the search items of `hoyle bench` (see bench.h).
+ * Every item runs from fixed seeds, so its signature is the same on every
+ * run and machine: a changed signature means the search changed, while the
+ * seconds column alone measures speed. */
 #include "mcts/bench.h"
 
 #include <stdio.h>
@@ -11,6 +14,8 @@
 #include "mcts/mcts.h"
 #include "mcts/mcts_internal.h"
 
+/* 0x62656e6368 is "bench" in ASCII: a fixed stream, so games with dice
+ * start every run from the same position. */
 int bench_start(const game_t *g, void *s)
 {
     rng_t rng;
@@ -26,6 +31,8 @@ int bench_start(const game_t *g, void *s)
 
 int bench_mcts(const game_t *g, long long sims, uint64_t seed, bench_search_t *out)
 {
+    /* Raw simulation throughput: a solved root would stop the search early and
+     * a reused tree would carry work from one item into the next. */
     mcts_params_t p;
     mcts_params_default(&p);
     p.max_sims = sims;
@@ -43,6 +50,8 @@ int bench_mcts(const game_t *g, long long sims, uint64_t seed, bench_search_t *o
         const mcts_result_t *r;
         status = bench_start(g, s);
         if (!status) status = mcts_search(m, s, &r);
+        /* The signature mixes the work done and the move chosen; any change to the
+         * search's decisions moves it. */
         if (!status) {
             out->count = r->sims;
             out->seconds = r->seconds;
@@ -88,6 +97,8 @@ int bench_item(const char *spec, bench_item_t *row)
     void *s = malloc(g->state_size);
     if (s == NULL) {
         game_free(g);
+        /* Deepen until one depth reaches BENCH_PERFT_NODES, or the game has no
+         * nodes at that depth (0 from perft). */
         return hoyle_error(HOYLE_ENOMEM, "bench: out of memory");
     }
     game_init(g, s);

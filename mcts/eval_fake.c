@@ -13,6 +13,7 @@ typedef struct fake {
     uint64_t seed;
 } fake_t;
 
+/* The top 53 bits scaled by 2^-53: a double uniform in [0, 1). */
 static double unit(uint64_t x) { return (double)(rng_mix(x) >> 11) * (1.0 / 9007199254740992.0); }
 
 static int fake_evaluate(evaluator_t *e, const void *states, int n, double *values, float *priors)
@@ -21,6 +22,8 @@ static int fake_evaluate(evaluator_t *e, const void *states, int n, double *valu
     const fake_t *f = e->impl;
     for (int i = 0; i < n; i++) {
         const char *s = (const char *)states + (size_t)i * g->state_size;
+        /* Keyed by (hash ^ seed) only: a state always gets the same output from
+         * one net, whatever the batch it arrives in, as a real network would. */
         uint64_t h = rng_mix(game_hash(g, s) ^ f->seed);
         double *v = values + (size_t)i * (size_t)g->num_players;
         v[0] = 2.0 * unit(h) - 1.0;
@@ -29,6 +32,8 @@ static int fake_evaluate(evaluator_t *e, const void *states, int n, double *valu
             float *pr = priors + (size_t)i * (size_t)g->num_actions;
             double total = 0;
             for (int a = 0; a < g->num_actions; a++) {
+                /* 0x9e3779b97f4a7c15 (2^64 / golden ratio, splitmix64's increment) spreads
+                 * the per-action inputs so no two actions share a logit stream. */
                 double logit = 4.0 * unit(h + 0x9e3779b97f4a7c15ULL * (uint64_t)(a + 1)) - 2.0;
                 pr[a] = (float)exp(logit);
                 total += pr[a];

@@ -12,6 +12,7 @@ static int heuristic_evaluate(evaluator_t *e, const void *states, int n, double 
         const char *s = (const char *)states + (size_t)i * g->state_size;
         for (int p = 0; p < g->num_players; p++)
             values[(size_t)i * (size_t)g->num_players + (size_t)p] = game_evaluate(g, s, p);
+        /* No policy: uniform priors for a caller that asks (mcts_expand renormalises). */
         if (priors)
             for (int a = 0; a < g->num_actions; a++)
                 priors[(size_t)i * (size_t)g->num_actions + (size_t)a] = 1.0f;

@@ -23,6 +23,8 @@ static int rollout_once(evaluator_t *e, rollout_t *r, const void *s, double *acc
 {
     const game_t *g = e->g;
     memcpy(r->state, s, g->state_size);
+    /* The step limit turns a game that overruns its declared max_game_length
+     * (a game bug) into an error instead of a hang. */
     int steps = 0, limit = g->max_game_length + 1;
     for (;;) {
         int player = game_current_player(g, r->state);
@@ -35,6 +37,7 @@ static int rollout_once(evaluator_t *e, rollout_t *r, const void *s, double *acc
             int n = game_legal_actions(g, r->state, r->legal);
             if (n <= 0)
                 return hoyle_error(HOYLE_ESTATE, "%s: no legal actions in a live state", g->spec);
+            /* Uniform over the legal actions: the classic light playout. */
             a = r->legal[rng_below(&r->rng, (uint32_t)n)];
         }
         game_apply(g, r->state, a);
@@ -62,6 +65,8 @@ static int rollout_evaluate(evaluator_t *e, const void *states, int n, double *v
             if (status) return status;
         }
         for (int p = 0; p < np; p++) v[p] /= r->rollouts;
+        /* Rollouts have no policy (has_priors is false); a caller that asks
+         * anyway gets uniform priors, which mcts_expand renormalises. */
         if (priors) {
             float *pr = priors + (size_t)i * (size_t)g->num_actions;
             for (int a = 0; a < g->num_actions; a++) pr[a] = 1.0f;
@@ -117,6 +122,8 @@ int evaluator_rollout_create(const game_t *g, int rollouts, uint64_t seed, evalu
     }
     r->rollouts = rollouts;
     rng_init(&r->rng, seed);
+    /* No per-batch buffers, so any batch size works; max_batch only rejects
+     * nonsense sizes. */
     *e = (evaluator_t){
         .vt = &rollout_vt, .g = g, .name = "rollout", .max_batch = 1 << 20, .impl = r};
     *out = e;

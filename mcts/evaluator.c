@@ -3,6 +3,9 @@
 
 #include <string.h>
 
+/* The one entry point: checks the batch against max_batch (the size the
+ * implementation allocated its buffers for) and counts calls and
+ * positions for the bench report. */
 int evaluator_evaluate(evaluator_t *e, const void *states, int n, double *values, float *priors)
 {
     if (n < 1 || n > e->max_batch)
@@ -18,6 +21,8 @@ void evaluator_free(evaluator_t *e)
     if (e) e->vt->destroy(e);
 }
 
+/* The seed is salted per use by the caller (agent_search.c), so the rollout and
+ * fake evaluators draw streams independent of the searcher's. */
 void evaluator_reseed(evaluator_t *e, uint64_t seed)
 {
     if (e && e->vt->reseed) e->vt->reseed(e, seed);

@@ -11,6 +11,8 @@
  * simulations through it; vloss counts the ones in flight. */
 #include "mcts/mcts_internal.h"
 
+/* Returns are floats in [-1, 1]; a win is "within WIN_EPS of +1" because
+ * proven values are stored as float and a chance mean may round. */
 #define WIN_EPS 1e-6
 
 static void prove(mcts_node_t *node, const float *value, int np)
@@ -19,6 +21,8 @@ static void prove(mcts_node_t *node, const float *value, int np)
     node->flags |= NODE_PROVEN;
 }
 
+/* A terminal node is proven with its exact returns; the backup that
+ * follows (mcts_backup) then tries the rules on its ancestors. */
 void mcts_prove_terminal(mcts_t *m, uint32_t index, const double *returns)
 {
     if (!m->p.solver) return;
@@ -55,6 +59,8 @@ static bool try_prove(mcts_t *m, mcts_node_t *node)
             all = false;
             continue;
         }
+        /* One proven win for the mover settles the node at once: no other child
+         * can do better for p than the maximum return. */
         if (kids[c].proven_value[player] >= 1.0 - WIN_EPS) {
             prove(node, kids[c].proven_value, np);
             return true;
@@ -66,6 +72,11 @@ static bool try_prove(mcts_t *m, mcts_node_t *node)
     return true;
 }
 
+/* Every value is added to every node on the path as the returns vector of
+ * all players (no sign flipping): each node reads the component of the
+ * player to move at its parent. Then, with the solver on and a proven leaf,
+ * proofs are propagated upward until the first ancestor they do not settle;
+ * nothing above an unproven node can become proven by this simulation. */
 void mcts_backup(mcts_t *m, const uint32_t *path, int len, const double *values)
 {
     int np = m->g->num_players;
@@ -80,6 +91,8 @@ void mcts_backup(mcts_t *m, const uint32_t *path, int len, const double *values)
         if (!try_prove(m, &m->nodes[path[i]])) break;
 }
 
+/* A simulation that ends in a collision adds nothing: its virtual visits
+ * are taken back so the vloss invariant (see top) holds again. */
 void mcts_undo_virtual(mcts_t *m, const uint32_t *path, int len)
 {
     for (int i = 0; i < len; i++) m->nodes[path[i]].vloss--;

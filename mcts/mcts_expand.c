@@ -6,6 +6,9 @@
  * simply evaluated again next time. */
 #include "mcts/mcts_internal.h"
 
+/* Contract: `state` is the node's state. On HOYLE_OK the node is
+ * NODE_EXPANDED (terminal nodes too, with no children); on HOYLE_EFULL it
+ * is untouched apart from its player; any other code is a game error. */
 int mcts_expand(mcts_t *m, uint32_t index, const void *state, const float *priors)
 {
     const game_t *g = m->g;
@@ -21,9 +24,14 @@ int mcts_expand(mcts_t *m, uint32_t index, const void *state, const float *prior
         n = game_chance_outcomes(g, state, m->chance_actions, m->chance_probs);
     else
         n = game_legal_actions(g, state, m->legal);
+    /* A live state must have a move or an outcome; zero would leave a
+     * live node with nothing for the descent to select. */
     if (n <= 0) return hoyle_error(HOYLE_ESTATE, "mcts: %s: live state without actions", g->spec);
     uint32_t first = mcts_alloc_children(m, n);
     if (first == 0) return HOYLE_EFULL;
+    /* Priors are renormalised over the legal actions only: a network's mass on
+     * illegal actions would otherwise shrink every legal prior and distort
+     * the PUCT exploration term. */
     double total = 0;
     if (player != PLAYER_CHANCE && priors)
         for (int i = 0; i < n; i++) total += priors[m->legal[i]];

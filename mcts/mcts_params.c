@@ -10,6 +10,9 @@
 void mcts_params_default(mcts_params_t *p)
 {
     *p = (mcts_params_t){
+        /* UCT with c = 1.4 (about sqrt 2, the UCB1
+         * constant); c_init 1.25 and c_base 19652 are AlphaZero's
+         * published PUCT constants (Silver et al. 2018, pseudocode). */
         .select = MCTS_UCT,
         .c_uct = 1.4,
         .c_init = 1.25,
@@ -21,6 +24,7 @@ void mcts_params_default(mcts_params_t *p)
         .batch = 1,
         .virtual_loss = 1.0,
         .solver = true,
+        /* 0.3 is AlphaZero's chess alpha; eps 0 keeps noise off outside self-play. */
         .dirichlet_alpha = 0.3,
         .dirichlet_eps = 0.0,
         .max_nodes = 1u << 20,
@@ -46,6 +50,8 @@ static int parse_fpu(const char *text, mcts_params_t *p)
         p->fpu_value = 0;
         if (text[6] == '\0') return HOYLE_OK;
         double r = strtod(text + 6, &end);
+        /* "parent-R" reads as a negative number after "parent": R in [0, 2], the
+         * width of the return range, stored as the positive reduction. */
         if (text[6] == '-' && *end == '\0' && r <= 0 && r >= -2) {
             p->fpu_value = -r;
             return HOYLE_OK;
@@ -78,10 +84,14 @@ int mcts_params_bind(const params_t *pp, mcts_params_t *p)
         q.select = params_choice(pp, "select") == 1 ? MCTS_PUCT : MCTS_UCT;
     if (params_has(pp, "sims")) q.max_sims = params_int(pp, "sims");
     if (params_has(pp, "time_ms")) q.time_limit_ms = (double)params_int(pp, "time_ms");
+    /* A spec that sets neither budget still gets a search, not a check_params
+     * error: the kinds' default budget. */
     if (q.max_sims == 0 && q.time_limit_ms == 0) q.max_sims = 1000;
     if (params_has(pp, "solver")) q.solver = params_bool(pp, "solver");
     q.max_nodes = params_has(pp, "nodes") ? (size_t)params_int(pp, "nodes") : 0;
     /* 2. the fragments: every search schema has these */
+    /* One "c" serves both formulas: the kind picks UCT or PUCT, and only the
+     * matching constant is read by the search. */
     q.c_uct = q.c_init = params_double(pp, "c");
     q.c_base = params_double(pp, "c_base");
     q.batch = (int)params_int(pp, "batch");
@@ -95,6 +105,8 @@ int mcts_params_bind(const params_t *pp, mcts_params_t *p)
 #undef MCTS_KNOB_BIND_
     /* 3. fpu, after select ("auto" follows it) */
     const param_def_t *fpu = def_of(pp, "fpu");
+    /* A schema that declares fpu as a number (the PUCT kinds) means a parent
+     * reduction of that size, not a fixed value (mcts_params.h). */
     if (fpu && fpu->type == PARAM_DOUBLE) {
         q.fpu = MCTS_FPU_PARENT;
         q.fpu_value = params_double(pp, "fpu");

@@ -8,8 +8,13 @@
 
 #include "mcts/mcts_internal.h"
 
+/* Proven values are stored as float and chance means may round, so equality
+ * of values is tested within VALUE_EPS. */
 #define VALUE_EPS 1e-6
 
+/* The value a child shows its parent's mover: exact when proven, else the
+ * mean return; an unvisited child reports 0 (a draw) rather than dividing
+ * by zero. */
 static double child_q(const mcts_t *m, const mcts_node_t *ch, int player)
 {
     if (m->p.solver && (ch->flags & NODE_PROVEN)) return ch->proven_value[player];
@@ -29,6 +34,10 @@ static uint32_t best_child(const mcts_t *m, const mcts_node_t *node)
         const mcts_node_t *ch = &m->nodes[index];
         double q = player >= 0 ? child_q(m, ch, player) : 0;
         bool ch_proven = m->p.solver && (ch->flags & NODE_PROVEN);
+        /* A proven root picks among the children that achieve its proven value
+         * (the fastest way to keep a won game won); an unproven one excludes
+         * proven losses, since visits alone can still favour a refuted move that
+         * was heavily searched before its refutation was found. */
         if (proven) {
             if (!ch_proven ||
                 fabs(ch->proven_value[player] - node->proven_value[player]) > VALUE_EPS)
@@ -36,6 +45,7 @@ static uint32_t best_child(const mcts_t *m, const mcts_node_t *node)
         } else if (player >= 0 && ch_proven && q <= -1.0 + VALUE_EPS) {
             continue;
         }
+        /* Most visits first (the "robust child" of Chaslot et al. 2008), Q only on ties. */
         if (ch->visits > best_visits || (ch->visits == best_visits && q > best_q)) {
             best = index;
             best_visits = ch->visits;
@@ -68,6 +78,8 @@ void mcts_fill_result(mcts_t *m)
     r->priors = m->r_priors;
     r->proven = m->r_proven;
     r->root_proven = m->p.solver && (root->flags & NODE_PROVEN);
+    /* With Gumbel, the move is the Sequential Halving winner and the policy
+     * target is the completed-Q improved policy, not the visit counts. */
     for (int p = 0; p < g->num_players; p++) {
         r->value[p] = root->visits > 0 ? root->value_sum[p] / root->visits : 0.0;
         r->proven_value[p] = r->root_proven ? root->proven_value[p] : 0.0;
@@ -86,6 +98,8 @@ void mcts_fill_result(mcts_t *m)
     uint32_t best = gumbel_best ? gumbel_best : best_child(m, root);
     r->best_action = best ? m->nodes[best].action : -1;
     r->pv_len = 0;
+    /* The principal variation follows the same choice rule down the tree and
+     * stops at the first unvisited node (its Q says nothing yet). */
     for (const mcts_node_t *node = root; r->pv_len < MCTS_PV_MAX;) {
         uint32_t next = node == root && gumbel_best ? gumbel_best : best_child(m, node);
         if (next == 0 || m->nodes[next].visits == 0) break;
@@ -101,6 +115,10 @@ void mcts_fill_result(mcts_t *m)
     r->seconds = mcts_now() - m->t_start;
 }
 
+/* Samples a root move with probability proportional to N(a)^(1/T) (the
+ * AlphaZero self-play temperature). T <= 0, or a proven root, plays the
+ * best action; proven losses get no weight so exploration never throws a
+ * solved game away. */
 int mcts_choose(mcts_t *m, double temperature, int *action)
 {
     const mcts_result_t *r = &m->result;

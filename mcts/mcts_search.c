@@ -11,19 +11,30 @@
  *      (collision: undo the virtual visits, end the batch) or an unexpanded
  *      decision node (a leaf: queued for the evaluator);
  *   3. after the evaluator call: expand each leaf with its priors and back
- *      its values up the path (mcts_backup.c). */
+ *      its values up the path (mcts_backup.c).
+ *
+ * Invariant between calls: every node's vloss counts exactly the slots
+ * whose path passes through it and that are not yet delivered, so after
+ * mcts_search_deliver() (or a collision undo) all vloss are back to 0. */
 #include <string.h>
 
 #include "core/check.h"
 #include "games/playout.h"
 #include "mcts/mcts_internal.h"
 
+/* Starts a search from `state`. The tree is kept when `state` is the root
+ * it already holds (mcts_advance() moved it there), else rebuilt. Root noise
+ * or the Gumbel setup is applied here only when the root is already
+ * expanded (a reused tree); a fresh root gets it in deliver, right after
+ * its expansion, because there are no priors to perturb before that. */
 int mcts_search_begin(mcts_t *m, const void *state)
 {
     int player = game_current_player(m->g, state);
     if (player < 0)
         return hoyle_error(HOYLE_ESTATE, "mcts: %s: search needs a decision state (%s)", m->g->spec,
                            player == PLAYER_TERMINAL ? "game over" : "chance node");
+    /* memcmp, not a hash: states are plain bytes (games/game.h), and a stale
+     * tree from another position would silently bias the whole search. */
     if (!m->has_root || m->used == 0 || memcmp(m->root_state, state, m->g->state_size) != 0)
         mcts_reset_root(m, state);
     m->sims = 0;
@@ -42,6 +53,10 @@ int mcts_search_begin(mcts_t *m, const void *state)
     return HOYLE_OK;
 }
 
+/* The stop rules, checked before every simulation: an explicit stop, a
+ * solved root (no simulation can change a proven value), the simulation
+ * budget, or the clock. A proven but unexpanded root keeps searching so that
+ * the result has children to report. */
 bool mcts_search_finished(const mcts_t *m)
 {
     if (m->stop) return true;
@@ -54,6 +69,9 @@ bool mcts_search_finished(const mcts_t *m)
 }
 
 /* Steps 1-2 for one simulation into batch slot `slot`. */
+/* Contract: on HOYLE_OK, slot `slot` holds the path (root first) and the
+ * leaf's state, every node on the path carries one more vloss, and *kind
+ * says why the descent stopped. On error the caller abandons the search. */
 static int descend(mcts_t *m, int slot, int *kind)
 {
     const game_t *g = m->g;
@@ -67,6 +85,8 @@ static int descend(mcts_t *m, int slot, int *kind)
     for (;;) {
         mcts_node_t *node = &m->nodes[index];
         int player = node->player;
+        /* Checked first: a proven node is final even if it is also pending or
+         * unexpanded, and its exact value beats an evaluator estimate. */
         if (m->p.solver && (node->flags & NODE_PROVEN)) {
             *kind = LEAF_PROVEN;
             break;
@@ -75,11 +95,17 @@ static int descend(mcts_t *m, int slot, int *kind)
             *kind = LEAF_TERMINAL;
             break;
         }
+        /* A leaf already queued in this batch: evaluating it twice would count one
+         * position two times, so the batch is cut here instead. */
         if (node->flags & NODE_PENDING) {
             *kind = LEAF_COLLISION;
             break;
         }
         if (!(node->flags & NODE_EXPANDED)) {
+            /* Chance nodes need no evaluator (the game gives the outcome
+             * probabilities), so they are expanded inline and the loop samples one
+             * of their children next. A full arena falls through to LEAF_EVAL, and
+             * collect samples the remaining chance outcomes on the state itself. */
             if (player == PLAYER_CHANCE) {
                 int status = mcts_expand(m, index, s, NULL);
                 if (status == HOYLE_OK) continue;
@@ -89,6 +115,8 @@ static int descend(mcts_t *m, int slot, int *kind)
             break;
         }
         uint32_t child;
+        /* Above the root the tree policy is UCT/PUCT (mcts_select.c); at the root
+         * a Gumbel search follows its Sequential Halving schedule instead. */
         if (index == 0 && m->g_ready) {
             child = mcts_gumbel_select(m);
             if (child == 0) { /* the phase ends once the visits in flight are back */
@@ -100,8 +128,12 @@ static int descend(mcts_t *m, int slot, int *kind)
         }
         mcts_node_t *ch = &m->nodes[child];
         game_apply(g, s, ch->action);
+        /* A child's player is computed lazily, on its first visit, because it
+         * needs the state and only the descent has that state. */
         if (ch->player == NODE_PLAYER_UNKNOWN) ch->player = (int8_t)game_current_player(g, s);
         ch->vloss++;
+        /* CHECK, not an error code: a path longer than max_game_length + 2 means
+         * the game broke its own declared length bound. */
         CHECK_LT(len, m->path_cap);
         path[len++] = child;
         index = child;
@@ -110,6 +142,11 @@ static int descend(mcts_t *m, int slot, int *kind)
     return HOYLE_OK;
 }
 
+/* Steps 1-2 for up to params.batch simulations. Terminal and proven leaves
+ * are backed up at once (they need no evaluator); evaluator leaves are
+ * marked NODE_PENDING and returned in `states` (slot order). A collision
+ * ends the batch early: more descents would only follow the same virtual
+ * visits into the same pending leaf. */
 int mcts_search_collect(mcts_t *m, const void **states, int *n)
 {
     const game_t *g = m->g;
@@ -162,6 +199,9 @@ int mcts_search_collect(mcts_t *m, const void **states, int *n)
     return HOYLE_OK;
 }
 
+/* Step 3: `values` is slots x num_players and `priors` slots x num_actions
+ * (or NULL for evaluators without a policy), both in the order collect
+ * returned the states. */
 int mcts_search_deliver(mcts_t *m, const double *values, const float *priors)
 {
     const game_t *g = m->g;
@@ -171,11 +211,16 @@ int mcts_search_deliver(mcts_t *m, const double *values, const float *priors)
         uint32_t index = path[len - 1];
         mcts_node_t *leaf = &m->nodes[index];
         leaf->flags &= (uint8_t)~NODE_PENDING;
+        /* Never expand a node twice: a second child block would orphan the first. */
         if (!(leaf->flags & NODE_EXPANDED)) {
             const char *s = m->slot_states + (size_t)i * g->state_size;
             const float *pr = priors ? priors + (size_t)i * (size_t)g->num_actions : NULL;
             int status = mcts_expand(m, index, s, pr);
+            /* HOYLE_EFULL is not an error: the leaf stays unexpanded and its value is
+             * still backed up, so the search degrades to re-evaluating leaves. */
             if (status < 0 && status != HOYLE_EFULL) return status;
+            /* The root's own evaluation is kept for Gumbel: the completed Q of an
+             * unvisited candidate uses it (v_mix, Danihelka et al. 2022, Appendix D). */
             if (index == 0 && m->p.gumbel) {
                 for (int p = 0; p < g->num_players; p++)
                     m->root_raw[p] = values[(size_t)i * (size_t)g->num_players + (size_t)p];
@@ -199,6 +244,9 @@ const mcts_result_t *mcts_search_end(mcts_t *m)
     return &m->result;
 }
 
+/* The one-call form: collect, evaluate with the searcher's own evaluator,
+ * deliver, until a stop rule fires. Drivers that pool leaves across
+ * searches call the three steps themselves. */
 int mcts_search(mcts_t *m, const void *state, const mcts_result_t **out)
 {
     if (m->eval == NULL) return hoyle_error(HOYLE_EINVAL, "mcts: no evaluator (use the step API)");

@@ -26,6 +26,8 @@ static uint32_t sample_outcome(mcts_t *m, const mcts_node_t *node)
     for (int c = 0; c < node->num_children; c++)
         total += m->nodes[node->first_child + (uint32_t)c].prior;
     double u = rng_double(&m->rng) * total;
+    /* The last outcome takes whatever u is left, so float rounding in the
+     * priors can never make the walk fall off the end. */
     for (int c = 0; c < node->num_children - 1; c++) {
         double pr = m->nodes[node->first_child + (uint32_t)c].prior;
         if (u < pr) return node->first_child + (uint32_t)c;
@@ -38,8 +40,13 @@ uint32_t mcts_select_child(mcts_t *m, const mcts_node_t *node, int player)
 {
     if (player == PLAYER_CHANCE) return sample_outcome(m, node);
     const mcts_params_t *p = &m->p;
+    /* N counts the visits in flight too, matching n below, so a batch sees
+     * the same exploration term it would see with the visits completed. */
     double parent_n = (double)node->visits + node->vloss;
     double fpu;
+    /* FPU: +inf visits every child once (classic UCT); VALUE is a fixed Q;
+     * PARENT (Leela-style reduction) the parent's mean minus fpu_value, which
+     * has no mean before the parent's first visit: the constant then. */
     if (p->fpu == MCTS_FPU_INF)
         fpu = INFINITY;
     else if (p->fpu == MCTS_FPU_VALUE || node->visits == 0)
@@ -189,6 +196,7 @@ static int rec_cmp(const void *pa, const void *pb)
 static int phase_visits(const mcts_t *m, int k)
 {
     long long v = m->g_budget / ((long long)m->g_phases * k);
+    /* The cap keeps g_target (a running sum over phases) clear of overflow. */
     return v < 1 ? 1 : v > INT32_MAX / 4 ? INT32_MAX / 4 : (int)v;
 }
 
@@ -201,8 +209,12 @@ void mcts_gumbel_init(mcts_t *m)
     for (int c = 0; c < n; c++) {
         const mcts_node_t *ch = &m->nodes[root->first_child + (uint32_t)c];
         double u = rng_double(&m->rng);
+        /* rng_double can return 0, and -log(-log(0)) is +inf: one child would
+         * always be a candidate whatever its prior. */
         if (u <= 0) u = 0x1p-60;
         m->noise[c] = -log(-log(u));
+        /* Visits already in a reused subtree do not count for this search's
+         * schedule: each candidate's visits are measured from g_base. */
         m->g_base[c] = ch->visits;
         m->g_in[c] = 0;
         m->g_sort[c] = (mcts_gumbel_rec_t){.key = m->noise[c] + logit_of(ch), .child = c};
@@ -211,6 +223,7 @@ void mcts_gumbel_init(mcts_t *m)
     int k = m->p.gumbel_m < n ? m->p.gumbel_m : n;
     for (int i = 0; i < k; i++) {
         m->g_cand[i] = m->g_sort[i].child;
+        /* g_in: 2 = still a candidate, 1 = halved out, 0 = never a candidate. */
         m->g_in[m->g_cand[i]] = 2;
     }
     m->g_m = m->g_k = k;
@@ -243,6 +256,10 @@ static void next_phase(mcts_t *m)
     m->g_target += phase_visits(m, m->g_k);
 }
 
+/* Contract: returns the arena index of the candidate with the fewest
+ * visits this search below the phase target, or 0 when the phase is
+ * complete but some of its visits are still in flight (descend then ends
+ * the batch: halving must wait for their values). */
 uint32_t mcts_gumbel_select(mcts_t *m)
 {
     const mcts_node_t *root = &m->nodes[0];
@@ -302,6 +319,7 @@ void mcts_gumbel_policy(mcts_t *m, float *out)
     double max = -INFINITY, total = 0;
     for (int c = 0; c < n; c++)
         if (x[c] > max) max = x[c];
+    /* Shifted by the maximum so exp cannot overflow on large sigma(q^) terms. */
     for (int c = 0; c < n; c++) total += x[c] = exp(x[c] - max);
     for (int c = 0; c < n; c++) out[c] = (float)(x[c] / total);
 }

@@ -10,6 +10,7 @@
 #include "mcts/mcts_internal.h"
 #include "mcts/mcts_params.h"
 
+/* Monotonic, so a time-limited search is immune to wall-clock jumps. */
 double mcts_now(void)
 {
     struct timespec ts;
@@ -17,6 +18,9 @@ double mcts_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Rejects what would break the search later rather than at the first
+ * move: a search needs a stop rule, the arena a root plus one child, and
+ * num_children (uint16_t) must hold every legal action or outcome. */
 static int check_params(const game_t *g, const mcts_params_t *p)
 {
     if (p->max_sims <= 0 && p->time_limit_ms <= 0)
@@ -29,6 +33,8 @@ static int check_params(const game_t *g, const mcts_params_t *p)
     if (p->dirichlet_eps > 0 && p->dirichlet_alpha <= 0)
         return hoyle_error(HOYLE_EINVAL, "mcts: noise_alpha (the Dirichlet alpha) must be > 0 "
                                          "when noise_eps > 0");
+    /* Sequential Halving splits a known simulation budget into phases, so a
+     * Gumbel search cannot run on the clock alone. */
     if (p->gumbel && p->max_sims <= 0)
         return hoyle_error(HOYLE_EINVAL, "mcts: gumbel needs a simulation budget (sims > 0)");
     if (p->gumbel && (p->gumbel_m < 1 || p->c_visit < 0 || p->c_scale < 0))
@@ -38,6 +44,7 @@ static int check_params(const game_t *g, const mcts_params_t *p)
 
 int mcts_create(const game_t *g, const mcts_params_t *params_in, evaluator_t *eval, mcts_t **out)
 {
+    /* max_nodes = 0 means "size the arena from the budget" (mcts_params.c). */
     mcts_params_t sized = *params_in;
     if (sized.max_nodes == 0) sized.max_nodes = mcts_nodes_for(g, &sized);
     const mcts_params_t *params = &sized;
@@ -48,9 +55,12 @@ int mcts_create(const game_t *g, const mcts_params_t *params_in, evaluator_t *ev
     m->p = *params;
     m->eval = eval;
     rng_init(&m->rng, params->seed);
+    /* Every scratch array is sized once for the largest node (legal actions or
+     * chance outcomes, whichever is more): the search itself never allocates. */
     size_t batch = (size_t)params->batch, np = (size_t)g->num_players;
     size_t nc = g->max_chance_outcomes > 0 ? (size_t)g->max_chance_outcomes : 1;
     size_t nl = (size_t)g->max_legal > nc ? (size_t)g->max_legal : nc;
+    /* The root plus one node per ply of the longest game, with one to spare. */
     m->path_cap = g->max_game_length + 2;
     m->nodes = malloc(sizeof *m->nodes * params->max_nodes);
     m->root_state = malloc(g->state_size);
@@ -116,6 +126,9 @@ void mcts_free(mcts_t *m)
     free(m);
 }
 
+/* Returns the first index of a block of n zeroed children, or 0 (which is
+ * never a child, the root being node 0) when the arena cannot hold them;
+ * arena_full then tells the result that the tree stopped growing. */
 uint32_t mcts_alloc_children(mcts_t *m, int n)
 {
     if (n <= 0 || m->used + (size_t)n > m->p.max_nodes) {
@@ -129,6 +142,8 @@ uint32_t mcts_alloc_children(mcts_t *m, int n)
     return first;
 }
 
+/* A fresh one-node tree at `state`; action -1 and prior 1 because the root
+ * has no parent edge. */
 void mcts_reset_root(mcts_t *m, const void *state)
 {
     if (state != m->root_state) memcpy(m->root_state, state, m->g->state_size);
@@ -143,6 +158,7 @@ void mcts_reset_root(mcts_t *m, const void *state)
     m->nodes[0].prior = 1.0f;
 }
 
+/* Forgets the tree but keeps every buffer: the next search starts fresh. */
 void mcts_clear(mcts_t *m)
 {
     m->has_root = false;
@@ -183,12 +199,17 @@ static void compact(mcts_t *m, uint32_t keep)
         }
         head++;
     }
+    /* A search that ended on an error can leave visits in flight at the
+     * kept node; the new root starts with none. */
     memcpy(m->nodes, copy, sizeof *copy * count);
     m->used = count;
     m->nodes[0].vloss = 0;
     free(copy);
 }
 
+/* Moves the root along `action` after the move is played. The tree is
+ * kept only when it was built from `state_before` (another caller may
+ * have moved the game elsewhere) and the played child has been visited. */
 void mcts_advance(mcts_t *m, const void *state_before, int action)
 {
     if (!m->has_root || m->used == 0 ||
@@ -203,11 +224,14 @@ void mcts_advance(mcts_t *m, const void *state_before, int action)
         for (int c = 0; c < root->num_children; c++)
             if (m->nodes[root->first_child + (uint32_t)c].action == action)
                 keep = root->first_child + (uint32_t)c;
+    /* An unvisited child has no computed player or subtree: nothing to keep. */
     if (keep == 0 || m->nodes[keep].player == NODE_PLAYER_UNKNOWN) {
         mcts_reset_root(m, m->root_state);
         return;
     }
     compact(m, keep);
+    /* The new root's priors came from its old parent, so noise, the stored
+     * raw value and the Gumbel schedule all belong to the previous search. */
     m->root_noised = false;
     m->root_raw_valid = false;
     m->g_ready = false;

@@ -1,4 +1,8 @@
-/* tt.c — the transposition table (see tt.h). */
+/* tt.c — the transposition table (see tt.h).
+ * One entry per slot, always-replace: the newest result of a search wins,
+ * so the table never holds a bound from an older root over a fresher one.
+ * Invariant: the size is a power of two (at least 1024), so a slot is
+ * key & mask. */
 #include "mcts/tt.h"
 
 #include <stdlib.h>
@@ -6,6 +10,8 @@
 
 #include "core/error.h"
 
+/* Rounds down to a power of two so indexing is a mask, not a division;
+ * 1024 is the floor so a tiny request still gets a usable table. */
 int tt_init(tt_t *t, size_t entries)
 {
     size_t n = 1024;
@@ -27,6 +33,8 @@ void tt_clear(tt_t *t)
     if (t->entries) memset(t->entries, 0, sizeof *t->entries * (t->mask + 1));
 }
 
+/* The full 64-bit key is compared: two positions that share a slot are
+ * told apart, leaving only true 64-bit collisions undetected. */
 const tt_entry_t *tt_probe(const tt_t *t, uint64_t key)
 {
     const tt_entry_t *e = &t->entries[key & t->mask];

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "core/progress.h"
 #include "core/rng.h"
 #include "data/config.h"
 #include "train/agent_az.h"
@@ -277,7 +278,14 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
     sp.seed = rng_mix(r->seed ^ rng_mix(0x5350ULL + (uint64_t)gen));
     sp.first_game_id = st->games;
     selfplay_stats_t ss;
-    if (!status) status = selfplay_run(r->g, e, &sp, &set, &ss, NULL, NULL);
+    selfplay_progress_t spp = {.total = sp.games};
+    char label[64];
+    snprintf(label, sizeof label, "[selfplay] gen %" PRId64, gen + 1);
+    progress_start(&spp.pg, progress, label, "games", 0);
+    progress_defer(&spp.pg); /* a short generation adds only its summary line to a log */
+    if (!status)
+        status =
+            selfplay_run(r->g, e, &sp, &set, &ss, progress ? selfplay_progress_line : NULL, &spp);
     evaluator_free(e);
     snprintf(path, sizeof path, "%s/samples", r->dir);
     snprintf(netid, sizeof netid, "net-%06" PRId64 ".pt", gen);
@@ -308,7 +316,7 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
         int64_t prev = st->generation - r->eval.every;
         status =
             loop_evaluate(r->g, r->dir, &r->eval, st->generation, prev, st->seconds + now_s() - t0,
-                          rng_mix(r->seed + (uint64_t)gen), &logs[1], &logs[2], &ev);
+                          rng_mix(r->seed + (uint64_t)gen), &logs[1], &logs[2], progress, &ev);
         evaluated = true;
     }
     st->seconds += now_s() - t0;
@@ -337,18 +345,23 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
         if (r->minutes > 0) left = fmin(left, r->minutes * 60 - st->seconds);
         fmt_time(st->seconds, el, sizeof el);
         fmt_time(fmax(left, 0), eta, sizeof eta);
-        fprintf(progress,
-                "gen %" PRId64 " | games %" PRId64 " | samples %" PRId64 " | steps %" PRId64
-                " | loss %.3f (policy %.3f value %.3f) | %.0f evals/s %.0f pos/s",
-                st->generation, st->games, st->samples, st->steps, st->loss_total, st->loss_policy,
-                st->loss_value, (double)ss.evaluations / fmax(ss.seconds, 1e-9),
-                (double)ss.full_searches / fmax(ss.seconds, 1e-9));
-        if (out->elo_generation >= 0)
-            fprintf(progress, " | elo %+.0f (net %" PRId64 ")", out->elo, out->elo_generation);
-        if (evaluated)
-            fprintf(progress, " | vs prev %.2f vs baseline %.2f", ev.score_prev, ev.score_base);
-        fprintf(progress, " | %s elapsed, ETA %s\n", el, eta);
-        fflush(progress);
+        char line[512];
+        int n = snprintf(
+            line, sizeof line,
+            "gen %" PRId64 " | games %" PRId64 " | samples %" PRId64 " | steps %" PRId64
+            " | loss %.3f (policy %.3f value %.3f) | %.0f evals/s %.0f pos/s",
+            st->generation, st->games, st->samples, st->steps, st->loss_total, st->loss_policy,
+            st->loss_value, (double)ss.evaluations / fmax(ss.seconds, 1e-9),
+            (double)ss.full_searches / fmax(ss.seconds, 1e-9));
+        if (out->elo_generation >= 0 && n < (int)sizeof line)
+            n += snprintf(line + n, sizeof line - (size_t)n, " | elo %+.0f (net %" PRId64 ")",
+                          out->elo, out->elo_generation);
+        if (evaluated && n < (int)sizeof line)
+            n += snprintf(line + n, sizeof line - (size_t)n, " | vs prev %.2f vs baseline %.2f",
+                          ev.score_prev, ev.score_base);
+        if (n < (int)sizeof line)
+            snprintf(line + n, sizeof line - (size_t)n, " | %s elapsed, ETA %s", el, eta);
+        progress_note(&spp.pg, "%s", line);
     }
     return HOYLE_OK;
 }
@@ -414,17 +427,35 @@ int train_run(const char *path, char *const *sets, int num_sets, FILE *progress,
         snprintf(p, sizeof p, "%s/%s", r.dir, names[k]);
         status = loop_log_open(&logs[k], p, headers[k], st.generation);
     }
-    /* net 0 against the baseline, so that the Elo scale starts at the untrained net */
-    if (!status && st.generation == 0 && r.eval.every > 0) {
-        loop_eval_out_t ev;
-        status = loop_evaluate(r.g, r.dir, &r.eval, 0, -1, 0, rng_mix(r.seed ^ 0xe0), &logs[1],
-                               &logs[2], &ev);
-        if (!status) out->elo_generation = 0;
-    }
-    if (progress && !status)
+    /* the header first: net 0's games against the baseline below can take minutes */
+    if (progress && !status) {
         fprintf(progress, "train %s: %s, net %d blocks x %d filters, %s, generation %" PRId64 "\n",
                 r.dir, r.g->spec, r.net_cfg.blocks, r.net_cfg.filters,
                 resumed ? "resumed" : "new run", st.generation);
+        fflush(progress);
+    }
+    /* net 0 against the baseline, so that the Elo scale starts at the untrained net; its time
+     * counts in the run's elapsed time (st.seconds) */
+    if (!status && st.generation == 0 && r.eval.every > 0) {
+        loop_eval_out_t ev;
+        double t0 = now_s();
+        if (progress) {
+            fprintf(progress, "gen 0 | net 0 plays the baseline %s: %d games\n", r.eval.baseline,
+                    r.eval.games);
+            fflush(progress);
+        }
+        status = loop_evaluate(r.g, r.dir, &r.eval, 0, -1, 0, rng_mix(r.seed ^ 0xe0), &logs[1],
+                               &logs[2], progress, &ev);
+        if (!status) out->elo_generation = 0;
+        st.seconds += now_s() - t0;
+        if (progress && !status) {
+            char el[32];
+            fmt_time(st.seconds, el, sizeof el);
+            fprintf(progress, "gen 0 | elo +0 (net 0) | vs baseline %.2f | %s elapsed\n",
+                    ev.score_base, el);
+            fflush(progress);
+        }
+    }
     while (!status && st.generation < r.generations &&
            (r.minutes <= 0 || st.seconds < r.minutes * 60))
         status = generation(&r, net, opt, &rb, &st, logs, progress, out);

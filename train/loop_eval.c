@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/progress.h"
 #include "core/rng.h"
 #include "eval/elo.h"
 #include "eval/tournament.h"
@@ -25,21 +26,25 @@
  * `seed` and its index; one row per game in games_log; *score = me's mean score in [0, 1]. */
 static int play_match(const game_t *g, const loop_eval_cfg_t *cfg, const char *me, const char *opp,
                       const char *opp_name, int64_t gen, uint64_t seed, loop_log_t *games_log,
-                      double *score)
+                      FILE *progress, double *score)
 {
+    progress_t pg;
+    char label[96], extra[32];
+    snprintf(label, sizeof label, "[eval] net %" PRId64 " vs %s", gen, opp_name);
+    progress_start(&pg, progress, label, "games", 0);
+    progress_defer(&pg); /* the generation's summary line has the score */
     double total = 0;
-    int w = 0, d = 0, l = 0;
-    for (int i = 0; i < cfg->games; i++) {
+    int w = 0, d = 0, l = 0, status = HOYLE_OK;
+    for (int i = 0; i < cfg->games && !status; i++) {
         int my_seat = i % 2;
         const char *seats[2] = {my_seat == 0 ? me : opp, my_seat == 0 ? opp : me};
         tour_game_result_t r;
-        int status =
-            tournament_play(g, seats, NULL, rng_mix(seed + (uint64_t)i), cfg->max_moves, &r);
-        if (status) return status;
+        status = tournament_play(g, seats, NULL, rng_mix(seed + (uint64_t)i), cfg->max_moves, &r);
+        if (status) break;
         if (r.end == RECORD_END_ERROR) {
             status = hoyle_error(HOYLE_EINVAL, "eval: %s", r.error);
             tour_game_result_done(&r);
-            return status;
+            break;
         }
         double s = (r.returns[my_seat] + 1.0) / 2.0; /* returns in [-1, 1] -> score in [0, 1] */
         tour_game_result_done(&r);
@@ -48,8 +53,11 @@ static int play_match(const game_t *g, const loop_eval_cfg_t *cfg, const char *m
         d += s > 0.25 && s < 0.75;
         l += s < 0.25;
         status = loop_log_add(games_log, "%" PRId64 ",%s,%d,%.1f\n", gen, opp_name, my_seat, s);
-        if (status) return status;
+        snprintf(extra, sizeof extra, "score %.2f", total / (i + 1));
+        if (!status) progress_update(&pg, i + 1, cfg->games, extra, 0);
     }
+    progress_clear(&pg);
+    if (status) return status;
     *score = total / cfg->games;
     (void)w, (void)d, (void)l;
     return HOYLE_OK;
@@ -330,7 +338,7 @@ static int refit(const game_t *g, const char *dir, const loop_log_t *games_log,
 
 int loop_evaluate(const game_t *g, const char *dir, const loop_eval_cfg_t *cfg, int64_t gen,
                   int64_t prev, double seconds, uint64_t seed, loop_log_t *games_log,
-                  loop_log_t *eval_log, loop_eval_out_t *out)
+                  loop_log_t *eval_log, FILE *progress, loop_eval_out_t *out)
 {
     char me[GAME_SPEC_MAX], opp[GAME_SPEC_MAX], name[64];
     /* a little temperature in the first moves, so that repeated games differ */
@@ -342,7 +350,7 @@ int loop_evaluate(const game_t *g, const char *dir, const loop_eval_cfg_t *cfg, 
     if (prev >= 0) {
         snprintf(opp, sizeof opp, az, dir, prev, cfg->sims);
         snprintf(name, sizeof name, "net%" PRId64, prev);
-        status = play_match(g, cfg, me, opp, name, gen, rng_mix(seed ^ 0x9e37), games_log,
+        status = play_match(g, cfg, me, opp, name, gen, rng_mix(seed ^ 0x9e37), games_log, progress,
                             &out->score_prev);
         if (!status)
             status = loop_log_add(eval_log, "%" PRId64 ",%.1f,%s,%d,%.4f\n", gen, seconds, name,
@@ -350,7 +358,7 @@ int loop_evaluate(const game_t *g, const char *dir, const loop_eval_cfg_t *cfg, 
     }
     if (!status)
         status = play_match(g, cfg, me, cfg->baseline, "baseline", gen, rng_mix(seed ^ 0xba5e),
-                            games_log, &out->score_base);
+                            games_log, progress, &out->score_base);
     if (!status)
         status = loop_log_add(eval_log, "%" PRId64 ",%.1f,baseline,%d,%.4f\n", gen, seconds,
                               cfg->games, out->score_base);

@@ -63,9 +63,10 @@ typedef struct loop_eval_out {
 
 /* Evaluate net-`gen` (file in dir) against net-`prev` (prev < 0: none) and the
  * baseline; append per-game rows to games_log, refit Elo over all of them and
- * rewrite elo.csv, elo.h5 and elo.svg in dir. */
+ * rewrite elo.csv, elo.h5 and elo.svg in dir. Progress lines (core/progress.h)
+ * go to `progress` (may be NULL). */
 int loop_evaluate(const game_t *g, const char *dir, const loop_eval_cfg_t *cfg, int64_t gen,
                   int64_t prev, double seconds, uint64_t seed, loop_log_t *games_log,
-                  loop_log_t *eval_log, loop_eval_out_t *out);
+                  loop_log_t *eval_log, FILE *progress, loop_eval_out_t *out);
 
 #endif

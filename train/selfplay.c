@@ -7,6 +7,7 @@
  *      searches), check resignation, choose and play a move.
  * Invariant: a slot's pending[] lists the samples of its game in progress,
  * whose value targets are written when that game ends. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -423,6 +424,14 @@ static int run_loop(driver_t *d, selfplay_progress_fn progress, void *ctx)
         }
     }
     return status;
+}
+
+void selfplay_progress_line(void *ctx, const selfplay_stats_t *st)
+{
+    selfplay_progress_t *c = ctx;
+    char extra[48];
+    snprintf(extra, sizeof extra, "%" PRId64 " samples", st->samples);
+    progress_update(&c->pg, st->games, c->total, extra, c->final_line && st->games >= c->total);
 }
 
 int selfplay_run(const game_t *g, evaluator_t *e, const selfplay_params_t *p, sample_set_t *out,

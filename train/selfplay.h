@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/progress.h"
 #include "core/spec.h"
 #include "mcts/evaluator.h"
 #include "mcts/mcts.h"
@@ -86,6 +87,17 @@ typedef struct selfplay_stats {
 
 /* Called after each finished game (progress lines); may be NULL. */
 typedef void (*selfplay_progress_fn)(void *ctx, const selfplay_stats_t *st);
+
+/* The context of selfplay_progress_line: a progress line (core/progress.h) of
+ * finished games out of `total`, with the samples written. */
+typedef struct selfplay_progress {
+    progress_t pg;
+    int64_t total;
+    int final_line; /* end the line at the last game (else the caller prints a summary) */
+} selfplay_progress_t;
+
+/* A selfplay_progress_fn; ctx is a selfplay_progress_t. */
+void selfplay_progress_line(void *ctx, const selfplay_stats_t *st);
 
 /* Play p->games games of `g` (two-player or one-player) with evaluator `e`
  * (borrowed), appending their samples to `out` (shapes of g). Game i gets

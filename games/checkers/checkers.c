@@ -1,7 +1,9 @@
 /* checkers.c — the `checkers` game family: vtable and registry entry.
  * One game with a `variant` parameter: english (the default), losing,
  * polish (Polish draughts on 8x8 = Brazilian rules) and devil (Devil among
- * the Tailors). Rules: docs/games/checkers.md. */
+ * the Tailors). Rules: docs/games/checkers.md. The move generator, notation
+ * and PDN live in the sibling files; this one maps the game_vt_t contract
+ * onto them and fixes the per-variant bounds every caller sizes buffers by. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +12,9 @@
 
 static void ck_init(const game_t *g, void *s) { ck_start_position(ck_game(g), s); }
 
+/* `result` is decided when a whole move ends (checkers_internal.h), so an
+ * ended game never reports a player to move; mid-chain the mover keeps the
+ * turn, which is what makes game_whole_moves group a multi-jump. */
 static int ck_current_player(const game_t *g, const void *state)
 {
     (void)g;
@@ -24,6 +29,9 @@ static int ck_legal(const game_t *g, const void *s, int *out)
 
 static void ck_do(const game_t *g, void *s, int action) { ck_apply(ck_game(g), s, action); }
 
+/* Zero-sum, +-1 for a win, 0 for a draw (and for an ongoing game).
+ * The losing and devil variants decide `result` by their own rules, so the
+ * mapping here is the same for all four. */
 static void ck_returns(const game_t *g, const void *state, double *out)
 {
     (void)g;
@@ -33,6 +41,8 @@ static void ck_returns(const game_t *g, const void *state, double *out)
     if (s->result == CK_WIN1) out[0] = -1.0, out[1] = 1.0;
 }
 
+/* The incremental Zobrist key kept by ck_apply; ck_rehash recomputes it from
+ * scratch so the conformance tests can check the two agree. */
 static uint64_t ck_hash(const game_t *g, const void *s)
 {
     (void)g;
@@ -74,6 +84,7 @@ static const param_def_t checkers_params[] = {
     {.key = NULL},
 };
 
+/* The variants game_registry_check creates and the conformance suite runs. */
 static const char *const checkers_variants[] = {
     "checkers(variant=english)",
     "checkers(variant=losing)",
@@ -87,13 +98,19 @@ static int checkers_create(game_t *g)
     ck_game_t *cg = calloc(1, sizeof *cg);
     if (cg == NULL) return hoyle_error(HOYLE_ENOMEM, "checkers: out of memory");
     cg->variant = params_choice(&g->params, "variant");
+    /* Two rule switches derived once: flying kings / backward men captures /
+     * majority capture (Polish), and the draw rules Devil does without. */
     cg->flying = cg->variant == CK_POLISH;
     cg->draws = cg->variant != CK_DEVIL;
+    /* Keys are generated per game instance from a fixed seed, so hashes are
+     * reproducible across runs. */
     ck_zobrist_init(cg);
     g->impl = cg;
     g->vt = &ck_vt;
     g->num_players = 2;
     g->state_size = sizeof(ck_state_t);
+    /* An action is one step from one playable square to another: from * 32 + to
+     * (a multi-jump is several actions by the same player). */
     g->num_actions = 32 * 32;
     g->max_chance_outcomes = 0;
     /* Bounds (docs/games/checkers.md): at most 12 pieces a side; a piece's
@@ -110,6 +127,8 @@ static int checkers_create(game_t *g)
     g->obs_shape[0] = CK_PLANES;
     g->obs_shape[1] = 8;
     g->obs_shape[2] = 8;
+    /* No board symmetry is declared: a left-right mirror moves pieces off the
+     * playing squares, and the 180-degree turn swaps the players. */
     g->num_symmetries = 1;
     g->symmetries[0] = SYM_IDENTITY;
     return HOYLE_OK;

@@ -10,6 +10,9 @@
 #include "games/checkers/checkers.h"
 #include "games/checkers/checkers_internal.h"
 
+/* Game-termination markers PDN 3.0 allows: the usual 1-0 / 0-1 / 1/2-1/2,
+ * the two-points-per-game forms (2-0, 0-2, 1-1, 0-0) some archives use, and
+ * "*" for unfinished. Any of them ends the movetext of one game. */
 static const char *const results[] = {"1-0", "0-1", "1/2-1/2", "2-0", "0-2",
                                       "1-1", "0-0", "*",       NULL};
 
@@ -30,6 +33,9 @@ static void skip_blank(reader_t *r)
     }
 }
 
+/* Parse one [Key "value"] tag at r->p (which points at '['). Backslash escapes
+ * the next character in the value; a tag must fit on one line. r->p advances
+ * only when the tag is well-formed. */
 static int read_tag(reader_t *r, checkers_pdn_game_t *pg)
 {
     const char *p = r->p + 1;
@@ -77,6 +83,8 @@ static int read_tag(reader_t *r, checkers_pdn_game_t *pg)
 static int skip_group(reader_t *r)
 {
     char open = *r->p, close = open == '{' ? '}' : ')';
+    /* The opening line is kept for the message: an unclosed group is reported
+     * where it starts, not at the end of the text. */
     int depth = 0, line = r->line;
     do {
         if (!*r->p) return hoyle_error(HOYLE_EINVAL, "pdn: line %d: '%c' never closed", line, open);
@@ -87,6 +95,10 @@ static int skip_group(reader_t *r)
     return HOYLE_OK;
 }
 
+/* Read one game: its tags, then movetext up to a result token, the next
+ * game's '[' or the end of text. The position starts from the FEN tag if
+ * there is one, and every move is parsed and applied against the position so
+ * far, so an illegal move is reported with its line. */
 static int read_game(const game_t *g, reader_t *r, checkers_pdn_game_t *pg, ck_state_t *s)
 {
     skip_blank(r);
@@ -100,6 +112,8 @@ static int read_game(const game_t *g, reader_t *r, checkers_pdn_game_t *pg, ck_s
             if (ck_position_from_string(g, pg->tags[i].value, s))
                 return hoyle_error_prefix(HOYLE_EINVAL, "pdn: FEN tag");
         }
+    /* The start is kept in canonical FEN whether it came from a tag or the
+     * initial position, so replay and write need no special case. */
     ck_position_to_string(g, s, pg->start, sizeof pg->start);
     snprintf(pg->result, sizeof pg->result, "*");
     for (;;) {
@@ -124,6 +138,7 @@ static int read_game(const game_t *g, reader_t *r, checkers_pdn_game_t *pg, ck_s
                 snprintf(pg->result, sizeof pg->result, "%.7s", tok);
                 return HOYLE_OK;
             }
+        /* $n numeric annotation glyphs carry no move. */
         if (tok[0] == '$') continue;
         size_t k = 0;
         while (isdigit((unsigned char)tok[k])) k++;
@@ -133,6 +148,8 @@ static int read_game(const game_t *g, reader_t *r, checkers_pdn_game_t *pg, ck_s
             n -= k;
             if (n == 0) continue;
         }
+        /* Strip move annotations ("11-15!?") and the "*" some writers glue to a
+         * forced capture. */
         while (n > 0 && (tok[n - 1] == '!' || tok[n - 1] == '?' || tok[n - 1] == '*'))
             tok[--n] = '\0';
         if (s->result != CK_ONGOING)
@@ -153,6 +170,10 @@ static int read_game(const game_t *g, reader_t *r, checkers_pdn_game_t *pg, ck_s
     }
 }
 
+/* Read the first game of `text` into a heap copy (the record is large) and
+ * copy it out only on success. Returns the bytes consumed so a caller can
+ * loop over a multi-game file. Text with no tag, move or result at all is
+ * not a game: the check on r.p tells "empty" from an explicit lone "*". */
 int checkers_pdn_read(const game_t *g, const char *text, checkers_pdn_game_t *out)
 {
     checkers_pdn_game_t *pg = calloc(1, sizeof *pg);
@@ -168,6 +189,7 @@ int checkers_pdn_read(const game_t *g, const char *text, checkers_pdn_game_t *ou
     return status == HOYLE_OK ? (int)(r.p - text) : status;
 }
 
+/* Every step is re-checked: a record may come from a file edited by hand. */
 int checkers_pdn_replay(const game_t *g, const checkers_pdn_game_t *pg, void *state)
 {
     ck_state_t s;
@@ -181,6 +203,10 @@ int checkers_pdn_replay(const game_t *g, const checkers_pdn_game_t *pg, void *st
     return HOYLE_OK;
 }
 
+/* Writes tags, a FEN tag when the start is not the initial position (and the
+ * tags do not already carry one), then numbered movetext in lines of at most
+ * 78 characters, then the result. The text is built in a private buffer of cap+1
+ * bytes so that `buf` is written only when everything fits. */
 int checkers_pdn_write(const game_t *g, const checkers_pdn_game_t *pg, char *buf, size_t cap)
 {
     ck_state_t s, init;
@@ -189,6 +215,8 @@ int checkers_pdn_write(const game_t *g, const checkers_pdn_game_t *pg, char *buf
     char *out = malloc(cap + 1);
     if (!out) return hoyle_error(HOYLE_ENOMEM, "pdn: out of memory");
     size_t n = 0, col = 0;
+/* Append to `out`; once n reaches cap further output is dropped and the
+ * final n >= cap check reports HOYLE_EFULL. */
 #define EMIT(...) (n += (n < cap ? (size_t)snprintf(out + n, cap + 1 - n, __VA_ARGS__) : 0))
     bool has_fen = false;
     for (int i = 0; i < pg->num_tags; i++) {
@@ -207,6 +235,8 @@ int checkers_pdn_write(const game_t *g, const checkers_pdn_game_t *pg, char *buf
             free(out);
             return hoyle_error(HOYLE_EINVAL, "pdn: move %d cannot be written", m + 1);
         }
+        /* Move numbers count full rounds: "N." before the first side's move,
+         * "N..." when a game starts with the second side to move. */
         if (s.side == 0)
             wl = snprintf(word, sizeof word, "%d. %s", number, mv);
         else if (m == 0)
@@ -214,6 +244,8 @@ int checkers_pdn_write(const game_t *g, const checkers_pdn_game_t *pg, char *buf
         else
             wl = snprintf(word, sizeof word, "%s", mv);
         if (s.side == 1) number++;
+        /* Advance the position after the move is formatted: its notation is written
+         * from the position it is played in. */
         for (; at < pg->move_end[m]; at++) {
             if (!game_is_legal(g, &s, pg->actions[at])) {
                 free(out);
@@ -269,6 +301,8 @@ static int record_fill(const game_t *g, const game_record_tags_t *tags, const vo
     ck_state_t s;
     memcpy(&s, start, sizeof s);
     for (int i = 0; i < n; i++) {
+        /* A whole move ends when the turn passes (or at the last action), which is
+         * where a multi-jump's steps are grouped into one PDN move. */
         int p = game_current_player(g, &s);
         if (game_apply_checked(g, &s, actions[i])) return HOYLE_EINVAL;
         pg->actions[i] = actions[i];
