@@ -58,6 +58,7 @@ static void test_schedule_shape_and_determinism(void)
     CU_ASSERT_EQUAL(a.num_agents, 3);
     CU_ASSERT_EQUAL(a.openings[0].n, 28); /* the whole book is the pool */
     CU_ASSERT_PTR_NULL(strstr(a.config_text, "workers"));
+    CU_ASSERT_PTR_NULL(strstr(a.config_text, "output"));
     tour_job_t *ja, *jb;
     int na, nb;
     HARNESS_OK(tournament_schedule(&a, &ja, &na));
@@ -358,7 +359,39 @@ static void test_resume_skips_done_jobs(void)
     HARNESS_OK(tournament_config_load(path, other, 3, &q));
     CU_ASSERT(tournament_run(&q, NULL, &st) < 0);
     CU_ASSERT_EQUAL(st.total, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "key 'max_moves' was '60' (file), now '61'"));
     tournament_config_done(&q);
+    /* a file whose stored config names its output path (as files written before
+     * `output` left the stored config do) resumes, also from another path, and
+     * keeps the config it was made with */
+    char old[600], old_text[4096], set_old[700];
+    snprintf(old, sizeof old, "%s/old.h5", tmpdir);
+    snprintf(set_old, sizeof set_old, "output=%s", old);
+    snprintf(old_text, sizeof old_text, "%soutput: %s/moved-from.h5\n", p.config_text, tmpdir);
+    CU_ASSERT_PTR_NULL(strstr(p.config_text, "output:")); /* the new stored config has none */
+    sets[1] = set_old;
+    tour_config_t o;
+    HARNESS_OK(tournament_config_load(path, sets, 2, &o));
+    meta.config_text = old_text;
+    HARNESS_OK(h5rec_create(old, &meta, &dst));
+    HARNESS_OK(h5rec_open_read(c.output, &src));
+    for (int64_t i = 0; i < h5rec_count(src); i++) {
+        game_record_t r;
+        HARNESS_OK(h5rec_read(src, i, &r));
+        if (r.game_index == 3 || r.game_index == 20) HARNESS_OK(h5rec_append(dst, &r));
+        game_record_free(&r);
+    }
+    h5rec_close(src);
+    HARNESS_OK(h5rec_close(dst));
+    HARNESS_OK(tournament_run(&o, NULL, &st));
+    CU_ASSERT_EQUAL(st.already, 2);
+    CU_ASSERT_EQUAL(st.played, 22);
+    read_jobs(old, 24, part_res, part_len);
+    for (int i = 0; i < 24; i++) CU_ASSERT_EQUAL(part_res[i], full_res[i]);
+    HARNESS_OK(h5rec_open_read(old, &src));
+    CU_ASSERT_STRING_EQUAL(h5rec_meta(src)->config_text, old_text);
+    h5rec_close(src);
+    tournament_config_done(&o);
     tournament_config_done(&p);
     tournament_config_done(&c);
 }
