@@ -40,7 +40,7 @@
 #include "tests/harness.h"
 
 enum {
-    DEFAULT_RUNS = 600,
+    DEFAULT_RUNS = 1500,
     MUT_MAX = 6000,            /* longest mutated input (past GAME_TEXT_MAX on purpose) */
     PERFT_NODE_BUDGET = 60000, /* generic perft leaves one perft case may count */
     MAX_VARIANTS = 64,
@@ -74,10 +74,12 @@ static long accepted[T_COUNT], refused[T_COUNT];
 
 static void print_stats(void)
 {
+    const char *sep = "\n";
     for (int t = 0; t < T_COUNT; t++) {
         if (accepted[t] + refused[t])
-            fprintf(stderr, "%s  %-16s %7ld accepted %7ld refused\n", t ? "" : "\n",
-                    target_names[t], accepted[t], refused[t]);
+            fprintf(stderr, "%s  %-16s %7ld accepted %7ld refused\n", sep, target_names[t],
+                    accepted[t], refused[t]);
+        if (accepted[t] + refused[t]) sep = "";
         accepted[t] = refused[t] = 0;
     }
 }
