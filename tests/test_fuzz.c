@@ -467,9 +467,19 @@ static void fuzz_move(const game_t *g, scratch_t *x, rng_t *rng, const char *oth
         return;
     }
     int changed, actions[GAME_MAX_CHAIN + 1];
+    if (m.n > 1) { /* the valid move into a cap one short: refused, nothing written past it */
+        cur.input = base;
+        actions[m.n - 1] = -7;
+        hoyle_clear_error();
+        int n = game_move_from_string(g, x->s, base, actions, m.n - 1);
+        FUZZ_EXPECT(n < 0, "a move of %d actions parsed into a cap of %d", m.n, m.n - 1);
+        if (n < 0) expect_clean_failure(n, base);
+        FUZZ_EXPECT(actions[m.n - 1] == -7, "move parsing wrote past cap %d", m.n - 1);
+    }
     char *in = mutated(rng, base, other, &changed);
     cur.input = in;
-    int cap = rng_below(rng, 4) == 0 ? 1 + (int)rng_below(rng, GAME_MAX_CHAIN) : GAME_MAX_CHAIN;
+    /* sometimes a cap near the move's length (a cap too small is refused) */
+    int cap = rng_below(rng, 4) == 0 ? 1 + (int)pick(rng, (size_t)m.n + 1) : GAME_MAX_CHAIN;
     actions[cap] = -7;
     memcpy(x->s2, x->s, g->state_size);
     hoyle_clear_error();
@@ -585,26 +595,29 @@ static const agent_kind_t *kind_named(const char *name)
     return NULL;
 }
 
-/* Whether `spec` binds within the caps for game `g` (so creating it and
- * letting it act is cheap). A spec that does not bind may be created: it fails. */
-static int within_caps(const game_t *g, const char *text)
+/* How `text` binds for game `g`, by the binder agent_create() uses: BIND_FAILS
+ * (it does not parse or bind: creating it must fail), BIND_OVER_CAPS (it binds,
+ * but acting or even creating would cost more than a fuzz case may) or
+ * BIND_OK (cheap to create and to let act). */
+enum { BIND_FAILS, BIND_OVER_CAPS, BIND_OK };
+static int bind_caps(const game_t *g, const char *text)
 {
     static spec_t sp;
     static params_t p;
-    if (spec_parse(text, &sp)) return 1;
+    if (spec_parse(text, &sp)) return BIND_FAILS;
     const agent_kind_t *k = kind_named(sp.name);
-    if (k == NULL || params_bind(k->params, &sp, k->name, &p)) return 1;
+    if (k == NULL || params_bind(k->params, &sp, k->name, &p)) return BIND_FAILS;
     long long time_ms = params_has(&p, "time_ms") ? params_int(&p, "time_ms") : 0;
     for (int c = 0; caps[c].key; c++) {
         if (!params_has(&p, caps[c].key)) continue;
         long long v = params_int(&p, caps[c].key), max = caps[c].max;
         if (!strcmp(caps[c].key, "depth") && g->max_chance_outcomes > 0) max = 1;
-        if (v > max) return 0;
+        if (v > max) return BIND_OVER_CAPS;
         if (v == 0 && time_ms == 0 &&
             (!strcmp(caps[c].key, "sims") || !strcmp(caps[c].key, "depth")))
-            return 0;
+            return BIND_OVER_CAPS;
     }
-    return 1;
+    return BIND_OK;
 }
 
 /* A decision state of `g` reachable from the start. */
@@ -659,7 +672,7 @@ static void fuzz_agent_spec_text(const game_t *g, rng_t *rng, const char *other)
     int changed;
     char *in = mutated(rng, base, rng_below(rng, 2) ? other : bases[pick(rng, 8)], &changed);
     cur.input = in;
-    if (within_caps(g, in)) {
+    if (bind_caps(g, in) != BIND_OVER_CAPS) {
         agent_t *a = (agent_t *)&changed; /* a sentinel agent_create must not touch */
         hoyle_clear_error();
         int st = agent_create(g, in, rng_next(rng), &a);
@@ -873,7 +886,13 @@ static void test_agent_specs(void)
         }
         snprintf(spec + used, 8192 - used, ")");
         cur.input = spec;
-        if (!within_caps(g, spec)) continue;
+        int bound = bind_caps(g, spec);
+        if (nbad > 0 && bound != BIND_FAILS) {
+            /* never created: an accepted out-of-range value may cost anything */
+            FUZZ_EXPECT(0, "binds with a value out of its schema (%s)", bad_keys[0]);
+            continue;
+        }
+        if (bound == BIND_OVER_CAPS) continue;
         agent_t *a = NULL;
         hoyle_clear_error();
         int st = agent_create(g, spec, rng_next(&rng), &a);
@@ -900,7 +919,7 @@ static void test_agent_specs(void)
         }
         cur.input = NULL;
     }
-    cur.target = NULL, cur.game = NULL;
+    cur.target = NULL, cur.game = NULL, cur.input = NULL;
     print_stats();
     free(spec);
     for (int v = 0; v < num_variants; v++) scratch_done(&xs[v]);
