@@ -376,6 +376,19 @@ static void check_imported(const game_t *g, const void *s, scratch_t *x, rng_t *
     game_position_to_string(g, x->s3, again, GAME_TEXT_MAX);
     FUZZ_EXPECT(strcmp(again, x->text2) == 0, "re-export '%s' is not '%s'", again, x->text2);
     free(again);
+    /* It draws, and its observation fills exactly the declared shape (a
+     * buffer of that size: ASan sees a write past it) with finite values. */
+    FUZZ_EXPECT(game_state_to_string(g, s, x->text2, GAME_TEXT_MAX) > 0,
+                "imported position does not draw: %s", hoyle_last_error());
+    int size = game_obs_size(g), bad = 0;
+    float *obs = malloc(sizeof *obs * (size_t)size);
+    for (int p = 0; p < g->num_players; p++) {
+        for (int i = 0; i < size; i++) obs[i] = NAN;
+        game_observe(g, s, p, obs);
+        for (int i = 0; i < size; i++) bad += !isfinite(obs[i]);
+    }
+    FUZZ_EXPECT(bad == 0, "observation of the imported position has %d bad values", bad);
+    free(obs);
     /* The accepted state follows the rules for a few random actions. */
     memcpy(x->s3, s, g->state_size);
     for (int k = 0; k < 12; k++) {
@@ -388,6 +401,19 @@ static void check_imported(const game_t *g, const void *s, scratch_t *x, rng_t *
         FUZZ_EXPECT(n >= 1 && n <= (p == PLAYER_CHANCE ? g->max_chance_outcomes : g->max_legal),
                     "%d legal actions for player %d after import", n, p);
         if (n < 1) break;
+        for (int i = 0; i < n && k == 0 && p >= 0; i++) { /* action text round-trips */
+            char a[GAME_MOVE_MAX];
+            int back = -1;
+            int alen = game_action_to_string(g, x->s3, x->legal[i], a, sizeof a);
+            FUZZ_EXPECT(alen > 0 && game_action_from_string(g, x->s3, a, &back) == 0 &&
+                            back == x->legal[i],
+                        "after import, action %d prints as '%s' and parses as %d", x->legal[i],
+                        alen > 0 ? a : "", back);
+        }
+        if (p >= 0) {
+            double e = game_evaluate(g, x->s3, p);
+            FUZZ_EXPECT(e >= -1 && e <= 1, "evaluate %g after import", e);
+        }
         if (k == 0 && p >= 0 && game_has_fast_perft(g) && n <= 64)
             FUZZ_EXPECT(game_perft(g, x->s3, 2) == game_perft_generic(g, x->s3, 2),
                         "imported position: fast perft(2) != generic");
@@ -960,7 +986,9 @@ int main(int argc, char **argv)
     only_kind = getenv("HOYLE_FUZZ_KIND");
     if (only_kind && !*only_kind) only_kind = NULL;
     hoyle_error(HOYLE_EINVAL, "probe '%s'", "a\nb");
-    errors_one_line = strchr(hoyle_last_error(), '\n') == NULL;
+    errors_one_line = strpbrk(hoyle_last_error(), "\r\n") == NULL;
+    hoyle_error_prefix(HOYLE_EINVAL, "at '%s'", "c\rd");
+    errors_one_line &= strpbrk(hoyle_last_error(), "\r\n") == NULL;
     hoyle_clear_error();
     fprintf(stderr, "fuzz: seed %llu, %ld cases per kind%s\n", (unsigned long long)fuzz_seed,
             fuzz_runs,
