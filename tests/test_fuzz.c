@@ -194,6 +194,25 @@ static void scratch_done(scratch_t *x)
     free(x->s), free(x->s2), free(x->s3), free(x->text), free(x->text2);
 }
 
+/* The variants and one scratch each, for one kind's run. */
+static scratch_t *kind_begin(const char *kind, const char *target)
+{
+    cur.kind = kind, cur.target = target;
+    variants_create();
+    scratch_t *xs = calloc((size_t)num_variants + 1, sizeof *xs);
+    for (int v = 0; v < num_variants; v++) scratch_init(variants[v], &xs[v]);
+    return xs;
+}
+
+static void kind_end(scratch_t *xs)
+{
+    cur.target = NULL, cur.game = NULL, cur.input = NULL;
+    print_stats();
+    for (int v = 0; v < num_variants; v++) scratch_done(&xs[v]);
+    free(xs);
+    variants_free();
+}
+
 /* A random reachable state: a random playout of random length from the start. */
 static void random_state(const game_t *g, rng_t *rng, void *s, scratch_t *x)
 {
@@ -589,20 +608,6 @@ static void fuzz_game_spec(const game_t *g, rng_t *rng, const char *other)
 
 /* ---- agent kinds and their caps ---- */
 
-/* Every kind agent_create() knows in this program (the test registers no
- * extra kinds); the coverage test below checks the list against
- * agent_describe_kinds(). The human kind reads the terminal: created, never
- * asked to act. */
-static const agent_kind_t *const kinds[] = {
-    &agent_random_kind,
-    &agent_greedy_kind,
-    &agent_alphabeta_kind,
-    &agent_expectimax_kind,
-    &agent_mcts_kind,
-    &agent_human_kind,
-    NULL,
-};
-
 /* What a search may cost here: the keys that decide time and memory, and
  * their largest value in a fuzz case (sims, depth and time_ms 0 mean "the
  * default", which is bigger, so they are allowed only as the code below says). */
@@ -616,8 +621,8 @@ static const cap_t caps[] = {{"sims", 64},      {"time_ms", 10}, {"tt_mb", 4},
 
 static const agent_kind_t *kind_named(const char *name)
 {
-    for (int i = 0; kinds[i]; i++)
-        if (!strcmp(kinds[i]->name, name)) return kinds[i];
+    for (int i = 0; agent_kind_at(i); i++)
+        if (!strcmp(agent_kind_at(i)->name, name)) return agent_kind_at(i);
     return NULL;
 }
 
@@ -718,10 +723,7 @@ static void fuzz_agent_spec_text(const game_t *g, rng_t *rng, const char *other)
 static void test_text(void)
 {
     if (!kind_enabled("text")) return;
-    cur.kind = "text";
-    variants_create();
-    scratch_t *xs = calloc((size_t)num_variants, sizeof *xs);
-    for (int v = 0; v < num_variants; v++) scratch_init(variants[v], &xs[v]);
+    scratch_t *xs = kind_begin("text", NULL);
     char *other = malloc(GAME_TEXT_MAX);
     for (long run = 0; run < fuzz_runs && num_variants; run++) {
         if (only_case >= 0 && run != only_case) continue;
@@ -753,12 +755,8 @@ static void test_text(void)
         fuzz_game_spec(g, &rng, other);
         fuzz_agent_spec_text(g, &rng, other);
     }
-    cur.target = NULL, cur.game = NULL;
-    print_stats();
     free(other);
-    for (int v = 0; v < num_variants; v++) scratch_done(&xs[v]);
-    free(xs);
-    variants_free();
+    kind_end(xs);
 }
 
 /* ---- kind perft: fast perft = generic perft on reachable positions ---- */
@@ -766,10 +764,7 @@ static void test_text(void)
 static void test_perft(void)
 {
     if (!kind_enabled("perft")) return;
-    cur.kind = "perft", cur.target = "perft";
-    variants_create();
-    scratch_t *xs = calloc((size_t)num_variants, sizeof *xs);
-    for (int v = 0; v < num_variants; v++) scratch_init(variants[v], &xs[v]);
+    scratch_t *xs = kind_begin("perft", "perft");
     int fast = 0;
     for (int v = 0; v < num_variants; v++) fast += game_has_fast_perft(variants[v]);
     for (long run = 0; run < fuzz_runs && fast; run++) {
@@ -799,11 +794,7 @@ static void test_perft(void)
         }
         cur.input = NULL;
     }
-    cur.target = NULL, cur.game = NULL;
-    print_stats();
-    for (int v = 0; v < num_variants; v++) scratch_done(&xs[v]);
-    free(xs);
-    variants_free();
+    kind_end(xs);
 }
 
 /* ---- kind agent: random parameter sets from every kind's schema ---- */
@@ -878,18 +869,15 @@ static int random_value(const param_def_t *d, rng_t *rng, const game_t *g, char 
 static void test_agent_specs(void)
 {
     if (!kind_enabled("agent")) return;
-    cur.kind = "agent", cur.target = "agent spec";
-    variants_create();
-    scratch_t *xs = calloc((size_t)num_variants, sizeof *xs);
-    for (int v = 0; v < num_variants; v++) scratch_init(variants[v], &xs[v]);
-    int nkinds = 0;
-    while (kinds[nkinds]) nkinds++;
+    scratch_t *xs = kind_begin("agent", "agent spec");
+    int nkinds = 0; /* every kind agent_create() knows (the human kind never acts) */
+    while (agent_kind_at(nkinds)) nkinds++;
     char *spec = malloc(8192);
     for (long run = 0; run < fuzz_runs && num_variants; run++) {
         if (only_case >= 0 && run != only_case) continue;
         rng_t rng;
         case_rng(&rng, 3, run);
-        const agent_kind_t *k = kinds[run % nkinds];
+        const agent_kind_t *k = agent_kind_at((int)(run % nkinds));
         int vi = (int)pick(&rng, (size_t)num_variants);
         const game_t *g = variants[vi];
         cur.run = run, cur.game = g->spec;
@@ -945,31 +933,8 @@ static void test_agent_specs(void)
         }
         cur.input = NULL;
     }
-    cur.target = NULL, cur.game = NULL, cur.input = NULL;
-    print_stats();
     free(spec);
-    for (int v = 0; v < num_variants; v++) scratch_done(&xs[v]);
-    free(xs);
-    variants_free();
-}
-
-/* Every kind agent_create() knows is in kinds[] above, so a new kind is fuzzed
- * (or this fails and says which to add). */
-static void test_every_kind_listed(void)
-{
-    char *buf = malloc(1 << 16);
-    int n = agent_describe_kinds(buf, 1 << 16);
-    CU_ASSERT(n > 0);
-    for (char *line = buf; n > 0 && line && *line;
-         line = strchr(line, '\n'), line += line != NULL) {
-        if (*line == ' ' || *line == '\n') continue;
-        size_t len = strcspn(line, " \n");
-        char name[SPEC_NAME_MAX];
-        snprintf(name, sizeof name, "%.*s", (int)len, line);
-        if (kind_named(name) == NULL) fprintf(stderr, "agent kind '%s' is not fuzzed\n", name);
-        CU_ASSERT_PTR_NOT_NULL(kind_named(name));
-    }
-    free(buf);
+    kind_end(xs);
 }
 
 int main(int argc, char **argv)
@@ -994,7 +959,6 @@ int main(int argc, char **argv)
             fuzz_runs,
             errors_one_line ? "" : " (messages of input with a newline not checked: issue 16)");
     static const harness_test_t tests[] = {
-        {"every agent kind is fuzzed", test_every_kind_listed},
         {"text: mutated positions, actions, moves and specs", test_text},
         {"perft: fast = generic on random reachable positions", test_perft},
         {"agent: random parameter sets of every kind", test_agent_specs},
