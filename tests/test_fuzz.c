@@ -27,7 +27,6 @@
  * agent: only that kind) and HOYLE_FUZZ_CASE (only that case). A failure
  * prints the kind, the game, the input (C-escaped) and the command that
  * replays exactly that case. The large run is documented in docs/architecture.md. */
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,11 +36,11 @@
 #include "games/playout.h"
 #include "games/registry.h"
 #include "mcts/agent_kind.h"
+#include "tests/fuzz_mutate.h"
 #include "tests/harness.h"
 
 enum {
     DEFAULT_RUNS = 1500,
-    MUT_MAX = 6000,            /* longest mutated input (past GAME_TEXT_MAX on purpose) */
     PERFT_NODE_BUDGET = 60000, /* generic perft leaves one perft case may count */
     MAX_VARIANTS = 64,
     MAX_PRINTED_FAILURES = 20
@@ -84,36 +83,13 @@ static void print_stats(void)
     }
 }
 
-/* `s` as a C string literal body into a static buffer. */
-static const char *escaped(const char *s)
-{
-    static char out[MUT_MAX * 4 + 16];
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p && n < sizeof out - 8; p++) {
-        if (*p == '\\' || *p == '"')
-            n += (size_t)sprintf(out + n, "\\%c", *p);
-        else if (*p == '\n')
-            n += (size_t)sprintf(out + n, "\\n");
-        else if (*p == '\t')
-            n += (size_t)sprintf(out + n, "\\t");
-        else if (*p == '\r')
-            n += (size_t)sprintf(out + n, "\\r");
-        else if (*p < 0x20 || *p >= 0x7f)
-            n += (size_t)sprintf(out + n, "\\%03o", *p);
-        else
-            out[n++] = (char)*p;
-    }
-    out[n] = '\0';
-    return out;
-}
-
 static void report(const char *file, int line, const char *what)
 {
     if (printed_failures++ >= MAX_PRINTED_FAILURES) return;
     fprintf(stderr, "FUZZ FAILURE %s:%d: %s\n  kind %s, target %s, game %s, seed %llu, case %ld\n",
             file, line, what, cur.kind, cur.target ? cur.target : "-", cur.game ? cur.game : "-",
             (unsigned long long)fuzz_seed, cur.run);
-    if (cur.input) fprintf(stderr, "  input \"%s\"\n", escaped(cur.input));
+    if (cur.input) fprintf(stderr, "  input \"%s\"\n", fuzz_escaped(cur.input));
     fprintf(stderr, "  replay: HOYLE_FUZZ_SEED=%llu HOYLE_FUZZ_KIND=%s HOYLE_FUZZ_CASE=%ld %s\n",
             (unsigned long long)fuzz_seed, cur.kind, cur.run, program);
 }
@@ -136,7 +112,7 @@ static void expect_clean_failure(int status, const char *input)
     FUZZ_EXPECT(status < 0, "failed with a non-negative status %d", status);
     FUZZ_EXPECT(msg[0] != '\0', "failed (%d) without a message", status);
     if (errors_one_line || strpbrk(input, "\r\n") == NULL)
-        FUZZ_EXPECT(strpbrk(msg, "\r\n") == NULL, "multi-line message \"%s\"", escaped(msg));
+        FUZZ_EXPECT(strpbrk(msg, "\r\n") == NULL, "multi-line message \"%s\"", fuzz_escaped(msg));
 }
 
 /* ---- the variants, created once ---- */
@@ -161,7 +137,7 @@ static void variants_free(void)
     num_variants = 0;
 }
 
-/* Cases to run of `kind`: [first, last). */
+/* Whether HOYLE_FUZZ_KIND lets `kind` run. */
 static int kind_enabled(const char *kind) { return only_kind == NULL || !strcmp(only_kind, kind); }
 
 static void case_rng(rng_t *rng, uint64_t salt, long run)
@@ -223,139 +199,6 @@ static void random_state(const game_t *g, rng_t *rng, void *s, scratch_t *x)
         game_apply(g, s, game_random_action(g, s, rng, x->legal, x->probs));
 }
 
-/* ---- mutation ---- */
-
-typedef struct text {
-    char buf[MUT_MAX + 1];
-    size_t len;
-} text_t;
-
-static void text_set(text_t *t, const char *s)
-{
-    size_t n = strlen(s);
-    if (n > MUT_MAX) n = MUT_MAX;
-    memcpy(t->buf, s, n);
-    t->buf[n] = '\0';
-    t->len = n;
-}
-
-/* Replace t[at, at+del) with ins[0, n), keeping at most MUT_MAX bytes. */
-static void text_splice(text_t *t, size_t at, size_t del, const char *ins, size_t n)
-{
-    if (at > t->len) at = t->len;
-    if (del > t->len - at) del = t->len - at;
-    if (t->len - del + n > MUT_MAX) n = MUT_MAX - (t->len - del);
-    memmove(t->buf + at + n, t->buf + at + del, t->len - at - del + 1);
-    memcpy(t->buf + at, ins, n);
-    t->len = t->len - del + n;
-}
-
-static size_t pick(rng_t *rng, size_t n) { return n ? rng_below(rng, (uint32_t)n) : 0; }
-
-/* One mutation of `t`; `other` is another valid input for splicing. */
-static void mutate_once(rng_t *rng, text_t *t, const char *other)
-{
-    static const char *const numbers[] = {"99999999999999999999",
-                                          "-1",
-                                          "0",
-                                          "2147483647",
-                                          "2147483648",
-                                          "-2147483649",
-                                          "4294967296",
-                                          "18446744073709551616",
-                                          "1e308",
-                                          "-0",
-                                          "00000000000000000001",
-                                          "nan",
-                                          "inf",
-                                          "65",
-                                          "33",
-                                          "255",
-                                          "256",
-                                          "+7"};
-    static const char *const controls[] = {"\n",   "\r\n", "\t",       "\x1b[0m", "\x01",
-                                           "\x7f", "\xff", "\xc3\xa9", "  "};
-    static const char pool[] = " ,;:/-x()=.0123456789abcdefghoWBwbKkOX*?";
-    char c;
-    size_t at = pick(rng, t->len + 1);
-    switch (rng_below(rng, 12)) {
-    case 0: /* flip one bit */
-        if (t->len) {
-            t->buf[at % t->len] ^= (char)(1u << rng_below(rng, 8));
-            if (t->buf[at % t->len] == '\0') t->buf[at % t->len] = '\x02';
-        }
-        break;
-    case 1: /* replace a byte with a likely one */
-        c = pool[pick(rng, sizeof pool - 1)];
-        if (t->len) t->buf[at % t->len] = c;
-        break;
-    case 2: /* insert a byte */
-        c = rng_below(rng, 2) ? pool[pick(rng, sizeof pool - 1)] : (char)(1 + rng_below(rng, 255));
-        text_splice(t, at, 0, &c, 1);
-        break;
-    case 3: /* delete a few bytes */ text_splice(t, at, 1 + pick(rng, 4), "", 0); break;
-    case 4: /* truncate */ text_splice(t, at, t->len, "", 0); break;
-    case 5: { /* splice: our prefix, the other's suffix */
-        size_t olen = strlen(other), from = pick(rng, olen + 1);
-        text_splice(t, at, t->len, other + from, olen - from);
-        break;
-    }
-    case 6: { /* a huge or edge number over a digit run (or anywhere) */
-        size_t b = at, e = at;
-        while (b > 0 && isdigit((unsigned char)t->buf[b - 1])) b--;
-        while (e < t->len && isdigit((unsigned char)t->buf[e])) e++;
-        const char *n = numbers[pick(rng, sizeof numbers / sizeof *numbers)];
-        text_splice(t, b, e - b, n, strlen(n));
-        break;
-    }
-    case 7: { /* repeat a token many times */
-        size_t len = 1 + pick(rng, 16), times = 2 + pick(rng, rng_below(rng, 4) ? 8 : 400);
-        if (at + len > t->len) len = t->len - at;
-        char token[17];
-        memcpy(token, t->buf + at, len);
-        for (size_t k = 0; k < times && len; k++) text_splice(t, at, 0, token, len);
-        break;
-    }
-    case 8: { /* a control character or odd spacing */
-        const char *ctl = controls[pick(rng, sizeof controls / sizeof *controls)];
-        text_splice(t, at, 0, ctl, strlen(ctl));
-        break;
-    }
-    case 9: /* the text twice */
-        if (t->len * 2 + 1 <= MUT_MAX) {
-            char *copy = strdup(t->buf);
-            text_splice(t, t->len, 0, " ", 1);
-            text_splice(t, t->len, 0, copy, strlen(copy));
-            free(copy);
-        }
-        break;
-    case 10: /* swap two bytes */
-        if (t->len > 1) {
-            size_t a = at % t->len, b = pick(rng, t->len);
-            c = t->buf[a], t->buf[a] = t->buf[b], t->buf[b] = c;
-        }
-        break;
-    default: /* change a letter's case */
-        if (t->len && isalpha((unsigned char)t->buf[at % t->len])) t->buf[at % t->len] ^= 0x20;
-        break;
-    }
-}
-
-/* A mutated copy of `base` in a buffer of exactly its size (so ASan sees a
- * read past its end); the caller frees it. One case in eight is unmutated. */
-static char *mutated(rng_t *rng, const char *base, const char *other, int *changed)
-{
-    text_t *t = malloc(sizeof *t);
-    text_set(t, base);
-    int ops = rng_below(rng, 8) == 0 ? 0 : 1 + (int)rng_below(rng, 4);
-    for (int k = 0; k < ops; k++) mutate_once(rng, t, other);
-    char *out = malloc(t->len + 1);
-    memcpy(out, t->buf, t->len + 1);
-    *changed = strcmp(out, base) != 0;
-    free(t);
-    return out;
-}
-
 /* ---- kind text: positions, actions, whole moves, specs ---- */
 
 /* A random whole move from `s` (reservoir sampling over game_whole_moves). */
@@ -385,11 +228,11 @@ static void check_imported(const game_t *g, const void *s, scratch_t *x, rng_t *
     if (len <= 0) return;
     memset(x->s3, 0x5A, g->state_size);
     int st = game_position_from_string(g, x->text2, x->s3);
-    FUZZ_EXPECT(st == 0, "re-export '%s' does not import: %s", escaped(x->text2),
+    FUZZ_EXPECT(st == 0, "re-export '%s' does not import: %s", fuzz_escaped(x->text2),
                 hoyle_last_error());
     if (st) return;
     FUZZ_EXPECT(memcmp(s, x->s3, g->state_size) == 0, "re-import of '%s' is another state",
-                escaped(x->text2));
+                fuzz_escaped(x->text2));
     FUZZ_EXPECT(game_hash(g, x->s3) == game_hash(g, s), "re-import hashes differently");
     char *again = malloc(GAME_TEXT_MAX);
     game_position_to_string(g, x->s3, again, GAME_TEXT_MAX);
@@ -447,7 +290,7 @@ static void fuzz_position(const game_t *g, scratch_t *x, rng_t *rng, const char 
     cur.target = "position";
     game_position_to_string(g, x->s, x->text, GAME_TEXT_MAX);
     int changed;
-    char *in = mutated(rng, x->text, other, &changed);
+    char *in = fuzz_mutated(rng, x->text, other, &changed);
     cur.input = in;
     memcpy(x->s2, x->s, g->state_size);
     hoyle_clear_error();
@@ -479,7 +322,7 @@ static void fuzz_action(const game_t *g, scratch_t *x, rng_t *rng, const char *o
         return;
     }
     int changed, action = -7;
-    char *in = mutated(rng, base, other, &changed);
+    char *in = fuzz_mutated(rng, base, other, &changed);
     cur.input = in;
     memcpy(x->s2, x->s, g->state_size);
     hoyle_clear_error();
@@ -521,10 +364,10 @@ static void fuzz_move(const game_t *g, scratch_t *x, rng_t *rng, const char *oth
         if (n < 0) expect_clean_failure(n, base);
         FUZZ_EXPECT(actions[m.n - 1] == -7, "move parsing wrote past cap %d", m.n - 1);
     }
-    char *in = mutated(rng, base, other, &changed);
+    char *in = fuzz_mutated(rng, base, other, &changed);
     cur.input = in;
     /* sometimes a cap near the move's length (a cap too small is refused) */
-    int cap = rng_below(rng, 4) == 0 ? 1 + (int)pick(rng, (size_t)m.n + 1) : GAME_MAX_CHAIN;
+    int cap = rng_below(rng, 4) == 0 ? 1 + (int)fuzz_pick(rng, (size_t)m.n + 1) : GAME_MAX_CHAIN;
     actions[cap] = -7;
     memcpy(x->s2, x->s, g->state_size);
     hoyle_clear_error();
@@ -576,7 +419,7 @@ static void fuzz_game_spec(const game_t *g, rng_t *rng, const char *other)
     cur.target = "game spec";
     const char *base = rng_below(rng, 2) ? g->spec : g->entry->name;
     int changed;
-    char *in = mutated(rng, base, other, &changed);
+    char *in = fuzz_mutated(rng, base, other, &changed);
     cur.input = in;
     const game_t *made = (const game_t *)&changed; /* a sentinel game_create must not touch */
     hoyle_clear_error();
@@ -699,9 +542,10 @@ static void fuzz_agent_spec_text(const game_t *g, rng_t *rng, const char *other)
         "mcts(sims=8,select=puct,eval=fake,batch=4,noise_eps=0.25,temp=1)",
         "mcts(sims=8,eval=heuristic,fpu=parent-0.2,solver=false,reuse=false,nodes=64)"};
     cur.target = "agent spec";
-    const char *base = bases[pick(rng, sizeof bases / sizeof *bases)];
+    const char *base = bases[fuzz_pick(rng, sizeof bases / sizeof *bases)];
     int changed;
-    char *in = mutated(rng, base, rng_below(rng, 2) ? other : bases[pick(rng, 8)], &changed);
+    char *in =
+        fuzz_mutated(rng, base, rng_below(rng, 2) ? other : bases[fuzz_pick(rng, 8)], &changed);
     cur.input = in;
     if (bind_caps(g, in) != BIND_OVER_CAPS) {
         agent_t *a = (agent_t *)&changed; /* a sentinel agent_create must not touch */
@@ -733,7 +577,7 @@ static void test_text(void)
         scratch_t *x = &xs[run % num_variants];
         cur.run = run, cur.game = g->spec;
         /* Another valid text to splice in: a position, action or spec of any variant. */
-        int w = (int)pick(&rng, (size_t)num_variants);
+        int w = (int)fuzz_pick(&rng, (size_t)num_variants);
         random_state(variants[w], &rng, xs[w].s, &xs[w]);
         switch (rng_below(&rng, 3)) {
         case 0: game_position_to_string(variants[w], xs[w].s, other, GAME_TEXT_MAX); break;
@@ -744,7 +588,7 @@ static void test_text(void)
                         : game_legal_actions(variants[w], xs[w].s, xs[w].legal);
             other[0] = '\0';
             if (n > 0)
-                game_action_to_string(variants[w], xs[w].s, xs[w].legal[pick(&rng, (size_t)n)],
+                game_action_to_string(variants[w], xs[w].s, xs[w].legal[fuzz_pick(&rng, (size_t)n)],
                                       other, GAME_MOVE_MAX);
         }
         }
@@ -777,7 +621,7 @@ static void test_perft(void)
         cur.run = run, cur.game = g->spec;
         random_state(g, &rng, x->s, x);
         if (g->num_symmetries > 1 && rng_below(&rng, 2)) {
-            game_symmetry_state(g, g->symmetries[pick(&rng, (size_t)g->num_symmetries)], x->s,
+            game_symmetry_state(g, g->symmetries[fuzz_pick(&rng, (size_t)g->num_symmetries)], x->s,
                                 x->s2);
             memcpy(x->s, x->s2, g->state_size);
         }
@@ -818,14 +662,14 @@ static int random_value(const param_def_t *d, rng_t *rng, const game_t *g, char 
         if (!bad) {
             long long lo = (long long)d->min, lo1 = lo < 1 && vmax >= 1 ? 1 : lo;
             if (!strcmp(d->key, "sims") || !strcmp(d->key, "depth")) lo = lo1; /* 0 = default */
-            snprintf(out, cap, "%lld", lo + (long long)pick(rng, (size_t)(vmax - lo + 1)));
+            snprintf(out, cap, "%lld", lo + (long long)fuzz_pick(rng, (size_t)(vmax - lo + 1)));
             return 0;
         }
         switch (rng_below(rng, 4)) {
         case 0: snprintf(out, cap, "%lld", (long long)d->min - 1); return 1;
         case 1: snprintf(out, cap, "%lld", (long long)d->max + 1); return 1;
         case 2: snprintf(out, cap, "%s", "1.5"); return 1;
-        default: snprintf(out, cap, "%s", junk[pick(rng, 8)]); return 1;
+        default: snprintf(out, cap, "%s", junk[fuzz_pick(rng, 8)]); return 1;
         }
     case PARAM_DOUBLE:
         if (!bad) {
@@ -835,11 +679,11 @@ static int random_value(const param_def_t *d, rng_t *rng, const game_t *g, char 
         switch (rng_below(rng, 3)) {
         case 0: snprintf(out, cap, "%.17g", d->min - 1 - d->min * 1e-9); return 1;
         case 1: snprintf(out, cap, "%.17g", d->max * 2 + 1); return 1;
-        default: snprintf(out, cap, "%s", junk[pick(rng, 8)]); return 1;
+        default: snprintf(out, cap, "%s", junk[fuzz_pick(rng, 8)]); return 1;
         }
     case PARAM_BOOL:
         if (!bad) {
-            snprintf(out, cap, "%s", bools[pick(rng, 8)]);
+            snprintf(out, cap, "%s", bools[fuzz_pick(rng, 8)]);
             return 0;
         }
         snprintf(out, cap, "%s", rng_below(rng, 2) ? "maybe" : "2");
@@ -851,7 +695,7 @@ static int random_value(const param_def_t *d, rng_t *rng, const game_t *g, char 
         }
         int n = 1;
         for (const char *c = d->choices; *c; c++) n += *c == '|';
-        int k = (int)pick(rng, (size_t)n);
+        int k = (int)fuzz_pick(rng, (size_t)n);
         const char *c = d->choices;
         while (k-- > 0) c = strchr(c, '|') + 1;
         size_t len = strcspn(c, "|");
@@ -860,7 +704,8 @@ static int random_value(const param_def_t *d, rng_t *rng, const game_t *g, char 
     }
     case PARAM_STRING:
         /* free text: the kind parses it (fpu is the only one today) */
-        snprintf(out, cap, "%s", !strcmp(d->key, "fpu") ? fpus[pick(rng, 12)] : junk[pick(rng, 8)]);
+        snprintf(out, cap, "%s",
+                 !strcmp(d->key, "fpu") ? fpus[fuzz_pick(rng, 12)] : junk[fuzz_pick(rng, 8)]);
         return 0;
     }
     return 0;
@@ -878,7 +723,7 @@ static void test_agent_specs(void)
         rng_t rng;
         case_rng(&rng, 3, run);
         const agent_kind_t *k = agent_kind_at((int)(run % nkinds));
-        int vi = (int)pick(&rng, (size_t)num_variants);
+        int vi = (int)fuzz_pick(&rng, (size_t)num_variants);
         const game_t *g = variants[vi];
         cur.run = run, cur.game = g->spec;
         /* Each key at most once, in a random subset; sometimes an unknown key. */
