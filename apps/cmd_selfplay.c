@@ -3,10 +3,13 @@
  * rollouts), samples optionally written to an HDF5 shard, and throughput
  * figures: evaluations/s inside self-play and, with --model --bench, a raw
  * forward of the same net at the same mean batch size. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "apps/cli.h"
 #include "core/rng.h"
@@ -18,8 +21,8 @@
 
 static const char help[] =
     "usage: hoyle selfplay GAME [PARAMS] [--model PATH | --eval fake|rollout|heuristic]\n"
-    "                      [--output FILE.h5] [--seed S] [--cache N] [--threads N] [--bench]\n"
-    "                      [--json]\n\n"
+    "                      [--output FILE.h5 [--force]] [--seed S] [--cache N] [--threads N]\n"
+    "                      [--bench] [--json]\n\n"
     "Play self-play games (train/selfplay.h) and report games, samples and\n"
     "throughput. PARAMS is 'key=value,...' over the keys listed below.\n";
 
@@ -31,22 +34,50 @@ static void print_params(void)
     printf("\nPARAMS keys:\n%s", keys);
 }
 
+/* Whether `path` can take a new shard, checked before any game is played: its folder exists
+ * and is writable, it is not a folder, and it does not exist yet unless `force` (then it is
+ * replaced). Prints one line and returns EXIT_USAGE when not; EXIT_OK when it can. */
+static int check_output(const char *path, bool force)
+{
+    struct stat st;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (path[0] == '\0') return cli_usage_error("selfplay", "--output: empty file name");
+    if (snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1,
+                 slash ? path : ".") >= (int)sizeof dir)
+        return cli_usage_error("selfplay", "--output '%s': path too long", path);
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return cli_usage_error("selfplay", "--output '%s': no folder '%s'", path, dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return cli_usage_error("selfplay", "--output '%s': folder '%s' is not writable: %s", path,
+                               dir, strerror(errno));
+    if (stat(path, &st) != 0) return EXIT_OK;
+    if (S_ISDIR(st.st_mode)) return cli_usage_error("selfplay", "--output '%s': is a folder", path);
+    if (!force)
+        return cli_usage_error("selfplay", "--output '%s': the file exists (--force replaces it)",
+                               path);
+    if (!S_ISREG(st.st_mode))
+        return cli_usage_error("selfplay", "--output '%s': not a regular file", path);
+    return EXIT_OK;
+}
+
 /* Exit codes: 0 the games were played (and the shard written); 2 bad
- * usage, PARAMS, game, evaluator or a model that will not load; 1 a
+ * usage, PARAMS, game, evaluator, output path or a model that will not load; 1 a
  * failure during self-play, the benchmark or the shard write. */
 int cmd_selfplay(int argc, char **argv)
 {
     /* PARAMS is optional: pos[1] defaults to "", the selfplay defaults. */
     const char *pos[2] = {NULL, ""}, *model = NULL, *eval = "fake", *output = NULL;
     uint64_t seed = 1, cache = 65536, threads = 0;
-    bool json = false, bench = false;
+    bool json = false, bench = false, force = false;
     const cli_opt_t opts[] = {
         CLI_OPT("--model", CLI_STRING, &model, "PATH",
                 "a net written by hoyle train (net-NNNNNN.pt); needs libtorch"),
         CLI_OPT("--eval", CLI_STRING, &eval, "NAME",
                 "without --model: fake (seeded fake network, default), rollout or heuristic"),
         CLI_OPT("--output", CLI_STRING, &output, "FILE",
-                "write the samples as one shard (docs/formats.md, Training samples)"),
+                "write the samples as one shard (docs/formats.md, Training samples); a new file"),
+        CLI_OPT_FLAG("--force", &force, "with --output: replace an existing file"),
         CLI_OPT("--seed", CLI_U64, &seed, "S", "seed (default 1)"),
         CLI_OPT("--cache", CLI_U64, &cache, "N", "network cache entries (default 65536, 0 = none)"),
         CLI_OPT("--threads", CLI_U64, &threads, "N", "libtorch threads"),
@@ -76,6 +107,8 @@ int cmd_selfplay(int argc, char **argv)
     char canon[2048];
     if (selfplay_params_parse(params, &p, canon, sizeof canon))
         return cli_fail("selfplay", EXIT_USAGE);
+    if (force && !output) return cli_usage_error("selfplay", "--force needs --output");
+    if (output && check_output(output, force) != EXIT_OK) return EXIT_USAGE;
     const game_t *g = cli_game("selfplay", game_spec);
     if (g == NULL) return EXIT_USAGE;
     evaluator_t *e = NULL;
@@ -127,7 +160,9 @@ int cmd_selfplay(int argc, char **argv)
                                .config = "",
                                .generation = 0,
                                .games = st.games};
-        status = samples_write_shard(output, &set, &meta);
+        /* without --force, create: a file that appeared while playing is kept */
+        status = force ? samples_write_shard(output, &set, &meta)
+                       : samples_create_shard(output, &set, &meta);
     }
     char eval_name[64];
     snprintf(eval_name, sizeof eval_name, "%s", e->name);

@@ -17,6 +17,7 @@
 
 #include "core/error.h"
 #include "data/h5rec_internal.h"
+#include "data/lockfile.h"
 
 #define JOURNAL_MAGIC   "HOYLEJNL"
 #define JOURNAL_VERSION 1u
@@ -331,16 +332,14 @@ static int parse(h5rec_t *h, const uint8_t *buf, size_t len, size_t *valid_end, 
 
 int journal_open_writer(h5rec_t *h)
 {
-    /* Takes the writer's lock (fcntl, released when the fd closes, also on a
-     * kill), loads the complete entries, and cuts a torn tail so that the next
+    /* Takes the writer's lock (data/lockfile.h: released when the fd closes,
+     * also on a kill), loads the complete entries, and cuts a torn tail so that the next
      * append lands right after the last good entry. */
-    int fd = open(h->journal_path, O_RDWR | O_CREAT | O_APPEND, 0644);
-    if (fd < 0)
+    int fd = lockfile_open(h->journal_path, O_RDWR | O_APPEND);
+    if (fd == LOCKFILE_OPEN_FAILED)
         return hoyle_error(HOYLE_EIO, "journal '%s': cannot open: %s", h->journal_path,
                            strerror(errno));
-    struct flock lk = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-    if (fcntl(fd, F_SETLK, &lk) != 0) {
-        close(fd);
+    if (fd == LOCKFILE_BUSY) {
         return hoyle_error(HOYLE_EIO,
                            "file '%s' is being written by another process (journal "
                            "'%s' is locked)",

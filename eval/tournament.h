@@ -54,7 +54,7 @@ typedef struct tour_config {
     uint64_t seed;
     char output[1024];
     char anchor[GAME_SPEC_MAX]; /* "" = mean 0 */
-    char *config_text;          /* effective YAML (after --set, minus `workers`), owned */
+    char *config_text;          /* effective YAML (after --set, minus `workers`, `output`), owned */
     char config_path[1024];
 } tour_config_t;
 
@@ -111,6 +111,13 @@ int tournament_play_agents(const game_t *g, agent_t *const agents[2],
 /* The seed of the agent in `seat` (0 or 1) for the game seeded `seed`. */
 uint64_t tournament_agent_seed(uint64_t seed, int seat);
 void tour_game_result_done(tour_game_result_t *r);
+
+/* Whether a record file made with the config text `stored` (its `config`
+ * attribute) may be resumed by c: the same value for every top-level key
+ * but `workers` and `output` (maps compared by key, scalars by text). 0 when
+ * so; else HOYLE_EINVAL naming `file` and each differing key with its stored
+ * and new value (a grown openings_per_pairing says why it cannot extend). */
+int tournament_config_compare(const tour_config_t *c, const char *stored, const char *file);
 
 /* ---- the run ---- */
 

@@ -86,17 +86,24 @@ void tournament_config_done(tour_config_t *c)
     memset(c, 0, sizeof *c);
 }
 
-/* The config's dump without the top-level `workers:` line: how many threads
- * play does not change the games, so it must not change the config hash
- * that resuming checks. */
-static char *strip_workers(char *text)
+/* Top-level keys that do not change the games: left out of the stored config
+ * (and so of its hash) and of the resume comparison. `workers` is how many
+ * threads play, `output` where the file is, so a file may be moved and resumed. */
+static int ignored_key(const char *key)
+{
+    return strcmp(key, "workers") == 0 || strcmp(key, "output") == 0;
+}
+
+/* The config's dump without the top-level `workers:` and `output:` lines
+ * (ignored_key; both are one-line scalars at column 0 in a dump). */
+static char *strip_ignored(char *text)
 {
     char *p = text;
     /* Invariant: p is at the start of a line. Only top-level keys start in
      * column 0, so a nested "workers:" (none exists today) would be kept. */
     while (p && *p) {
         char *nl = strchr(p, '\n');
-        if (strncmp(p, "workers:", 8) == 0) {
+        if (strncmp(p, "workers:", 8) == 0 || strncmp(p, "output:", 7) == 0) {
             if (nl)
                 memmove(p, nl + 1, strlen(nl + 1) + 1);
             else
@@ -308,7 +315,7 @@ int tournament_config_load(const char *path, char *const *sets, int num_sets, to
     if (status == 0) status = check_semantics(c, cf);
     if (status == 0) status = config_dump(cf, &c->config_text);
     if (status == 0) {
-        strip_workers(c->config_text);
+        strip_ignored(c->config_text);
         snprintf(c->config_path, sizeof c->config_path, "%s", path);
         *out = *c;
     } else {
@@ -317,4 +324,98 @@ int tournament_config_load(const char *path, char *const *sets, int num_sets, to
     free(c);
     config_free(cf);
     return status;
+}
+
+/* A value as flow YAML into buf[cap] (at most cap - 1 bytes, cut if longer). */
+static void node_text(const config_node_t *n, char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    if (n == NULL) {
+        snprintf(buf, cap, "(not set)");
+        return;
+    }
+    if (n->type == CONFIG_SCALAR) {
+        snprintf(buf, cap, "%s", n->value);
+        return;
+    }
+    used += (size_t)snprintf(buf, cap, "%s", n->type == CONFIG_LIST ? "[" : "{");
+    for (int i = 0; i < n->num_children && used + 1 < cap; i++) {
+        const config_node_t *k = n->children[i];
+        if (i) used += (size_t)snprintf(buf + used, cap - used, ", ");
+        if (used + 1 >= cap) break;
+        if (n->type == CONFIG_MAP) used += (size_t)snprintf(buf + used, cap - used, "%s: ", k->key);
+        if (used + 1 >= cap) break;
+        node_text(k, buf + used, cap - used);
+        used += strlen(buf + used);
+    }
+    if (used + 1 < cap) snprintf(buf + used, cap - used, "%s", n->type == CONFIG_LIST ? "]" : "}");
+}
+
+/* Same value: scalars by text, lists in order, maps by key (any order). */
+static int node_equal(const config_node_t *a, const config_node_t *b)
+{
+    if (a == NULL || b == NULL) return a == b;
+    if (a->type != b->type || a->num_children != b->num_children) return 0;
+    if (a->type == CONFIG_SCALAR) return strcmp(a->value, b->value) == 0;
+    for (int i = 0; i < a->num_children; i++) {
+        const config_node_t *ka = a->children[i];
+        const config_node_t *kb = a->type == CONFIG_MAP ? config_child(b, ka->key) : b->children[i];
+        if (!node_equal(ka, kb)) return 0;
+    }
+    return 1;
+}
+
+/* Note one differing top-level key in msg (a "; "-separated list). */
+static void note_key(char *msg, size_t cap, const char *key, const config_node_t *was,
+                     const config_node_t *now)
+{
+    char a[160], b[160];
+    size_t used = strlen(msg);
+    if (used + 1 >= cap) return;
+    node_text(was, a, sizeof a);
+    node_text(now, b, sizeof b);
+    snprintf(msg + used, cap - used, "%skey '%s' was '%s' (file), now '%s'", used ? "; " : "", key,
+             a, b);
+}
+
+int tournament_config_compare(const tour_config_t *c, const char *stored, const char *file)
+{
+    config_t *was = NULL, *now = NULL;
+    char msg[HOYLE_ERROR_MAX] = "";
+    int grown = 0;
+    if (config_parse(stored, file, &was))
+        return hoyle_error_prefix(HOYLE_EINVAL, "%s: the stored config does not read", file);
+    if (config_parse(c->config_text, c->config_path, &now)) {
+        config_free(was);
+        return HOYLE_EINVAL;
+    }
+    /* every top-level key of either side, each once */
+    for (int side = 0; side < 2; side++) {
+        const config_node_t *root = side ? now->root : was->root;
+        for (int i = 0; i < root->num_children; i++) {
+            const char *key = root->children[i]->key;
+            if (ignored_key(key) || (side && config_child(was->root, key))) continue;
+            const config_node_t *a = config_child(was->root, key),
+                                *b = config_child(now->root, key);
+            if (node_equal(a, b)) continue;
+            if (strcmp(key, "openings_per_pairing") == 0) {
+                long long ka = a ? atoll(a->value) : 1, kb = b ? atoll(b->value) : 1;
+                grown = ka != 0 && (kb == 0 || kb > ka);
+            }
+            note_key(msg, sizeof msg, key, a, b);
+        }
+    }
+    config_free(was);
+    config_free(now);
+    if (msg[0] == '\0') return HOYLE_OK;
+    if (grown)
+        return hoyle_error(HOYLE_EINVAL,
+                           "%s: made by another config: %s. More openings per pairing cannot "
+                           "extend this file: the schedule numbers a pairing's openings before "
+                           "the next pairing and picks them by the count (docs/tournament.md), "
+                           "so the games already played would change number and opening; "
+                           "write a new file",
+                           file, msg);
+    return hoyle_error(HOYLE_EINVAL, "%s: made by another config: %s", file, msg);
 }

@@ -1,9 +1,10 @@
 /* tournament_run.c — worker threads, durable appends, resume and progress
  * (tournament_run, tournament.h).
  *
- * 1. Open the record file: create it, or resume it (h5rec_open_append
- *    checks that it was made by the same config and games) and mark the job
- *    indices it already holds as done.
+ * 1. Open the record file: create it, or resume it (the stored config must
+ *    match key by key, `workers` and `output` aside: tournament_config_compare;
+ *    h5rec_open_append checks the games) and mark the job indices it already
+ *    holds as done.
  * 2. Workers pull the next pending job under the mutex, play it without the
  *    lock, then append the record under the lock: the file only ever holds
  *    whole games, and h5rec (not thread-safe) is used by one thread at a time.
@@ -244,7 +245,21 @@ static int open_file(run_t *r, char *done)
     snprintf(journal, sizeof journal, "%s.journal", c->output);
     if (access(c->output, F_OK) != 0 && access(journal, F_OK) != 0)
         return h5rec_create(c->output, &meta, &r->h);
-    int status = h5rec_open_append(c->output, &meta, &r->h);
+    /* Resume: compare the stored config key by key first, read-only, so that a
+     * refused file is left as it was and the message names the keys. The file
+     * keeps the config text it was made with (also one written before `output`
+     * left the stored config), so h5rec's hash check passes. */
+    h5rec_t *rd = NULL;
+    char *stored = NULL;
+    int status = h5rec_open_read(c->output, &rd);
+    if (status == 0 && strcmp(h5rec_meta(rd)->config_text, c->config_text) != 0)
+        status = tournament_config_compare(c, h5rec_meta(rd)->config_text, c->output);
+    if (status == 0 && (stored = strdup(h5rec_meta(rd)->config_text)) == NULL)
+        status = hoyle_error(HOYLE_ENOMEM, "tournament: out of memory");
+    h5rec_close(rd);
+    meta.config_text = stored;
+    if (status == 0) status = h5rec_open_append(c->output, &meta, &r->h);
+    free(stored);
     if (status) return status;
     int64_t n = h5rec_count(r->h);
     for (int64_t i = 0; i < n && status == 0; i++) {

@@ -34,6 +34,8 @@ static const agent_kind_t *kind_at(int i)
     return i - builtin < num_extra_kinds ? extra_kinds[i - builtin] : NULL;
 }
 
+const agent_kind_t *agent_kind_at(int i) { return i < 0 ? NULL : kind_at(i); }
+
 static const agent_kind_t *find_kind(const char *name)
 {
     for (int i = 0; kind_at(i); i++)

@@ -51,6 +51,10 @@ typedef struct agent_kind {
                                   frees what it made and leaves a->impl NULL */
 } agent_kind_t;
 
+/* Kind i (from 0) of those agent_create() knows: the built-in table, then the
+ * registered kinds; NULL past the last (the fuzz suite loops over them). */
+const agent_kind_t *agent_kind_at(int i);
+
 /* The keys of the search agent body (agent_search_create): temperature for
  * its own moves, then the search's `reuse`. A search agent's schema is its
  * own keys, the mcts_params.h fragments and these, e.g. the mcts agent's:

@@ -208,6 +208,32 @@ static void test_shards_and_replay(void)
     sample_set_done(&back);
     sample_set_done(&first);
     CU_ASSERT_EQUAL(samples_read_shard("/nonexistent.h5", &back, NULL), HOYLE_EIO);
+    /* samples_create_shard never replaces a file (selfplay --output without --force) */
+    char other[300];
+    snprintf(other, sizeof other, "%s/other.txt", dir);
+    FILE *f = fopen(other, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("not a shard\n", f);
+    fclose(f);
+    samples_meta_t none = {.game_spec = g->spec};
+    sample_set_init(&back, g->obs_shape, g->num_actions); /* no rows: a valid, empty shard */
+    CU_ASSERT_EQUAL(samples_create_shard(other, &back, &none), HOYLE_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "already exists"));
+    char text[320] = "";
+    f = fopen(other, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_PTR_NOT_NULL(fgets(text, sizeof text, f));
+    fclose(f);
+    CU_ASSERT_STRING_EQUAL(text, "not a shard\n");
+    snprintf(text, sizeof text, "%s.tmp", other);
+    CU_ASSERT_NOT_EQUAL(access(text, F_OK), 0); /* no temporary left */
+    unlink(other);
+    HARNESS_OK(samples_create_shard(other, &back, &none)); /* a new path is created */
+    int64_t rows = -1;
+    HARNESS_OK(samples_shard_info(other, &rows, &games));
+    CU_ASSERT_EQUAL(rows, 0);
+    unlink(other);
+    sample_set_done(&back);
     /* window: only the newest shard(s) covering window_samples are kept */
     replay_t r;
     HARNESS_OK(replay_init(&r, g, sizes[2], 0, true));

@@ -58,6 +58,7 @@ static void test_schedule_shape_and_determinism(void)
     CU_ASSERT_EQUAL(a.num_agents, 3);
     CU_ASSERT_EQUAL(a.openings[0].n, 28); /* the whole book is the pool */
     CU_ASSERT_PTR_NULL(strstr(a.config_text, "workers"));
+    CU_ASSERT_PTR_NULL(strstr(a.config_text, "output"));
     tour_job_t *ja, *jb;
     int na, nb;
     HARNESS_OK(tournament_schedule(&a, &ja, &na));
@@ -301,6 +302,25 @@ static void read_jobs(const char *path, int n, double *result, int *length)
     h5rec_close(h);
 }
 
+/* A new record file `to` (made with meta) holding the games of `from` whose job index is
+ * one of jobs[0..n). */
+static void copy_jobs(const char *from, const char *to, const h5rec_meta_t *meta, const int *jobs,
+                      int n)
+{
+    h5rec_t *src, *dst;
+    HARNESS_OK(h5rec_create(to, meta, &dst));
+    HARNESS_OK(h5rec_open_read(from, &src));
+    for (int64_t i = 0; i < h5rec_count(src); i++) {
+        game_record_t r;
+        HARNESS_OK(h5rec_read(src, i, &r));
+        for (int k = 0; k < n; k++)
+            if (r.game_index == jobs[k]) HARNESS_OK(h5rec_append(dst, &r));
+        game_record_free(&r);
+    }
+    h5rec_close(src);
+    HARNESS_OK(h5rec_close(dst));
+}
+
 static void test_resume_skips_done_jobs(void)
 {
     const char *path = write_yaml("tiny.yaml", tiny_yaml);
@@ -332,18 +352,7 @@ static void test_resume_skips_done_jobs(void)
                          .config_path = p.config_path,
                          .num_games = 2,
                          .game_specs = specs};
-    h5rec_t *src, *dst;
-    HARNESS_OK(h5rec_create(part, &meta, &dst));
-    HARNESS_OK(h5rec_open_read(c.output, &src));
-    for (int64_t i = 0; i < h5rec_count(src); i++) {
-        game_record_t r;
-        HARNESS_OK(h5rec_read(src, i, &r));
-        if (r.game_index == 0 || r.game_index == 5 || r.game_index == 17)
-            HARNESS_OK(h5rec_append(dst, &r));
-        game_record_free(&r);
-    }
-    h5rec_close(src);
-    HARNESS_OK(h5rec_close(dst));
+    copy_jobs(c.output, part, &meta, (const int[]){0, 5, 17}, 3);
     HARNESS_OK(tournament_run(&p, NULL, &st));
     CU_ASSERT_EQUAL(st.already, 3);
     CU_ASSERT_EQUAL(st.played, 21);
@@ -358,7 +367,31 @@ static void test_resume_skips_done_jobs(void)
     HARNESS_OK(tournament_config_load(path, other, 3, &q));
     CU_ASSERT(tournament_run(&q, NULL, &st) < 0);
     CU_ASSERT_EQUAL(st.total, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "key 'max_moves' was '60' (file), now '61'"));
     tournament_config_done(&q);
+    /* a file whose stored config names its output path (as files written before
+     * `output` left the stored config do) resumes, also from another path, and
+     * keeps the config it was made with */
+    char old[600], old_text[4096], set_old[700];
+    snprintf(old, sizeof old, "%s/old.h5", tmpdir);
+    snprintf(set_old, sizeof set_old, "output=%s", old);
+    snprintf(old_text, sizeof old_text, "%soutput: %s/moved-from.h5\n", p.config_text, tmpdir);
+    CU_ASSERT_PTR_NULL(strstr(p.config_text, "output:")); /* the new stored config has none */
+    sets[1] = set_old;
+    tour_config_t o;
+    HARNESS_OK(tournament_config_load(path, sets, 2, &o));
+    meta.config_text = old_text;
+    copy_jobs(c.output, old, &meta, (const int[]){3, 20}, 2);
+    HARNESS_OK(tournament_run(&o, NULL, &st));
+    CU_ASSERT_EQUAL(st.already, 2);
+    CU_ASSERT_EQUAL(st.played, 22);
+    read_jobs(old, 24, part_res, part_len);
+    for (int i = 0; i < 24; i++) CU_ASSERT_EQUAL(part_res[i], full_res[i]);
+    h5rec_t *h;
+    HARNESS_OK(h5rec_open_read(old, &h));
+    CU_ASSERT_STRING_EQUAL(h5rec_meta(h)->config_text, old_text);
+    h5rec_close(h);
+    tournament_config_done(&o);
     tournament_config_done(&p);
     tournament_config_done(&c);
 }

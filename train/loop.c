@@ -3,16 +3,20 @@
  * evaluation logs, then state.txt. A kill before state.txt is written loses
  * that generation only; the rerun rewrites the same files. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/progress.h"
 #include "core/rng.h"
 #include "data/config.h"
+#include "data/lockfile.h"
+#include "mcts/agent.h"
 #include "train/agent_az.h"
 #include "train/loop_internal.h"
 #include "train/net_eval.h"
@@ -99,6 +103,7 @@ typedef struct run {
     int threads;              /* `train.threads`: libtorch intra-op threads */
     int cache;                /* `train.cache`: network cache entries during self-play */
     loop_eval_cfg_t eval;     /* `eval.*` (loop_internal.h) */
+    int lock_fd;              /* the locked DIR/lock while the run holds the folder, else -1 */
 } run_t;
 
 /* The defaults of every key read into run_t (r->g and r->sp must be set: the net's shapes,
@@ -137,15 +142,31 @@ static void run_defaults(run_t *r)
     snprintf(r->eval.baseline, sizeof r->eval.baseline, "%s", "mcts(sims=256)");
 }
 
+/* "FILE:LINE: key 'KEY'" for messages about a key (FILE (--set) for an override, FILE alone
+ * for an absent key that took its default), as config_check() words its own. */
+static void key_at(const config_t *c, const char *key, char *buf, size_t cap)
+{
+    const config_node_t *n = config_find(c, key);
+    if (n && n->line > 0)
+        snprintf(buf, cap, "%s:%d: key '%s'", c->name, n->line, key);
+    else
+        snprintf(buf, cap, "%s%s: key '%s'", c->name, n ? " (--set)" : "", key);
+}
+
 static int load_config(run_t *r, const char *path, char *const *sets, int num_sets)
 {
+    char at[1400];
     int status = config_load(path, &r->cfg);
     for (int i = 0; !status && i < num_sets; i++) status = config_set(r->cfg, sets[i]);
     if (!status) status = config_check(r->cfg, train_schema);
     if (status) return HOYLE_EINVAL;
     const config_t *c = r->cfg;
     snprintf(r->dir, sizeof r->dir, "%s", config_string(c, "output", ""));
-    if (game_create(config_string(c, "game", ""), &r->g)) return HOYLE_EINVAL;
+    key_at(c, "output", at, sizeof at);
+    if (r->dir[0] == '\0') return hoyle_error(HOYLE_EINVAL, "%s: empty folder name", at);
+    key_at(c, "game", at, sizeof at);
+    if (game_create(config_string(c, "game", ""), &r->g))
+        return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
     /* selfplay: a map of key: value, bound against selfplay_param_defs */
     char text[2048] = "";
     size_t used = 0;
@@ -153,9 +174,10 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     for (int i = 0; sp && i < sp->num_children; i++)
         used += (size_t)snprintf(text + used, sizeof text - used, "%s%s=%s", i ? "," : "",
                                  sp->children[i]->key, sp->children[i]->value);
-    if (used >= sizeof text) return hoyle_error(HOYLE_EINVAL, "%s: selfplay: too long", path);
+    key_at(c, "selfplay", at, sizeof at);
+    if (used >= sizeof text) return hoyle_error(HOYLE_EINVAL, "%s: too long", at);
     if (selfplay_params_parse(text, &r->sp, r->sp_canon, sizeof r->sp_canon))
-        return hoyle_error_prefix(HOYLE_EINVAL, "%s", path);
+        return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
     run_defaults(r);
     r->seed = (uint64_t)config_int(c, "seed", (long long)r->seed);
     r->net_cfg.blocks = (int)config_int(c, "net.blocks", r->net_cfg.blocks);
@@ -163,8 +185,9 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     r->net_cfg.value_hidden = (int)config_int(c, "net.value_hidden", r->net_cfg.value_hidden);
     const char *kind =
         config_string(c, "optim.kind", r->opt_cfg.kind == TCH_OPT_ADAM ? "adam" : "sgd");
+    key_at(c, "optim.kind", at, sizeof at);
     if (strcmp(kind, "adam") != 0 && strcmp(kind, "sgd") != 0)
-        return hoyle_error(HOYLE_EINVAL, "%s: optim.kind: '%s' is not sgd or adam", path, kind);
+        return hoyle_error(HOYLE_EINVAL, "%s: '%s' is not sgd or adam", at, kind);
     r->opt_cfg.kind = strcmp(kind, "adam") == 0 ? TCH_OPT_ADAM : TCH_OPT_SGD;
     r->opt_cfg.lr = config_double(c, "optim.lr", r->opt_cfg.lr);
     r->opt_cfg.momentum = config_double(c, "optim.momentum", r->opt_cfg.momentum);
@@ -194,6 +217,119 @@ static int make_dir(const char *path)
 {
     if (mkdir(path, 0755) == 0 || errno == EEXIST) return HOYLE_OK;
     return hoyle_error(HOYLE_EIO, "'%s': cannot create: %s", path, strerror(errno));
+}
+
+/* The checks that need more than the schema, run before anything is written: the baseline
+ * is an agent of this game that needs no person, and `output` is a folder or can be made
+ * as one (its parent exists). Agent kinds must be registered (train_register_agents). */
+static int check_run(const run_t *r)
+{
+    char at[1400], parent[1024];
+    agent_t *probe = NULL;
+    key_at(r->cfg, "eval.baseline", at, sizeof at);
+    if (agent_create(r->g, r->eval.baseline, 0, &probe))
+        return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
+    int human = agent_is_human(probe);
+    agent_free(probe);
+    if (human) return hoyle_error(HOYLE_EINVAL, "%s: a human cannot be the baseline", at);
+    key_at(r->cfg, "output", at, sizeof at);
+    struct stat st;
+    if (stat(r->dir, &st) == 0)
+        return S_ISDIR(st.st_mode)
+                   ? HOYLE_OK
+                   : hoyle_error(HOYLE_EINVAL, "%s: '%s' is not a folder", at, r->dir);
+    const char *slash = strrchr(r->dir, '/');
+    snprintf(parent, sizeof parent, "%.*s", slash ? (int)(slash - r->dir) + 1 : 1,
+             slash ? r->dir : ".");
+    if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode))
+        return hoyle_error(HOYLE_EINVAL, "%s: '%s': no folder '%s'", at, r->dir, parent);
+    return HOYLE_OK;
+}
+
+/* Make the run folder and lock it (DIR/lock, data/lockfile.h) for as long as r->lock_fd is
+ * open: a second `hoyle train` on the same folder is refused, and a killed run's lock goes
+ * with its process. */
+static int lock_dir(run_t *r)
+{
+    char path[1200];
+    int status = make_dir(r->dir);
+    if (status) return status;
+    snprintf(path, sizeof path, "%s/lock", r->dir);
+    r->lock_fd = lockfile_open(path, O_RDWR);
+    if (r->lock_fd == LOCKFILE_BUSY)
+        return hoyle_error(HOYLE_EIO,
+                           "run folder '%s' is in use by another hoyle train (lock '%s' is held)",
+                           r->dir, path);
+    if (r->lock_fd < 0) return hoyle_error(HOYLE_EIO, "'%s': %s", path, strerror(errno));
+    return HOYLE_OK;
+}
+
+/* The effective value of every key (defaults included) as "key=value" lines, in schema
+ * order: two configs are the same run when these lines are, whatever was left out or
+ * written differently (1e-3 vs 0.001). The self-play parameters give one line each. */
+static int effective_lines(const run_t *r, char **out)
+{
+    const tch_opt_config_t *o = &r->opt_cfg;
+    char sp[2600] = "";
+    size_t k = 0;
+    const char *open = strchr(r->sp_canon, '('), *p = open ? open + 1 : r->sp_canon;
+    for (; *p && *p != ')' && k + 16 < sizeof sp; p++) { /* selfplay(a=1,b=2) -> lines */
+        if (k == 0 || sp[k - 1] == '\n') k += (size_t)snprintf(sp + k, sizeof sp - k, "selfplay.");
+        sp[k++] = *p == ',' ? '\n' : *p;
+    }
+    sp[k] = '\0';
+    char buf[8192];
+    int n = snprintf(
+        buf, sizeof buf,
+        "name=%s\ngame=%s\noutput=%s\nseed=%" PRIu64 "\nnet.blocks=%d\nnet.filters=%d\n"
+        "net.value_hidden=%d\noptim.kind=%s\noptim.lr=%.17g\noptim.momentum=%.17g\n"
+        "optim.l2=%.17g\noptim.value_weight=%.17g\noptim.batch=%d\n%s\n"
+        "replay.window_samples=%" PRId64 "\nreplay.window_games=%" PRId64
+        "\nreplay.min_samples=%" PRId64 "\nreplay.augment=%s\ntrain.generations=%" PRId64
+        "\ntrain.minutes=%.17g\ntrain.sample_reuse=%.17g\ntrain.threads=%d\ntrain.cache=%d\n"
+        "eval.every=%d\neval.games=%d\neval.sims=%d\neval.max_moves=%d\neval.baseline=%s\n",
+        config_string(r->cfg, "name", ""), r->g->spec, r->dir, r->seed, r->net_cfg.blocks,
+        r->net_cfg.filters, r->net_cfg.value_hidden, o->kind == TCH_OPT_ADAM ? "adam" : "sgd",
+        o->lr, o->momentum, o->l2, o->value_weight, r->batch, sp, r->window_samples,
+        r->window_games, r->min_samples, r->augment ? "true" : "false", r->generations, r->minutes,
+        r->sample_reuse, r->threads, r->cache, r->eval.every, r->eval.games, r->eval.sims,
+        r->eval.max_moves, r->eval.baseline);
+    if (n < 0 || (size_t)n >= sizeof buf) return hoyle_error(HOYLE_EFULL, "train: config too long");
+    *out = strdup(buf);
+    return *out ? HOYLE_OK : hoyle_error(HOYLE_ENOMEM, "train: out of memory");
+}
+
+static void run_free(run_t *r)
+{
+    game_free(r->g);
+    free(r->config_text);
+    config_free(r->cfg);
+    r->g = NULL;
+    r->config_text = NULL;
+    r->cfg = NULL;
+}
+
+/* A resumed run (state.txt present) against the config.yaml it was made with: the keys of
+ * loop_resume_keys may change (config.yaml is rewritten, resume.csv keeps the change), any
+ * other change is refused before anything is written. */
+static int check_resume(const run_t *r, int64_t generation)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/config.yaml", r->dir);
+    run_t old;
+    memset(&old, 0, sizeof old);
+    char *was = NULL, *now = NULL;
+    int status = access(path, R_OK) == 0
+                     ? load_config(&old, path, NULL, 0)
+                     : hoyle_error(HOYLE_EIO, "'%s': %s", path, strerror(errno));
+    if (status) status = hoyle_error_prefix(HOYLE_EINVAL, "resuming '%s'", r->dir);
+    if (!status) status = effective_lines(&old, &was);
+    if (!status) status = effective_lines(r, &now);
+    if (!status) status = loop_resume_check(r->dir, generation, was, now, r->config_text);
+    free(was);
+    free(now);
+    run_free(&old);
+    return status;
 }
 
 /* Monotonic seconds: wall time of a run must not jump with the clock. */
@@ -369,13 +505,13 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
 static int start(run_t *r, loop_state_t *st, tch_net_t **net, tch_opt_t **opt, int *resumed)
 {
     char path[1200];
-    int status = make_dir(r->dir);
     snprintf(path, sizeof path, "%s/samples", r->dir);
-    if (!status) status = make_dir(path);
+    int status = make_dir(path);
     snprintf(path, sizeof path, "%s/state.txt", r->dir);
     if (!status) status = loop_state_load(path, st);
     if (status < 0) return status;
     *resumed = status == 0;
+    if (*resumed && (status = check_resume(r, st->generation))) return status;
     if (status == 1) { /* fresh run: net 0 and the config */
         memset(st, 0, sizeof *st);
         if ((status = tch_net_create(&r->net_cfg, r->seed, net))) return status;
@@ -402,9 +538,12 @@ int train_run(const char *path, char *const *sets, int num_sets, FILE *progress,
     memset(&r, 0, sizeof r);
     memset(out, 0, sizeof *out);
     out->elo_generation = -1;
+    r.lock_fd = -1;
     int status = load_config(&r, path, sets, num_sets);
     if (!status) status = train_register_agents(); /* evaluation plays `az` agents */
+    if (!status) status = check_run(&r);           /* every error so far: nothing written */
     if (!status) status = tch_set_threads(r.threads);
+    if (!status) status = lock_dir(&r);
     loop_state_t st;
     tch_net_t *net = NULL;
     tch_opt_t *opt = NULL;
@@ -475,8 +614,7 @@ int train_run(const char *path, char *const *sets, int num_sets, FILE *progress,
     replay_done(&rb);
     tch_opt_free(opt);
     tch_net_free(net);
-    game_free(r.g);
-    free(r.config_text);
-    config_free(r.cfg);
+    run_free(&r);
+    if (r.lock_fd >= 0) close(r.lock_fd); /* last: releases the folder */
     return status;
 }

@@ -29,6 +29,17 @@ int loop_write_atomic(const char *path, const char *data, size_t len);
 int loop_state_load(const char *path, loop_state_t *st);
 int loop_state_save(const char *path, const loop_state_t *st);
 
+/* Resuming: `was` and `now` are the effective configs of the stored config.yaml and of this
+ * run as "key=value" lines with the same keys in the same order. Keys of LOOP_RESUME_KEYS may
+ * differ: each change is added to DIR/resume.csv (generation,key,old,new) and config.yaml is
+ * rewritten with `config_text`, both atomically. Any other difference is refused with
+ * HOYLE_EINVAL naming each key with its old and new value, and nothing is written. */
+#define LOOP_RESUME_KEYS                                                                           \
+    "name", "output", "train.generations", "train.minutes", "train.threads", "eval.every",         \
+        "eval.games"
+int loop_resume_check(const char *dir, int64_t generation, const char *was, const char *now,
+                      const char *config_text);
+
 /* A CSV log kept in memory and rewritten atomically: a header line and rows
  * whose first field is the generation they belong to. */
 typedef struct loop_log {

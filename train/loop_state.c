@@ -157,3 +157,90 @@ void loop_log_done(loop_log_t *log)
     free(log->text);
     memset(log, 0, sizeof *log);
 }
+
+/* ---- resuming with a changed config ---- */
+
+/* The next "key=value" line of *p: key and value as (pointer, length); *p moves past it. */
+static int next_line(const char **p, const char **key, int *klen, const char **val, int *vlen)
+{
+    if (**p == '\0') return 0;
+    const char *nl = strchr(*p, '\n'), *end = nl ? nl : *p + strlen(*p);
+    const char *eq = memchr(*p, '=', (size_t)(end - *p));
+    if (eq == NULL) eq = end;
+    *key = *p;
+    *klen = (int)(eq - *p);
+    *val = eq < end ? eq + 1 : end;
+    *vlen = (int)(end - *val);
+    *p = nl ? nl + 1 : end;
+    return 1;
+}
+
+static int resume_key_ok(const char *key, int klen)
+{
+    static const char *const keys[] = {LOOP_RESUME_KEYS};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if ((int)strlen(keys[i]) == klen && strncmp(keys[i], key, (size_t)klen) == 0) return 1;
+    return 0;
+}
+
+/* A CSV field: quoted (quotes doubled) when it holds a comma, a quote or a newline. */
+static int csv_field(loop_log_t *log, const char *v, int n)
+{
+    if (strcspn(v, ",\"\n") >= (size_t)n) return loop_log_add(log, "%.*s", n, v);
+    int status = loop_log_add(log, "\"");
+    for (int i = 0; i < n && !status; i++)
+        status = loop_log_add(log, v[i] == '"' ? "\"\"" : "%c", v[i]);
+    return status ? status : loop_log_add(log, "\"");
+}
+
+int loop_resume_check(const char *dir, int64_t generation, const char *was, const char *now,
+                      const char *config_text)
+{
+    char refused[HOYLE_ERROR_MAX] = "", path[1300];
+    size_t used = 0;
+    int changed = 0;
+    const char *a = was, *b = now, *ka, *kb, *va, *vb;
+    int kla, klb, vla, vlb;
+    /* 1. compare key by key; collect what may not change */
+    for (;;) {
+        int more = next_line(&a, &ka, &kla, &va, &vla);
+        if (more != next_line(&b, &kb, &klb, &vb, &vlb))
+            return hoyle_error(HOYLE_EINVAL, "'%s': the stored config has other keys", dir);
+        if (!more) break;
+        if (kla != klb || strncmp(ka, kb, (size_t)kla) != 0)
+            return hoyle_error(HOYLE_EINVAL, "'%s': the stored config has other keys", dir);
+        if (vla == vlb && strncmp(va, vb, (size_t)vla) == 0) continue;
+        changed++;
+        if (!resume_key_ok(ka, kla) && used < sizeof refused)
+            used += (size_t)snprintf(refused + used, sizeof refused - used,
+                                     "%skey '%.*s' was '%.*s' (config.yaml), now '%.*s'",
+                                     used ? "; " : "", kla, ka, vla, va, vlb, vb);
+    }
+    if (used)
+        return hoyle_error(HOYLE_EINVAL,
+                           "'%s': cannot resume with a changed config: %s (a resumed run may "
+                           "change only name, output, train.generations, train.minutes, "
+                           "train.threads, eval.every, eval.games)",
+                           dir, refused);
+    if (changed == 0) return HOYLE_OK;
+    /* 2. record the changes, then the new config (a kill in between logs a change twice,
+     * never loses one) */
+    loop_log_t log;
+    snprintf(path, sizeof path, "%s/resume.csv", dir);
+    int status = loop_log_open(&log, path, "generation,key,old,new\n", INT64_MAX);
+    a = was;
+    b = now;
+    while (!status && next_line(&a, &ka, &kla, &va, &vla) && next_line(&b, &kb, &klb, &vb, &vlb)) {
+        if (vla == vlb && strncmp(va, vb, (size_t)vla) == 0) continue;
+        status = loop_log_add(&log, "%" PRId64 ",%.*s,", generation, kla, ka);
+        if (!status) status = csv_field(&log, va, vla);
+        if (!status) status = loop_log_add(&log, ",");
+        if (!status) status = csv_field(&log, vb, vlb);
+        if (!status) status = loop_log_add(&log, "\n");
+    }
+    if (!status) status = loop_log_save(&log);
+    loop_log_done(&log);
+    snprintf(path, sizeof path, "%s/config.yaml", dir);
+    if (!status) status = loop_write_atomic(path, config_text, strlen(config_text));
+    return status;
+}

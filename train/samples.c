@@ -172,7 +172,11 @@ static int write_file(const char *path, const sample_set_t *s, const samples_met
     return rc;
 }
 
-int samples_write_shard(const char *path, const sample_set_t *s, const samples_meta_t *meta)
+/* Write PATH.tmp, fsync it, then put it in place: rename() replaces an existing file,
+ * link() (replace = 0) refuses to, so a file that appeared since the caller's check is
+ * not lost either. */
+static int write_shard(const char *path, const sample_set_t *s, const samples_meta_t *meta,
+                       int replace)
 {
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
@@ -193,11 +197,31 @@ int samples_write_shard(const char *path, const sample_set_t *s, const samples_m
         return hoyle_error(HOYLE_EIO, "shard '%s': fsync: %s", tmp, strerror(errno));
     }
     close(fd);
+    if (!replace) {
+        int e = link(tmp, path) == 0 ? 0 : errno;
+        /* no hard links on this file system: check, then rename (as h5rec_create does) */
+        if ((e == EPERM || e == ENOTSUP || e == EOPNOTSUPP) && access(path, F_OK) != 0)
+            e = rename(tmp, path) == 0 ? 0 : errno;
+        unlink(tmp); /* linked: the second name goes; renamed: already gone */
+        if (e == EEXIST) return hoyle_error(HOYLE_EIO, "shard '%s': the file already exists", path);
+        if (e) return hoyle_error(HOYLE_EIO, "shard '%s': cannot create: %s", path, strerror(e));
+        return HOYLE_OK;
+    }
     if (rename(tmp, path) != 0) {
         unlink(tmp);
         return hoyle_error(HOYLE_EIO, "shard '%s': rename: %s", path, strerror(errno));
     }
     return HOYLE_OK;
+}
+
+int samples_write_shard(const char *path, const sample_set_t *s, const samples_meta_t *meta)
+{
+    return write_shard(path, s, meta, 1);
+}
+
+int samples_create_shard(const char *path, const sample_set_t *s, const samples_meta_t *meta)
+{
+    return write_shard(path, s, meta, 0);
 }
 
 /* ---- reading ---- */

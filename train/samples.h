@@ -62,6 +62,10 @@ typedef struct samples_meta {
  * fsync + rename; an existing file at `path` is replaced). */
 int samples_write_shard(const char *path, const sample_set_t *s, const samples_meta_t *meta);
 
+/* The same, but a new file only: an existing file at `path` is left as it is and the call
+ * fails (HOYLE_EIO, "already exists"), even one created after the caller looked. */
+int samples_create_shard(const char *path, const sample_set_t *s, const samples_meta_t *meta);
+
 /* Append the samples of the shard at `path` to `s`, whose shapes must match the
  * file's (HOYLE_EINVAL otherwise). *games_out (may be NULL) receives the
  * shard's `games` attribute. Foreign or damaged files: HOYLE_EIO. */

@@ -74,12 +74,16 @@ wait "$pid" 2>/dev/null || true
 "$hoyle" elo "$dir/killed.h5" >/dev/null 2>&1 || true
 partial=$("$hoyle" elo "$dir/killed.h5" --json 2>/dev/null | "$python" -c "import json,sys; print(json.load(sys.stdin)['records'])" || echo 0)
 [ "$partial" -lt "$total" ] || echo "tournament.sh: note: the run finished before the kill ($partial games)" >&2
-"$hoyle" tournament "$dir/tiny.yaml" "${big[@]}" --set "output=$dir/killed.h5" --quiet >/dev/null
-"$python" "$here/../check_tournament_h5.py" "$dir/killed.h5" "$total" random greedy "alphabeta(depth=3)"
+# moved (with its journal) before the resume: `output` is not part of the stored config
+mkdir "$dir/moved"
+mv "$dir/killed.h5" "$dir/moved/k.h5"
+[ ! -e "$dir/killed.h5.journal" ] || mv "$dir/killed.h5.journal" "$dir/moved/k.h5.journal"
+"$hoyle" tournament "$dir/tiny.yaml" "${big[@]}" --set "output=$dir/moved/k.h5" --quiet >/dev/null
+"$python" "$here/../check_tournament_h5.py" "$dir/moved/k.h5" "$total" random greedy "alphabeta(depth=3)"
 "$python" "$here/../check_tournament_h5.py" --dump "$dir/ref.h5" >"$dir/ref.txt"
-"$python" "$here/../check_tournament_h5.py" --dump "$dir/killed.h5" >"$dir/killed.txt"
+"$python" "$here/../check_tournament_h5.py" --dump "$dir/moved/k.h5" >"$dir/killed.txt"
 diff "$dir/ref.txt" "$dir/killed.txt" >/dev/null || fail "resumed run differs from the uninterrupted one (killed after $partial games)"
-echo "tournament.sh: kill -9 after $partial of $total games, resumed: identical games"
+echo "tournament.sh: kill -9 after $partial of $total games, moved, resumed: identical games"
 
 # ---- elo / report / pdn ----
 "$hoyle" elo "$dir/tiny.h5" "$dir/ref.h5" --anchor random >"$dir/elo.txt"
@@ -119,8 +123,14 @@ expect_usage "trunc.h5" "$hoyle" tournament "$dir/tiny.yaml" --set "output=$dir/
 expect_usage "foreign.h5" "$hoyle" tournament "$dir/tiny.yaml" --set "output=$dir/foreign.h5"
 cmp -s "$dir/trunc.h5" "$dir/trunc.orig" && cmp -s "$dir/foreign.h5" "$dir/foreign.orig" || fail "a bad file was modified"
 [ ! -e "$dir/trunc.h5.journal" ] && [ ! -e "$dir/foreign.h5.journal" ] || fail "a journal was written for a bad file"
-# resuming with another config is refused
-expect_usage "tiny.h5" "$hoyle" tournament "$dir/tiny.yaml" --set seed=8
+# resuming with another config is refused, naming the keys with both values
+expect_usage "tiny.h5: made by another config: key 'seed' was '7' (file), now '8'" \
+  "$hoyle" tournament "$dir/tiny.yaml" --set seed=8
+expect_usage "key 'max_moves' was '150' (file), now '0'; key 'anchor' was 'random' (file), now ''" \
+  "$hoyle" tournament "$dir/tiny.yaml" --set max_moves=0 --set anchor=
+# more openings per pairing would renumber the stored games: refused, saying why
+expect_usage "key 'openings_per_pairing' was '2' (file), now '3'. More openings per pairing cannot extend" \
+  "$hoyle" tournament "$dir/tiny.yaml" --set openings_per_pairing=3
 
 # ---- sprt ----
 "$hoyle" sprt gobang "alphabeta(depth=2)" greedy --elo0 0 --elo1 100 --max-pairs 300 --json 2>/dev/null >"$dir/sprt.json"

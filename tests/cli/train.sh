@@ -57,4 +57,43 @@ set +e
 "$hoyle" train "$cfg" --set output="$dir/c" --set selfplay.bogus=1 2>"$dir/err"; rc=$?
 set -e
 [ "$rc" -eq 2 ] && grep -q "bogus" "$dir/err"
+# resume checks the config (issue 16): a changed key that shapes the run is refused
+# with exit 2, naming the key, its old and new value, and nothing changes ...
+before=$(cat "$dir/a/config.yaml" "$dir/a/state.txt" "$dir/a/train.csv" | cksum)
+set +e
+"$hoyle" train "$cfg" --set output="$dir/a" "${args[@]}" --set optim.lr=0.01 --quiet \
+  2>"$dir/err"; rc=$?
+set -e
+[ "$rc" -eq 2 ] || { echo "train.sh: changed optim.lr resumed (exit $rc)" >&2; exit 1; }
+grep -q "key 'optim.lr' was '0.002' (config.yaml), now '0.01'" "$dir/err" || { cat "$dir/err" >&2; exit 1; }
+[ "$(cat "$dir/a/config.yaml" "$dir/a/state.txt" "$dir/a/train.csv" | cksum)" = "$before" ]
+[ ! -e "$dir/a/resume.csv" ]
+# ... while a key of the documented list is accepted, config.yaml is rewritten and
+# resume.csv records the change
+"$hoyle" train "$cfg" --set output="$dir/a" "${args[@]}" --set train.generations=$((gens + 1)) \
+  --quiet --json >"$dir/a2.json"
+grep -q "\"generations\":$((gens + 1))" "$dir/a2.json"
+grep -q "^  generations: $((gens + 1))$" "$dir/a/config.yaml"
+grep -qx "$gens,train.generations,$gens,$((gens + 1))" "$dir/a/resume.csv"
+# a run folder is locked: a second train on it is refused while the first runs, and
+# the lock goes with a killed process
+"$hoyle" train "$cfg" --set output="$dir/d" --set train.generations=100000 --quiet >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do [ -f "$dir/d/net-000000.pt" ] && break; sleep 0.02; done
+set +e
+"$hoyle" train "$cfg" --set output="$dir/d" --set train.generations=1 --quiet 2>"$dir/err"; rc=$?
+set -e
+kill -9 "$pid" 2>/dev/null || true
+wait "$pid" 2>/dev/null || true
+[ "$rc" -eq 1 ] && grep -q "in use by another hoyle train" "$dir/err" || { cat "$dir/err" >&2; exit 1; }
+"$hoyle" train "$cfg" --set output="$dir/d" --set train.generations=1 --set eval.every=0 --quiet
+# a bad eval.baseline is found before anything is written, with file:line and key
+sed 's/^  baseline: .*/  baseline: mcts(simz=3)/' "$cfg" >"$dir/bad.yaml"
+set +e
+"$hoyle" train "$dir/bad.yaml" --set output="$dir/e" 2>"$dir/err"; rc=$?
+set -e
+line=$(grep -n 'baseline:' "$dir/bad.yaml" | cut -d: -f1)
+[ "$rc" -eq 2 ] && grep -q "bad.yaml:$line: key 'eval.baseline': mcts: unknown parameter 'simz'" "$dir/err" \
+  || { cat "$dir/err" >&2; exit 1; }
+[ ! -e "$dir/e" ]
 echo "train.sh: OK"
