@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "data/config.h"
 #include "data/h5rec.h"
 #include "eval/tournament_export.h"
 #include "games/game.h"
@@ -40,6 +41,21 @@ static int write_one(const game_t *g, const void *start, const game_record_t *r,
     return HOYLE_OK;
 }
 
+/* The tournament's name as the file records it: the stored config text is the
+ * config the tournament ran with, so its `name` key is the name the docs mean.
+ * A file whose config text does not parse (another version) falls back. */
+static void event_name(const h5rec_meta_t *meta, const char *h5path, char *out, size_t cap)
+{
+    const char *fallback = meta->config_path && meta->config_path[0] ? meta->config_path : h5path;
+    config_t *c = NULL;
+    const char *name = NULL;
+    if (meta->config_text && meta->config_text[0] &&
+        config_parse(meta->config_text, h5path, &c) == HOYLE_OK)
+        name = config_string(c, "name", NULL);
+    snprintf(out, cap, "%s", name && name[0] ? name : fallback);
+    config_free(c);
+}
+
 int tournament_export_records(const char *h5path, const char *format, FILE *out, int *written,
                               int *skipped)
 {
@@ -48,8 +64,10 @@ int tournament_export_records(const char *h5path, const char *format, FILE *out,
     int status = h5rec_open_read(h5path, &h);
     if (status) return status;
     const h5rec_meta_t *meta = h5rec_meta(h);
-    /* The Event tag names the tournament: its config path, else the file. */
-    const char *event = meta->config_path && meta->config_path[0] ? meta->config_path : h5path;
+    /* The Event tag names the tournament: the `name` key of the config the file
+     * stores (docs/formats.md), else its config path, else the file. */
+    char event[256];
+    event_name(meta, h5path, event, sizeof event);
     /* 64 KiB per game record: far above the longest game text the writers
      * produce; a longer one fails with HOYLE_EFULL rather than being truncated. */
     size_t cap = 1 << 16;

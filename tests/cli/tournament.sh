@@ -95,6 +95,8 @@ grep -q "Cross table" "$dir/report.txt" || fail "report has no cross table"
 grep -q "Likelihood of superiority" "$dir/report.txt" || fail "report has no LOS matrix"
 grep -q "First player's score by opening" "$dir/report.txt" || fail "report has no first-player table"
 [ "$(grep -c '^\[Event ' "$dir/games.pdn")" = 12 ] || fail "PDN export should hold the 12 checkers games"
+[ "$(grep -c '^\[Event "tiny"\]' "$dir/games.pdn")" = 12 ] ||
+  fail "PDN Event should be the tournament's name: $(grep -m1 '^\[Event ' "$dir/games.pdn")"
 
 # ---- bad input: exit 2, a message, nothing written ----
 expect_usage() {  # expect_usage PATTERN CMD...
