@@ -44,6 +44,59 @@ static void pv_moves(const game_t *g, const void *s, const int *pv, int n, json_
     free(t);
 }
 
+/* The best whole move: the agent's action, then the PV's actions while the
+ * same player keeps moving (a checkers jump chain, a backgammon play), as
+ * far as the PV goes. Writes its text into buf; falls back to the action. */
+static void best_move(const game_t *g, const void *s, int action, const agent_info_t *info,
+                      char *buf, size_t cap)
+{
+    int run[AGENT_PV_MAX], n = 0;
+    run[n++] = action;
+    char *t = malloc(g->state_size);
+    if (t && info->pv_len > 0 && info->pv[0] == action) {
+        memcpy(t, s, g->state_size);
+        int player = game_current_player(g, t);
+        game_apply(g, t, action);
+        /* Follow the PV while it stays the mover's own legal actions. */
+        for (int i = 1; i < info->pv_len && n < AGENT_PV_MAX; i++) {
+            if (game_current_player(g, t) != player || !game_is_legal(g, t, info->pv[i])) break;
+            run[n++] = info->pv[i];
+            game_apply(g, t, info->pv[i]);
+        }
+    }
+    free(t);
+    if (game_move_to_string(g, s, run, n, buf, cap) < 0 &&
+        game_action_to_string(g, s, action, buf, cap) < 0)
+        snprintf(buf, cap, "#%d", action);
+}
+
+/* At a chance node (the dice not yet rolled) there is nobody to analyze for:
+ * say how to give the outcome, with the position text after the first one
+ * as an example the user can copy. */
+static int chance_hint(const game_t *g, const void *s)
+{
+    int n = g->max_chance_outcomes > 0 ? g->max_chance_outcomes : 1;
+    int *actions = malloc(sizeof *actions * (size_t)n);
+    double *probs = malloc(sizeof *probs * (size_t)n);
+    void *t = malloc(g->state_size);
+    char example[GAME_TEXT_MAX] = "";
+    if (actions && probs && t && game_chance_outcomes(g, s, actions, probs) > 0) {
+        memcpy(t, s, g->state_size);
+        game_apply(g, t, actions[0]);
+        if (game_position_to_string(g, t, example, sizeof example) < 0) example[0] = '\0';
+    }
+    free(actions);
+    free(probs);
+    free(t);
+    if (example[0])
+        return cli_usage_error("analyze",
+                               "the position is a chance node (dice to roll): give one with the "
+                               "outcome decided, e.g. --position '%s'",
+                               example);
+    return cli_usage_error("analyze", "the position is a chance node: give one with the outcome "
+                                      "decided through --position");
+}
+
 /* Exit codes: 0 the search ran; 2 bad usage, a bad game, position or agent
  * spec, or a position with nobody to move; 1 the search itself failed. */
 int cmd_analyze(int argc, char **argv)
@@ -74,9 +127,10 @@ int cmd_analyze(int argc, char **argv)
         code = cli_fail("analyze", EXIT_USAGE);
     else if (!position)
         game_init(g, s);
-    if (code == EXIT_OK && game_current_player(g, s) < 0)
-        code = cli_usage_error("analyze", "the position has no player to move (%s)",
-                               game_is_terminal(g, s) ? "game over" : "chance node");
+    if (code == EXIT_OK && game_is_terminal(g, s))
+        code = cli_usage_error("analyze", "the position has no player to move (game over)");
+    else if (code == EXIT_OK && game_current_player(g, s) < 0)
+        code = chance_hint(g, s);
     if (code == EXIT_OK && agent_create(g, agent_spec_text, seed, &a))
         code = cli_fail("analyze", EXIT_USAGE);
     /* A human agent would read stdin and has no search to report. */
@@ -87,8 +141,7 @@ int cmd_analyze(int argc, char **argv)
     if (code == EXIT_OK) {
         const agent_info_t *info = agent_info(a);
         char best[GAME_MOVE_MAX], pv[4096], pos[GAME_TEXT_MAX];
-        if (game_action_to_string(g, s, action, best, sizeof best) < 0)
-            snprintf(best, sizeof best, "#%d", action);
+        best_move(g, s, action, info, best, sizeof best);
         if (game_position_to_string(g, s, pos, sizeof pos) < 0) pos[0] = '\0';
         int player = game_current_player(g, s);
         if (json) {

@@ -19,4 +19,17 @@ if command -v python3 >/dev/null; then
   echo "$json" | python3 -c 'import json,sys; json.load(sys.stdin)' || fail "json parse"
   "$H" analyze gobang --agent 'mcts(sims=300)' --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["sims"]==300' || fail "gobang json"
 fi
+# A chance node (backgammon before the roll) is refused with a position to copy,
+# and the hint's position is one analyze accepts.
+err=$("$H" analyze backgammon 2>&1 >/dev/null); [ $? -eq 2 ] || fail "chance node should exit 2"
+[ "$(echo "$err" | wc -l)" = 1 ] || fail "chance node: one line: $err"
+hint=$(echo "$err" | sed -n "s/.*--position '\([^']*\)'.*/\1/p")
+[ -n "$hint" ] || fail "chance node: no --position example: $err"
+"$H" analyze backgammon --position "$hint" --agent expectimax >/dev/null || fail "hint position '$hint'"
+# The best move is the whole move: a backgammon play of both dice, a checkers
+# jump chain, not the first step of it.
+best=$("$H" analyze backgammon --position '4HPwATDgc/ABMA:X:31:t1' --agent expectimax | sed -n 's/^best move: \(.*\)   value.*/\1/p')
+[ "$best" = "8/5 6/5" ] || fail "backgammon 31: best move '$best', want the whole play '8/5 6/5'"
+best=$("$H" analyze checkers --position 'B:W18,24,27,28,10:B12,16,20,K22,K25,K29' --agent 'alphabeta(depth=2)' | sed -n 's/^best move: \([^ ]*\) .*/\1/p')
+case "$best" in *x*x*) ;; *) fail "checkers: best move '$best' should be the whole jump chain" ;; esac
 echo "analyze: ok"
