@@ -57,4 +57,10 @@ d = json.load(open(sys.argv[1]))
 assert d["penta"] == [0, 0, d["pairs"], 0, 0], d
 assert d["accepted"] == "H0" and d["pairs"] < 300, d
 EOF
+# 4. a malformed random:K is refused (it used to read as random:0)
+for bad in random:abc random:-1 random:61 random:; do
+  err=$("$H" sprt gobang greedy random --openings "$bad" --max-pairs 1 2>&1 >/dev/null)
+  [ $? -eq 2 ] || fail "--openings $bad should exit 2"
+  [ "$(echo "$err" | wc -l)" = 1 ] && echo "$err" | grep -q 'K in random:K' || fail "--openings $bad: $err"
+done
 echo "sprt.sh: OK"
