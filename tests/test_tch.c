@@ -245,13 +245,12 @@ static void test_lr_schedules(void)
     tch_net_free(net);
 }
 
-/* Save after some training, load, and check: identical outputs, and one more identical step
- * (so the optimiser's momentum/moments and step count came back too). */
-static void save_load_round_trip(tch_opt_kind_t kind)
+/* A net and optimiser trained as the save tests need: seed 11, `kind` with a step
+ * schedule, 4 steps on batch `b` (batch_make seed 4). The committed old-layout fixtures
+ * (tests/data/tch_v1_*.tch) were saved from exactly this. */
+static void train_small(tch_opt_kind_t kind, const batch_t *b, tch_net_t **net, tch_opt_t **opt)
 {
-    tch_net_t *net = NULL, *loaded = NULL;
-    tch_opt_t *opt = NULL, *lopt = NULL;
-    HARNESS_OK(tch_net_create(&small_cfg, 11, &net));
+    HARNESS_OK(tch_net_create(&small_cfg, 11, net));
     tch_opt_config_t oc;
     tch_opt_config_default(&oc);
     oc.kind = kind;
@@ -259,11 +258,20 @@ static void save_load_round_trip(tch_opt_kind_t kind)
     oc.schedule = TCH_LR_STEP;
     oc.step_size = 3;
     oc.gamma = 0.5;
-    HARNESS_OK(tch_opt_create(net, &oc, &opt));
+    HARNESS_OK(tch_opt_create(*net, &oc, opt));
+    for (int i = 0; i < 4; i++)
+        HARNESS_OK(tch_train_step(*net, *opt, b->obs, b->pi, b->legal, b->z, b->n, NULL));
+}
+
+/* Save after some training, load, and check: identical outputs, and one more identical step
+ * (so the optimiser's momentum/moments and step count came back too). */
+static void save_load_round_trip(tch_opt_kind_t kind)
+{
+    tch_net_t *net = NULL, *loaded = NULL;
+    tch_opt_t *opt = NULL, *lopt = NULL;
     batch_t b;
     batch_make(&b, &small_cfg, BATCH, 4);
-    for (int i = 0; i < 4; i++)
-        HARNESS_OK(tch_train_step(net, opt, b.obs, b.pi, b.legal, b.z, b.n, NULL));
+    train_small(kind, &b, &net, &opt);
 
     const char *path = tmp_file("ckpt.tch");
     HARNESS_OK(tch_save(net, opt, path));
@@ -313,6 +321,117 @@ static void save_load_round_trip(tch_opt_kind_t kind)
 
 static void test_save_load_sgd(void) { save_load_round_trip(TCH_OPT_SGD); }
 static void test_save_load_adam(void) { save_load_round_trip(TCH_OPT_ADAM); }
+
+/* The whole of a file, malloc'ed; *len its size. */
+static unsigned char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    unsigned char *buf = NULL;
+    size_t n = 0, cap = 0, got;
+    do {
+        if (n == cap) buf = realloc(buf, cap = cap ? 2 * cap : 65536);
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+    } while (got > 0);
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+static int same_bytes(const char *a, const char *b)
+{
+    size_t la, lb;
+    unsigned char *x = slurp(a, &la), *y = slurp(b, &lb);
+    int same = la == lb && memcmp(x, y, la) == 0;
+    free(x), free(y);
+    return same;
+}
+
+/* Identical weights and optimiser state give identical files: two nets trained alike, saved
+ * under different names, and a file loaded and saved again (no TensorImpl addresses or
+ * hash-map order in the optimiser state, no file name inside the archive). */
+static void save_bytes_identical(tch_opt_kind_t kind)
+{
+    batch_t b;
+    batch_make(&b, &small_cfg, BATCH, 4);
+    tch_net_t *n1 = NULL, *n2 = NULL, *n3 = NULL;
+    tch_opt_t *o1 = NULL, *o2 = NULL, *o3 = NULL;
+    train_small(kind, &b, &n1, &o1);
+    train_small(kind, &b, &n2, &o2);
+    char p1[160], p2[160], p3[160], p4[160];
+    snprintf(p1, sizeof p1, "%s", tmp_file("same1.tch"));
+    snprintf(p2, sizeof p2, "%s", tmp_file("other-name.tch"));
+    snprintf(p3, sizeof p3, "%s", tmp_file("same3.tch"));
+    snprintf(p4, sizeof p4, "%s", tmp_file("weights.tch"));
+    /* the same name twice: only the contents can differ */
+    HARNESS_OK(tch_save(n1, o1, p1));
+    size_t len1, len2;
+    unsigned char *first = slurp(p1, &len1);
+    HARNESS_OK(tch_save(n2, o2, p1));
+    unsigned char *second = slurp(p1, &len2);
+    CU_ASSERT(len1 == len2 && memcmp(first, second, len1) == 0);
+    free(first), free(second);
+    HARNESS_OK(tch_save(n2, o2, p2)); /* another name */
+    CU_ASSERT(same_bytes(p1, p2));
+    HARNESS_OK(tch_load(p1, &n3, &o3));
+    HARNESS_OK(tch_save(n3, o3, p3));
+    CU_ASSERT(same_bytes(p1, p3));
+    HARNESS_OK(tch_save(n1, NULL, p3)); /* weights only, too */
+    HARNESS_OK(tch_save(n2, NULL, p4));
+    CU_ASSERT(same_bytes(p3, p4));
+    CU_ASSERT(!same_bytes(p1, p3));
+    unlink(p1), unlink(p2), unlink(p3), unlink(p4);
+    tch_opt_free(o1), tch_opt_free(o2), tch_opt_free(o3);
+    tch_net_free(n1), tch_net_free(n2), tch_net_free(n3);
+    batch_free(&b);
+}
+
+static void test_save_bytes_sgd(void) { save_bytes_identical(TCH_OPT_SGD); }
+static void test_save_bytes_adam(void) { save_bytes_identical(TCH_OPT_ADAM); }
+
+/* A checkpoint written before the per-index optimiser layout (the nested torch::optim
+ * archive under "opt_state"; tests/data/tch_v1_adam.tch, saved by commit 7231d2e from
+ * train_small(ADAM)) still loads with its optimiser: the same weights and Adam state as
+ * training here gives (to a tolerance: the file may come from another CPU), and the step
+ * after loading it equals the step after loading it saved again in today's layout. */
+static void load_old_file(const char *name, tch_opt_kind_t kind)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", HOYLE_TEST_DATA, name);
+    batch_t b;
+    batch_make(&b, &small_cfg, BATCH, 4);
+    tch_net_t *ref = NULL, *old = NULL, *cur = NULL;
+    tch_opt_t *rop = NULL, *oop = NULL, *cop = NULL;
+    train_small(kind, &b, &ref, &rop);
+    HARNESS_OK(tch_load(path, &old, &oop));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(oop);
+    CU_ASSERT_EQUAL(tch_opt_steps(oop), 4);
+    HARNESS_OK(tch_save(old, oop, tmp_file("resaved.tch")));
+    HARNESS_OK(tch_load(tmp_file("resaved.tch"), &cur, &cop));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cop);
+    int A = small_cfg.num_actions, V = small_cfg.num_values;
+    for (int step = 0; step < 3; step++) {
+        float *lr, *vr, *lo, *vo, *lc, *vc;
+        forward(ref, &b, &lr, &vr);
+        forward(old, &b, &lo, &vo);
+        forward(cur, &b, &lc, &vc);
+        CU_ASSERT(max_abs_diff(lr, lo, BATCH * A) < 1e-3);
+        CU_ASSERT(max_abs_diff(vr, vo, BATCH * V) < 1e-3);
+        CU_ASSERT(memcmp(lo, lc, sizeof(float) * BATCH * A) == 0);
+        CU_ASSERT(memcmp(vo, vc, sizeof(float) * BATCH * V) == 0);
+        free(lr), free(vr), free(lo), free(vo), free(lc), free(vc);
+        HARNESS_OK(tch_train_step(ref, rop, b.obs, b.pi, b.legal, b.z, b.n, NULL));
+        HARNESS_OK(tch_train_step(old, oop, b.obs, b.pi, b.legal, b.z, b.n, NULL));
+        HARNESS_OK(tch_train_step(cur, cop, b.obs, b.pi, b.legal, b.z, b.n, NULL));
+    }
+    unlink(tmp_file("resaved.tch"));
+    tch_opt_free(rop), tch_opt_free(oop), tch_opt_free(cop);
+    tch_net_free(ref), tch_net_free(old), tch_net_free(cur);
+    batch_free(&b);
+}
+
+static void test_load_old_adam(void) { load_old_file("tch_v1_adam.tch", TCH_OPT_ADAM); }
 
 /* The call fails with `code` and leaves a message. */
 #define EXPECT_FAIL(code, call)                                                                    \
@@ -539,6 +658,9 @@ int main(void)
         {"learning-rate schedules", test_lr_schedules},
         {"save/load SGD", test_save_load_sgd},
         {"save/load Adam", test_save_load_adam},
+        {"identical saves, identical bytes (SGD)", test_save_bytes_sgd},
+        {"identical saves, identical bytes (Adam)", test_save_bytes_adam},
+        {"old checkpoint layout loads (Adam)", test_load_old_adam},
         {"bad inputs", test_bad_inputs},
         {"concurrent forward", test_concurrent_forward},
         {"threads, seed, bench", test_threads_seed_bench},

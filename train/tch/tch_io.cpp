@@ -5,7 +5,12 @@
  * format"): the format tag, the net config as int64[8], every parameter and buffer by name
  * and, optionally, the optimiser's config as float64[15], step count and state. Every write
  * goes to a temporary file that is fsynced and renamed over the target, so a crash leaves the
- * old file or the new one; tch_load validates every entry before it returns a net. */
+ * old file or the new one; tch_load validates every entry before it returns a net.
+ *
+ * The bytes depend only on the net, the optimiser and their values: the optimiser state is
+ * written by parameter index (not through torch::optim's own serialiser, which keys it by
+ * TensorImpl address and writes it in hash-map order), and the archive goes through a write
+ * callback, so its internal folder name is "archive" and not the file's name. */
 #include "train/tch/tch_internal.hpp"
 
 #include <cerrno>
@@ -22,7 +27,10 @@ namespace tch_impl
 namespace
 {
 
-/* The archive's "hoyle_format" entry; a new layout of the entries needs a new tag. */
+/* The archive's "hoyle_format" entry; a new layout of the entries needs a new tag. (The
+ * per-index optimiser state replaced the nested "opt_state" archive under the same tag:
+ * tch_load reads both, and a reader that does not know the new entries says the state is
+ * missing rather than misreading it.) */
 const char *const kFormat = "hoyle-tch-1";
 
 /* The temporary beside `path`: the same directory, so that rename() is atomic (one file
@@ -97,6 +105,94 @@ bool opt_config_from(const at::Tensor &t, tch_opt_config_t *c)
     return true;
 }
 
+/* The key torch::optim uses for a parameter's state (see torch/optim/serialize.h). */
+std::string state_key(const at::Tensor &p) { return c10::guts::to_string(p.unsafeGetTensorImpl()); }
+
+/* The optimiser's parameters in order: param_groups() in order, each group's params(). */
+std::vector<at::Tensor> opt_params(const torch::optim::Optimizer &o)
+{
+    std::vector<at::Tensor> v;
+    for (const auto &g : o.param_groups())
+        for (const auto &p : g.params()) v.push_back(p);
+    return v;
+}
+
+/* Write the optimiser state as "opt/state/size" (int64[1], the parameter count) and, for
+ * each parameter i that has state, "opt/state/<i>/<field>": Adam's step (int64[1]),
+ * exp_avg, exp_avg_sq and max_exp_avg_sq (when amsgrad made one); SGD's momentum_buffer. */
+void write_opt_state(torch::serialize::OutputArchive &ar, const tch_opt &opt)
+{
+    const torch::optim::Optimizer &o = *opt.opt;
+    std::vector<at::Tensor> params = opt_params(o);
+    ar.write("opt/state/size", torch::tensor({(int64_t)params.size()}, torch::kInt64), true);
+    const auto &state = o.state();
+    for (size_t i = 0; i < params.size(); i++) {
+        auto it = state.find(state_key(params[i]));
+        if (it == state.end()) continue;
+        const std::string pre = "opt/state/" + std::to_string(i) + "/";
+        auto put = [&](const char *name, const at::Tensor &t) {
+            if (t.defined()) ar.write(pre + name, t.detach().clone(), true);
+        };
+        if (opt.cfg.kind == TCH_OPT_ADAM) {
+            const auto &s = static_cast<const torch::optim::AdamParamState &>(*it->second);
+            ar.write(pre + "step", torch::tensor({(int64_t)s.step()}, torch::kInt64), true);
+            put("exp_avg", s.exp_avg());
+            put("exp_avg_sq", s.exp_avg_sq());
+            put("max_exp_avg_sq", s.max_exp_avg_sq());
+        } else {
+            const auto &s = static_cast<const torch::optim::SGDParamState &>(*it->second);
+            put("momentum_buffer", s.momentum_buffer());
+        }
+    }
+}
+
+/* Rebuild the state written by write_opt_state for the fresh optimiser `opt`; false when an
+ * entry is missing, of the wrong type or shape, or the parameter count differs. */
+bool read_opt_state(torch::serialize::InputArchive &ar, tch_opt &opt)
+{
+    torch::optim::Optimizer &o = *opt.opt;
+    std::vector<at::Tensor> params = opt_params(o);
+    at::Tensor size;
+    if (!ar.try_read("opt/state/size", size, true) || size.scalar_type() != torch::kInt64 ||
+        size.numel() != 1 || size.item<int64_t>() != (int64_t)params.size())
+        return false;
+    auto &state = o.state();
+    for (size_t i = 0; i < params.size(); i++) {
+        const std::string pre = "opt/state/" + std::to_string(i) + "/";
+        const at::Tensor &p = params[i];
+        /* true: present and shaped like the parameter; false: absent; throws nothing */
+        auto get = [&](const char *name, at::Tensor &t, bool *bad) {
+            if (!ar.try_read(pre + name, t, true)) return false;
+            if (t.scalar_type() != p.scalar_type() || t.sizes() != p.sizes()) *bad = true;
+            return true;
+        };
+        bool bad = false;
+        if (opt.cfg.kind == TCH_OPT_ADAM) {
+            at::Tensor step, m, v, vmax;
+            if (!ar.try_read(pre + "step", step, true)) continue; /* no state yet */
+            if (step.scalar_type() != torch::kInt64 || step.numel() != 1 ||
+                step.item<int64_t>() < 0 || !get("exp_avg", m, &bad) || !get("exp_avg_sq", v, &bad))
+                return false;
+            bool has_max = get("max_exp_avg_sq", vmax, &bad);
+            if (bad) return false;
+            auto s = std::make_unique<torch::optim::AdamParamState>();
+            s->step(step.item<int64_t>());
+            s->exp_avg(m);
+            s->exp_avg_sq(v);
+            if (has_max) s->max_exp_avg_sq(vmax);
+            state[state_key(p)] = std::move(s);
+        } else {
+            at::Tensor buf;
+            if (!get("momentum_buffer", buf, &bad)) continue;
+            if (bad) return false;
+            auto s = std::make_unique<torch::optim::SGDParamState>();
+            s->momentum_buffer(buf);
+            state[state_key(p)] = std::move(s);
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 } // namespace tch_impl
@@ -127,12 +223,40 @@ int tch_save(const tch_net_t *net, const tch_opt_t *opt, const char *path)
             if (opt) {
                 ar.write("opt_config", opt_config_tensor(opt->cfg));
                 ar.write("opt_steps", torch::tensor({(int64_t)opt->steps}, torch::kInt64));
-                /* the optimiser's own archive, nested (it shares the compilation unit) */
-                torch::serialize::OutputArchive state(ar.compilation_unit());
-                opt->opt->save(state);
-                ar.write("opt_state", state);
+                write_opt_state(ar, *opt);
             }
-            ar.save_to(tmp);
+            /* Through a callback, not save_to(path): libtorch names the archive's folder
+             * after the file it writes (here the temporary), the callback gets "archive". */
+            int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+            if (fd < 0) {
+                int err = errno;
+                return hoyle_error(HOYLE_EIO, "tch_save: %s: %s", tmp.c_str(), strerror(err));
+            }
+            int werr = 0;
+            try {
+                ar.save_to([&](const void *buf, size_t n) -> size_t {
+                    const char *p = (const char *)buf;
+                    size_t done = 0;
+                    while (done < n) {
+                        ssize_t w = write(fd, p + done, n - done);
+                        if (w < 0 && errno == EINTR) continue;
+                        if (w <= 0) {
+                            werr = w < 0 ? errno : EIO;
+                            break;
+                        }
+                        done += (size_t)w;
+                    }
+                    return done;
+                });
+            } catch (...) {
+                close(fd);
+                if (!werr) throw;
+            }
+            if (!werr && close(fd) != 0) werr = errno;
+            if (werr) {
+                unlink(tmp.c_str());
+                return hoyle_error(HOYLE_EIO, "tch_save: %s: write: %s", path, strerror(werr));
+            }
         } catch (...) {
             unlink(tmp.c_str());
             throw;
@@ -201,10 +325,12 @@ int tch_load(const char *path, tch_net_t **net_out, tch_opt_t **opt_out)
             opt->steps = steps.item<int64_t>();
             opt->net_serial = net->serial;
             opt->opt = make_optimizer(*net, opt->cfg);
+            /* files written before the per-index layout hold torch::optim's own archive */
             torch::serialize::InputArchive state;
-            if (!ar.try_read("opt_state", state))
-                return hoyle_error(HOYLE_EIO, "tch_load: %s: optimiser state missing", path);
-            opt->opt->load(state);
+            if (ar.try_read("opt_state", state))
+                opt->opt->load(state);
+            else if (!read_opt_state(ar, *opt))
+                return hoyle_error(HOYLE_EIO, "tch_load: %s: optimiser state missing or bad", path);
         }
         *net_out = net.release();
         if (opt_out) *opt_out = opt.release();
