@@ -73,9 +73,6 @@ int main(int argc, char **argv)
     tch_opt_config_default(&oc);
     oc.kind = TCH_OPT_ADAM;
     oc.lr = 0.01;
-    /* One intra-op thread: the outputs do not depend on it, and the fixture
-     * leaves no idle OpenMP pool behind at exit. */
-    if (tch_set_threads(1)) return fail("threads");
     if (tch_net_create(&cfg, 99, &net)) return fail("create");
     if (tch_opt_create(net, &oc, &opt)) return fail("optimiser");
     for (int i = 0; i < 3; i++)
