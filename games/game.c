@@ -253,9 +253,11 @@ static void walk_chain(walk_t *w, const void *s, int player, int len, int frame)
         w->actions[len] = legal[i];
         /* A chain continues while the same player keeps the turn (multi-jumps,
          * one backgammon roll's checker moves); chance nodes always end a move because each
-         * outcome is its own branch. */
+         * outcome is its own branch. In a one-player game every action is a whole move:
+         * the player always keeps the turn, so the rule above would make the whole game
+         * one move. */
         int next = game_current_player(g, t);
-        if (player != PLAYER_CHANCE && next == player) {
+        if (player != PLAYER_CHANCE && next == player && g->num_players > 1) {
             walk_chain(w, t, player, len + 1, frame + 1);
         } else {
             w->count++;

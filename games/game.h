@@ -260,7 +260,8 @@ int game_apply_move_string(const game_t *g, void *s, const char *text);
 
 /* Perft counts *whole moves*: a whole move is a maximal run of actions by
  * one player (a multi-jump is one move; two jump paths are two moves); a
- * chance outcome is one move. perft(s, 0) = 1; a terminal state before the
+ * chance outcome is one move; in a one-player game (puzzles) each action is
+ * one move. perft(s, 0) = 1; a terminal state before the
  * last level contributes 0 leaves. game_perft() uses the game's fast perft
  * when it has one; game_perft_generic() is the reference it must equal (the
  * conformance suite compares them). */
