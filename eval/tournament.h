@@ -114,9 +114,10 @@ void tour_game_result_done(tour_game_result_t *r);
 
 /* Whether a record file made with the config text `stored` (its `config`
  * attribute) may be resumed by c: the same value for every top-level key
- * but `workers` and `output` (maps compared by key, scalars by text). 0 when
- * so; else HOYLE_EINVAL naming `file` and each differing key with its stored
- * and new value (a grown openings_per_pairing says why it cannot extend). */
+ * but `workers` and `output` (maps compared by key, scalars by text), except
+ * that openings_per_pairing may grow (the schedule for k is a prefix of the
+ * one for a larger k, schedule.c). 0 when so; else HOYLE_EINVAL naming `file`
+ * and each differing key with its stored and new value. */
 int tournament_config_compare(const tour_config_t *c, const char *stored, const char *file);
 
 /* ---- the run ---- */

@@ -225,6 +225,15 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* Whether a stored game began with opening o's actions. */
+static int same_opening(const game_record_t *rec, const opening_t *o)
+{
+    if (rec->opening_len != o->num_actions) return 0;
+    for (int i = 0; i < o->num_actions; i++)
+        if (rec->opening_actions[i] != o->actions[i]) return 0;
+    return 1;
+}
+
 /* Open or resume the file; mark stored jobs done. */
 /* Resume is decided by what exists on disk: neither the file nor a journal
  * means a new file; either one means an earlier run, and h5rec_open_append
@@ -275,6 +284,14 @@ static int open_file(run_t *r, char *done)
                                  c->output, (long long)i, gi);
         /* A job stored twice would count twice in the ratings; h5rec never
          * replays a journal entry twice, so this means a damaged or merged file. */
+        /* The opening too: a grown openings_per_pairing keeps every stored job's
+         * number and seed, but a random-opening pool that had to fall back to
+         * shared openings, or a changed book, would give the job another one. */
+        else if (!same_opening(&rec, &c->openings[r->jobs[gi].game].items[r->jobs[gi].opening]))
+            status = hoyle_error(HOYLE_EINVAL,
+                                 "%s: game %lld (job %d) was played from another opening than "
+                                 "this config gives it; write a new file",
+                                 c->output, (long long)i, gi);
         else if (done[gi])
             status = hoyle_error(HOYLE_EINVAL, "%s: job %d is stored twice", c->output, gi);
         else {

@@ -130,9 +130,18 @@ expect_usage "tiny.h5: made by another config: key 'seed' was '7' (file), now '8
   "$hoyle" tournament "$dir/tiny.yaml" --set seed=8
 expect_usage "key 'max_moves' was '150' (file), now '0'; key 'anchor' was 'random' (file), now ''" \
   "$hoyle" tournament "$dir/tiny.yaml" --set max_moves=0 --set anchor=
-# more openings per pairing would renumber the stored games: refused, saying why
-expect_usage "key 'openings_per_pairing' was '2' (file), now '3'. More openings per pairing cannot extend" \
-  "$hoyle" tournament "$dir/tiny.yaml" --set openings_per_pairing=3
+# more openings per pairing extends a file: the grown file holds exactly the
+# games of a run made with the larger count from the start (random openings
+# and a book alike); fewer openings would drop stored games: refused
+cp "$dir/tiny.h5" "$dir/grown.h5"
+"$hoyle" tournament "$dir/tiny.yaml" --set "output=$dir/grown.h5" --set openings_per_pairing=3 --quiet >/dev/null
+"$hoyle" tournament "$dir/tiny.yaml" --set "output=$dir/three.h5" --set openings_per_pairing=3 --quiet >/dev/null
+"$python" "$here/../check_tournament_h5.py" "$dir/grown.h5" 36 random greedy "alphabeta(depth=2)"
+"$python" "$here/../check_tournament_h5.py" --dump "$dir/grown.h5" >"$dir/grown.txt"
+"$python" "$here/../check_tournament_h5.py" --dump "$dir/three.h5" >"$dir/three.txt"
+diff "$dir/grown.txt" "$dir/three.txt" >/dev/null || fail "a file grown from 2 to 3 openings per pairing differs from a 3-opening run"
+expect_usage "key 'openings_per_pairing' was '2' (file), now '1'" \
+  "$hoyle" tournament "$dir/tiny.yaml" --set openings_per_pairing=1
 
 # ---- sprt ----
 "$hoyle" sprt gobang "alphabeta(depth=2)" greedy --elo0 0 --elo1 100 --max-pairs 300 --json 2>/dev/null >"$dir/sprt.json"
