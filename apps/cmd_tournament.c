@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "apps/cli.h"
+#include "dist/dist.h"
 #include "eval/tournament.h"
 #include "eval/tournament_results.h"
 
@@ -21,6 +22,9 @@ static const char help[] =
     "At the end the Elo table of each game (from the file) and the first\n"
     "player's score by opening are printed; --json prints them as one JSON\n"
     "object. Progress goes to stderr; --quiet turns it off.\n"
+    "Under MPI (`mpirun -np N hoyle tournament CONFIG.yaml`, builds with MPI)\n"
+    "rank 0 writes the file and the other ranks play `workers` games each at a\n"
+    "time; the file holds the same games as a one-process run (docs/scaling.md).\n"
     "See also: hoyle elo FILE.h5, hoyle report FILE.h5.\n";
 
 /* Signal handler: only sets the stop flag (async-signal-safe); the
@@ -35,7 +39,7 @@ static void on_signal(int sig)
  * printed; 2 a bad config or --set, or a file that could not be created
  * or resumed; 1 interrupted (resumable) or a failure while playing or
  * reporting. */
-int cmd_tournament(int argc, char **argv)
+static int run_tournament(int argc, char **argv, int rank)
 {
     cli_config_args_t args;
     int rc = cli_config_args("tournament", help, argc, argv, &args);
@@ -43,7 +47,7 @@ int cmd_tournament(int argc, char **argv)
     const char *path = args.path;
     char **sets = args.sets;
     int num_sets = args.num_sets;
-    bool json = args.json, quiet = args.quiet;
+    bool json = args.json, quiet = args.quiet || rank != 0;
     tour_config_t c;
     if (tournament_config_load(path, sets, num_sets, &c)) return cli_fail("tournament", EXIT_USAGE);
     tour_job_t *jobs;
@@ -82,7 +86,7 @@ int cmd_tournament(int argc, char **argv)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     tour_run_stats_t st;
-    int status = tournament_run(&c, quiet ? NULL : stderr, &st);
+    int status = dist_tournament_run(&c, quiet ? NULL : stderr, &st);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     if (status) {
@@ -91,9 +95,17 @@ int cmd_tournament(int argc, char **argv)
         tournament_config_done(&c);
         return cli_fail("tournament", code);
     }
+    /* The other ranks only played: rank 0 reports (their errors still print). */
+    if (rank != 0) {
+        tournament_config_done(&c);
+        return EXIT_OK;
+    }
     if (!quiet)
         fprintf(stderr, "[%s] %d games played in %.1f s (%d were already in %s)\n", c.name,
                 st.played, st.seconds, st.already, c.output);
+    if (!quiet && st.ranks > 1 && st.played > 0)
+        fprintf(stderr, "[%s] %d ranks; rank 0 busy %.3f s of %.1f s (%.3f ms per game)\n", c.name,
+                st.ranks, st.busy_s, st.seconds, 1e3 * st.busy_s / st.played);
     /* An interrupted run is not a success (1) even though the file is
      * valid: scripts must not take a partial tournament as finished. */
     if (st.interrupted) {
@@ -118,4 +130,15 @@ int cmd_tournament(int argc, char **argv)
     tres_done(&t);
     tournament_config_done(&c);
     return status ? cli_fail("tournament", EXIT_FAILED) : EXIT_OK;
+}
+
+int cmd_tournament(int argc, char **argv)
+{
+    int rank, size;
+    if (dist_init(&rank, &size)) return cli_fail("tournament", EXIT_USAGE);
+    int rc = run_tournament(argc, argv, rank);
+    /* A rank that failed alone (its config or file differs) would leave the others waiting:
+     * MPI_Abort ends them. Rank 0's failures after the start end every rank's loop first. */
+    dist_finalize(rc != EXIT_OK && rc != EXIT_FAILED);
+    return rc;
 }

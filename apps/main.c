@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "apps/cli.h"
+#include "dist/dist.h"
 #include "games/game_agents.h"
 #ifdef HOYLE_TORCH
 #include "train/agent_az.h"
@@ -58,6 +59,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("hoyle %s\n", HOYLE_VERSION);
+        /* What the build included, for scripts that need a part (tests/cli/mpi.sh). */
+        printf("mpi: %s\n", dist_mpi_built() ? "yes" : "no");
         return EXIT_OK;
     }
     /* Registration of the out-of-tree agent kinds comes before any command so

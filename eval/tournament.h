@@ -128,6 +128,8 @@ typedef struct tour_run_stats {
     int played;  /* finished by this run */
     bool interrupted;
     double seconds;
+    int ranks;     /* MPI ranks of the run (1 = one process, dist/dist.h) */
+    double busy_s; /* ranks > 1: rank 0's time receiving, storing and answering (not waiting) */
 } tour_run_stats_t;
 
 /* Run the tournament: create c->output (or resume it: same config and

@@ -1,5 +1,5 @@
-/* tournament_run.c — worker threads, durable appends, resume and progress
- * (tournament_run, tournament.h).
+/* tournament_run.c — the runner and the player of a tournament (tournament_internal.h) and the
+ * threaded run of one process over them (tournament_run, tournament.h).
  *
  * 1. Open the record file: create it, or resume it (the stored config must
  *    match key by key, `workers` and `output` aside: tournament_config_compare;
@@ -13,7 +13,8 @@
  * 3. A stop request (SIGINT) lets the games in flight finish and be stored,
  *    then the file is checkpointed and closed.
  * Invariant: the set of stored games is a subset of the schedule, each job
- * at most once, whatever the interleaving and however often it is resumed. */
+ * at most once, whatever the interleaving, the transport (threads here, MPI
+ * ranks in dist/) and however often it is resumed. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include "core/progress.h"
 #include "data/h5rec.h"
 #include "eval/tournament.h"
+#include "eval/tournament_internal.h"
 
 /* Set from a signal handler (tournament_request_stop), hence sig_atomic_t;
  * workers only read it between games, so a game in flight always finishes
@@ -34,7 +36,7 @@ static volatile sig_atomic_t stop_requested;
 
 void tournament_request_stop(void) { stop_requested = 1; }
 
-typedef struct run {
+struct tour_runner {
     const tour_config_t *c;
     tour_job_t *jobs;
     int num_jobs;
@@ -49,7 +51,10 @@ typedef struct run {
     double t0;
     int done, done_at_start;
     double points[TOUR_MAX_AGENTS], games[TOUR_MAX_AGENTS];
-} run_t;
+    char *done_flags; /* [num_jobs]: stored in the file (at open, or by this run) */
+    int32_t opening_buf[OPENING_MAX_ACTIONS]; /* the record's opening, the file's layout */
+};
+typedef tour_runner_t run_t;
 
 static double now_s(void)
 {
@@ -128,14 +133,14 @@ static void fail(run_t *r, int status)
  * (game, agent index). Consecutive jobs of a worker often share a pairing
  * (the colours swapped), so the agents are reused and reseeded instead of
  * created again; at most two live per worker, as when made per game. */
-typedef struct agent_cache {
+struct tour_player {
     agent_t *agent[2];
     int key[2]; /* game * TOUR_MAX_AGENTS + agent index, -1 = empty */
-} agent_cache_t;
+};
 
 /* The two seats' agents of job `j`, seeded as tournament_play() seeds
  * fresh ones (a new agent with the game's seed, a kept one reseeded). */
-static int cache_agents(agent_cache_t *ac, const tour_config_t *c, const tour_job_t *j,
+static int cache_agents(tour_player_t *ac, const tour_config_t *c, const tour_job_t *j,
                         agent_t *out[2])
 {
     int slot[2] = {-1, -1};
@@ -171,57 +176,115 @@ static int cache_agents(agent_cache_t *ac, const tour_config_t *c, const tour_jo
     return HOYLE_OK;
 }
 
-/* One worker thread. Loop invariant: the lock is held only to take a job and
- * to store its result, never while a game is played. h5rec_append returns
- * once the game is in the journal, so from `r->done++` on the game survives a
- * kill of the process (data/h5rec.h). */
+tour_player_t *tour_player_new(void)
+{
+    tour_player_t *p = calloc(1, sizeof *p);
+    if (p == NULL) {
+        hoyle_error(HOYLE_ENOMEM, "tournament: out of memory");
+        return NULL;
+    }
+    p->key[0] = p->key[1] = -1;
+    return p;
+}
+
+void tour_player_free(tour_player_t *p)
+{
+    if (p == NULL) return;
+    agent_free(p->agent[0]);
+    agent_free(p->agent[1]);
+    free(p);
+}
+
+int tour_player_play(tour_player_t *p, const tour_config_t *c, const tour_job_t *j,
+                     tour_game_result_t *res)
+{
+    const char *specs[2] = {c->agents[j->seat[0]], c->agents[j->seat[1]]};
+    agent_t *ag[2];
+    int status = cache_agents(p, c, j, ag);
+    if (status) return status;
+    return tournament_play_agents(c->games[j->game], ag, specs,
+                                  &c->openings[j->game].items[j->opening], j->seed, c->max_moves,
+                                  res);
+}
+
+int tour_runner_next(tour_runner_t *r)
+{
+    pthread_mutex_lock(&r->mu);
+    int idx =
+        (stop_requested || r->status || r->next >= r->num_pending) ? -1 : r->pending[r->next++];
+    pthread_mutex_unlock(&r->mu);
+    return idx;
+}
+
+const tour_job_t *tour_runner_job(const tour_runner_t *r, int idx)
+{
+    return idx >= 0 && idx < r->num_jobs ? &r->jobs[idx] : NULL;
+}
+
+void tour_runner_fail(tour_runner_t *r, int status)
+{
+    pthread_mutex_lock(&r->mu);
+    fail(r, status);
+    pthread_mutex_unlock(&r->mu);
+}
+
+/* h5rec_append returns once the game is in the journal, so from `r->done++`
+ * on the game survives a kill of the process (data/h5rec.h). */
+int tour_runner_store(tour_runner_t *r, int idx, tour_game_result_t *res)
+{
+    const tour_job_t *j = &r->jobs[idx];
+    pthread_mutex_lock(&r->mu);
+    int status = HOYLE_OK;
+    /* A job is stored once: with MPI a result could arrive for a job another
+     * rank already returned (never in the scheme of tournament_mpi.c, but the
+     * file's invariant must not depend on the transport). */
+    if (r->done_flags[idx]) {
+        pthread_mutex_unlock(&r->mu);
+        return hoyle_error(HOYLE_EINVAL, "tournament: job %d returned twice", idx);
+    }
+    /* A forfeit is a result, not a failure: the game is stored (end ERROR) and
+     * the tournament goes on, with the reason shown. */
+    if (res->end == RECORD_END_ERROR)
+        progress_note(&r->progress, "[%s] game %d: %s", r->c->name, j->index, res->error);
+    game_record_t rec;
+    make_record(r->c, j, res, r->opening_buf, &rec);
+    status = h5rec_append(r->h, &rec);
+    if (status)
+        fail(r, status);
+    else {
+        r->done_flags[idx] = 1;
+        r->done++;
+        tally(r, j, rec.result);
+        print_progress(r, 0);
+    }
+    pthread_mutex_unlock(&r->mu);
+    return status;
+}
+
+/* One worker thread. Loop invariant: no lock is held while a game is played;
+ * tour_runner_next and tour_runner_store take it to pick a job and to store
+ * its result, so h5rec (not thread-safe) is used by one thread at a time. */
 static void *worker(void *arg)
 {
     run_t *r = arg;
-    /* Per worker: the record's opening actions as int32_t, the file's layout. */
-    int32_t opening_buf[OPENING_MAX_ACTIONS];
-    agent_cache_t ac = {{NULL, NULL}, {-1, -1}};
-    for (;;) {
-        pthread_mutex_lock(&r->mu);
-        int idx =
-            (stop_requested || r->status || r->next >= r->num_pending) ? -1 : r->pending[r->next++];
-        pthread_mutex_unlock(&r->mu);
-        if (idx < 0) break;
-        const tour_job_t *j = &r->jobs[idx];
-        const game_t *g = r->c->games[j->game];
-        const char *specs[2] = {r->c->agents[j->seat[0]], r->c->agents[j->seat[1]]};
-        tour_game_result_t res;
-        agent_t *ag[2];
-        int played = cache_agents(&ac, r->c, j, ag);
-        if (played == 0)
-            played =
-                tournament_play_agents(g, ag, specs, &r->c->openings[j->game].items[j->opening],
-                                       j->seed, r->c->max_moves, &res);
-        int status = played;
-        pthread_mutex_lock(&r->mu);
-        if (status) {
-            fail(r, status);
-        } else {
-            /* A forfeit is a result, not a failure: the game is stored (end ERROR) and
-             * the tournament goes on, with the reason shown. */
-            if (res.end == RECORD_END_ERROR)
-                progress_note(&r->progress, "[%s] game %d: %s", r->c->name, j->index, res.error);
-            game_record_t rec;
-            make_record(r->c, j, &res, opening_buf, &rec);
-            status = h5rec_append(r->h, &rec);
-            if (status)
-                fail(r, status);
-            else {
-                r->done++;
-                tally(r, j, rec.result);
-                print_progress(r, 0);
-            }
-        }
-        pthread_mutex_unlock(&r->mu);
-        if (played == 0) tour_game_result_done(&res);
+    tour_player_t *p = tour_player_new();
+    if (p == NULL) {
+        tour_runner_fail(r, HOYLE_ENOMEM);
+        return NULL;
     }
-    agent_free(ac.agent[0]);
-    agent_free(ac.agent[1]);
+    for (;;) {
+        int idx = tour_runner_next(r);
+        if (idx < 0) break;
+        tour_game_result_t res;
+        int status = tour_player_play(p, r->c, &r->jobs[idx], &res);
+        if (status) {
+            tour_runner_fail(r, status);
+            continue;
+        }
+        tour_runner_store(r, idx, &res);
+        tour_game_result_done(&res);
+    }
+    tour_player_free(p);
     return NULL;
 }
 
@@ -308,63 +371,88 @@ static int open_file(run_t *r, char *done)
     return status;
 }
 
-int tournament_run(const tour_config_t *c, FILE *progress, tour_run_stats_t *stats)
+int tour_runner_open(const tour_config_t *c, FILE *progress, tour_runner_t **out,
+                     tour_run_stats_t *stats)
 {
-    run_t *r = calloc(1, sizeof *r);
-    char *done = NULL;
-    if (r == NULL) return hoyle_error(HOYLE_ENOMEM, "tournament: out of memory");
     memset(stats, 0, sizeof *stats);
+    *out = NULL;
+    run_t *r = calloc(1, sizeof *r);
+    if (r == NULL) return hoyle_error(HOYLE_ENOMEM, "tournament: out of memory");
     r->c = c;
     int status = tournament_schedule(c, &r->jobs, &r->num_jobs);
     if (status == 0) {
-        done = calloc((size_t)r->num_jobs, 1);
+        r->done_flags = calloc((size_t)r->num_jobs, 1);
         r->pending = malloc(sizeof(int) * (size_t)r->num_jobs);
-        if (!done || !r->pending) status = hoyle_error(HOYLE_ENOMEM, "tournament: out of memory");
+        if (!r->done_flags || !r->pending)
+            status = hoyle_error(HOYLE_ENOMEM, "tournament: out of memory");
     }
-    if (status == 0) status = open_file(r, done);
-    if (status == 0) {
-        /* A stop request from an earlier tournament in the same process must not
-         * stop this one. */
-        stop_requested = 0;
-        for (int i = 0; i < r->num_jobs; i++)
-            if (!done[i]) r->pending[r->num_pending++] = i;
-        r->done_at_start = r->done;
-        stats->total = r->num_jobs;
-        stats->already = r->done;
-        pthread_mutex_init(&r->mu, NULL);
-        r->t0 = now_s();
-        char label[sizeof r->c->name + 4];
-        snprintf(label, sizeof label, "[%s]", c->name);
-        progress_start(&r->progress, progress, label, "games", r->done);
-        int nw = c->workers < 1 ? 1 : c->workers;
-        /* No more threads than jobs; the array of 256 matches the config's workers
-         * maximum. */
-        if (nw > r->num_pending) nw = r->num_pending > 0 ? r->num_pending : 1;
-        pthread_t th[256];
-        int started = 0;
-        for (int i = 0; i < nw; i++) {
-            if (pthread_create(&th[i], NULL, worker, r) != 0) break;
-            started++;
-        }
-        /* If no thread could be started, play on this thread rather than fail. */
-        if (started == 0) worker(r);
-        for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
-        print_progress(r, 1);
-        /* Closing checkpoints: every game appended so far is folded into the .h5 file.
-         * A failed checkpoint leaves the games in the journal for the next run. */
-        int cs = h5rec_close(r->h);
-        pthread_mutex_destroy(&r->mu);
-        stats->played = r->done - r->done_at_start;
-        stats->interrupted = stop_requested && r->done < r->num_jobs;
-        stats->seconds = now_s() - r->t0;
-        if (r->status)
-            status = hoyle_error(r->status, "%s", r->error);
-        else if (cs)
-            status = cs;
+    if (status == 0) status = open_file(r, r->done_flags);
+    if (status) {
+        free(r->done_flags);
+        free(r->pending);
+        free(r->jobs);
+        free(r);
+        return status;
     }
-    free(done);
+    /* A stop request from an earlier tournament in the same process must not
+     * stop this one. */
+    stop_requested = 0;
+    for (int i = 0; i < r->num_jobs; i++)
+        if (!r->done_flags[i]) r->pending[r->num_pending++] = i;
+    r->done_at_start = r->done;
+    stats->total = r->num_jobs;
+    stats->already = r->done;
+    stats->ranks = 1;
+    pthread_mutex_init(&r->mu, NULL);
+    r->t0 = now_s();
+    char label[sizeof r->c->name + 4];
+    snprintf(label, sizeof label, "[%s]", c->name);
+    progress_start(&r->progress, progress, label, "games", r->done);
+    *out = r;
+    return HOYLE_OK;
+}
+
+int tour_runner_pending(const tour_runner_t *r) { return r->num_pending - r->next; }
+
+int tour_runner_close(tour_runner_t *r, tour_run_stats_t *stats)
+{
+    print_progress(r, 1);
+    /* Closing checkpoints: every game appended so far is folded into the .h5 file.
+     * A failed checkpoint leaves the games in the journal for the next run. */
+    int cs = h5rec_close(r->h);
+    pthread_mutex_destroy(&r->mu);
+    stats->played = r->done - r->done_at_start;
+    stats->interrupted = stop_requested && r->done < r->num_jobs;
+    stats->seconds = now_s() - r->t0;
+    int status = HOYLE_OK;
+    if (r->status)
+        status = hoyle_error(r->status, "%s", r->error);
+    else if (cs)
+        status = cs;
+    free(r->done_flags);
     free(r->pending);
     free(r->jobs);
     free(r);
     return status;
+}
+
+int tournament_run(const tour_config_t *c, FILE *progress, tour_run_stats_t *stats)
+{
+    run_t *r;
+    int status = tour_runner_open(c, progress, &r, stats);
+    if (status) return status;
+    int nw = c->workers < 1 ? 1 : c->workers;
+    /* No more threads than jobs; the array of 256 matches the config's workers
+     * maximum. */
+    if (nw > r->num_pending) nw = r->num_pending > 0 ? r->num_pending : 1;
+    pthread_t th[256];
+    int started = 0;
+    for (int i = 0; i < nw; i++) {
+        if (pthread_create(&th[i], NULL, worker, r) != 0) break;
+        started++;
+    }
+    /* If no thread could be started, play on this thread rather than fail. */
+    if (started == 0) worker(r);
+    for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+    return tour_runner_close(r, stats);
 }
