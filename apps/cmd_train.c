@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "apps/cli.h"
+#include "dist/dist.h"
 #ifdef HOYLE_TORCH
 #include "train/loop.h"
 #endif
@@ -16,7 +17,9 @@ static const char help[] =
     "same command resumes it: after kill -9 only the generation in flight is\n"
     "redone. --set overrides a key (dotted: --set selfplay.sims=32). Progress\n"
     "lines (games, samples, loss, Elo, ETA) go to stderr; --json prints a\n"
-    "summary object on stdout. Needs a build with libtorch.\n";
+    "summary object on stdout. Needs a build with libtorch.\n"
+    "Under MPI (`mpirun -np N hoyle train CONFIG.yaml`) rank 0 is the learner\n"
+    "and the other ranks play self-play games with the newest net (docs/scaling.md).\n";
 
 /* Exit codes: 0 when the loop finished (or was already finished), 2 for a
  * bad config or --set (HOYLE_EINVAL), 1 for any failure while running. */
@@ -26,9 +29,16 @@ int cmd_train(int argc, char **argv)
     int rc = cli_config_args("train", help, argc, argv, &args);
     if (rc != CLI_CONTINUE) return rc;
 #ifdef HOYLE_TORCH
+    int rank, size;
+    if (dist_init(&rank, &size)) return cli_fail("train", EXIT_USAGE);
     train_summary_t s;
-    int status = train_run(args.path, args.sets, args.num_sets, args.quiet ? NULL : stderr, &s);
-    if (status) return cli_fail("train", status == HOYLE_EINVAL ? EXIT_USAGE : EXIT_FAILED);
+    int status =
+        dist_train_run(args.path, args.sets, args.num_sets, args.quiet ? NULL : stderr, &s, &rank);
+    rc = status ? cli_fail("train", status == HOYLE_EINVAL ? EXIT_USAGE : EXIT_FAILED) : EXIT_OK;
+    /* The learner releases the actors however it ends; an actor that fails would leave the
+     * learner waiting for its samples, so it ends the job (after its message). */
+    dist_finalize(rank != 0 && status != 0);
+    if (status || rank != 0) return rc;
     if (args.json) {
         json_t j;
         json_begin(&j, stdout);

@@ -84,4 +84,13 @@ int dist_tournament_run(const tour_config_t *c, FILE *progress, tour_run_stats_t
 {
     return tournament_run(c, progress, stats);
 }
+
+#ifdef HOYLE_TORCH
+int dist_train_run(const char *path, char *const *sets, int num_sets, FILE *progress,
+                   train_summary_t *out, int *rank)
+{
+    *rank = 0;
+    return train_run(path, sets, num_sets, progress, out);
+}
+#endif
 #endif

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "eval/tournament.h"
+#include "train/loop.h"
 
 /* Whether this binary was built with the MPI transports (HOYLE_WITH_MPI). */
 bool dist_mpi_built(void);
@@ -36,5 +37,12 @@ void dist_finalize(bool failed);
  * return and *stats are tournament_run()'s; other ranks return 0 with stats->played = the games
  * they played. With one rank it is tournament_run(). */
 int dist_tournament_run(const tour_config_t *c, FILE *progress, tour_run_stats_t *stats);
+
+/* The training loop over the ranks (every rank calls it with the same config; builds with
+ * libtorch): rank 0 is the learner of train_run_learner(), owning the run folder, every other
+ * rank an actor (train_run_actor) that plays self-play games with the newest net it was sent.
+ * *rank receives this process's rank. With one rank, or without MPI, it is train_run(). */
+int dist_train_run(const char *path, char *const *sets, int num_sets, FILE *progress,
+                   train_summary_t *out, int *rank);
 
 #endif

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/check.h"
 #include "core/progress.h"
 #include "core/rng.h"
 #include "data/config.h"
@@ -53,6 +54,10 @@ static const config_key_t train_keys[] = {
     {"sample_reuse", CONFIG_DOUBLE, false, 0, 1e4, NULL, "samples trained on per new sample"},
     {"threads", CONFIG_INT, false, 1, 256, NULL, "libtorch threads"},
     {"cache", CONFIG_INT, false, 0, 1 << 24, NULL, "network cache entries in self-play"},
+    {"stale", CONFIG_INT, false, 0, 1e6, NULL,
+     "distributed: generations an actor's net may lag behind (older samples are dropped)"},
+    {"actor_games", CONFIG_INT, false, 1, 1e6, NULL,
+     "distributed: games an actor plays per batch it sends (default selfplay.parallel)"},
     {NULL},
 };
 static const config_key_t eval_keys[] = {
@@ -102,6 +107,8 @@ typedef struct run {
     double sample_reuse;      /* `train.sample_reuse`: samples trained on per new sample */
     int threads;              /* `train.threads`: libtorch intra-op threads */
     int cache;                /* `train.cache`: network cache entries during self-play */
+    int stale;                /* `train.stale`: distributed runs take samples of nets G-stale.. */
+    int actor_games;          /* `train.actor_games`: games per batch an actor sends */
     loop_eval_cfg_t eval;     /* `eval.*` (loop_internal.h) */
     int lock_fd;              /* the locked DIR/lock while the run holds the folder, else -1 */
 } run_t;
@@ -135,6 +142,8 @@ static void run_defaults(run_t *r)
     r->sample_reuse = 4;
     r->threads = 2;
     r->cache = 65536;
+    r->stale = 1;
+    r->actor_games = r->sp.parallel;
     r->eval.every = 5;
     r->eval.games = 20;
     r->eval.sims = (int)r->sp.search.max_sims;
@@ -203,6 +212,8 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     r->sample_reuse = config_double(c, "train.sample_reuse", r->sample_reuse);
     r->threads = (int)config_int(c, "train.threads", r->threads);
     r->cache = (int)config_int(c, "train.cache", r->cache);
+    r->stale = (int)config_int(c, "train.stale", r->stale);
+    r->actor_games = (int)config_int(c, "train.actor_games", r->actor_games);
     r->eval.every = (int)config_int(c, "eval.every", r->eval.every);
     r->eval.games = (int)config_int(c, "eval.games", r->eval.games);
     r->eval.sims = (int)config_int(c, "eval.sims", r->eval.sims);
@@ -287,13 +298,14 @@ static int effective_lines(const run_t *r, char **out)
         "replay.window_samples=%" PRId64 "\nreplay.window_games=%" PRId64
         "\nreplay.min_samples=%" PRId64 "\nreplay.augment=%s\ntrain.generations=%" PRId64
         "\ntrain.minutes=%.17g\ntrain.sample_reuse=%.17g\ntrain.threads=%d\ntrain.cache=%d\n"
+        "train.stale=%d\ntrain.actor_games=%d\n"
         "eval.every=%d\neval.games=%d\neval.sims=%d\neval.max_moves=%d\neval.baseline=%s\n",
         config_string(r->cfg, "name", ""), r->g->spec, r->dir, r->seed, r->net_cfg.blocks,
         r->net_cfg.filters, r->net_cfg.value_hidden, o->kind == TCH_OPT_ADAM ? "adam" : "sgd",
         o->lr, o->momentum, o->l2, o->value_weight, r->batch, sp, r->window_samples,
         r->window_games, r->min_samples, r->augment ? "true" : "false", r->generations, r->minutes,
-        r->sample_reuse, r->threads, r->cache, r->eval.every, r->eval.games, r->eval.sims,
-        r->eval.max_moves, r->eval.baseline);
+        r->sample_reuse, r->threads, r->cache, r->stale, r->actor_games, r->eval.every,
+        r->eval.games, r->eval.sims, r->eval.max_moves, r->eval.baseline);
     if (n < 0 || (size_t)n >= sizeof buf) return hoyle_error(HOYLE_EFULL, "train: config too long");
     *out = strdup(buf);
     return *out ? HOYLE_OK : hoyle_error(HOYLE_ENOMEM, "train: out of memory");
@@ -399,15 +411,71 @@ static int optimise(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, int6
     return status;
 }
 
+/* Number the games of a collected set st->games, st->games + 1, ... in the order of their
+ * first sample (actors number theirs apart from each other, and a batch interleaves the
+ * samples of its parallel games; a run's shards number its games in sequence, as one process
+ * does). */
+typedef struct id_pair {
+    int64_t id, first;
+} id_pair_t;
+
+static int by_id(const void *a, const void *b)
+{
+    const id_pair_t *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id ? 1 : (x->first > y->first) - (x->first < y->first);
+}
+
+static int by_first(const void *a, const void *b)
+{
+    const id_pair_t *x = a, *y = b;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
+static int renumber_games(sample_set_t *set, int64_t first)
+{
+    if (set->n == 0) return HOYLE_OK;
+    id_pair_t *p = malloc(sizeof *p * (size_t)set->n);
+    if (p == NULL) return hoyle_error(HOYLE_ENOMEM, "train: out of memory");
+    for (int64_t i = 0; i < set->n; i++) p[i] = (id_pair_t){set->game_id[i], i};
+    qsort(p, (size_t)set->n, sizeof *p, by_id);
+    int64_t u = 0; /* the distinct ids, each with its first sample */
+    for (int64_t i = 0; i < set->n; i++)
+        if (i == 0 || p[i].id != p[u - 1].id) p[u++] = p[i];
+    qsort(p, (size_t)u, sizeof *p, by_first);
+    /* p[k].id gets number first + k; `first` (the sample index) is reused for the number */
+    for (int64_t k = 0; k < u; k++) p[k].first = first + k;
+    qsort(p, (size_t)u, sizeof *p, by_id);
+    for (int64_t i = 0; i < set->n; i++) {
+        id_pair_t key = {set->game_id[i], 0}, *hit = NULL;
+        int64_t lo = 0, hi = u - 1;
+        while (lo <= hi && hit == NULL) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (p[mid].id == key.id)
+                hit = &p[mid];
+            else if (p[mid].id < key.id)
+                lo = mid + 1;
+            else
+                hi = mid - 1;
+        }
+        CHECK(hit != NULL); /* every id of the set is in p */
+        set->game_id[i] = hit->first;
+    }
+    free(p);
+    return HOYLE_OK;
+}
+
 static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, loop_state_t *st,
-                      loop_log_t *logs, FILE *progress, train_summary_t *out)
+                      const train_actors_t *actors, loop_log_t *logs, FILE *progress,
+                      train_summary_t *out)
 {
     double t0 = now_s();
     int64_t gen = st->generation;
     char path[1200], shard[1200], netid[64];
-    /* 1. self-play with net-G */
+    /* 1. self-play with net-G (here, or by the actors with nets G - stale .. G) */
     evaluator_t *e = NULL;
-    int status = net_evaluator_create(r->g, net, r->sp.parallel * r->sp.search.batch, r->cache, &e);
+    int status =
+        actors ? HOYLE_OK
+               : net_evaluator_create(r->g, net, r->sp.parallel * r->sp.search.batch, r->cache, &e);
     sample_set_t set;
     sample_set_init(&set, r->g->obs_shape, r->g->num_actions);
     selfplay_params_t sp = r->sp;
@@ -419,9 +487,22 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
     snprintf(label, sizeof label, "[selfplay] gen %" PRId64, gen + 1);
     progress_start(&spp.pg, progress, label, "games", 0);
     progress_defer(&spp.pg); /* a short generation adds only its summary line to a log */
-    if (!status)
+    int64_t stale = 0;
+    if (!status && actors) {
+        memset(&ss, 0, sizeof ss);
+        double c0 = now_s();
+        status = actors->collect(actors->ctx, gen - r->stale, sp.games, &set, &ss, &stale);
+        if (!status) status = renumber_games(&set, st->games);
+        if (progress && !status)
+            progress_note(&spp.pg,
+                          "[selfplay] gen %" PRId64 ": %" PRId64 " games, %" PRId64
+                          " samples from the actors, waited %.1f s (%" PRId64
+                          " stale samples dropped)",
+                          gen + 1, ss.games, set.n, now_s() - c0, stale);
+    } else if (!status) {
         status =
             selfplay_run(r->g, e, &sp, &set, &ss, progress ? selfplay_progress_line : NULL, &spp);
+    }
     evaluator_free(e);
     snprintf(path, sizeof path, "%s/samples", r->dir);
     snprintf(netid, sizeof netid, "net-%06" PRId64 ".pt", gen);
@@ -444,6 +525,7 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
     st->samples += new_samples;
     net_path(r, gen + 1, path, sizeof path);
     if (!status) status = tch_save(net, opt, path);
+    if (!status && actors) status = actors->publish(actors->ctx, gen + 1, path);
     /* 4. evaluation */
     loop_eval_out_t ev = {.score_prev = -1, .score_base = -1};
     bool evaluated = false;
@@ -534,6 +616,12 @@ static int start(run_t *r, loop_state_t *st, tch_net_t **net, tch_opt_t **opt, i
 int train_run(const char *path, char *const *sets, int num_sets, FILE *progress,
               train_summary_t *out)
 {
+    return train_run_learner(path, sets, num_sets, progress, NULL, out);
+}
+
+int train_run_learner(const char *path, char *const *sets, int num_sets, FILE *progress,
+                      const train_actors_t *actors, train_summary_t *out)
+{
     run_t r;
     memset(&r, 0, sizeof r);
     memset(out, 0, sizeof *out);
@@ -553,8 +641,11 @@ int train_run(const char *path, char *const *sets, int num_sets, FILE *progress,
     memset(logs, 0, sizeof logs);
     int resumed = 0;
     if (!status) status = start(&r, &st, &net, &opt, &resumed);
-    if (!status) status = replay_init(&rb, r.g, r.window_samples, r.window_games, r.augment);
     char p[1200];
+    /* the actors start from the newest finished net */
+    net_path(&r, st.generation, p, sizeof p);
+    if (!status && actors) status = actors->publish(actors->ctx, st.generation, p);
+    if (!status) status = replay_init(&rb, r.g, r.window_samples, r.window_games, r.augment);
     snprintf(p, sizeof p, "%s/samples", r.dir);
     if (!status) status = replay_load_dir(&rb, p, (int)st.generation);
     const char *names[3] = {"train.csv", "eval_games.csv", "eval.csv"};
@@ -597,7 +688,8 @@ int train_run(const char *path, char *const *sets, int num_sets, FILE *progress,
     }
     while (!status && st.generation < r.generations &&
            (r.minutes <= 0 || st.seconds < r.minutes * 60))
-        status = generation(&r, net, opt, &rb, &st, logs, progress, out);
+        status = generation(&r, net, opt, &rb, &st, actors, logs, progress, out);
+    if (actors) actors->stop(actors->ctx);
     if (!status) {
         snprintf(out->output, sizeof out->output, "%s", r.dir);
         out->generation = st.generation;
@@ -616,5 +708,75 @@ int train_run(const char *path, char *const *sets, int num_sets, FILE *progress,
     tch_net_free(net);
     run_free(&r);
     if (r.lock_fd >= 0) close(r.lock_fd); /* last: releases the folder */
+    return status;
+}
+
+int train_run_actor(const char *path, char *const *sets, int num_sets, int actor,
+                    const train_actor_io_t *io, FILE *progress)
+{
+    run_t r;
+    memset(&r, 0, sizeof r);
+    r.lock_fd = -1;
+    /* The learner checks the config and owns the folder; an actor only reads the keys. */
+    int status = load_config(&r, path, sets, num_sets);
+    if (!status) status = tch_set_threads(r.threads);
+    tch_net_t *net = NULL;
+    evaluator_t *e = NULL;
+    sample_set_t set;
+    bool have_set = status == 0;
+    if (have_set) sample_set_init(&set, r.g->obs_shape, r.g->num_actions);
+    int64_t have = -1, batches = 0;
+    char file[1200];
+    while (!status) {
+        /* the newest net: wait for the first one, then take a newer one between batches */
+        int64_t gen;
+        int got = io->fetch(io->ctx, have < 0, have, &gen, file, sizeof file);
+        if (got == 1 || got < 0) {
+            status = got < 0 ? got : HOYLE_OK;
+            break;
+        }
+        if (got == 0) {
+            tch_net_t *next = NULL;
+            status = tch_load(file, &next, NULL);
+            if (status) break;
+            tch_net_config_t have_cfg;
+            tch_net_get_config(next, &have_cfg);
+            if ((status = net_config_check(r.g, &have_cfg))) {
+                tch_net_free(next);
+                break;
+            }
+            evaluator_free(e);
+            e = NULL;
+            tch_net_free(net);
+            net = next;
+            have = gen;
+            status = net_evaluator_create(r.g, net, r.sp.parallel * r.sp.search.batch, r.cache, &e);
+            if (status) break;
+        }
+        /* one batch: games numbered apart from every other actor's (actor << 40), seeded by
+         * (seed, actor, batch) */
+        selfplay_params_t sp = r.sp;
+        sp.games = r.actor_games;
+        sp.seed =
+            rng_mix(r.seed ^ rng_mix(0x4143ULL + ((uint64_t)actor << 32) + (uint64_t)batches));
+        sp.first_game_id = ((int64_t)actor << 40) + batches * (int64_t)r.actor_games;
+        selfplay_stats_t ss;
+        sample_set_clear(&set);
+        status = selfplay_run(r.g, e, &sp, &set, &ss, NULL, NULL);
+        if (!status) status = io->send(io->ctx, have, &set, &ss);
+        batches++;
+        if (progress && !status) {
+            fprintf(progress,
+                    "[actor %d] batch %" PRId64 ": %" PRId64 " games, %" PRId64
+                    " samples with net %" PRId64 " (%.0f pos/s)\n",
+                    actor, batches, ss.games, set.n, have,
+                    (double)ss.full_searches / fmax(ss.seconds, 1e-9));
+            fflush(progress);
+        }
+    }
+    if (have_set) sample_set_done(&set);
+    evaluator_free(e);
+    tch_net_free(net);
+    run_free(&r);
     return status;
 }

@@ -21,6 +21,8 @@
 #ifndef HOYLE_TRAIN_LOOP_H
 #define HOYLE_TRAIN_LOOP_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -36,11 +38,52 @@ typedef struct train_summary {
     int resumed;                                /* 1 when state.txt was found */
 } train_summary_t;
 
+struct sample_set;
+struct selfplay_stats;
+
+/* Where a generation's games come from when actors play them in other processes (the ranks
+ * of an MPI job, dist/train_mpi.c): the learner hands each new net to the actors and collects
+ * samples from them instead of playing. Samples carry the generation of the net that made
+ * them; the learner takes those of nets no older than `train.stale` generations. */
+typedef struct train_actors {
+    /* Net `gen` is at `path` (a checkpoint written by tch_save): give it to the actors. */
+    int (*publish)(void *ctx, int64_t gen, const char *path);
+    /* Append to `set` the samples of at least `games` finished games made by nets of
+     * generation >= min_gen, adding the actors' statistics to *ss; samples of older nets are
+     * dropped and counted in *stale. */
+    int (*collect)(void *ctx, int64_t min_gen, int64_t games, struct sample_set *set,
+                   struct selfplay_stats *ss, int64_t *stale);
+    /* The run ends (finished or failed): release the actors. */
+    void (*stop)(void *ctx);
+    void *ctx;
+} train_actors_t;
+
+/* The actor's side of the same transport. */
+typedef struct train_actor_io {
+    /* The newest net: when `wait`, block until one newer than `have` exists; else return at
+     * once. Returns 0 with *gen and the checkpoint's path in path[cap] for a newer net, 1
+     * when the run is over, 2 (only without `wait`) when there is nothing newer. */
+    int (*fetch)(void *ctx, bool wait, int64_t have, int64_t *gen, char *path, size_t cap);
+    /* Send the samples of finished games made by net `gen`, with their statistics. */
+    int (*send)(void *ctx, int64_t gen, const struct sample_set *set,
+                const struct selfplay_stats *ss);
+    void *ctx;
+} train_actor_io_t;
+
 /* Run (or resume) the loop of the YAML config at `path` with --set overrides
  * sets[0..num_sets). Progress lines go to `progress` (may be NULL).
  * HOYLE_EINVAL for a bad config (message names file:line: key), other
  * negative statuses for failures of the job. */
 int train_run(const char *path, char *const *sets, int num_sets, FILE *progress,
               train_summary_t *out);
+/* The same loop as the learner of a distributed run: `actors` plays the games (NULL =
+ * train_run). */
+int train_run_learner(const char *path, char *const *sets, int num_sets, FILE *progress,
+                      const train_actors_t *actors, train_summary_t *out);
+/* An actor: read the same config (nothing is written to the run folder), then until the run is
+ * over: take the newest net, play `train.actor_games` self-play games with it, send their
+ * samples. `actor` (1, 2, ...) seeds its games and numbers them apart from other actors'. */
+int train_run_actor(const char *path, char *const *sets, int num_sets, int actor,
+                    const train_actor_io_t *io, FILE *progress);
 
 #endif

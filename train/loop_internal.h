@@ -36,7 +36,7 @@ int loop_state_save(const char *path, const loop_state_t *st);
  * HOYLE_EINVAL naming each key with its old and new value, and nothing is written. */
 #define LOOP_RESUME_KEYS                                                                           \
     "name", "output", "train.generations", "train.minutes", "train.threads", "eval.every",         \
-        "eval.games"
+        "eval.games", "train.stale", "train.actor_games"
 int loop_resume_check(const char *dir, int64_t generation, const char *was, const char *now,
                       const char *config_text);
 
