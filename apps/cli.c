@@ -84,12 +84,16 @@ int cli_config_args(const char *cmd, const char *help, int argc, char **argv,
                     cli_config_args_t *out)
 {
     memset(out, 0, sizeof *out);
-    const cli_opt_t opts[] = {
+    cli_opt_t opts[] = {
         CLI_OPT_LIST("--set", (const char **)out->sets, &out->num_sets, CLI_MAX_SETS, "key=value",
                      "override a config key (repeatable)"),
         CLI_OPT_FLAG("--json", &out->json, "one JSON object on stdout"),
         CLI_OPT_FLAG("--quiet", &out->quiet, "no progress lines on stderr"),
+        CLI_OPT_FLAG("--external-actors", &out->external_actors,
+                     "self-play by `hoyle selfplay --model-dir RUN` processes (docs/scaling.md)"),
         CLI_OPT_END,
     };
+    /* --external-actors is train's alone: the table ends before it for the other commands */
+    if (strcmp(cmd, "train") != 0) opts[3] = (cli_opt_t)CLI_OPT_END;
     return cli_parse_one(cmd, help, opts, "CONFIG.yaml", NULL, &out->path, argc, argv);
 }

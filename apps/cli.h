@@ -49,6 +49,7 @@ typedef struct cli_config_args {
     char *sets[CLI_MAX_SETS]; /* borrowed from argv */
     int num_sets;
     bool json, quiet;
+    bool external_actors; /* train only: --external-actors */
 } cli_config_args_t;
 
 /* Parse them into *out with the shared parser (cli_opts.h): CLI_CONTINUE,

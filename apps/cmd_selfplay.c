@@ -15,6 +15,7 @@
 #include "core/rng.h"
 #include "train/selfplay.h"
 #ifdef HOYLE_TORCH
+#include "train/actors_dir.h"
 #include "train/net_eval.h"
 #include "train/tch/tch.h"
 #endif
@@ -22,9 +23,13 @@
 static const char help[] =
     "usage: hoyle selfplay GAME [PARAMS] [--model PATH | --eval fake|rollout|heuristic]\n"
     "                      [--output FILE.h5 [--force]] [--seed S] [--cache N] [--threads N]\n"
-    "                      [--bench] [--json]\n\n"
+    "                      [--bench] [--json]\n"
+    "       hoyle selfplay --model-dir RUN [--output-dir RUN] [--actor N]\n\n"
     "Play self-play games (train/selfplay.h) and report games, samples and\n"
-    "throughput. PARAMS is 'key=value,...' over the keys listed below.\n";
+    "throughput. PARAMS is 'key=value,...' over the keys listed below.\n"
+    "With --model-dir, be an actor of the training run in folder RUN (started by\n"
+    "`hoyle train CONFIG --external-actors`): play batches with its newest net,\n"
+    "leave them in RUN/incoming/, stop when the run ends (docs/scaling.md).\n";
 
 /* The PARAMS keys, after the option list. */
 static void print_params(void)
@@ -68,7 +73,8 @@ int cmd_selfplay(int argc, char **argv)
 {
     /* PARAMS is optional: pos[1] defaults to "", the selfplay defaults. */
     const char *pos[2] = {NULL, ""}, *model = NULL, *eval = "fake", *output = NULL;
-    uint64_t seed = 1, cache = 65536, threads = 0;
+    const char *model_dir = NULL, *output_dir = NULL;
+    uint64_t seed = 1, cache = 65536, threads = 0, actor = 0;
     bool json = false, bench = false, force = false;
     const cli_opt_t opts[] = {
         CLI_OPT("--model", CLI_STRING, &model, "PATH",
@@ -82,6 +88,13 @@ int cmd_selfplay(int argc, char **argv)
         CLI_OPT("--cache", CLI_U64, &cache, "N", "network cache entries (default 65536, 0 = none)"),
         CLI_OPT("--threads", CLI_U64, &threads, "N", "libtorch threads"),
         CLI_OPT_FLAG("--bench", &bench, "also time a raw forward at the same batch size (--model)"),
+        CLI_OPT("--model-dir", CLI_STRING, &model_dir, "RUN",
+                "be an actor of the training run in RUN (its config, newest net, stop file)"),
+        CLI_OPT("--output-dir", CLI_STRING, &output_dir, "DIR",
+                "with --model-dir: shards go to DIR/incoming/ (default RUN)"),
+        CLI_OPT("--actor", CLI_U64, &actor, "N",
+                "with --model-dir: this actor's number, for its seeds and shard names "
+                "(default: the process id)"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
@@ -89,12 +102,29 @@ int cmd_selfplay(int argc, char **argv)
                                    .help = help,
                                    .opts = opts,
                                    .positional = "GAME",
-                                   .min_pos = 1,
+                                   .min_pos = 0,
                                    .max_pos = 2,
                                    .pos = pos,
                                    .more_help = print_params};
     int rc = cli_parse(&command, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
+    if (model_dir || output_dir || actor) {
+        if (!model_dir)
+            return cli_usage_error("selfplay", "--output-dir and --actor need --model-dir");
+        if (pos[0] || model || output || bench || json)
+            return cli_usage_error("selfplay",
+                                   "--model-dir takes its game, net and parameters from "
+                                   "the run: no GAME, --model, --output, --bench or --json");
+#ifdef HOYLE_TORCH
+        int id = actor ? (int)actor : (int)getpid();
+        if (train_run_dir_actor(model_dir, output_dir ? output_dir : model_dir, id, stderr))
+            return cli_fail("selfplay", EXIT_FAILED);
+        return EXIT_OK;
+#else
+        return cli_usage_error("selfplay", "--model-dir needs a build with libtorch");
+#endif
+    }
+    if (pos[0] == NULL) return cli_usage_error("selfplay", "missing GAME (try --help)");
     const char *game_spec = pos[0], *params = pos[1];
 #ifndef HOYLE_TORCH
     if (model) return cli_usage_error("selfplay", "--model needs a build with libtorch");

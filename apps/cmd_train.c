@@ -7,6 +7,7 @@
 #include "apps/cli.h"
 #include "dist/dist.h"
 #ifdef HOYLE_TORCH
+#include "train/actors_dir.h"
 #include "train/loop.h"
 #endif
 
@@ -19,7 +20,9 @@ static const char help[] =
     "lines (games, samples, loss, Elo, ETA) go to stderr; --json prints a\n"
     "summary object on stdout. Needs a build with libtorch.\n"
     "Under MPI (`mpirun -np N hoyle train CONFIG.yaml`) rank 0 is the learner\n"
-    "and the other ranks play self-play games with the newest net (docs/scaling.md).\n";
+    "and the other ranks play self-play games with the newest net (docs/scaling.md).\n"
+    "--external-actors: no self-play here; `hoyle selfplay --model-dir RUN`\n"
+    "processes (any number, on machines sharing the run folder) play the games.\n";
 
 /* Exit codes: 0 when the loop finished (or was already finished), 2 for a
  * bad config or --set (HOYLE_EINVAL), 1 for any failure while running. */
@@ -32,8 +35,21 @@ int cmd_train(int argc, char **argv)
     int rank, size;
     if (dist_init(&rank, &size)) return cli_fail("train", EXIT_USAGE);
     train_summary_t s;
-    int status =
-        dist_train_run(args.path, args.sets, args.num_sets, args.quiet ? NULL : stderr, &s, &rank);
+    FILE *progress = args.quiet ? NULL : stderr;
+    int status;
+    if (args.external_actors) {
+        if (size > 1) {
+            dist_finalize(false);
+            return cli_usage_error("train", "--external-actors is for runs without mpirun");
+        }
+        train_actors_t actors = {0};
+        status = train_dir_actors(&actors);
+        if (!status)
+            status = train_run_learner(args.path, args.sets, args.num_sets, progress, &actors, &s);
+        train_dir_actors_free(&actors);
+    } else {
+        status = dist_train_run(args.path, args.sets, args.num_sets, progress, &s, &rank);
+    }
     rc = status ? cli_fail("train", status == HOYLE_EINVAL ? EXIT_USAGE : EXIT_FAILED) : EXIT_OK;
     /* The learner releases the actors however it ends; an actor that fails would leave the
      * learner waiting for its samples, so it ends the job (after its message). */
