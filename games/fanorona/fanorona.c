@@ -62,6 +62,7 @@ static const game_vt_t fanorona_vt = {
     .is_noisy = fn_is_noisy,
     .symmetry_state = fn_symmetry_state,
     .symmetry_action = fn_symmetry_action,
+    .perft = fn_perft,
 };
 
 static const param_def_t fanorona_params[] = {

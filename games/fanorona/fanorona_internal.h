@@ -108,6 +108,10 @@ bool fn_can_continue(const fn_game_t *fg, const fn_state_t *s, int p);
 /* Decide s->result at the start of a turn (side to move set). */
 void fn_settle(const fn_game_t *fg, fn_state_t *s);
 
+/* ---- perft.c ---- */
+/* The game_vt_t perft slot: whole-move paths, equal to game_perft_generic. */
+uint64_t fn_perft(const game_t *g, const void *s, int depth);
+
 /* ---- notation.c ---- */
 int fn_state_to_string(const game_t *g, const void *s, char *buf, size_t cap);
 int fn_position_to_string(const game_t *g, const void *s, char *buf, size_t cap);
