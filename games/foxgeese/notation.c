@@ -1,6 +1,7 @@
-/* notation.c — Fox and Geese text: moves by point numbers as the seed
- * writes them ("moved 11 to 18": `11-18`; a fox jump `17x15`, a chain
- * `17x15x29`), the board drawing and the one-line position format
+/* notation.c — Fox and Geese text: point-number moves, the board drawing and the position line.
+ *
+ * Moves as the seed writes them ("moved 11 to 18": `11-18`; a fox jump
+ * `17x15`, a chain `17x15x29`). The one-line position format is
  *
  *     <row 1>/<row 2>/.../<row 7> <g|f|f+> <quiet>
  *
