@@ -28,11 +28,6 @@ uint64_t fg_start_geese(int geese)
     }
 }
 
-uint64_t fg_key_quiet(int quiet)
-{
-    return rng_mix(0x9e3779b97f4a7c15ULL * (uint64_t)(quiet + 1) ^ 0x71756965ULL);
-}
-
 int fg_impl_create(game_t *g, int geese, int fox, int fox_wins_at, int quiet_limit)
 {
     fg_impl_t *im = calloc(1, sizeof *im);
@@ -69,6 +64,7 @@ int fg_impl_create(game_t *g, int geese, int fox, int fox_wins_at, int quiet_lim
     for (p = 0; p < FG_POINTS; p++) im->z_fox[p] = rng_mix(x++);
     im->z_side = rng_mix(x++);
     im->z_chain = rng_mix(x++);
+    for (int q = 0; q <= FG_QUIET_MAX; q++) im->z_quiet[q] = rng_mix(x++);
     g->impl = im;
     return HOYLE_OK;
 }
@@ -77,7 +73,7 @@ int fg_impl_create(game_t *g, int geese, int fox, int fox_wins_at, int quiet_lim
  * and the draw counter (it decides the future, so it is hashed). */
 uint64_t fg_hash_compute(const fg_impl_t *im, const fg_state_t *s)
 {
-    uint64_t h = im->z_fox[s->fox] ^ fg_key_quiet(s->quiet);
+    uint64_t h = im->z_fox[s->fox] ^ im->z_quiet[s->quiet];
     for (uint64_t b = s->geese; b; b &= b - 1) h ^= im->z_goose[fg_lsb(b)];
     if (s->side) h ^= im->z_side;
     if (s->chain) h ^= im->z_chain;

@@ -29,7 +29,7 @@ static const param_def_t foxgeese_params[] = {
      .type = PARAM_INT,
      .def = "50",
      .min = 2,
-     .max = 1000,
+     .max = FG_QUIET_MAX,
      .help = "moves (both sides) without a goose moving down or a capture before a draw"},
     {.key = NULL},
 };

@@ -36,13 +36,14 @@
 
 #include "games/game.h"
 
-#define FG_POINTS  33
-#define FG_GRID    7
-#define FG_DIRS    4
-#define FG_JUMP    (FG_POINTS * FG_DIRS) /* first jump action */
-#define FG_ACTIONS (2 * FG_JUMP)
-#define FG_GEESE   0 /* player numbers */
-#define FG_FOX     1
+#define FG_POINTS    33
+#define FG_GRID      7
+#define FG_DIRS      4
+#define FG_JUMP      (FG_POINTS * FG_DIRS) /* first jump action */
+#define FG_ACTIONS   (2 * FG_JUMP)
+#define FG_GEESE     0 /* player numbers */
+#define FG_FOX       1
+#define FG_QUIET_MAX 1000 /* largest quiet_limit */
 
 enum { FG_ONGOING = 0, FG_WIN_GEESE, FG_WIN_FOX, FG_DRAW }; /* fg_state_t.result */
 
@@ -75,7 +76,8 @@ typedef struct fg_impl {
     int8_t jump[FG_POINTS][FG_DIRS]; /* the point two steps away, or -1 */
     int8_t mirror[FG_POINTS];        /* left-right image of each point */
     uint64_t z_goose[FG_POINTS], z_fox[FG_POINTS], z_side, z_chain;
-    double eval_base; /* raw heuristic of the start (eval.c maps it to 0) */
+    uint64_t z_quiet[FG_QUIET_MAX + 1]; /* one key per value of the draw counter */
+    double eval_base;                   /* raw heuristic of the start (eval.c maps it to 0) */
 } fg_impl_t;
 
 static inline const fg_impl_t *fg_impl(const game_t *g) { return (const fg_impl_t *)g->impl; }
@@ -88,7 +90,6 @@ static inline int fg_mirror_dir(int d) { return d == 1 ? 2 : d == 2 ? 1 : d; }
 /* Build the tables for this flock; `geese` is 13, 15 or 17. */
 int fg_impl_create(game_t *g, int geese, int fox, int fox_wins_at, int quiet_limit);
 uint64_t fg_hash_compute(const fg_impl_t *im, const fg_state_t *s);
-uint64_t fg_key_quiet(int quiet);
 /* The standard start of a flock of `geese` (a point set), 0 for other sizes. */
 uint64_t fg_start_geese(int geese);
 

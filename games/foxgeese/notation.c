@@ -16,30 +16,28 @@
 
 #include "games/foxgeese/foxgeese_internal.h"
 
-/* A bounded writer: the first overflow records EFULL and later puts are
- * no-ops, so text builders write unconditionally and check once. */
-typedef struct out {
-    char *buf;
-    size_t cap, used;
-    int status;
-} out_t;
+/* Text is built in a local buffer far larger than any board or position
+ * (FG_TEXT bytes; cat() clamps, so nothing can run past it) and handed to
+ * the caller's buffer by deliver(), the one place that checks its size. */
+enum { FG_TEXT = 1024 };
 
-static void put(out_t *o, const char *fmt, ...)
+static void cat(char *text, size_t *len, const char *fmt, ...)
 {
-    if (o->status) return;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(o->buf + o->used, o->cap - o->used, fmt, ap);
+    int k = vsnprintf(text + *len, FG_TEXT - *len, fmt, ap);
     va_end(ap);
-    if (n < 0 || (size_t)n >= o->cap - o->used) {
-        o->status = hoyle_error(HOYLE_EFULL, "foxgeese: text buffer too small");
-        if (o->cap) o->buf[o->used] = '\0';
-        return;
-    }
-    o->used += (size_t)n;
+    if (k > 0) *len = *len + (size_t)k < FG_TEXT ? *len + (size_t)k : FG_TEXT - 1;
 }
 
-static int finish(out_t *o) { return o->status ? o->status : (int)o->used; }
+static int deliver(char *buf, size_t cap, const char *text, size_t len)
+{
+    if (len + 1 > cap)
+        return hoyle_error(HOYLE_EFULL, "foxgeese: text needs %zu bytes, the buffer has %zu",
+                           len + 1, cap);
+    memcpy(buf, text, len + 1);
+    return (int)len;
+}
 
 /* ---- actions and whole moves ---- */
 
@@ -50,9 +48,10 @@ int fg_action_to_string(const game_t *g, const void *sv, int action, char *buf, 
     bool jump;
     if (!fg_decode(fg_impl(g), action, &from, &to, &jump))
         return hoyle_error(HOYLE_EINVAL, "foxgeese: action %d is not a step or a jump", action);
-    out_t o = {buf, cap, 0, 0};
-    put(&o, "%d%c%d", from + 1, jump ? 'x' : '-', to + 1);
-    return finish(&o);
+    char text[FG_TEXT];
+    size_t len = 0;
+    cat(text, &len, "%d%c%d", from + 1, jump ? 'x' : '-', to + 1);
+    return deliver(buf, cap, text, len);
 }
 
 /* Points separated by `-`, `x` or blanks into pt[] (0-based); the count, or
@@ -122,50 +121,35 @@ int fg_action_from_string(const game_t *g, const void *sv, const char *text, int
                        pt[1] + 1, who);
 }
 
-/* Matching typed points against the legal whole moves: an exact match
- * (every landing point) wins; `from-last` names a chain when only one
- * chain from `from` ends on `last`. */
+/* Matching typed points against the legal whole moves (game_whole_moves
+ * lists them): an exact match (every landing point) wins; `from-last`
+ * names a chain when only one chain from `from` ends on `last`. */
 typedef struct match {
-    const game_t *g;
+    const fg_impl_t *im;
     const int *pt;
     int npt;
-    int acts[GAME_MAX_CHAIN];
     int found[GAME_MAX_CHAIN];
     int nfound, matches;
     bool exact;
 } match_t;
 
-static void match_walk(match_t *m, const fg_state_t *s, int len)
+static int match_visit(const int *actions, int n, const void *after, void *ctx)
 {
-    int legal[FG_ACTIONS];
-    int n = fg_legal_actions(m->g, s, legal);
-    for (int i = 0; i < n && !m->exact && len < GAME_MAX_CHAIN; i++) {
-        fg_state_t t = *s;
-        fg_apply(m->g, &t, legal[i]);
-        m->acts[len] = legal[i];
-        if (t.chain && t.result == FG_ONGOING) {
-            match_walk(m, &t, len + 1);
-            continue;
-        }
-        const fg_impl_t *im = fg_impl(m->g);
-        int steps = len + 1, first, to, last;
-        bool jump;
-        fg_decode(im, m->acts[0], &first, &to, &jump);
-        fg_decode(im, legal[i], &to, &last, &jump);
-        bool exact = m->npt == steps + 1 && m->pt[0] == first;
-        for (int k = 0; k < steps && exact; k++) {
-            int f2, t2;
-            fg_decode(im, m->acts[k], &f2, &t2, &jump);
-            exact = m->pt[k + 1] == t2;
-        }
-        bool ends = m->npt == 2 && m->pt[0] == first && m->pt[1] == last;
-        if (exact || ends) {
-            memcpy(m->found, m->acts, sizeof(int) * (size_t)steps);
-            m->nfound = steps;
-            m->matches++;
-            m->exact = exact;
-        }
+    (void)after;
+    match_t *m = ctx;
+    int from[GAME_MAX_CHAIN] = {0}, to[GAME_MAX_CHAIN] = {0};
+    bool jump;
+    for (int k = 0; k < n; k++) fg_decode(m->im, actions[k], &from[k], &to[k], &jump);
+    bool exact = m->npt == n + 1 && m->pt[0] == from[0];
+    for (int k = 0; k < n && exact; k++) exact = m->pt[k + 1] == to[k];
+    bool ends = m->npt == 2 && m->pt[0] == from[0] && m->pt[1] == to[n - 1];
+    if (exact || ends) {
+        memcpy(m->found, actions, sizeof(int) * (size_t)n);
+        m->nfound = n;
+        m->matches++;
+        m->exact = exact;
     }
+    return exact ? 1 : 0; /* an exact match ends the walk */
 }
 
 int fg_move_from_string(const game_t *g, const void *sv, const char *text, int *actions, int cap)
@@ -175,8 +159,9 @@ int fg_move_from_string(const game_t *g, const void *sv, const char *text, int *
     int n = parse_points(text, pt, GAME_MAX_CHAIN + 1, "move");
     if (n < 0) return n;
     if (s->result != FG_ONGOING) return hoyle_error(HOYLE_ESTATE, "foxgeese: the game is over");
-    match_t m = {.g = g, .pt = pt, .npt = n};
-    match_walk(&m, s, 0);
+    match_t m = {.im = fg_impl(g), .pt = pt, .npt = n};
+    int st = game_whole_moves(g, s, match_visit, &m);
+    if (st < 0) return st;
     if (m.matches == 0) {
         /* a single step gets action_from_string's reason */
         int a;
@@ -199,7 +184,8 @@ int fg_move_to_string(const game_t *g, const void *sv, const int *actions, int n
     (void)sv;
     const fg_impl_t *im = fg_impl(g);
     if (n < 1) return hoyle_error(HOYLE_EINVAL, "foxgeese: empty move");
-    out_t o = {buf, cap, 0, 0};
+    char text[FG_TEXT];
+    size_t len = 0;
     int prev = -1;
     for (int i = 0; i < n; i++) {
         int from, to;
@@ -209,11 +195,11 @@ int fg_move_to_string(const game_t *g, const void *sv, const int *actions, int n
                                actions[i]);
         if (i > 0 && from != prev)
             return hoyle_error(HOYLE_EINVAL, "foxgeese: step %d does not continue the move", i + 1);
-        if (i == 0) put(&o, "%d", from + 1);
-        put(&o, "%c%d", jump ? 'x' : '-', to + 1);
+        if (i == 0) cat(text, &len, "%d", from + 1);
+        cat(text, &len, "%c%d", jump ? 'x' : '-', to + 1);
         prev = to;
     }
-    return finish(&o);
+    return deliver(buf, cap, text, len);
 }
 
 /* ---- the board and the position line ---- */
@@ -227,54 +213,54 @@ int fg_state_to_string(const game_t *g, const void *sv, char *buf, size_t cap)
 {
     const fg_impl_t *im = fg_impl(g);
     const fg_state_t *s = sv;
-    out_t o = {buf, cap, 0, 0};
+    char text[FG_TEXT];
+    size_t len = 0;
     for (int r = 0; r < FG_GRID; r++) {
         for (int c = 0; c < FG_GRID; c++) {
             int p = im->at[r][c];
             char ch = p < 0 ? ' ' : glyph(s, p);
-            put(&o, " %c", ch == 'f' ? 'F' : ch == 'g' ? 'G' : ch);
+            cat(text, &len, " %c", ch == 'f' ? 'F' : ch == 'g' ? 'G' : ch);
         }
-        put(&o, "    ");
+        cat(text, &len, "    ");
         for (int c = 0; c < FG_GRID; c++) {
             int p = im->at[r][c];
             if (p < 0)
-                put(&o, "   ");
+                cat(text, &len, "   ");
             else
-                put(&o, " %2d", p + 1);
+                cat(text, &len, " %2d", p + 1);
         }
-        put(&o, "\n");
+        cat(text, &len, "\n");
     }
     int geese = fg_popcount(s->geese);
     switch (s->result) {
-    case FG_WIN_GEESE: put(&o, "the geese win: the fox cannot move\n"); break;
+    case FG_WIN_GEESE: cat(text, &len, "the geese win: the fox cannot move\n"); break;
     case FG_WIN_FOX:
-        put(&o, "the fox wins: %s\n",
+        cat(text, &len, "the fox wins: %s\n",
             geese <= im->fox_wins_at ? "too few geese to confine him" : "the geese cannot move");
         break;
     case FG_DRAW:
-        put(&o, "draw: %d moves without a goose moving down or a capture\n", s->quiet);
+        cat(text, &len, "draw: %d moves without a goose moving down or a capture\n", s->quiet);
         break;
     default:
-        put(&o, "%s to move%s\n", s->side == FG_FOX ? "fox" : "geese",
+        cat(text, &len, "%s to move%s\n", s->side == FG_FOX ? "fox" : "geese",
             s->chain ? " (continuing his jumps)" : "");
     }
-    put(&o, "geese %d (fox wins at %d); quiet moves %d of %d\n", geese, im->fox_wins_at, s->quiet,
-        im->quiet_limit);
-    return finish(&o);
+    cat(text, &len, "geese %d (fox wins at %d); quiet moves %d of %d\n", geese, im->fox_wins_at,
+        s->quiet, im->quiet_limit);
+    return deliver(buf, cap, text, len);
 }
 
 int fg_position_to_string(const game_t *g, const void *sv, char *buf, size_t cap)
 {
     const fg_impl_t *im = fg_impl(g);
     const fg_state_t *s = sv;
-    out_t o = {buf, cap, 0, 0};
-    for (int r = 0; r < FG_GRID; r++) {
-        for (int c = 0; c < FG_GRID; c++)
-            if (im->at[r][c] >= 0) put(&o, "%c", glyph(s, im->at[r][c]));
-        if (r < FG_GRID - 1) put(&o, "/");
-    }
-    put(&o, " %s %d", s->side == FG_GEESE ? "g" : s->chain ? "f+" : "f", s->quiet);
-    return finish(&o);
+    char text[FG_TEXT];
+    size_t len = 0;
+    /* points are numbered row by row, so one pass writes the rows in order */
+    for (int p = 0; p < FG_POINTS; p++)
+        cat(text, &len, p > 0 && im->row[p] != im->row[p - 1] ? "/%c" : "%c", glyph(s, p));
+    cat(text, &len, " %s %d", s->side == FG_GEESE ? "g" : s->chain ? "f+" : "f", s->quiet);
+    return deliver(buf, cap, text, len);
 }
 
 int fg_position_from_string(const game_t *g, const char *text, void *sv)

@@ -130,9 +130,9 @@ static void end_move(const fg_impl_t *im, fg_state_t *s)
     fg_settle(im, s);
 }
 
-static void set_quiet(fg_state_t *s, int quiet)
+static void set_quiet(const fg_impl_t *im, fg_state_t *s, int quiet)
 {
-    s->hash ^= fg_key_quiet(s->quiet) ^ fg_key_quiet(quiet);
+    s->hash ^= im->z_quiet[s->quiet] ^ im->z_quiet[quiet];
     s->quiet = (uint16_t)quiet;
 }
 
@@ -154,7 +154,7 @@ void fg_apply(const game_t *g, void *sv, int action)
         }
         /* only a goose moving down (or a capture) is progress */
         bool down = s->side == FG_GEESE && im->row[to] > im->row[from];
-        set_quiet(s, down ? 0 : s->quiet + 1);
+        set_quiet(im, s, down ? 0 : s->quiet + 1);
         end_move(im, s);
         return;
     }
@@ -162,7 +162,7 @@ void fg_apply(const game_t *g, void *sv, int action)
     s->geese &= ~fg_bit(mid);
     s->hash ^= im->z_goose[mid] ^ im->z_fox[from] ^ im->z_fox[to];
     s->fox = (uint8_t)to;
-    set_quiet(s, 0);
+    set_quiet(im, s, 0);
     /* "so long as he can take, he continues his move" — unless the flock is
      * already too small to confine him: then the game is over at once */
     if (fg_popcount(s->geese) > im->fox_wins_at && fg_fox_can_jump(im, s->geese, to)) {
