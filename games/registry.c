@@ -13,14 +13,16 @@
 extern const game_entry_t backgammon_entry;
 extern const game_entry_t checkers_entry;
 extern const game_entry_t fanorona_entry;
+extern const game_entry_t foxgeese_entry;
 extern const game_entry_t gobang_entry;
 
 /* NULL-terminated; the order is the order `hoyle games` lists them in. */
 const game_entry_t *const game_registry[] = {
-    &checkers_entry,
-    &gobang_entry,
-    &backgammon_entry,
-    &fanorona_entry,
+    &checkers_entry,   /* seed 001 (and the end of 000) */
+    &gobang_entry,     /* seed 000 */
+    &backgammon_entry, /* seed 001 */
+    &fanorona_entry,   /* seeds 002 and 000 */
+    &foxgeese_entry,   /* seed 000 */
     NULL,
 };
 
