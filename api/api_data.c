@@ -27,7 +27,8 @@ int api_samples_game_spec(const char *path, char *buf, size_t cap)
     H5E_END_TRY;
     if (rc) return hoyle_error(HOYLE_EIO, "shard '%s': not a %s file", path, SAMPLES_SCHEMA_NAME);
     size_t len = strlen(spec);
-    if (len + 1 > cap) rc = hoyle_error(HOYLE_EFULL, "shard '%s': game spec too long", path);
+    if (len + 1 > cap)
+        rc = hoyle_error(HOYLE_EFULL, "shard '%s': game spec too long", path);
     else
         memcpy(buf, spec, len + 1);
     free(spec);

@@ -162,8 +162,8 @@ int api_move_to_string(const game_t *g, const void *s, const int *actions, int n
     int rc = HOYLE_OK;
     for (int i = 0; i < n && rc == HOYLE_OK; i++) {
         if (game_current_player(g, t) != player)
-            rc = hoyle_error(HOYLE_EINVAL, "%s: action %d of the move is not by player %d",
-                             g->spec, i + 1, player);
+            rc = hoyle_error(HOYLE_EINVAL, "%s: action %d of the move is not by player %d", g->spec,
+                             i + 1, player);
         else
             rc = game_apply_checked(g, t, actions[i]);
     }

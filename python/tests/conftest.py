@@ -31,7 +31,7 @@ def cli():
     """The `hoyle` program: $HOYLE_CLI, the build tree's, or PATH's."""
     for p in (os.environ.get("HOYLE_CLI"), os.path.join(ROOT, "build", "apps", "hoyle"), shutil.which("hoyle")):
         if p and os.access(p, os.X_OK):
-            return p
+            return os.path.abspath(p)
     pytest.skip("the hoyle program was not found (set HOYLE_CLI)")
 
 
