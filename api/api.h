@@ -102,9 +102,6 @@ int api_move_to_string(const game_t *g, const void *s, const int *actions, int n
 
 /* agent_create() after api_init() (so every kind is known). */
 int api_agent_create(const game_t *g, const char *spec, uint64_t seed, agent_t **out);
-/* agent_act() on a state where a player is to move: HOYLE_ESTATE at a
- * terminal or chance state instead of asking the agent. */
-int api_agent_act(agent_t *a, const game_t *g, const void *s, int *action);
 /* agent_observe() of an action legal in `s` (HOYLE_EINVAL otherwise). */
 int api_agent_observe(agent_t *a, const game_t *g, const void *s, int action);
 /* One game between agents[0] (seat 0) and agents[1] (unused in one-player

@@ -26,14 +26,6 @@ int api_agent_create(const game_t *g, const char *spec, uint64_t seed, agent_t *
     return rc ? rc : agent_create(g, spec, seed, out);
 }
 
-int api_agent_act(agent_t *a, const game_t *g, const void *s, int *action)
-{
-    if (game_current_player(g, s) < 0)
-        return hoyle_error(HOYLE_ESTATE, "%s: no player is to move (%s)", g->spec,
-                           game_is_terminal(g, s) ? "the game is over" : "a chance node");
-    return agent_act(a, s, action);
-}
-
 int api_agent_observe(agent_t *a, const game_t *g, const void *s, int action)
 {
     if (game_is_terminal(g, s)) return hoyle_error(HOYLE_ESTATE, "%s: the game is over", g->spec);

@@ -113,7 +113,7 @@ int game_move_from_string(const game_t *g, const void *s, const char *text, int 
 uint64_t game_perft(const game_t *g, const void *s, int depth);
 
 int api_agent_create(const game_t *g, const char *spec, uint64_t seed, agent_t **out);
-int api_agent_act(agent_t *a, const game_t *g, const void *s, int *action);
+int agent_act(agent_t *a, const void *state, int *action);
 int api_agent_observe(agent_t *a, const game_t *g, const void *s, int action);
 int api_play(const game_t *g, agent_t *const *agents, const void *start, uint64_t chance_seed,
              int max_moves, int32_t *actions, agent_game_result_t *out);

@@ -44,7 +44,7 @@ class Agent:
         """The action the agent chooses for the player to move."""
         out = ffi.new("int *")
         s = self._own(state)
-        check(lib.api_agent_act(self._a, self.game._g, s._s, out))
+        check(lib.agent_act(self._a, s._s, out))  # refuses terminal and chance states
         return out[0]
 
     def observe(self, action, state=None):

@@ -44,7 +44,7 @@ def test_mcts_beats_random():
     assert r["wins"] >= 3, r
 
 
-@pytest.mark.parametrize("game,a,b", [("gobang(board=8,men=12)", "greedy", "random"), ("checkers", "alphabeta(depth=2)", "random")])
+@pytest.mark.parametrize("game,a,b", [("gobang(board=8,men=12)", "random", "mcts(sims=8)"), ("checkers", "random", "random")])
 def test_match_equals_cli(cli, game, a, b):
     n = 6 if SLOW else 2
     py = hoyle.match(game, a, b, games=n, seed=11, max_moves=0)

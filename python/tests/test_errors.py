@@ -77,12 +77,31 @@ def test_terminal_state_refuses(spec):
         s.action_from_string("1")
     with pytest.raises(ValueError):
         g.random_playouts(3, state=s)
-    agent = hoyle.Agent(g, "random")
-    with pytest.raises(ValueError):
-        agent.act(s)
-    with pytest.raises(ValueError):
-        agent.observe(0, s)
+    for kind in ["random", "mcts(sims=8)", "alphabeta(depth=1)"]:
+        agent = hoyle.Agent(g, kind)
+        with pytest.raises(ValueError):
+            agent.act(s)
+        with pytest.raises(ValueError):
+            agent.observe(0, s)
     assert s.is_terminal
+
+
+def test_chance_state_refuses_agents(spec):
+    g = hoyle.Game(spec)
+    s = g.new_state()
+    import random
+
+    rng = random.Random(1)
+    for _ in range(g.max_game_length):
+        if s.is_chance or s.is_terminal:
+            break
+        s.apply(rng.choice(s.legal_actions()))
+    if not s.is_chance:
+        pytest.skip(f"{spec} reached no chance node")
+    for kind in ["random", "mcts(sims=8)", "alphabeta(depth=1)"]:
+        with pytest.raises(ValueError) as e:
+            hoyle.Agent(g, kind).act(s)
+        assert "chance" in one_line(e)
 
 
 def test_bad_agents():
@@ -94,6 +113,11 @@ def test_bad_agents():
     a = hoyle.Agent(g, "random")
     with pytest.raises(ValueError):
         a.observe(g.num_actions + 3)
+    # the C side refuses by itself (the Python side would only notice afterwards)
+    s = g.new_state()
+    for bad in (-1, g.num_actions, 10**6):
+        assert hoyle._clib.api_agent_observe(a._a, g._g, s._s, bad) == -1
+    assert a.state.position() == s.position()
     with pytest.raises(ValueError):
         a.act(hoyle.Game("checkers").new_state())
     with pytest.raises(ValueError):

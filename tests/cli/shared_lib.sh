@@ -62,7 +62,7 @@ int main(void)
     if (game_random_games(g, s, 10, 1, &st)) return 1;
     agent_t *a;
     int action;
-    if (api_agent_create(g, "mcts(sims=16)", 1, &a) || api_agent_act(a, g, s, &action)) return 1;
+    if (api_agent_create(g, "mcts(sims=16)", 1, &a) || agent_act(a, s, &action)) return 1;
     if (game_apply_checked(g, s, 999) == 0) return 1;
     printf("%s %d %llu %d %s\n", g->spec, n, (unsigned long long)st.games, game_is_legal(g, s, action),
            hoyle_last_error());
