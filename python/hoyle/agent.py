@@ -1,11 +1,10 @@
 """agent.py — agents (mcts/agent.h) and matches between them, through api/api.h."""
-import operator
 
 import numpy as np
 
 from . import _lib
 from ._lib import Error, check, ffi, lib, text
-from .game import Game, _int
+from .game import Game, _int, _u64
 
 U64 = 2**64
 
@@ -25,7 +24,7 @@ class Agent:
             game = Game(game)
         self.game = game
         out = ffi.new("agent_t **")
-        check(lib.api_agent_create(game._g, text(spec, "agent spec"), operator.index(seed) % U64, out))
+        check(lib.api_agent_create(game._g, text(spec, "agent spec"), _u64(seed), out))
         self._a = ffi.gc(out[0], lib.agent_free)
         self.spec = _lib.string(lib.agent_spec(self._a))  # canonical
         self.state = game.new_state()
@@ -60,7 +59,7 @@ class Agent:
     def reset(self, seed=None):
         """A new game (and, with `seed`, the seed stream agent_create would give)."""
         if seed is not None:
-            check(lib.agent_reseed(self._a, operator.index(seed) % U64))
+            check(lib.agent_reseed(self._a, _u64(seed)))
         else:
             lib.agent_reset(self._a)
         self.state = self.game.new_state()
@@ -85,7 +84,7 @@ def play(game, agents, state=None, seed=0, max_moves=0):
             game._g,
             seats,
             start,
-            operator.index(seed) % U64,
+            _u64(seed),
             _int(max_moves, "max_moves"),
             ffi.cast("int32_t *", actions.ctypes.data),
             res,
@@ -116,7 +115,7 @@ def match(game, a, b, games=10, seed=1, max_moves=0):
     agent = [Agent(game, a, 0), Agent(game, b, 0)]
     wins = draws = losses = 0
     total, length, played = 0.0, 0, []
-    seed = operator.index(seed)
+    seed = _u64(seed)
     for i in range(games):
         # apps/cmd_match.c: game i depends on (S, i) only; salts 0xa, 0xb
         game_seed = lib.rng_mix((seed + i) % U64)

@@ -5,7 +5,7 @@ import dataclasses
 import numpy as np
 
 from . import _lib
-from ._lib import Error, check, ffi, lib, text
+from ._lib import check, ffi, lib, text
 from .game import Game
 
 

@@ -32,6 +32,14 @@ def _int(x, what="action"):
     return v
 
 
+def _u64(x, what="seed"):
+    """x as a C uint64_t (taken modulo 2**64, as C would), or Error."""
+    try:
+        return operator.index(x) % 2**64
+    except TypeError:
+        raise Error(f"{what}: expected an int, got {type(x).__name__}") from None
+
+
 def games():
     """The registered games: a list of dicts with name, description and
     variants (specs), in registration order."""
@@ -98,7 +106,7 @@ class Game:
         n = _int(n, "n")
         if n < 0:
             raise Error(f"random_playouts: n = {n} < 0")
-        seed = operator.index(seed) % 2**64
+        seed = _u64(seed)
         start = state if state is not None else self.new_state()
         if start.game is not self:
             raise Error("random_playouts: the state is of another game")

@@ -56,6 +56,10 @@ def test_bad_input_changes_nothing(spec):
     with pytest.raises(ValueError):
         g.random_playouts(-1)
     with pytest.raises(ValueError):
+        g.random_playouts(2, seed="x")
+    with pytest.raises(ValueError):
+        hoyle.Agent(g, "random", seed=1.5)
+    with pytest.raises(ValueError):
         hoyle.perft(g, -1)
     assert s.position() == before and s.hash == h
 
