@@ -3,7 +3,8 @@
 # libhoyle.so and `hoyle` program. Skipped (77) when no Python has cffi,
 # numpy and pytest (Debian: python3-cffi python3-numpy python3-pytest),
 # unless HOYLE_REQUIRE_PYTHON=1 (scripts/run-tests sets it), which makes that
-# a failure. Also runs against an ASan build's library (see below). Usage: python.sh LIBHOYLE_SO HOYLE_BINARY SOURCE_DIR
+# a failure. Also runs against an ASan build's library (see below).
+# Usage: python.sh LIBHOYLE_SO HOYLE_BINARY SOURCE_DIR
 set -euo pipefail
 so=$1 hoyle=$2 src=$3
 python=""
