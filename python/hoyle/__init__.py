@@ -1,0 +1,25 @@
+"""hoyle — Python over libhoyle.so: games, agents, matches, records, RL environments.
+
+    import hoyle
+    g = hoyle.Game("checkers")
+    s = g.new_state()
+    s.apply(s.legal_actions()[0])
+
+See docs/python.md. The library is found through $HOYLE_LIB, next to this
+package, or in the checkout's build tree (hoyle/_lib.py). Every failure of
+the library raises hoyle.Error, a ValueError carrying its one-line message.
+"""
+from ._lib import Error, PLAYER_CHANCE as CHANCE, PLAYER_TERMINAL as TERMINAL
+from ._lib import lib as _clib, ffi as _ffi, path as library_path
+from .game import Game, State, Playouts, games, perft
+from .agent import Agent, play, match
+from .data import Record, Samples, records, samples
+from .env import AECEnv, SingleAgentEnv, Box, Discrete
+
+__version__ = _ffi.string(_clib.api_version()).decode()
+
+__all__ = [
+    "Error", "CHANCE", "TERMINAL", "Game", "State", "Playouts", "games", "perft", "Agent",
+    "play", "match", "Record", "Samples", "records", "samples", "AECEnv", "SingleAgentEnv",
+    "Box", "Discrete", "library_path",
+]

@@ -1,0 +1,272 @@
+"""game.py — Game and State over the game contract (games/game.h) through api/api.h.
+
+A Game owns one `const game_t *` (freed with it); a State owns one state
+buffer and keeps its Game alive. Every call goes to the C side, which
+validates: an illegal action, bad text or a wrong player raises hoyle.Error
+(a ValueError) with the library's one-line message and leaves the state as
+it was.
+"""
+import collections
+import operator
+
+import numpy as np
+
+from . import _lib
+from ._lib import Error, check, ffi, lib, text
+
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+
+Playouts = collections.namedtuple("Playouts", "returns lengths")
+Playouts.__doc__ = """random_playouts()' result: returns[n][num_players] (float64) and
+lengths[n] (actions per game, int32)."""
+
+
+def _int(x, what="action"):
+    """x as a C int, or Error (never cffi's TypeError or OverflowError)."""
+    try:
+        v = operator.index(x)
+    except TypeError:
+        raise Error(f"{what}: expected an int, got {type(x).__name__}") from None
+    if not INT_MIN <= v <= INT_MAX:
+        raise Error(f"{what}: {v} is out of range")
+    return v
+
+
+def _u64(x, what="seed"):
+    """x as a C uint64_t (taken modulo 2**64, as C would), or Error."""
+    try:
+        return operator.index(x) % 2**64
+    except TypeError:
+        raise Error(f"{what}: expected an int, got {type(x).__name__}") from None
+
+
+def games():
+    """The registered games: a list of dicts with name, description and
+    variants (specs), in registration order."""
+    out = []
+    for i in range(lib.api_registry_size()):
+        variants, j = [], 0
+        while True:
+            v = lib.api_registry_variant(i, j)
+            if v == ffi.NULL:
+                break
+            variants.append(_lib.string(v))
+            j += 1
+        out.append(
+            {
+                "name": _lib.string(lib.api_registry_name(i)),
+                "description": _lib.string(lib.api_registry_description(i)),
+                "variants": variants,
+            }
+        )
+    return out
+
+
+class Game:
+    """A game made from a spec: Game("checkers(variant=polish)")."""
+
+    def __init__(self, spec):
+        out = ffi.new("const game_t **")
+        check(lib.game_create(text(spec, "spec"), out))
+        self._g = ffi.gc(out[0], lib.game_free)
+        info = ffi.new("api_game_info_t *")
+        lib.api_game_info(self._g, info)
+        self.name = _lib.string(info.name)
+        self.spec = _lib.string(info.spec)  # canonical, every parameter spelled out
+        self.num_players = info.num_players
+        self.num_actions = info.num_actions
+        self.max_legal = info.max_legal
+        self.max_chance_outcomes = info.max_chance_outcomes
+        self.max_game_length = info.max_game_length
+        self.obs_shape = tuple(info.obs_shape)
+        self.state_size = info.state_size
+        # scratch for legal_actions (copied out at once; one per game)
+        self._legal = ffi.new("int[]", max(self.max_legal, self.max_chance_outcomes, 1))
+
+    def __repr__(self):
+        return f"hoyle.Game({self.spec!r})"
+
+    def new_state(self):
+        """The initial position."""
+        p = lib.api_state_new(self._g)
+        if p == ffi.NULL:
+            check(-2)
+        return State(self, ffi.gc(p, lib.api_state_free))
+
+    def position(self, position_text):
+        """A state from the game's one-line position format (FEN, PDN FEN, ...)."""
+        s = self.new_state()
+        check(lib.game_position_from_string(self._g, text(position_text, "position"), s._s))
+        return s
+
+    def random_playouts(self, n, seed=1, state=None):
+        """Play n uniformly random games in C from `state` (default: the
+        start) with one stream seeded by `seed`, the stream of `hoyle random
+        GAME --games n --seed seed`. Returns Playouts(returns, lengths)."""
+        n = _int(n, "n")
+        if n < 0:
+            raise Error(f"random_playouts: n = {n} < 0")
+        seed = _u64(seed)
+        start = state if state is not None else self.new_state()
+        if start.game is not self:
+            raise Error("random_playouts: the state is of another game")
+        returns = np.zeros((n, self.num_players), dtype=np.float64)
+        lengths = np.zeros(n, dtype=np.int32)
+        check(
+            lib.api_random_playouts(
+                self._g,
+                start._s,
+                n,
+                seed,
+                ffi.cast("double *", returns.ctypes.data),
+                ffi.cast("int32_t *", lengths.ctypes.data),
+            )
+        )
+        return Playouts(returns, lengths)
+
+
+class State:
+    """One position of a Game. Made by Game.new_state(), Game.position() or
+    State.clone(); apply() changes it in place."""
+
+    __slots__ = ("game", "_s", "_g")
+
+    def __init__(self, game, ptr):
+        self.game = game
+        self._g = game._g
+        self._s = ptr
+
+    def clone(self):
+        p = lib.api_state_clone(self._g, self._s)
+        if p == ffi.NULL:
+            check(-2)
+        return State(self.game, ffi.gc(p, lib.api_state_free))
+
+    @property
+    def current_player(self):
+        """0..num_players-1, hoyle.CHANCE (-1) or hoyle.TERMINAL (-2)."""
+        return lib.api_state_current_player(self._g, self._s)
+
+    @property
+    def is_terminal(self):
+        return lib.api_state_current_player(self._g, self._s) == _lib.PLAYER_TERMINAL
+
+    @property
+    def is_chance(self):
+        return lib.api_state_current_player(self._g, self._s) == _lib.PLAYER_CHANCE
+
+    def legal_actions(self):
+        """Legal actions, ascending (chance outcomes at a chance node; [] at the end)."""
+        buf = self.game._legal
+        return ffi.unpack(buf, lib.api_state_legal_actions(self._g, self._s, buf))
+
+    def apply(self, action):
+        """Apply a legal action or chance outcome (checked in C: game_apply_checked)."""
+        try:
+            rc = lib.game_apply_checked(self._g, self._s, action)
+        except (TypeError, OverflowError):
+            rc = lib.game_apply_checked(self._g, self._s, _int(action))
+        if rc < 0:
+            check(rc)
+        return self
+
+    def step(self, action):
+        """apply(action), then legal_actions(), in one call to C."""
+        buf = self.game._legal
+        try:
+            n = lib.api_state_step(self._g, self._s, action, buf)
+        except (TypeError, OverflowError):
+            n = lib.api_state_step(self._g, self._s, _int(action), buf)
+        return ffi.unpack(buf, check(n))
+
+    def apply_move(self, move_text):
+        """Apply a whole move given as text ("9x18x27"); returns its actions."""
+        s = self.game
+        out = ffi.new("int[]", _lib.GAME_MAX_CHAIN)
+        n = check(lib.game_move_from_string(s._g, self._s, text(move_text, "move"), out, _lib.GAME_MAX_CHAIN))
+        actions = ffi.unpack(out, n)
+        t = self.clone()
+        for a in actions:
+            t.apply(a)
+        lib.api_state_copy(self._g, self._s, t._s)
+        return actions
+
+    def returns(self):
+        """One value per player in [-1, 1] (zeros before the end)."""
+        out = ffi.new("double[]", self.game.num_players)
+        lib.api_state_returns(self._g, self._s, out)
+        return list(out)
+
+    def chance_outcomes(self):
+        """[(action, probability)] at a chance node, [] elsewhere."""
+        m = max(self.game.max_chance_outcomes, 1)
+        acts, probs = ffi.new("int[]", m), ffi.new("double[]", m)
+        n = check(lib.api_state_chance_outcomes(self._g, self._s, acts, probs))
+        return [(acts[i], probs[i]) for i in range(n)]
+
+    def observation(self, player=None):
+        """The observation tensor from `player`'s view (default: the player
+        to move, else 0) as a float32 array of game.obs_shape."""
+        if player is None:
+            player = max(self.current_player, 0)
+        out = np.empty(self.game.obs_shape, dtype=np.float32)
+        check(lib.api_state_observe(self._g, self._s, _int(player, "player"), ffi.cast("float *", out.ctypes.data)))
+        return out
+
+    @property
+    def hash(self):
+        """The 64-bit Zobrist hash."""
+        return lib.api_state_hash(self._g, self._s)
+
+    def _text(self, fn, *args):
+        buf = ffi.new("char[]", _lib.TEXT_MAX)
+        check(fn(self._g, self._s, *args, buf, _lib.TEXT_MAX))
+        return ffi.string(buf).decode("utf-8", "replace")
+
+    def to_string(self):
+        """The board, for people."""
+        return self._text(lib.game_state_to_string)
+
+    def __str__(self):
+        return self.to_string()
+
+    def position(self):
+        """The one-line position (Game.position() reads it back)."""
+        return self._text(lib.game_position_to_string)
+
+    def action_to_string(self, action):
+        return self._text(lib.game_action_to_string, _int(action))
+
+    def action_from_string(self, action_text):
+        """The action called `action_text`; it must be legal here."""
+        out = ffi.new("int *")
+        check(lib.game_action_from_string(self._g, self._s, text(action_text, "action"), out))
+        return out[0]
+
+    def move_to_string(self, actions):
+        """The whole move made of `actions` (consecutive, by the player to move)."""
+        actions = [_int(a) for a in actions]
+        if not 1 <= len(actions) <= _lib.GAME_MAX_CHAIN:
+            raise Error(f"move_to_string: a whole move has 1..{_lib.GAME_MAX_CHAIN} actions, not {len(actions)}")
+        arr = ffi.new("int[]", actions)
+        return self._text(lib.api_move_to_string, arr, len(actions))
+
+    def move_from_string(self, move_text):
+        """The actions of the whole move `move_text` (state unchanged)."""
+        out = ffi.new("int[]", _lib.GAME_MAX_CHAIN)
+        n = check(lib.game_move_from_string(self._g, self._s, text(move_text, "move"), out, _lib.GAME_MAX_CHAIN))
+        return ffi.unpack(out, n)
+
+    def __repr__(self):
+        return f"<hoyle.State {self.game.spec} {self.position()!r}>"
+
+
+def perft(game, depth, state=None):
+    """Whole-move perft of `state` (default: the start) to `depth` (game_perft)."""
+    if isinstance(game, str):
+        game = Game(game)
+    depth = _int(depth, "depth")
+    if depth < 0:
+        raise Error(f"perft: depth {depth} < 0")
+    s = state if state is not None else game.new_state()
+    return int(lib.game_perft(game._g, s._s, depth))
