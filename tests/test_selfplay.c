@@ -11,6 +11,7 @@
 
 #include "mcts/agent_kind.h"
 #include "tests/harness.h"
+#include "tests/toy_games.h"
 #include "train/replay.h"
 #include "train/selfplay.h"
 
@@ -172,6 +173,32 @@ static void test_gumbel_targets(void)
     game_free(g);
 }
 
+/* A root proven won (MCTS-Solver) records a one-hot target on the winning move, not the
+ * visits so far. In nim (take 1-3, the last stone wins) a position of s stones, s % 4 != 0,
+ * is won by taking s % 4; with 64 simulations the solver proves it for s <= 7 (a win in
+ * one or two), after several simulations have gone to other moves. */
+static void test_proven_root_targets(void)
+{
+    const game_t *g = toy_create("nim");
+    sample_set_t set;
+    selfplay_stats_t st;
+    run(g, "games=16,parallel=4,sims=64,batch=4,temp_moves=30", 5, &set, &st);
+    size_t A = (size_t)g->num_actions;
+    int won = 0;
+    for (int64_t i = 0; i < set.n; i++) {
+        int stones = (int)set.obs[(size_t)i * (size_t)set.obs_size];
+        if (stones < 1 || stones > 7 || stones % 4 == 0) continue;
+        won++;
+        for (size_t a = 0; a < A; a++)
+            if (set.legal[(size_t)i * A + a])
+                CU_ASSERT_EQUAL(set.policy[(size_t)i * A + a],
+                                a == (size_t)(stones % 4) - 1 ? 1.0f : 0.0f);
+    }
+    CU_ASSERT(won >= 16); /* the games reached such positions */
+    sample_set_done(&set);
+    toy_free(g);
+}
+
 static void test_shards_and_replay(void)
 {
     const game_t *g = tiny_game();
@@ -302,6 +329,7 @@ int main(void)
         {"batching and samples", test_batching_and_samples},
         {"playout cap and resign", test_playout_cap_and_resign},
         {"gumbel self-play: improved-policy targets", test_gumbel_targets},
+        {"proven roots: one-hot targets on the proven win", test_proven_root_targets},
         {"shards and replay", test_shards_and_replay},
         {"register kind", test_register_kind},
         {NULL, NULL},

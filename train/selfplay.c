@@ -303,17 +303,19 @@ static int record_sample(driver_t *d, slot_t *s, const mcts_result_t *r)
     float *pi = out->policy + (size_t)i * A;
     uint8_t *legal = out->legal + (size_t)i * A;
     double total = 0;
-    if (r->improved_policy) { /* Gumbel: the improved policy */
-        for (int c = 0; c < r->num_children; c++) {
-            legal[r->actions[c]] = 1;
-            pi[r->actions[c]] = r->improved_policy[c];
-        }
+    for (int c = 0; c < r->num_children; c++) legal[r->actions[c]] = 1;
+    if (r->root_proven && r->proven_value[r->player] >= 0) {
+        /* A proven win (or draw): the search stopped at the proof, so the visits so far say
+         * little (a win in one often has a single visit); the target is the proven-best move
+         * (docs/training.md). A proven loss keeps the search's distribution: every move loses,
+         * and the visits say which resists longest. */
+        pi[r->best_action] = 1.0f;
+    } else if (r->improved_policy) { /* Gumbel: the improved policy */
+        for (int c = 0; c < r->num_children; c++) pi[r->actions[c]] = r->improved_policy[c];
     } else {
         for (int c = 0; c < r->num_children; c++) total += r->visits[c];
-        for (int c = 0; c < r->num_children; c++) {
-            legal[r->actions[c]] = 1;
+        for (int c = 0; c < r->num_children; c++)
             pi[r->actions[c]] = total > 0 ? (float)(r->visits[c] / total) : 0.0f;
-        }
         if (total <= 0) pi[r->best_action] = 1.0f;
     }
     out->game_id[i] = s->game_id;
