@@ -12,6 +12,7 @@
 
 extern const game_entry_t backgammon_entry;
 extern const game_entry_t checkers_entry;
+extern const game_entry_t fifteen_entry;
 extern const game_entry_t gobang_entry;
 
 /* NULL-terminated; the order is the order `hoyle games` lists them in. */
@@ -19,6 +20,7 @@ const game_entry_t *const game_registry[] = {
     &checkers_entry,
     &gobang_entry,
     &backgammon_entry,
+    &fifteen_entry,
     NULL,
 };
 
