@@ -121,6 +121,11 @@ static void solitaire_destroy(game_t *g)
     g->impl = NULL;
 }
 
+uint64_t solitaire_state_pegs(const void *state) { return ((const sol_state_t *)state)->pegs; }
+int solitaire_state_last(const void *state) { return ((const sol_state_t *)state)->last; }
+int solitaire_state_moves(const void *state) { return ((const sol_state_t *)state)->moves; }
+int solitaire_target(const game_t *g) { return sol_impl(g)->target; }
+
 const game_entry_t solitaire_entry = {
     .name = "solitaire",
     .description = "English Solitaire (peg solitaire, 33 holes): jump to leave one marble",

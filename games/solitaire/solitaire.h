@@ -61,6 +61,15 @@ static inline uint64_t sol_sym_mask(const sol_geometry_t *geo, sym_t sym, uint64
 /* The position class of a set of marbles (0..15, see above). */
 int sol_class(const sol_geometry_t *geo, uint64_t pegs);
 
+/* What the solver and the CLI read of a `solitaire` game and its states
+ * (g must be a solitaire game, state one of its states): the marbles, the
+ * hole the last jump landed in (-1 before the first), the moves (marble runs)
+ * made, the target hole index (-1 = none). */
+uint64_t solitaire_state_pegs(const void *state);
+int solitaire_state_last(const void *state);
+int solitaire_state_moves(const void *state);
+int solitaire_target(const game_t *g);
+
 /* Parse a hole number "1".."33" (surrounding spaces not allowed) into its
  * index; -1 when `text` is not one. `end` gets the first unread character. */
 int sol_parse_hole(const char *text, const char **end);
