@@ -14,14 +14,11 @@ extern const game_entry_t backgammon_entry;
 extern const game_entry_t checkers_entry;
 extern const game_entry_t fifteen_entry;
 extern const game_entry_t gobang_entry;
+extern const game_entry_t solitaire_entry;
 
 /* NULL-terminated; the order is the order `hoyle games` lists them in. */
 const game_entry_t *const game_registry[] = {
-    &checkers_entry,
-    &gobang_entry,
-    &backgammon_entry,
-    &fifteen_entry,
-    NULL,
+    &checkers_entry, &gobang_entry, &backgammon_entry, &solitaire_entry, &fifteen_entry, NULL,
 };
 
 const game_entry_t *game_registry_find(const char *name)
