@@ -8,6 +8,7 @@
 
 #include "apps/cli.h"
 #include "core/rng.h"
+#include "games/fifteen/fifteen.h"
 #include "games/registry.h"
 #include "games/solitaire/solitaire.h"
 #include "mcts/agent.h"
@@ -22,6 +23,11 @@ static double solitaire_marbles_left(const game_t *g, const void *state)
     return (double)__builtin_popcountll(solitaire_state_pegs(state));
 }
 
+static double fifteen_distance_left(const game_t *g, const void *state)
+{
+    return (double)fifteen_distance(g, state);
+}
+
 /* One row per game family with a solver: `hoyle solve GAME ...` hands the
  * whole command line to `run` (argv[1] is GAME). */
 static const struct solve_family {
@@ -31,6 +37,7 @@ static const struct solve_family {
     solve_measure_fn measure;
 } solve_families[] = {
     {"solitaire", solve_solitaire, "marbles left", solitaire_marbles_left},
+    {"fifteen", solve_fifteen, "distance left", fifteen_distance_left},
 };
 #define NUM_FAMILIES ((int)(sizeof solve_families / sizeof solve_families[0]))
 

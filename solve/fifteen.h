@@ -40,16 +40,23 @@ typedef enum fifteen_heuristic {
 /* The pattern databases of one board size and blank goal cell. */
 typedef struct fifteen_pdb fifteen_pdb_t;
 
-/* Load the tables for side `n` (3 or 4) and the blank's goal cell
- * `blank_goal` from the cache directory `dir`, or build them (seconds) and
- * write them there (temporary file + rename). NULL `dir`: the default,
+/* How the 4 x 4 tiles are split (3 x 3 always 4-4). */
+typedef enum fifteen_partition {
+    FIFTEEN_PDB_663 = 0, /* 6-6-3: the default, built in ~15 s, 33 MB */
+    FIFTEEN_PDB_555 = 1, /* 5-5-5: weaker, built in ~1 s, 3 MB (tests) */
+} fifteen_partition_t;
+
+/* Load the tables for side `n` (3 or 4), the blank's goal cell
+ * `blank_goal` (the first or last cell) and `partition` from the cache directory `dir`, or build
+ * them (seconds) and write them there (temporary file + rename). NULL `dir`: the default,
  * $XDG_CACHE_HOME/hoyle, else $HOME/.cache/hoyle; "" = no cache (build in
  * memory). A cache file that is truncated, fails its checksum, or was made
  * for other tables is reported on `log` (may be NULL) and rebuilt; a cache
  * that cannot be written is reported and the tables are used from memory.
  * Returns 0 with *out owning the tables (fifteen_pdb_free), HOYLE_EUNSUP
  * for a size without tables, HOYLE_ENOMEM. */
-int fifteen_pdb_open(int n, int blank_goal, const char *dir, FILE *log, fifteen_pdb_t **out);
+int fifteen_pdb_open(int n, int blank_goal, fifteen_partition_t partition, const char *dir,
+                     FILE *log, fifteen_pdb_t **out);
 void fifteen_pdb_free(fifteen_pdb_t *p);
 
 /* The cache file the tables were loaded from or written to ("" = none). */

@@ -75,6 +75,13 @@ static int md_of_board(const search_t *S)
     return h;
 }
 
+static inline int pdb_sum(const fifteen_pdb_t *p, const uint32_t *idx)
+{
+    int h = 0;
+    for (int i = 0; i < p->num_patterns; i++) h += p->table[i][idx[i]];
+    return h;
+}
+
 static int pdb_h(const search_t *S)
 {
     const fifteen_pdb_t *p = S->pdb;
@@ -119,8 +126,15 @@ static bool dfs_pdb(search_t *S, int g, int h, int last)
         uint32_t dr =
             (uint32_t)(((int)p->transpose[to] - (int)p->transpose[from]) * (1 << p->shift_of[tl]));
         S->idx[pi] += di, S->ridx[ri] += dr;
-        int h2 = pdb_h(S);
-        /* 2. prune past the bound, remembering the least f that went past */
+        /* 2. prune past the bound, remembering the least f that went past;
+         * the mirrored sum is looked up only when the plain one does not
+         * prune by two or more (f then may be understated by the plain sum,
+         * which can only make the next bound smaller, never skip one) */
+        int h2 = pdb_sum(p, S->idx);
+        if (g + 1 + h2 <= S->bound + 1) {
+            int r = pdb_sum(p, S->ridx);
+            if (r > h2) h2 = r;
+        }
         if (g + 1 + h2 > S->bound) {
             if (g + 1 + h2 < S->next_bound) S->next_bound = g + 1 + h2;
         } else {

@@ -125,3 +125,9 @@ void fifteen_board(const game_t *g, const void *sv, fifteen_board_t *out)
     memcpy(out->cell, s->cell, (size_t)im->cells);
     memcpy(out->goal_cell, im->goal_cell, (size_t)im->cells);
 }
+
+int fifteen_distance(const game_t *g, const void *s)
+{
+    (void)g;
+    return ((const fif_state_t *)s)->dist;
+}

@@ -34,4 +34,8 @@ bool fifteen_is(const game_t *g);
 /* The board of state `s` of a Fifteen-puzzle game `g`. */
 void fifteen_board(const game_t *g, const void *s, fifteen_board_t *out);
 
+/* The Manhattan distance of state `s`'s tiles to their goal cells (0 =
+ * solved): what is left to do, the measure `hoyle solve --agent` reports. */
+int fifteen_distance(const game_t *g, const void *s);
+
 #endif
