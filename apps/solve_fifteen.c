@@ -331,7 +331,7 @@ int solve_fifteen(int argc, char **argv)
                    r.length, r.h0, (unsigned long long)r.nodes, r.seconds, text, status);
         }
         fflush(stdout);
-        progress_update(&pg, i + 1, count, NULL, i + 1 == count);
+        if (count > 1) progress_update(&pg, i + 1, count, NULL, i + 1 == count);
     }
     if (rc == CLI_CONTINUE) {
         double rate = total_seconds > 0 ? (double)total_nodes / total_seconds : 0;

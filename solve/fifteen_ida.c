@@ -100,20 +100,30 @@ static inline void slide(search_t *S, int from)
     S->blank = from;
 }
 
-/* One node, pattern-database heuristic (steps 1-3 per move): h is its h.
- * Returns true when the goal was reached below (S->path holds the way). */
-static bool dfs_pdb(search_t *S, int g, int h, int last)
+/* What every node does first: 1 at the goal (h == 0: the path is
+ * complete), -1 when the node limit stops the search, else 0; and a
+ * progress report every 2^22 nodes. */
+static inline int arrive(search_t *S, int g, int h)
 {
     if (h == 0) {
         S->length = g;
-        return true;
+        return 1;
     }
     if ((S->nodes & PROGRESS_MASK) == 0 && S->params->progress)
         S->params->progress(S->nodes, S->bound, S->params->ctx);
     if (S->max_nodes && S->nodes >= S->max_nodes) {
         S->stopped = true;
-        return false;
+        return -1;
     }
+    return 0;
+}
+
+/* One node, pattern-database heuristic (steps 1-3 per move): h is its h.
+ * Returns true when the goal was reached below (S->path holds the way). */
+static bool dfs_pdb(search_t *S, int g, int h, int last)
+{
+    int at = arrive(S, g, h);
+    if (at) return at > 0;
     const fifteen_pdb_t *p = S->pdb;
     for (int d = 0; d < 4; d++) {
         int from = S->nbr[S->blank][d];
@@ -154,16 +164,8 @@ static bool dfs_pdb(search_t *S, int g, int h, int last)
  * lines the moving tile leaves and enters when S->lc. */
 static bool dfs_md(search_t *S, int g, int md, int lc, int last)
 {
-    if (md == 0) {
-        S->length = g;
-        return true;
-    }
-    if ((S->nodes & PROGRESS_MASK) == 0 && S->params->progress)
-        S->params->progress(S->nodes, S->bound, S->params->ctx);
-    if (S->max_nodes && S->nodes >= S->max_nodes) {
-        S->stopped = true;
-        return false;
-    }
+    int at = arrive(S, g, md);
+    if (at) return at > 0;
     int n = S->n;
     for (int d = 0; d < 4; d++) {
         int from = S->nbr[S->blank][d];

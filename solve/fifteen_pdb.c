@@ -276,7 +276,9 @@ int fifteen_pdb_open(int n, int blank_goal, fifteen_partition_t partition, const
         return HOYLE_OK;
     }
     if (exists && log) fprintf(log, "pdb: %s is %s; rebuilding it\n", p->path, why);
-    if (log) fprintf(log, "pdb: building the %dx%d tables (once)...\n", n, n);
+    if (log)
+        fprintf(log, "pdb: building the %dx%d tables%s...\n", n, n,
+                p->path[0] ? " (once: they are cached)" : " (in memory)");
     int status = HOYLE_OK;
     for (int i = 0; i < p->num_patterns && !status; i++)
         status = build_pattern(p, p->size[i], p->label[i], p->table[i]);
