@@ -10,9 +10,10 @@
 #include "core/progress.h"
 #include "games/registry.h"
 #include "mcts/bench.h"
+#include "solve/fifteen.h"
 
 static const char help[] =
-    "usage: hoyle bench [--games 'SPEC;SPEC...'] [--json]\n\n"
+    "usage: hoyle bench [--games 'SPEC;SPEC...' | --solvers] [--json]\n\n"
     "For every registered variant (or the listed games), from the start:\n"
     "  perft     to the first depth with at least 1,000,000 leaves (at most 12)\n"
     "  random    2000 uniformly random games, seed 1 (games/s)\n"
@@ -20,10 +21,14 @@ static const char help[] =
     "  alphabeta iterative deepening to the first depth searching >= 200,000 nodes\n"
     "            (or the last before one predicted to pass 20,000,000)\n"
     "Games with dice start after the opening roll, played by a fixed seed.\n"
+    "Then the exact solvers on fixed instances (nodes/s): the Fifteen puzzle's\n"
+    "IDA* on 2000 seeded 3x3 starts (4-4 tables) and five of Korf's instances\n"
+    "(linear conflicts). --games skips them; --solvers runs only them.\n"
     "One line per game with counts and rates; the last line is the total node\n"
-    "count (perft leaves + random actions + simulations + alpha-beta nodes), a\n"
-    "signature of behaviour, not of speed. A progress line (items done, ETA)\n"
-    "goes to stderr.\n";
+    "count (perft leaves + random actions + simulations + alpha-beta nodes +\n"
+    "solver nodes), a signature of behaviour, not of speed. A progress line\n"
+    "(items done, ETA)"
+    " goes to stderr.\n";
 
 /* Exit codes: 0 done; 2 a --games spec is bad (the user's input); 1 a
  * registered variant failed, which is a bug in hoyle, not in the input. */
@@ -31,7 +36,9 @@ int cmd_bench(int argc, char **argv)
 {
     bool json = false;
     const char *only = NULL;
+    bool solvers_only = false;
     const cli_opt_t opts[] = {
+        CLI_OPT_FLAG("--solvers", &solvers_only, "only the solver items"),
         CLI_OPT("--games", CLI_STRING, &only, "'SPEC;SPEC'", "only these games (default: all)"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
@@ -45,7 +52,9 @@ int cmd_bench(int argc, char **argv)
     const char *specs[64];
     int n = 0;
     char *copy = NULL;
-    if (only) {
+    if (solvers_only) {
+        if (only) return cli_usage_error("bench", "--games and --solvers exclude each other");
+    } else if (only) {
         copy = strdup(only);
         char *save = NULL;
         for (char *t = strtok_r(copy, ";", &save); t && n < 64; t = strtok_r(NULL, ";", &save))
@@ -60,7 +69,7 @@ int cmd_bench(int argc, char **argv)
     if (json) {
         json_begin(&j, stdout);
         json_open(&j, "items", '[');
-    } else
+    } else if (n > 0)
         printf("%-50s %14s %9s | %9s | %9s | %13s %9s\n", "game", "perft", "Mnodes/s", "games/s",
                "sims/s", "alphabeta", "nodes/s");
     progress_t pg;
@@ -113,6 +122,34 @@ int cmd_bench(int argc, char **argv)
         char extra[GAME_SPEC_MAX + 8];
         snprintf(extra, sizeof extra, "last %s", r.spec);
         progress_update(&pg, i + 1, n, extra, i + 1 == n);
+    }
+    /* the solver items, after the games (not with --games) */
+    fifteen_bench_item_t sv[FIFTEEN_BENCH_ITEMS];
+    int nsv = only ? 0 : FIFTEEN_BENCH_ITEMS;
+    if (nsv && fifteen_bench(sv)) {
+        free(copy);
+        return cli_fail("bench", EXIT_FAILED);
+    }
+    if (json) {
+        json_close(&j);
+        json_open(&j, "solvers", '[');
+    } else if (nsv)
+        printf("%-50s %9s %7s %14s %9s\n", "solver", "instances", "length", "nodes", "Mnodes/s");
+    for (int i = 0; i < nsv; i++) {
+        double rate = sv[i].seconds > 0 ? (double)sv[i].nodes / sv[i].seconds : 0;
+        total += sv[i].nodes;
+        if (json) {
+            json_open(&j, NULL, '{');
+            json_str(&j, "solver", sv[i].name);
+            json_int(&j, "instances", sv[i].instances);
+            json_int(&j, "total_length", sv[i].total_length);
+            json_u64(&j, "nodes", sv[i].nodes);
+            json_num(&j, "seconds", "%.6f", sv[i].seconds);
+            json_num(&j, "nodes_per_second", "%.0f", rate);
+            json_close(&j);
+        } else
+            printf("%-50s %9d %7ld %14llu %9.2f\n", sv[i].name, sv[i].instances, sv[i].total_length,
+                   (unsigned long long)sv[i].nodes, rate / 1e6);
     }
     if (json) {
         json_close(&j);

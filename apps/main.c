@@ -31,6 +31,7 @@ static const command_t commands[] = {
     {"sprt", cmd_sprt, "sequential probability ratio test between two agents"},
     {"selfplay", cmd_selfplay, "self-play games: samples, throughput (network or fake)"},
     {"train", cmd_train, "AlphaZero training loop from a YAML config (resumable)"},
+    {"solve", cmd_solve, "exact solvers; agents run on one-player puzzles"},
     {"bench", cmd_bench, "deterministic speed benchmark with a node signature"},
     {NULL, NULL, NULL},
 };

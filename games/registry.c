@@ -13,8 +13,10 @@
 extern const game_entry_t backgammon_entry;
 extern const game_entry_t checkers_entry;
 extern const game_entry_t fanorona_entry;
+extern const game_entry_t fifteen_entry;
 extern const game_entry_t foxgeese_entry;
 extern const game_entry_t gobang_entry;
+extern const game_entry_t solitaire_entry;
 
 /* NULL-terminated; the order is the order `hoyle games` lists them in. */
 const game_entry_t *const game_registry[] = {
@@ -23,6 +25,8 @@ const game_entry_t *const game_registry[] = {
     &backgammon_entry, /* seed 001 */
     &fanorona_entry,   /* seeds 002 and 000 */
     &foxgeese_entry,   /* seed 000 */
+    &solitaire_entry,  /* seed 000 */
+    &fifteen_entry,    /* seed 000 (cut short: the standard rules) */
     NULL,
 };
 

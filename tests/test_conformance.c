@@ -230,8 +230,9 @@ static uint64_t play_checked(const game_t *g, uint64_t seed, scratch_t *x, int d
         EXPECT(game_hash(g, s) == game_hash_recompute(g, s),
                "incremental hash != recomputed at ply %d", length);
         int player = game_current_player(g, s);
-        /* A whole move ends when the mover changes. */
-        if (chain_len > 0 && (player != mover || mover == PLAYER_CHANCE)) {
+        /* A whole move ends when the mover changes; in a one-player game each
+         * action is one whole move (games/game.h, perft). */
+        if (chain_len > 0 && (player != mover || mover == PLAYER_CHANCE || g->num_players == 1)) {
             if (mover != PLAYER_CHANCE) check_whole_move(g, move_start, chain, chain_len);
             chain_len = 0;
         }

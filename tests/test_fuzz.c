@@ -385,7 +385,9 @@ static void fuzz_move(const game_t *g, scratch_t *x, rng_t *rng, const char *oth
             FUZZ_EXPECT(ok, "action %d (%d) of the parsed move is not legal", i, actions[i]);
             if (ok) game_apply(g, x->s2, actions[i]);
         }
-        if (ok)
+        if (ok && g->num_players == 1) /* each action is one whole move (games/game.h) */
+            FUZZ_EXPECT(n == 1, "a one-player move parsed as %d actions", n);
+        else if (ok)
             FUZZ_EXPECT(game_current_player(g, x->s2) != mover, "parsed move is not a whole move");
         if (!changed && cap >= m.n) {
             int same = n == m.n;

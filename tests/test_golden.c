@@ -1,7 +1,7 @@
 /* test_golden.c — seeded outputs compared with committed golden files under
  * tests/data/golden/ (STYLE.md points 12-13; KataGo's tests/results/): every
- * deterministic count of `hoyle bench` (bench.txt: per item and the total,
- * no rates) and the root visit tables of seeded MCTS searches
+ * deterministic count of `hoyle bench` (bench.txt: per item, the solver
+ * items and the total, no rates) and the root visit tables of seeded MCTS searches
  * (mcts_visits.txt), whole seeded games between agents (agent_games.txt),
  * and the records the checkers record writer makes
  * (checkers_records.pdn). A change that moves a line fails and prints the
@@ -26,6 +26,7 @@
 #include "mcts/bench.h"
 #include "mcts/evaluator.h"
 #include "mcts/mcts.h"
+#include "solve/fifteen.h"
 #include "tests/harness.h"
 #include "tests/toy_games.h"
 
@@ -184,6 +185,15 @@ static void test_bench_counts(void)
         bench_lines(out, &jobs->items[i]);
         total += bench_item_nodes(&jobs->items[i]);
         only[i] = jobs->items[i].spec; /* canonical spec, as in the golden lines */
+    }
+    /* the solver items of `hoyle bench`, after the games */
+    fifteen_bench_item_t sv[FIFTEEN_BENCH_ITEMS];
+    if (all) HARNESS_OK(fifteen_bench(sv));
+    for (int i = 0; all && i < FIFTEEN_BENCH_ITEMS; i++) {
+        fprintf(out, "%s solver_instances %d\n", sv[i].name, sv[i].instances);
+        fprintf(out, "%s solver_length %ld\n", sv[i].name, sv[i].total_length);
+        fprintf(out, "%s solver_nodes %llu\n", sv[i].name, (unsigned long long)sv[i].nodes);
+        total += sv[i].nodes;
     }
     if (all) fprintf(out, "total nodes %llu\n", (unsigned long long)total);
     fclose(out);
