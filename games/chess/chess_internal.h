@@ -199,6 +199,9 @@ bool ch_gives_check(const ch_pos_t *p, ch_move_t m);
  * action is not legal in `p`. */
 int ch_move_to_action(const ch_pos_t *p, ch_move_t m);
 ch_move_t ch_action_to_move(const ch_pos_t *p, int action);
+/* The move an action names, unchecked (apply's fast path: `action` must be
+ * legal in `p`); 0 when it names no move at all. */
+ch_move_t ch_action_decode(const ch_pos_t *p, int action);
 /* Neither side can mate by any series of legal moves in the cases hoyle
  * detects: K v K, K+minor v K, K+B v K+B with bishops on one colour. */
 bool ch_insufficient(const ch_pos_t *p);
