@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "games/chess/chess_internal.h"
+#include "games/chess/notation_seed.h" /* ch_move_parse_any: SAN, UCI, German, descriptive */
 
 void ch_square_name(int sq, char *buf)
 {
@@ -220,7 +221,7 @@ int ch_action_from_string(const game_t *g, const void *state, const char *text, 
     if (s->result != CH_ONGOING)
         return hoyle_error(HOYLE_EINVAL, "move '%s': the game is over", text);
     ch_move_t m;
-    int rc = ch_move_parse(&s->pos, text, &m);
+    int rc = ch_move_parse_any(&s->pos, text, &m);
     if (rc) return rc;
     *action = ch_move_to_action(&s->pos, m);
     return HOYLE_OK;

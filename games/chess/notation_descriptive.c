@@ -423,7 +423,7 @@ int ch_descriptive_parse(const ch_pos_t *p, const char *text, ch_move_t *out)
     }
     /* impossible: list what the named man (or the King, castling) can do */
     int type = d.castle ? CH_KING : d.piece.type;
-    ch_move_t own[CH_MAX_MOVES];
+    ch_move_t own[CH_MAX_MOVES] = {0};
     int m = 0;
     for (int i = 0; i < n; i++)
         if (ch_piece_type(p->board[ch_from(moves[i])]) == type) own[m++] = moves[i];
