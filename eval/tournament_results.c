@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "data/h5rec.h"
+#include "eval/opening_table.h"
 #include "eval/tournament_results.h"
 
 static char *dup_str(const char *s)
@@ -294,6 +295,8 @@ static int report_one(FILE *f, const tres_set_t *s, const tres_opts_t *o, int in
             fputs("\nFirst player's score by opening (draw = 1/2, 95% Wilson interval):\n", f);
             elo_report_first_player(f, s->groups, s->n_groups, 0.95);
         }
+        if (o->seed_table && s->n_groups > 0 && status == 0)
+            status = otable_print(f, o->seed_table, s->groups, s->n_groups);
     }
     elo_result_free(r);
     return status;

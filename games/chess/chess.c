@@ -83,6 +83,8 @@ static const game_vt_t ch_vt = {
     .move_from_string = ch_move_from_string,
     .evaluate = ch_evaluate,
     .is_noisy = ch_is_noisy,
+    .is_forcing = ch_is_forcing,
+    .noisy_order = ch_noisy_order,
     .perft = ch_perft,
 };
 
@@ -93,6 +95,12 @@ static const param_def_t chess_params[] = {
      .choices = "draw|play",
      .help = "draw: dead material (K v K, K+minor v K, bishops on one colour) ends the game; "
              "play: it does not (perft tables count through such positions)"},
+    {.key = "values",
+     .type = PARAM_CHOICE,
+     .def = "standard",
+     .choices = "standard|seed",
+     .help = "the evaluation's piece values: standard (P 1, N 3.2, B 3.3, R 5, Q 9) or the "
+             "seed's (N 3.5, B 5.25, R 9.5, Q 15)"},
     {.key = NULL},
 };
 
@@ -107,6 +115,7 @@ static int chess_create(game_t *g)
     if (cg == NULL) return hoyle_error(HOYLE_ENOMEM, "chess: out of memory");
     ch_attacks_init();
     cg->material_draw = params_choice(&g->params, "insufficient") == 0;
+    cg->seed_values = params_choice(&g->params, "values") == 1;
     g->impl = cg;
     g->vt = &ch_vt;
     g->num_players = 2;

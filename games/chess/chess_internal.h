@@ -100,6 +100,7 @@ typedef struct ch_state {
 /* The immutable game description (g->impl). */
 typedef struct ch_game {
     bool material_draw; /* insufficient material ends the game (default) */
+    bool seed_values;   /* eval: the seed's piece values (values=seed), else standard */
 } ch_game_t;
 
 static inline const ch_game_t *ch_game(const game_t *g) { return (const ch_game_t *)g->impl; }
@@ -251,5 +252,11 @@ int ch_state_to_string(const game_t *g, const void *s, char *buf, size_t cap);
 /* eval.c */
 double ch_evaluate(const game_t *g, const void *s, int player);
 bool ch_is_noisy(const game_t *g, const void *s, int action);
+/* The evaluation in centipawns for White (cg NULL: standard values), and
+ * whether the side to move is in check (the forcing slot: alpha-beta's
+ * check extension), and the MVV-LVA order of a noisy move. */
+int ch_evaluate_cp(const ch_game_t *cg, const ch_pos_t *p);
+bool ch_is_forcing(const game_t *g, const void *s);
+int ch_noisy_order(const game_t *g, const void *s, int action);
 
 #endif

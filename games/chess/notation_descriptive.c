@@ -39,9 +39,9 @@ typedef struct dmove {
     int castle; /* 0 none, 1 either side, 2 King's side, 3 Queen's side */
     dpiece_t piece;
     bool capture;
-    dpiece_t target;   /* capture of a named man (target_sq.rank == 0) */
-    dsquare_t to;      /* a move's square, or a capture onto a named square */
-    int promo;         /* CH_KNIGHT..CH_QUEEN, or -1 */
+    dpiece_t target; /* capture of a named man (target_sq.rank == 0) */
+    dsquare_t to;    /* a move's square, or a capture onto a named square */
+    int promo;       /* CH_KNIGHT..CH_QUEEN, or -1 */
 } dmove_t;
 
 static const char *const file_full[8] = {"QR", "QKt", "QB", "Q", "K", "KB", "KKt", "KR"};
@@ -72,8 +72,8 @@ static bool compact(const char *text, char *out, size_t cap)
         out[n++] = (char)*c;
     }
     out[n] = '\0';
-    static const char *const marks[] = {"mate", "check", "ch", "dis", "dbl", "double", "ep",
-                                        "++",   "+",     "#",  "!",   "?"};
+    static const char *const marks[] = {"mate", "check", "ch", "dis", "dbl", "double",
+                                        "ep",   "++",    "+",  "#",   "!",   "?"};
     for (bool again = true; again;) {
         again = false;
         for (size_t i = 0; i < sizeof marks / sizeof *marks; i++) {
@@ -95,9 +95,12 @@ static bool tokenize(const char *s, int *tok, int *val, int cap, int *count)
     while (*s) {
         if (n == cap) return false;
         val[n] = 0;
-        if (s[0] == 'K' && s[1] == 't') tok[n] = TK_KT, s += 2;
-        else if (s[0] == 's' && s[1] == 'q') tok[n] = TK_SQ, s += 2;
-        else if (*s >= '0' && *s <= '9') tok[n] = TK_DIGIT, val[n] = *s - '0', s++;
+        if (s[0] == 'K' && s[1] == 't')
+            tok[n] = TK_KT, s += 2;
+        else if (s[0] == 's' && s[1] == 'q')
+            tok[n] = TK_SQ, s += 2;
+        else if (*s >= '0' && *s <= '9')
+            tok[n] = TK_DIGIT, val[n] = *s - '0', s++;
         else {
             const char *l = strchr("KQRBNPx-=()", *s);
             if (l == NULL) return false;
@@ -115,8 +118,12 @@ static bool tokenize(const char *s, int *tok, int *val, int cap, int *count)
 static bool is_letter(int t) { return t <= TK_P; }
 static int type_of_token(int t)
 {
-    return t == TK_K ? CH_KING : t == TK_Q ? CH_QUEEN : t == TK_R ? CH_ROOK
-         : t == TK_B ? CH_BISHOP : t == TK_KT ? CH_KNIGHT : CH_PAWN;
+    return t == TK_K    ? CH_KING
+           : t == TK_Q  ? CH_QUEEN
+           : t == TK_R  ? CH_ROOK
+           : t == TK_B  ? CH_BISHOP
+           : t == TK_KT ? CH_KNIGHT
+                        : CH_PAWN;
 }
 
 /* [K|Q]? [R|Kt|B]? then a rank or "sq". */
@@ -124,7 +131,8 @@ static int parse_square(const int *tok, const int *val, int n, int *i, dsquare_t
 {
     memset(sq, 0, sizeof *sq);
     if (*i < n && (tok[*i] == TK_K || tok[*i] == TK_Q)) sq->f.side = tok[(*i)++] == TK_K ? 1 : 2;
-    if (*i < n && (tok[*i] == TK_R || tok[*i] == TK_KT || tok[*i] == TK_B)) sq->f.kind = tok[(*i)++];
+    if (*i < n && (tok[*i] == TK_R || tok[*i] == TK_KT || tok[*i] == TK_B))
+        sq->f.kind = tok[(*i)++];
     if (sq->f.side == 0 && sq->f.kind == 0) return hoyle_error(HOYLE_EINVAL, "no file named");
     if (*i < n && tok[*i] == TK_SQ) {
         sq->rank = 1;
@@ -149,8 +157,10 @@ static int parse_piece(const int *tok, const int *val, int n, int *i, dpiece_t *
         pc->type = type_of_token(l[0]);
     } else if (k == 2 && l[1] == TK_P && (side0 || filekind)) {
         pc->type = CH_PAWN;
-        if (side0) pc->f.side = l[0] == TK_K ? 1 : 2;
-        else pc->f.kind = l[0];
+        if (side0)
+            pc->f.side = l[0] == TK_K ? 1 : 2;
+        else
+            pc->f.kind = l[0];
     } else if (k == 2 && side0 && (l[1] == TK_R || l[1] == TK_KT || l[1] == TK_B)) {
         pc->type = type_of_token(l[1]);
         pc->f.side = l[0] == TK_K ? 1 : 2;
@@ -174,9 +184,9 @@ static int parse_piece(const int *tok, const int *val, int n, int *i, dpiece_t *
 static bool parse_castle(const char *s, dmove_t *m)
 {
     static const char *const forms[][2] = {
-        {"O-O-O", "3"}, {"0-0-0", "3"}, {"O-O", "2"}, {"0-0", "2"}, {"Castles", "1"},
-        {"CastlesK", "2"}, {"CastlesKR", "2"}, {"CastlesQ", "3"}, {"CastlesQR", "3"},
-        {"castles", "1"}};
+        {"O-O-O", "3"},     {"0-0-0", "3"},    {"O-O", "2"},       {"0-0", "2"},
+        {"Castles", "1"},   {"CastlesK", "2"}, {"CastlesKR", "2"}, {"CastlesQ", "3"},
+        {"CastlesQR", "3"}, {"castles", "1"}};
     for (size_t i = 0; i < sizeof forms / sizeof *forms; i++)
         if (strcmp(s, forms[i][0]) == 0) {
             m->castle = forms[i][1][0] - '0';
@@ -242,7 +252,10 @@ static bool file_ok(dfile_t f, int file)
     return f.side == 0 || (f.side == 1) == (file >= 4);
 }
 
-static int rel_rank(int color, int sq) { return color == CH_WHITE ? ch_rank(sq) + 1 : 8 - ch_rank(sq); }
+static int rel_rank(int color, int sq)
+{
+    return color == CH_WHITE ? ch_rank(sq) + 1 : 8 - ch_rank(sq);
+}
 
 static bool square_ok(const dsquare_t *d, int color, int sq)
 {
@@ -302,7 +315,8 @@ static int piece_text(const ch_pos_t *p, int sq, int level, char *buf, size_t ca
     int f = ch_file(sq);
     if (type == CH_PAWN && level == 1) return snprintf(buf, cap, "%sP", file_short[f]);
     if (type == CH_PAWN && level >= 2) return snprintf(buf, cap, "%sP", file_full[f]);
-    if (level == 0 || type == CH_KING || type == CH_QUEEN) return snprintf(buf, cap, "%s", type_name[type]);
+    if (level == 0 || type == CH_KING || type == CH_QUEEN)
+        return snprintf(buf, cap, "%s", type_name[type]);
     bool kings = type == CH_BISHOP ? (((ch_rank(sq) + f) & 1) != 0) == (color == CH_WHITE) : f >= 4;
     return snprintf(buf, cap, "%s%s", kings ? "K" : "Q", type_name[type]);
 }
@@ -328,8 +342,10 @@ static void candidate(const ch_pos_t *p, ch_move_t m, int pl, int tl, char *buf,
     }
     if (ch_is_capture(p, m)) {
         int at = ch_kind(m) == CH_MV_EP ? (us == CH_WHITE ? to - 8 : to + 8) : to;
-        if (tl == 3) square_text(us, to, true, tg, sizeof tg);
-        else piece_text(p, at, tl, tg, sizeof tg);
+        if (tl == 3)
+            square_text(us, to, true, tg, sizeof tg);
+        else
+            piece_text(p, at, tl, tg, sizeof tg);
         snprintf(buf, cap, "%sx%s", pc, tg);
     } else {
         square_text(us, to, tl > 0, tg, sizeof tg);
@@ -350,8 +366,8 @@ static bool reads_as(const ch_pos_t *p, const char *text, ch_move_t m, const ch_
     return parse_text(text, &d) == 0 && matches(p, &d, moves, n, hits) == 1 && hits[0] == m;
 }
 
-static int descriptive_text(const ch_pos_t *p, ch_move_t m, const ch_move_t *moves, int n,
-                            char *t, size_t cap)
+static int descriptive_text(const ch_pos_t *p, ch_move_t m, const ch_move_t *moves, int n, char *t,
+                            size_t cap)
 {
     if (ch_kind(m) == CH_MV_CASTLE) {
         snprintf(t, cap, "%s", ch_file(ch_to(m)) == 6 ? "O-O" : "O-O-O");
@@ -380,7 +396,8 @@ int ch_move_to_descriptive(const ch_pos_t *p, ch_move_t m, char *buf, size_t cap
     const char *mark = !ch_in_check(&q) ? "" : ch_has_legal(&q) ? " ch" : " mate";
     const char *ep = ch_kind(m) == CH_MV_EP ? " e.p." : "";
     int len = snprintf(buf, cap, "%s%s%s", t, ep, mark);
-    if (len < 0 || (size_t)len >= cap) return hoyle_error(HOYLE_EFULL, "descriptive: buffer too small");
+    if (len < 0 || (size_t)len >= cap)
+        return hoyle_error(HOYLE_EFULL, "descriptive: buffer too small");
     return len;
 }
 
@@ -418,8 +435,8 @@ int ch_descriptive_parse(const ch_pos_t *p, const char *text, ch_move_t *out)
     }
     if (k > 1) {
         list_moves(p, hits, k, moves, n, list, sizeof list);
-        return hoyle_error(HOYLE_EINVAL, "descriptive move '%s' is ambiguous for %s: %s", text, side,
-                           list);
+        return hoyle_error(HOYLE_EINVAL, "descriptive move '%s' is ambiguous for %s: %s", text,
+                           side, list);
     }
     /* impossible: list what the named man (or the King, castling) can do */
     int type = d.castle ? CH_KING : d.piece.type;
@@ -428,6 +445,7 @@ int ch_descriptive_parse(const ch_pos_t *p, const char *text, ch_move_t *out)
     for (int i = 0; i < n; i++)
         if (ch_piece_type(p->board[ch_from(moves[i])]) == type) own[m++] = moves[i];
     list_moves(p, own, m, moves, n, list, sizeof list);
-    return hoyle_error(HOYLE_EINVAL, "descriptive move '%s' is not legal for %s; the %s's moves: %s",
-                       text, side, type_word[type], m ? list : "none");
+    return hoyle_error(HOYLE_EINVAL,
+                       "descriptive move '%s' is not legal for %s; the %s's moves: %s", text, side,
+                       type_word[type], m ? list : "none");
 }

@@ -114,8 +114,8 @@ int ch_german_parse(const ch_pos_t *p, const char *text, ch_move_t *out)
     size_t len = 0;
     for (int i = 0; i < n; i++) {
         if (ch_from(moves[i]) != from) continue;
-        if (ch_to(moves[i]) == to &&
-            (!ch_is_promo(moves[i]) || ch_promo_type(moves[i]) == (promo >= 0 ? promo : CH_QUEEN))) {
+        if (ch_to(moves[i]) == to && (!ch_is_promo(moves[i]) ||
+                                      ch_promo_type(moves[i]) == (promo >= 0 ? promo : CH_QUEEN))) {
             bool capture = ch_is_capture(p, moves[i]);
             if (capture != (sep != '-'))
                 return hoyle_error(HOYLE_EINVAL, "german move '%s': %s, write '%c'", text,
@@ -169,8 +169,8 @@ int ch_move_to_notation(const ch_pos_t *p, ch_move_t m, int notation, char *buf,
     }
 }
 
-int ch_game_to_notation(const game_t *g, const void *start, const int *actions, int n,
-                        int notation, char *buf, size_t cap)
+int ch_game_to_notation(const game_t *g, const void *start, const int *actions, int n, int notation,
+                        char *buf, size_t cap)
 {
     ch_state_t s;
     memcpy(&s, start, sizeof s);
@@ -187,7 +187,8 @@ int ch_game_to_notation(const game_t *g, const void *start, const int *actions, 
                     ? snprintf(buf + len, cap - len, "%s%d.%s %s", len ? " " : "", s.fullmove,
                                s.pos.side == CH_WHITE ? "" : "..", mv)
                     : snprintf(buf + len, cap - len, " %s", mv);
-        if (w < 0 || (size_t)w >= cap - len) return hoyle_error(HOYLE_EFULL, "chess: text too long");
+        if (w < 0 || (size_t)w >= cap - len)
+            return hoyle_error(HOYLE_EFULL, "chess: text too long");
         len += (size_t)w;
         ch_state_make(ch_game(g), &s, m);
     }

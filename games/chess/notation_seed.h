@@ -48,7 +48,7 @@ int ch_move_to_notation(const ch_pos_t *p, ch_move_t m, int notation, char *buf,
 /* The whole game `actions[0..n)` from state `start` (a ch_state_t) as
  * numbered text in `notation` ("1. P-K4 P-K4 2. Kt-KB3 ..."): length,
  * HOYLE_EFULL, or HOYLE_EINVAL for an action that is not legal. */
-int ch_game_to_notation(const game_t *g, const void *start, const int *actions, int n,
-                        int notation, char *buf, size_t cap);
+int ch_game_to_notation(const game_t *g, const void *start, const int *actions, int n, int notation,
+                        char *buf, size_t cap);
 
 #endif
