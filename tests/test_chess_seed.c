@@ -4,6 +4,7 @@
  * book, descriptive and German read and write every legal move, bad moves
  * are one-line errors that change nothing, the 1,500-game table loads and
  * prints, and the evaluation is colour-symmetric. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -417,6 +418,94 @@ static void test_search_extends_checks(void)
     ab_free(t);
 }
 
+/* Brute-force references with alphabeta.h's rules: the check extension
+ * (a move into check costs no depth below ply 2 * root) and quiescence that
+ * stands pat unless in check, where every move is searched. */
+static int forcing_nodes;
+
+static double ref_q(const game_t *g, const ch_state_t *s, int qd)
+{
+    int player = game_current_player(g, s);
+    bool forcing = qd > 0 && game_is_forcing(g, s);
+    double best = forcing ? -1e9 : game_evaluate(g, s, player);
+    if (!forcing && qd <= 0) return best;
+    forcing_nodes += forcing;
+    int legal[CH_MAX_MOVES], n = game_legal_actions(g, s, legal);
+    for (int i = 0; i < n; i++) {
+        if (!forcing && !game_is_noisy(g, s, legal[i])) continue;
+        ch_state_t c = *s;
+        game_apply(g, &c, legal[i]);
+        double v;
+        if (game_is_terminal(g, &c)) {
+            double r[2];
+            game_returns(g, &c, r);
+            v = r[player];
+        } else {
+            v = -ref_q(g, &c, qd - 1);
+        }
+        if (v > best) best = v;
+    }
+    return best;
+}
+
+static double ref_search(const game_t *g, const ch_state_t *s, int depth, int ply, int root, int qd)
+{
+    if (depth <= 0) return ref_q(g, s, qd);
+    int player = game_current_player(g, s);
+    int legal[CH_MAX_MOVES], n = game_legal_actions(g, s, legal);
+    double best = -1e9;
+    for (int i = 0; i < n; i++) {
+        ch_state_t c = *s;
+        game_apply(g, &c, legal[i]);
+        double v;
+        if (game_is_terminal(g, &c)) {
+            double r[2];
+            game_returns(g, &c, r);
+            v = r[player];
+        } else {
+            int d = depth - 1;
+            if (ply < 2 * root && game_is_forcing(g, &c)) d = depth;
+            v = -ref_search(g, &c, d, ply + 1, root, qd);
+        }
+        if (v > best) best = v;
+    }
+    return best;
+}
+
+static void test_search_equals_reference(void)
+{
+    const game_t *g = chess();
+    rng_t r;
+    rng_init(&r, 5);
+    ab_params_t p;
+    ab_params_default(&p);
+    p.max_depth = 1;
+    p.quiescence = true;
+    p.qdepth = 3;
+    ab_t *t;
+    HARNESS_OK(ab_create(g, &p, &t));
+    int bad = 0, done = 0, legal[CH_MAX_MOVES];
+    forcing_nodes = 0;
+    for (int k = 0; k < 400 && done < 40; k++) {
+        ch_state_t s;
+        game_init(g, &s);
+        int plies = 10 + (int)rng_below(&r, 40);
+        for (int i = 0; i < plies && !game_is_terminal(g, &s); i++)
+            game_apply(g, &s, legal[rng_below(&r, (uint32_t)game_legal_actions(g, &s, legal))]);
+        if (game_is_terminal(g, &s)) continue;
+        double want = ref_search(g, &s, 1, 0, 1, 3);
+        const ab_result_t *res;
+        ab_clear(t);
+        HARNESS_OK(ab_search(t, &s, &res));
+        if (fabs(res->value - want) > 1e-9) bad++;
+        done++;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(done >= 30);
+    CU_ASSERT(forcing_nodes > 0);
+    ab_free(t);
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
@@ -430,6 +519,8 @@ int main(void)
         {"the 1,500-game table", test_seed_table},
         {"evaluation: colour symmetry, the seed's values", test_eval_symmetric},
         {"search: check extension finds a back-rank mate", test_search_extends_checks},
+        {"search: check extension and quiescence in check as documented",
+         test_search_equals_reference},
         {NULL, NULL},
     };
     return harness_run("chess_seed", tests);
