@@ -178,6 +178,11 @@ static void test_round_trip(void)
         for (int ply = 0; ply < 200 && !game_is_terminal(g, &s); ply++) {
             check_all_moves(&s.pos);
             int n = game_legal_actions(g, &s, legal);
+            for (int i = 0; i < n; i++) { /* the fast noisy test agrees with the move */
+                ch_move_t m = ch_action_to_move(&s.pos, legal[i]);
+                CU_ASSERT_EQUAL(game_is_noisy(g, &s, legal[i]),
+                                ch_is_capture(&s.pos, m) || ch_is_promo(m));
+            }
             game_apply(g, &s, legal[rng_below(&r, (uint32_t)n)]);
         }
     }
