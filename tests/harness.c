@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "games/game.h"
 
 int harness_run(const char *suite_name, const harness_test_t *tests)
 {
@@ -46,4 +47,25 @@ void harness_ok_(int status, const char *expr, const char *file, int line)
         fprintf(stderr, "%s:%d: %s failed (%d): %s\n", file, line, expr, status,
                 hoyle_last_error());
     CU_assertImplementation(status >= 0, (unsigned)line, expr, file, "", CU_FALSE);
+}
+
+int harness_perft_counts(const game_t *g, const void *s, const char *label, const char *counts,
+                         int max_depth, unsigned long long max_nodes, int generic_depth)
+{
+    const char *p = counts;
+    int checked = 0;
+    for (int d = 1; d <= max_depth; d++) {
+        char *end;
+        unsigned long long want = strtoull(p, &end, 10);
+        if (end == p || want > max_nodes) break;
+        p = end;
+        uint64_t got = game_perft(g, s, d);
+        if (got != want)
+            fprintf(stderr, "%s depth %d: %llu, want %llu\n", label, d, (unsigned long long)got,
+                    want);
+        CU_ASSERT_EQUAL(got, want);
+        if (d <= generic_depth) CU_ASSERT_EQUAL(game_perft_generic(g, s, d), want);
+        checked++;
+    }
+    return checked;
 }

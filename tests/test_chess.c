@@ -42,20 +42,9 @@ static int run_table(const char *file, uint64_t node_limit)
         const game_t *g = mk(spec);
         ch_state_t s;
         HARNESS_OK(game_position_from_string(g, pos, &s));
-        char *p = counts;
-        for (int d = 1;; d++) {
-            char *end;
-            unsigned long long want = strtoull(p, &end, 10);
-            if (end == p || want > node_limit) break;
-            p = end;
-            uint64_t got = game_perft(g, &s, d);
-            if (got != want)
-                fprintf(stderr, "%s %s depth %d: %llu, want %llu\n", spec, pos, d,
-                        (unsigned long long)got, want);
-            CU_ASSERT_EQUAL(got, want);
-            if (want <= 20000) CU_ASSERT_EQUAL(game_perft_generic(g, &s, d), want);
-            checked++;
-        }
+        char label[400];
+        snprintf(label, sizeof label, "%s | %s", spec, pos);
+        checked += harness_perft_counts(g, &s, label, counts, 64, node_limit, 3);
         rows++;
         game_free(g);
     }
