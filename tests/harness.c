@@ -49,8 +49,8 @@ void harness_ok_(int status, const char *expr, const char *file, int line)
     CU_assertImplementation(status >= 0, (unsigned)line, expr, file, "", CU_FALSE);
 }
 
-int harness_perft_counts(const game_t *g, const void *s, const char *label, const char *counts,
-                         int max_depth, unsigned long long max_nodes, int generic_depth)
+static int perft_counts(const game_t *g, const void *s, const char *label, const char *counts,
+                        int max_depth, unsigned long long max_nodes, int generic_depth)
 {
     const char *p = counts;
     int checked = 0;
@@ -68,4 +68,35 @@ int harness_perft_counts(const game_t *g, const void *s, const char *label, cons
         checked++;
     }
     return checked;
+}
+
+int harness_perft_table(const char *relative_path, int (*max_depth)(const char *spec),
+                        unsigned long long max_nodes, int generic_depth, int *checked)
+{
+    char *text = harness_read_data(relative_path);
+    CU_ASSERT_FATAL(text != NULL);
+    int rows = 0, count = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#' || line[0] == '\0') continue;
+        char spec[128], pos[256], counts[1024], label[400];
+        CU_ASSERT_FATAL(sscanf(line, "%127[^|]| %255[^|]| %1023[^\n]", spec, pos, counts) == 3);
+        for (char *e = spec + strlen(spec); e > spec && e[-1] == ' ';) *--e = '\0';
+        for (char *e = pos + strlen(pos); e > pos && e[-1] == ' ';) *--e = '\0';
+        const game_t *g = NULL;
+        HARNESS_OK(game_create(spec, &g));
+        CU_ASSERT_FATAL(g != NULL);
+        void *s = malloc(g->state_size);
+        game_init(g, s);
+        if (strcmp(pos, "start") != 0) HARNESS_OK(game_position_from_string(g, pos, s));
+        snprintf(label, sizeof label, "%s | %s", spec, pos);
+        count += perft_counts(g, s, label, counts, max_depth ? max_depth(spec) : 64, max_nodes,
+                              generic_depth);
+        rows++;
+        free(s);
+        game_free(g);
+    }
+    free(text);
+    if (checked) *checked = count;
+    return rows;
 }

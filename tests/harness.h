@@ -21,15 +21,15 @@ int harness_run(const char *suite, const harness_test_t *tests);
  * NUL-terminated buffer the caller frees; NULL if it cannot be read. */
 char *harness_read_data(const char *relative_path);
 
-/* Check one perft table row: `counts` holds the counts for depth 1, 2, ...
- * from state `s` of game `g`; each up to depth `max_depth` and at most
- * `max_nodes` is compared with game_perft(), and also with
- * game_perft_generic() up to `generic_depth`. A mismatch prints `label`
- * (the row), the depth and both counts. Returns the number of counts
- * checked. */
-struct game;
-int harness_perft_counts(const struct game *g, const void *s, const char *label, const char *counts,
-                         int max_depth, unsigned long long max_nodes, int generic_depth);
+/* Check a perft table under tests/data: rows `spec | position | counts`
+ * (`start` or the game's position text; counts for depth 1, 2, ...; `#`
+ * comments). Each count up to depth max_depth(spec) (NULL: no limit) and at
+ * most `max_nodes` is compared with game_perft(), and also with
+ * game_perft_generic() up to `generic_depth`; a mismatch prints the row,
+ * the depth and both counts. Returns the number of rows; *checked (may be
+ * NULL) gets the number of counts compared. */
+int harness_perft_table(const char *relative_path, int (*max_depth)(const char *spec),
+                        unsigned long long max_nodes, int generic_depth, int *checked);
 
 /* Assert that a hoyle call succeeded; on failure show hoyle_last_error(). */
 #define HARNESS_OK(call) harness_ok_((call), #call, __FILE__, __LINE__)
