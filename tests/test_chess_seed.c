@@ -406,7 +406,8 @@ static void test_search_extends_checks(void)
 {
     const game_t *g = chess();
     ch_state_t s;
-    /* 1 Qh7+?? no: 1 Rd8+ Rxd8 2 Rxd8 mate (back rank) */
+    /* 1 R-Q8 ch RxR 2 RxR mate (back rank): depth 2 reaches it only by
+     * extending the check */
     HARNESS_OK(game_position_from_string(g, "3r2k1/5ppp/8/8/8/8/5PPP/3RR1K1 w - - 0 1", &s));
     ab_params_t p;
     ab_params_default(&p);
@@ -428,6 +429,20 @@ static void test_search_extends_checks(void)
  * stands pat unless in check, where every move is searched. */
 static int forcing_nodes;
 
+/* Apply `a` to a copy of `s` in *c; true (and the mover's return in *v)
+ * when the game ends there. */
+static bool ends(const game_t *g, const ch_state_t *s, int a, ch_state_t *c, double *v)
+{
+    int player = game_current_player(g, s);
+    *c = *s;
+    game_apply(g, c, a);
+    if (!game_is_terminal(g, c)) return false;
+    double r[2];
+    game_returns(g, c, r);
+    *v = r[player];
+    return true;
+}
+
 static double ref_q(const game_t *g, const ch_state_t *s, int qd)
 {
     int player = game_current_player(g, s);
@@ -438,16 +453,9 @@ static double ref_q(const game_t *g, const ch_state_t *s, int qd)
     int legal[CH_MAX_MOVES], n = game_legal_actions(g, s, legal);
     for (int i = 0; i < n; i++) {
         if (!forcing && !game_is_noisy(g, s, legal[i])) continue;
-        ch_state_t c = *s;
-        game_apply(g, &c, legal[i]);
+        ch_state_t c;
         double v;
-        if (game_is_terminal(g, &c)) {
-            double r[2];
-            game_returns(g, &c, r);
-            v = r[player];
-        } else {
-            v = -ref_q(g, &c, qd - 1);
-        }
+        if (!ends(g, s, legal[i], &c, &v)) v = -ref_q(g, &c, qd - 1);
         if (v > best) best = v;
     }
     return best;
@@ -456,18 +464,12 @@ static double ref_q(const game_t *g, const ch_state_t *s, int qd)
 static double ref_search(const game_t *g, const ch_state_t *s, int depth, int ply, int root, int qd)
 {
     if (depth <= 0) return ref_q(g, s, qd);
-    int player = game_current_player(g, s);
     int legal[CH_MAX_MOVES], n = game_legal_actions(g, s, legal);
     double best = -1e9;
     for (int i = 0; i < n; i++) {
-        ch_state_t c = *s;
-        game_apply(g, &c, legal[i]);
+        ch_state_t c;
         double v;
-        if (game_is_terminal(g, &c)) {
-            double r[2];
-            game_returns(g, &c, r);
-            v = r[player];
-        } else {
+        if (!ends(g, s, legal[i], &c, &v)) {
             int d = depth - 1;
             if (ply < 2 * root && game_is_forcing(g, &c)) d = depth;
             v = -ref_search(g, &c, d, ply + 1, root, qd);

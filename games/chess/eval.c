@@ -190,43 +190,12 @@ double ch_evaluate(const game_t *g, const void *state, int player)
     return tanh((player == CH_WHITE ? cp : -cp) / 1000.0);
 }
 
-/* The to-square of an action's plane from a from-square, in the mover's
- * view (rules.c's encoding), without building the move: search asks this
- * of every legal move. -1 off the board. */
-static int plane_target(int fv, int plane)
-{
-    static const int8_t queen_dir[8][2] = {{1, 0},  {1, 1},   {0, 1},  {-1, 1},
-                                           {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
-    static const int8_t knight_step[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
-                                             {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-    int dr, df;
-    if (plane < 56) {
-        int d = plane / 7, dist = plane % 7 + 1;
-        dr = queen_dir[d][0] * dist, df = queen_dir[d][1] * dist;
-    } else if (plane < 64) {
-        dr = knight_step[plane - 56][0], df = knight_step[plane - 56][1];
-    } else {
-        dr = 1, df = (plane - 64) / 3 - 1;
-    }
-    int r = ch_rank(fv) + dr, f = ch_file(fv) + df;
-    return r < 0 || r > 7 || f < 0 || f > 7 ? -1 : r * 8 + f;
-}
-
-/* Captures (en passant included) and promotions, for a legal action. */
 bool ch_is_noisy(const game_t *g, const void *state, int action)
 {
     (void)g;
     const ch_pos_t *p = &((const ch_state_t *)state)->pos;
-    if (action < 0 || action >= CH_ACTIONS) return false;
-    int fv = action / 73, plane = action % 73, tv = plane_target(fv, plane);
-    if (tv < 0) return false;
-    if (plane >= 64) return true; /* an underpromotion */
-    int flip = p->side == CH_WHITE ? 0 : 56, from = fv ^ flip, to = tv ^ flip;
-    if (p->board[to] != CH_EMPTY) return true;
-    if (p->board[from] == CH_EMPTY || ch_piece_type(p->board[from]) != CH_PAWN) return false;
-    /* a pawn: a diagonal step onto an empty square is en passant; the
-     * last rank is a promotion */
-    return ch_file(to) != ch_file(from) || ch_rank(tv) == 7;
+    ch_move_t m = action >= 0 && action < CH_ACTIONS ? ch_action_decode(p, action) : 0;
+    return m != 0 && (ch_is_capture(p, m) || ch_is_promo(m));
 }
 
 /* MVV-LVA: victim first (a promotion counts as winning the new piece),
