@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "apps/cli.h"
+#include "eval/opening_table.h"
 #include "eval/tournament_export.h"
 #include "eval/tournament_results.h"
 
@@ -27,12 +28,15 @@ static const char elo_help[] =
 
 static const char report_help[] =
     "usage: hoyle report FILE.h5 [FILE2.h5 ...] [--anchor NAME] [--bootstrap N] [--seed S]\n"
-    "                    [--game SPEC] [--pool] [--json] [--pdn OUT.pdn]\n\n"
+    "                    [--game SPEC] [--pool] [--json] [--pdn OUT.pdn] [--seed-table FILE]\n\n"
     "Print everything about stored games: per game spec the Elo table, the\n"
     "cross table, the likelihood-of-superiority matrix and the first player's\n"
     "score by opening with 95% intervals (draw = 1/2). --pdn OUT.pdn also\n"
     "writes the games that have a PDN record writer (checkers) as PDN; the\n"
-    "others are skipped and counted. Options as in `hoyle elo`.\n";
+    "others are skipped and counted. --seed-table FILE also prints a published\n"
+    "table of first-player results by opening (configs/books/chess_seed_results.txt:\n"
+    "the seed's 1,500 chess games) in its own form beside the stored games'\n"
+    "figures. Options as in `hoyle elo`.\n";
 
 /* Exit codes (elo and report): 0 the tables were printed; 2 bad usage, an
  * unreadable record file or no rated games in it (the input is at fault);
@@ -41,7 +45,7 @@ int cli_ratings(int argc, char **argv, int report)
 {
     const char *cmd = report ? "report" : "elo";
     /* 256 files is max_pos below: more are refused by the parser, not cut. */
-    const char *files[256], *pdn = NULL;
+    const char *files[256], *pdn = NULL, *seed_table = NULL;
     int num_files = 0;
     tres_t t;
     memset(&t, 0, sizeof t);
@@ -70,6 +74,8 @@ int cli_ratings(int argc, char **argv, int report)
     if (report) {
         opts[k - 1] = (cli_opt_t)CLI_OPT("--pdn", CLI_STRING, &pdn, "OUT.pdn",
                                          "also write the checkers games as PDN");
+        opts[k++] = (cli_opt_t)CLI_OPT("--seed-table", CLI_STRING, &seed_table, "FILE",
+                                       "also print this published table by opening");
     }
     opts[k] = (cli_opt_t)CLI_OPT_END;
     const cli_command_t command = {.name = cmd,
@@ -100,6 +106,14 @@ int cli_ratings(int argc, char **argv, int report)
         tres_done(&t);
         return cli_fail(cmd, EXIT_USAGE);
     }
+    otable_t table;
+    if (seed_table) {
+        if (otable_load(seed_table, &table)) {
+            tres_done(&t);
+            return cli_fail(cmd, EXIT_USAGE);
+        }
+        o.seed_table = &table;
+    }
     if (o.format == TRES_TABLE) {
         printf("%lld games from", (long long)t.records);
         for (int i = 0; i < num_files; i++) printf(" %s", files[i]);
@@ -107,6 +121,7 @@ int cli_ratings(int argc, char **argv, int report)
     }
     int status = tres_report(stdout, &t, &o);
     tres_done(&t);
+    if (seed_table) otable_done(&table);
     if (status) return cli_fail(cmd, EXIT_FAILED);
     if (pdn) {
         FILE *f = fopen(pdn, "w");

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "data/h5rec.h"
+#include "eval/opening_table.h"
 #include "eval/tournament_results.h"
 
 static char *dup_str(const char *s)
@@ -293,6 +294,11 @@ static int report_one(FILE *f, const tres_set_t *s, const tres_opts_t *o, int in
         } else if (o->first_player && s->n_groups > 0) {
             fputs("\nFirst player's score by opening (draw = 1/2, 95% Wilson interval):\n", f);
             elo_report_first_player(f, s->groups, s->n_groups, 0.95);
+        }
+        /* printed even when the fit failed (all draws), like the table above */
+        if (o->seed_table && s->n_groups > 0) {
+            int st = otable_print(f, o->seed_table, s->groups, s->n_groups);
+            if (status == 0) status = st;
         }
     }
     elo_result_free(r);

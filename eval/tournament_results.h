@@ -65,6 +65,9 @@ typedef struct tres_opts {
     int crosstable;   /* table format: add the cross table */
     int los;          /* table format: add the likelihood-of-superiority matrix */
     int first_player; /* 1: the first player's score by opening; 2: one summary line */
+    /* table format: also print this published table by opening beside the
+     * games (eval/opening_table.h); NULL = none */
+    const struct otable *seed_table;
 } tres_opts_t;
 
 /* Fit and print every pool. Returns 0, or the first fit's error status

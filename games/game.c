@@ -35,6 +35,16 @@ bool game_is_noisy(const game_t *g, const void *s, int action)
     return g->vt->is_noisy ? g->vt->is_noisy(g, s, action) : false;
 }
 
+bool game_is_forcing(const game_t *g, const void *s)
+{
+    return g->vt->is_forcing ? g->vt->is_forcing(g, s) : false;
+}
+
+int game_noisy_order(const game_t *g, const void *s, int action)
+{
+    return g->vt->noisy_order ? g->vt->noisy_order(g, s, action) : 0;
+}
+
 /* SYM_IDENTITY short-circuits to a copy so that games with one symmetry need
  * no slot at all; game_registry_check enforces the slots for the rest. */
 void game_symmetry_state(const game_t *g, sym_t sym, const void *s, void *out)

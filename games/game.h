@@ -131,6 +131,16 @@ typedef struct game_vt {
     /* True for actions that quiescence search should extend (captures).
      * Default: none. */
     bool (*is_noisy)(const game_t *g, const void *s, int action);
+    /* True when the player to move in `s` (a decision state) is under a
+     * threat a search must not stop at (chess: in check): alpha-beta
+     * searches a move into such a state one ply deeper (check extension)
+     * and quiescence does not stand pat in it. Default: never. */
+    bool (*is_forcing)(const game_t *g, const void *s);
+    /* How early alpha-beta should try the noisy `action` (legal in `s`),
+     * in [0, 2^20), larger first (chess: the most valuable victim by the
+     * least valuable attacker); noisy actions with equal hints keep their
+     * legal order. Default: 0 for every action. */
+    int (*noisy_order)(const game_t *g, const void *s, int action);
     /* The state seen through symmetry `sym` (one of g->symmetries), and the
      * image of an action under it. Required when g->num_symmetries > 1. */
     void (*symmetry_state)(const game_t *g, sym_t sym, const void *s, void *out);
@@ -219,6 +229,8 @@ static inline int game_obs_size(const game_t *g)
 int game_chance_outcomes(const game_t *g, const void *s, int *actions, double *probs);
 double game_evaluate(const game_t *g, const void *s, int player);
 bool game_is_noisy(const game_t *g, const void *s, int action);
+bool game_is_forcing(const game_t *g, const void *s);
+int game_noisy_order(const game_t *g, const void *s, int action);
 bool game_is_legal(const game_t *g, const void *s, int action);
 
 /* `s` seen through symmetry `sym` (one of g->symmetries) written to `out`

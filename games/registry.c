@@ -12,6 +12,7 @@
 
 extern const game_entry_t backgammon_entry;
 extern const game_entry_t checkers_entry;
+extern const game_entry_t chess_entry;
 extern const game_entry_t fanorona_entry;
 extern const game_entry_t fifteen_entry;
 extern const game_entry_t foxgeese_entry;
@@ -23,6 +24,7 @@ const game_entry_t *const game_registry[] = {
     &checkers_entry,   /* seed 001 (and the end of 000) */
     &gobang_entry,     /* seed 000 */
     &backgammon_entry, /* seed 001 */
+    &chess_entry,      /* seed 001 */
     &fanorona_entry,   /* seeds 002 and 000 */
     &foxgeese_entry,   /* seed 000 */
     &solitaire_entry,  /* seed 000 */

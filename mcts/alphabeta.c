@@ -47,6 +47,7 @@ struct ab {
     bool oom;          /* a frame could not be allocated: the search fails */
     int64_t *history;  /* [num_players][num_actions] */
     uint64_t nodes;
+    int root_depth; /* this iteration's depth: extensions stop at ply 2 * root_depth */
     double t_start;
     bool abort;
     ab_result_t result;
@@ -188,7 +189,7 @@ static void order(const ab_t *t, frame_t *f, const void *s, int n, int player, i
         if (a == tt_action)
             sc = INT64_C(1) << 62;
         else if (game_is_noisy(g, s, a))
-            sc = INT64_C(1) << 60;
+            sc = (INT64_C(1) << 60) + game_noisy_order(g, s, a);
         else if (t->p.killers && a == f->killer[0])
             sc = INT64_C(1) << 59;
         else if (t->p.killers && a == f->killer[1])
@@ -289,13 +290,23 @@ static double qsearch(ab_t *t, int ply, const void *s, int qdepth, double alpha,
     f->pv_len = 0;
     t->nodes++;
     int player = game_current_player(g, s);
-    double best = game_evaluate(g, s, player);
-    if (qdepth <= 0 || best >= beta || !frame_ready(t, ply + 1) || out_of_time(t)) return best;
-    if (best > alpha) alpha = best;
-    int n = game_legal_actions(g, s, f->legal);
-    for (int i = 0; i < n; i++) {
+    /* In a forcing state (in check) standing pat is no option: every move
+     * is searched, the quiet ones too, within the same qdepth. */
+    bool forcing = qdepth > 0 && game_is_forcing(g, s) && frame_ready(t, ply + 1);
+    double best = forcing ? -AB_INF : game_evaluate(g, s, player);
+    if (forcing) {
+        if (out_of_time(t)) return 0;
+    } else {
+        if (qdepth <= 0 || best >= beta || !frame_ready(t, ply + 1) || out_of_time(t)) return best;
+        if (best > alpha) alpha = best;
+    }
+    /* the moves to search, ordered as in the main search (no TT move here) */
+    int n = game_legal_actions(g, s, f->legal), k = 0;
+    for (int i = 0; i < n; i++)
+        if (forcing || game_is_noisy(g, s, f->legal[i])) f->legal[k++] = f->legal[i];
+    order(t, f, s, k, player, -1);
+    for (int i = 0; i < k; i++) {
         int a = f->legal[i];
-        if (!game_is_noisy(g, s, a)) continue;
         void *c = t->frames[ply + 1]->state;
         memcpy(c, s, g->state_size);
         game_apply(g, c, a);
@@ -357,6 +368,10 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
          * depth in games with opponents, so a multi-step turn is searched whole;
          * one-player games count every move, or depth would never run out. */
         int d = (g->num_players > 1 && next == player) ? depth : depth - 1;
+        /* Check extension: a move into a forcing state (the opponent in
+         * check) costs no depth, up to ply 2 * the iteration's depth, so that
+         * a series of checks cannot grow the tree without bound. */
+        if (d < depth && ply < 2 * t->root_depth && next >= 0 && game_is_forcing(g, c)) d = depth;
         double v = child_value(t, ply + 1, c, d, alpha, beta, player, false);
         if (t->abort) return 0;
         if (v > best) {
@@ -412,6 +427,7 @@ int ab_search(ab_t *t, const void *state, const ab_result_t **out)
     game_legal_actions(g, state, t->frames[0]->legal);
     r->best_action = t->frames[0]->legal[0];
     for (int d = t->p.iterative ? 1 : t->p.max_depth; d <= t->p.max_depth; d++) {
+        t->root_depth = d;
         double v = search(t, 0, t->frames[0]->state, d, -AB_INF, AB_INF);
         if (t->oom) return hoyle_error(HOYLE_ENOMEM, "alphabeta: out of memory (search frames)");
         if (t->abort) {

@@ -9,7 +9,11 @@
  * Depth counts whole moves: an action by the player to move costs one ply
  * unless the same player moves again (a chain); chance outcomes are free.
  * At depth 0 the game's evaluate() is the leaf value, or, with quiescence,
- * a stand-pat search over the game's noisy actions (captures).
+ * a stand-pat search over the game's noisy actions (captures); in a state
+ * the game calls forcing (game_is_forcing: chess's check) quiescence
+ * searches every move instead of standing pat. A move into a forcing state
+ * costs no depth (check extension) while the ply is below twice the
+ * iteration's depth; games without the slot search exactly as before.
  *
  * Iterative deepening, a transposition table keyed by the game's Zobrist
  * hash (cutoffs only from entries of the same remaining depth, so the value

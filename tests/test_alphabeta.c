@@ -1,6 +1,7 @@
 /* test_alphabeta.c — alpha-beta equals plain minimax / expectimax.
  * Brute force below uses the same depth rule as alphabeta.h (a chain does
- * not cost depth, chance outcomes are free) and no pruning, no table. */
+ * not cost depth, chance outcomes are free, a move into a forcing state
+ * costs none below ply 2 * depth) and no pruning, no table. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@ typedef struct scratch {
     double *probs;
     size_t state_size;
     int width, levels;
+    int root_depth; /* the search's depth: the check extension's ply limit */
 } scratch_t;
 
 static void scratch_init(scratch_t *sc, const game_t *g)
@@ -71,6 +73,9 @@ static double minimax_at(const game_t *g, scratch_t *sc, int level, const void *
         memcpy(c, s, g->state_size);
         game_apply(g, c, actions[i]);
         int d = (g->num_players > 1 && game_current_player(g, c) == q) ? depth : depth - 1;
+        if (d < depth && level < 2 * sc->root_depth && game_current_player(g, c) >= 0 &&
+            game_is_forcing(g, c))
+            d = depth;
         double v = minimax_at(g, sc, level + 1, c, d, q);
         if (v > best) best = v;
     }
@@ -81,6 +86,7 @@ static double minimax(const game_t *g, const void *s, int depth, int player)
 {
     scratch_t sc;
     scratch_init(&sc, g);
+    sc.root_depth = depth;
     double v = minimax_at(g, &sc, 0, s, depth, player);
     scratch_done(&sc);
     return v;
@@ -134,6 +140,7 @@ static void compare_on_game(const game_t *g, int count, int max_depth, uint64_t 
     for (int i = 0; i < count * 4 && done < count; i++) {
         if (!random_position(g, &r, plies, s)) continue;
         int depth = 1 + done % max_depth;
+        sc.root_depth = depth;
         double want = minimax_at(g, &sc, 0, s, depth, game_current_player(g, s));
         for (int k = 0; k < CONFIGS; k++) {
             ab_t *t = searchers[depth][k];

@@ -1,0 +1,222 @@
+/* eval.c — the static evaluation alpha-beta and greedy search use, and the
+ * noisy moves for quiescence search (captures and promotions).
+ *
+ * Terms, in centipawns for White, each a middlegame and an endgame value
+ * blended by the phase (Fruit's tapered evaluation: phase 24 = all minor
+ * pieces, rooks and queens on the board, 0 = none; N, B 1, R 2, Q 4):
+ *   material  standard values P 100, N 320, B 330, R 500, Q 900, or, with
+ *             the game parameter values=seed, the seed's "fighting value"
+ *             ("if we take the Pawn as a unit ... a Knight is worth 3½
+ *             Pawns", Bishop 5¼, Rook 9½, Queen 15);
+ *   squares   piece-square tables (Michniewski's "simplified evaluation
+ *             function"; an endgame King table that centralises, pawns worth
+ *             more as they advance in the endgame);
+ *   mobility  squares each piece attacks that hold no man of its own side
+ *             and no enemy pawn guards, minus the average count;
+ *   pawns     passed pawns by rank, doubled and isolated pawns;
+ *   king      (middlegame only) the pawn shield in front of a castled King,
+ *             and enemy pieces attacking the squares around it;
+ *   bishops   the pair.
+ * The value for `player` is tanh(cp / 1000): inside (-1, 1), so a mate
+ * (+-1, from the rules) outranks every evaluation. Everything is computed
+ * from the position each call (no incremental state). */
+#include <math.h>
+
+#include "games/chess/chess_internal.h"
+
+/* Tables from White's side, a8 first (as printed), so index sq ^ 56 for
+ * White and sq for Black. */
+static const int16_t pst_mg[6][64] = {
+    {0,  0,   0,  0, 0,  0,  0,  0,   50,  50, 50, 50, 50, 50, 50, 50, 10, 10, 20, 30, 30,  20,
+     10, 10,  5,  5, 10, 25, 25, 10,  5,   5,  0,  0,  0,  20, 20, 0,  0,  0,  5,  -5, -10, 0,
+     0,  -10, -5, 5, 5,  10, 10, -20, -20, 10, 10, 5,  0,  0,  0,  0,  0,  0,  0,  0},
+    {-50, -40, -30, -30, -30, -30, -40, -50, -40, -20, 0,   0,   0,   0,   -20, -40,
+     -30, 0,   10,  15,  15,  10,  0,   -30, -30, 5,   15,  20,  20,  15,  5,   -30,
+     -30, 0,   15,  20,  20,  15,  0,   -30, -30, 5,   10,  15,  15,  10,  5,   -30,
+     -40, -20, 0,   5,   5,   0,   -20, -40, -50, -40, -30, -30, -30, -30, -40, -50},
+    {-20, -10, -10, -10, -10, -10, -10, -20, -10, 0,   0,   0,   0,   0,   0,   -10,
+     -10, 0,   5,   10,  10,  5,   0,   -10, -10, 5,   5,   10,  10,  5,   5,   -10,
+     -10, 0,   10,  10,  10,  10,  0,   -10, -10, 10,  10,  10,  10,  10,  10,  -10,
+     -10, 5,   0,   0,   0,   0,   5,   -10, -20, -10, -10, -10, -10, -10, -10, -20},
+    {0, 0,  0,  0,  0,  0, 0, 0, 5, 10, 10, 10, 10, 10, 10, 5, -5, 0,  0,  0, 0, 0,
+     0, -5, -5, 0,  0,  0, 0, 0, 0, -5, -5, 0,  0,  0,  0,  0, 0,  -5, -5, 0, 0, 0,
+     0, 0,  0,  -5, -5, 0, 0, 0, 0, 0,  0,  -5, 0,  0,  0,  5, 5,  0,  0,  0},
+    {-20, -10, -10, -5, -5, -10, -10, -20, -10, 0,   0,   0,  0,  0,   0,   -10,
+     -10, 0,   5,   5,  5,  5,   0,   -10, -5,  0,   5,   5,  5,  5,   0,   -5,
+     0,   0,   5,   5,  5,  5,   0,   -5,  -10, 5,   5,   5,  5,  5,   0,   -10,
+     -10, 0,   5,   0,  0,  0,   0,   -10, -20, -10, -10, -5, -5, -10, -10, -20},
+    {-30, -40, -40, -50, -50, -40, -40, -30, -30, -40, -40, -50, -50, -40, -40, -30,
+     -30, -40, -40, -50, -50, -40, -40, -30, -30, -40, -40, -50, -50, -40, -40, -30,
+     -20, -30, -30, -40, -40, -30, -30, -20, -10, -20, -20, -20, -20, -20, -20, -10,
+     20,  20,  0,   0,   0,   0,   20,  20,  20,  30,  10,  0,   0,   10,  30,  20},
+};
+
+static const int16_t king_eg[64] = {-50, -40, -30, -20, -20, -30, -40, -50, -30, -20, -10, 0,   0,
+                                    -10, -20, -30, -30, -10, 20,  30,  30,  20,  -10, -30, -30, -10,
+                                    30,  40,  40,  30,  -10, -30, -30, -10, 30,  40,  40,  30,  -10,
+                                    -30, -30, -10, 20,  30,  30,  20,  -10, -30, -30, -30, 0,   0,
+                                    0,   0,   -30, -30, -50, -30, -30, -30, -30, -30, -30, -50};
+
+/* Pawns in the endgame, by rank from the pawn's side (1..8). */
+static const int16_t pawn_eg_rank[8] = {0, 0, 5, 15, 30, 50, 80, 0};
+static const int16_t passed_mg[8] = {0, 5, 5, 10, 20, 35, 60, 0};
+static const int16_t passed_eg[8] = {0, 10, 15, 25, 45, 75, 120, 0};
+
+static const int value_standard[6] = {100, 320, 330, 500, 900, 0};
+static const int value_seed[6] = {100, 350, 525, 950, 1500, 0};
+static const int phase_weight[6] = {0, 1, 1, 2, 4, 0};
+/* mobility per square, mg and eg, and the count a piece is measured from */
+static const int mob_mg[6] = {0, 4, 5, 2, 1, 0}, mob_eg[6] = {0, 4, 5, 4, 2, 0};
+static const int mob_base[6] = {0, 4, 6, 6, 12, 0};
+/* king-zone attack units by attacker (N B R Q) */
+static const int attack_unit[6] = {0, 2, 2, 3, 5, 0};
+
+#define FILE_A 0x0101010101010101ull
+
+static inline uint64_t file_mask(int f) { return FILE_A << f; }
+static inline uint64_t adjacent_files(int f)
+{
+    return (f > 0 ? file_mask(f - 1) : 0) | (f < 7 ? file_mask(f + 1) : 0);
+}
+/* Squares strictly in front of `sq` from `color`'s side, on its file. */
+static inline uint64_t front_span(int color, int sq)
+{
+    uint64_t f = file_mask(ch_file(sq));
+    int r = ch_rank(sq);
+    return color == CH_WHITE ? (r < 7 ? f << ((r + 1) * 8) : 0) : (r > 0 ? f >> ((8 - r) * 8) : 0);
+}
+
+static inline uint64_t pawn_attacks_all(uint64_t pawns, int color)
+{
+    uint64_t not_a = ~FILE_A, not_h = ~(FILE_A << 7);
+    return color == CH_WHITE ? ((pawns & not_a) << 7) | ((pawns & not_h) << 9)
+                             : ((pawns & not_a) >> 9) | ((pawns & not_h) >> 7);
+}
+
+typedef struct score {
+    int mg, eg;
+} score_t;
+
+/* Everything for one colour, added to s (White's sign applied by the caller). */
+static void eval_side(const ch_pos_t *p, int us, const int *value, score_t *s, int *bishops)
+{
+    int them = us ^ 1;
+    uint64_t occ = ch_occupied(p), own = p->colors[us];
+    uint64_t our_pawns = ch_pieces(p, us, CH_PAWN), their_pawns = ch_pieces(p, them, CH_PAWN);
+    uint64_t guarded = pawn_attacks_all(their_pawns, them);
+    int their_king = ch_king_sq(p, them);
+    uint64_t zone = ch_king_att[their_king] | ch_bit(their_king);
+    int units = 0, attackers = 0;
+    for (int t = CH_PAWN; t <= CH_KING; t++) {
+        for (uint64_t b = ch_pieces(p, us, t); b; b &= b - 1) {
+            int sq = ch_lsb(b), idx = us == CH_WHITE ? sq ^ 56 : sq;
+            s->mg += value[t] + pst_mg[t][idx];
+            if (t == CH_KING) {
+                s->eg += king_eg[idx];
+                continue;
+            }
+            if (t == CH_PAWN) {
+                int rel = us == CH_WHITE ? ch_rank(sq) : 7 - ch_rank(sq);
+                s->eg += value[t] + pawn_eg_rank[rel];
+                uint64_t span = front_span(us, sq);
+                uint64_t block = span | ((span << 1) & ~FILE_A) | ((span >> 1) & ~(FILE_A << 7));
+                if (!(their_pawns & block)) { /* passed */
+                    s->mg += passed_mg[rel];
+                    s->eg += passed_eg[rel];
+                }
+                if (span & our_pawns) s->mg -= 10, s->eg -= 20; /* doubled */
+                if (!(adjacent_files(ch_file(sq)) & our_pawns))
+                    s->mg -= 10, s->eg -= 15; /* isolated */
+                continue;
+            }
+            s->eg += value[t] + pst_mg[t][idx];
+            uint64_t att = t == CH_KNIGHT   ? ch_knight_att[sq]
+                           : t == CH_BISHOP ? ch_bishop_att(sq, occ)
+                           : t == CH_ROOK   ? ch_rook_att(sq, occ)
+                                            : ch_queen_att(sq, occ);
+            int mob = ch_popcount(att & ~own & ~guarded) - mob_base[t];
+            s->mg += mob * mob_mg[t];
+            s->eg += mob * mob_eg[t];
+            if (att & zone) {
+                attackers++;
+                units += attack_unit[t] * ch_popcount(att & zone);
+            }
+            if (t == CH_BISHOP) (*bishops)++;
+        }
+    }
+    /* pressure on the enemy King: counts once two pieces join in */
+    if (attackers >= 2) {
+        int pen = units * units / 2;
+        s->mg += pen < 400 ? pen : 400;
+    }
+    /* our King's shelter: pawns on the three files in front of a King on
+     * its first two ranks (castled or not yet moved far) */
+    int k = ch_king_sq(p, us), rel = us == CH_WHITE ? ch_rank(k) : 7 - ch_rank(k);
+    if (rel <= 1) {
+        uint64_t files = file_mask(ch_file(k)) | adjacent_files(ch_file(k));
+        uint64_t shield1 = files & (us == CH_WHITE ? 0xFFull << (8 * (ch_rank(k) + 1))
+                                                   : 0xFFull << (8 * (ch_rank(k) - 1)));
+        uint64_t shield2 = files & (us == CH_WHITE ? 0xFFull << (8 * (ch_rank(k) + 2))
+                                                   : 0xFFull << (8 * (ch_rank(k) - 2)));
+        s->mg += 12 * ch_popcount(our_pawns & shield1) + 6 * ch_popcount(our_pawns & shield2);
+        for (int f = ch_file(k) - 1; f <= ch_file(k) + 1; f++)
+            if (f >= 0 && f <= 7 && !(file_mask(f) & our_pawns)) s->mg -= 15; /* open file */
+    }
+}
+
+int ch_evaluate_cp(const ch_game_t *cg, const ch_pos_t *p)
+{
+    const int *value = cg && cg->seed_values ? value_seed : value_standard;
+    score_t w = {0, 0}, b = {0, 0};
+    int wb = 0, bb = 0, phase = 0;
+    for (int t = CH_KNIGHT; t <= CH_QUEEN; t++)
+        phase += phase_weight[t] * ch_popcount(p->pieces[t]);
+    if (phase > 24) phase = 24;
+    eval_side(p, CH_WHITE, value, &w, &wb);
+    eval_side(p, CH_BLACK, value, &b, &bb);
+    int mg = w.mg - b.mg + (wb >= 2 ? 30 : 0) - (bb >= 2 ? 30 : 0);
+    int eg = w.eg - b.eg + (wb >= 2 ? 50 : 0) - (bb >= 2 ? 50 : 0);
+    return (mg * phase + eg * (24 - phase)) / 24;
+}
+
+double ch_evaluate(const game_t *g, const void *state, int player)
+{
+    const ch_state_t *s = state;
+    if (s->result != CH_ONGOING) {
+        if (s->result == CH_DRAW) return 0;
+        return (s->result == CH_WIN_WHITE) == (player == CH_WHITE) ? 1 : -1;
+    }
+    int cp = ch_evaluate_cp(ch_game(g), &s->pos);
+    return tanh((player == CH_WHITE ? cp : -cp) / 1000.0);
+}
+
+bool ch_is_noisy(const game_t *g, const void *state, int action)
+{
+    (void)g;
+    const ch_pos_t *p = &((const ch_state_t *)state)->pos;
+    ch_move_t m = action >= 0 && action < CH_ACTIONS ? ch_action_decode(p, action) : 0;
+    return m != 0 && (ch_is_capture(p, m) || ch_is_promo(m));
+}
+
+/* MVV-LVA: victim first (a promotion counts as winning the new piece),
+ * then the cheaper attacker. */
+int ch_noisy_order(const game_t *g, const void *state, int action)
+{
+    (void)g;
+    const ch_pos_t *p = &((const ch_state_t *)state)->pos;
+    ch_move_t m = action >= 0 && action < CH_ACTIONS ? ch_action_decode(p, action) : 0;
+    if (m == 0) return 0;
+    int victim = ch_kind(m) == CH_MV_EP           ? CH_PAWN
+                 : p->board[ch_to(m)] == CH_EMPTY ? -1
+                                                  : ch_piece_type(p->board[ch_to(m)]);
+    int gain = (victim >= 0 ? value_standard[victim] : 0) +
+               (ch_is_promo(m) ? value_standard[ch_promo_type(m)] - 100 : 0);
+    return gain * 8 + 7 - ch_piece_type(p->board[ch_from(m)]);
+}
+
+bool ch_is_forcing(const game_t *g, const void *state)
+{
+    (void)g;
+    const ch_state_t *s = state;
+    return s->result == CH_ONGOING && ch_in_check(&s->pos);
+}
