@@ -74,6 +74,7 @@ int cmd_report(int argc, char **argv);
 int cmd_sprt(int argc, char **argv);
 int cmd_selfplay(int argc, char **argv);
 int cmd_train(int argc, char **argv);
+int cmd_uci(int argc, char **argv);
 
 /* `hoyle elo` (report = 0) and `hoyle report` (report = 1): ratings and
  * tables from stored record files (cmd_elo.c). */

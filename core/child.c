@@ -89,7 +89,8 @@ int child_fail(child_t *c, const char *fmt, ...)
 
 bool child_broken(const child_t *c) { return c->broken != 0; }
 
-int child_read_line(child_t *c, long long deadline_ms, char **line)
+/* The next line, or 0 at the deadline (breaking the child when `fatal`). */
+static int next_line(child_t *c, long long deadline_ms, char **line, bool fatal)
 {
     if (c->broken) return hoyle_error(HOYLE_EIO, "%s: unusable after an earlier error", c->name);
     if (c->consumed) {
@@ -105,7 +106,7 @@ int child_read_line(child_t *c, long long deadline_ms, char **line)
             if (nl > c->buf && nl[-1] == '\r') nl[-1] = '\0';
             c->consumed = (size_t)(nl - c->buf) + 1;
             *line = c->buf;
-            return HOYLE_OK;
+            return 1;
         }
         scanned = c->len;
         if (c->len + 1 >= c->cap) {
@@ -119,7 +120,7 @@ int child_read_line(child_t *c, long long deadline_ms, char **line)
             c->cap *= 2;
         }
         long long left = deadline_ms - child_now_ms();
-        if (left <= 0) return child_fail(c, "no reply within the timeout");
+        if (left <= 0) return fatal ? child_fail(c, "no reply within the timeout") : 0;
         struct pollfd p = {.fd = c->fd, .events = POLLIN};
         int r = poll(&p, 1, left > 1000000 ? 1000000 : (int)left);
         if (r < 0 && errno == EINTR) continue;
@@ -130,6 +131,17 @@ int child_read_line(child_t *c, long long deadline_ms, char **line)
         if (got <= 0) return child_fail(c, "the process exited (end of input)");
         c->len += (size_t)got;
     }
+}
+
+int child_read_line(child_t *c, long long deadline_ms, char **line)
+{
+    int r = next_line(c, deadline_ms, line, true);
+    return r < 0 ? r : HOYLE_OK;
+}
+
+int child_poll_line(child_t *c, long long deadline_ms, char **line)
+{
+    return next_line(c, deadline_ms, line, false);
 }
 
 int child_send(child_t *c, const char *text, size_t n)

@@ -46,6 +46,11 @@ int child_open(const char *name, char *const argv[], char *const envp[], child_t
  * child is broken from then on), HOYLE_ENOMEM. */
 int child_read_line(child_t *c, long long deadline_ms, char **line);
 
+/* child_read_line() that may come back empty-handed: 1 with a line, 0 when
+ * `deadline_ms` passed first (the child stays usable), or a negative status
+ * as child_read_line(). For waits that check something else meanwhile. */
+int child_poll_line(child_t *c, long long deadline_ms, char **line);
+
 /* Send `n` bytes (all of them, or HOYLE_EIO with the child broken). */
 int child_send(child_t *c, const char *text, size_t n);
 

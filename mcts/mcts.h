@@ -158,7 +158,8 @@ void mcts_reseed(mcts_t *m, uint64_t seed);
 /* Change the limits of the next searches (a driver that sets them move by
  * move, `hoyle uci`): max_sims and time_limit_ms as in mcts_params_t (both 0:
  * until `stop`, a solved root, or forever), and `stop`, a flag another
- * thread sets to end the search before its next simulation (NULL = none).
+ * thread sets to end the search before its next simulation, the first one
+ * excepted (so that there is a move to report; NULL = none).
  * The arena keeps its size. HOYLE_EINVAL (nothing changed) for a Gumbel
  * search without max_sims, which its schedule needs, and for no limit at all
  * without a stop flag (a search that could never end). */

@@ -72,7 +72,10 @@ int mcts_set_limits(mcts_t *m, long long max_sims, double time_limit_ms, const a
 bool mcts_search_finished(const mcts_t *m)
 {
     if (m->stop) return true;
-    if (m->stop_flag && atomic_load_explicit(m->stop_flag, memory_order_relaxed)) return true;
+    /* A stop request ends the search after its first simulation: the root must be
+     * expanded for the search to have a move to report. */
+    if (m->stop_flag && m->sims > 0 && atomic_load_explicit(m->stop_flag, memory_order_relaxed))
+        return true;
     if (m->p.solver && (m->nodes[0].flags & NODE_PROVEN) && (m->nodes[0].flags & NODE_EXPANDED))
         return true;
     if (m->p.max_sims > 0 && m->sims >= m->p.max_sims) return true;
