@@ -29,7 +29,7 @@
 #include "mcts/agent_kind.h"
 #include "mcts/uci.h"
 
-#define HANDSHAKE_MS      10000 /* longest wait for uciok / readyok */
+#define HANDSHAKE_MS      10000 /* longest wait for uciok / readyok (timeout_ms when set) */
 #define STOP_GRACE_MS     1000  /* after `stop`, how long a bestmove may still take */
 #define QUIT_GRACE_MS     500   /* how long an engine may take to quit before it is killed */
 #define DEFAULT_MOVE_MS   1000  /* movetime when no limit is given */
@@ -54,11 +54,9 @@ typedef struct uci_agent {
     char *line; /* scratch for the position command */
 } uci_agent_t;
 
-static int engine_error(const agent_t *a, int code, const char *what)
-{
-    const uci_agent_t *u = a->impl;
-    return hoyle_error(code, "uci: %s: %s", u->argv[0], what);
-}
+/* Errors of an act are short: agent_play() puts the agent's spec (which
+ * names the engine) before them in a forfeit message of limited length. */
+static int engine_error(int code, const char *what) { return hoyle_error(code, "uci: %s", what); }
 
 /* Kill the engine (if any); the next act starts a new one. */
 static void engine_drop(uci_agent_t *u)
@@ -86,19 +84,19 @@ static int engine_start(agent_t *a)
     if (rc) return rc;
     char *line;
     rc = child_send(u->child, "uci\n", 4);
-    if (!rc) rc = wait_for(u, "uciok", child_now_ms() + HANDSHAKE_MS, &line);
+    long long wait = u->timeout_ms > 0 ? u->timeout_ms : HANDSHAKE_MS;
+    if (!rc) rc = wait_for(u, "uciok", child_now_ms() + wait, &line);
     for (int i = 0; !rc && i < a->num_options; i++)
         rc = child_printf(u->child, "setoption name %s value %s\n", a->options[i].name,
                           a->options[i].value);
     if (!rc) rc = child_send(u->child, "isready\n", 8);
-    if (!rc) rc = wait_for(u, "readyok", child_now_ms() + HANDSHAKE_MS, &line);
+    if (!rc) rc = wait_for(u, "readyok", child_now_ms() + wait, &line);
     if (rc) {
         char why[HOYLE_ERROR_MAX];
         snprintf(why, sizeof why, "%s", hoyle_last_error());
         engine_drop(u);
-        return hoyle_error(rc == HOYLE_ENOMEM ? rc : HOYLE_EIO,
-                           "uci: %s did not complete the uci/isready handshake (%s)", u->argv[0],
-                           why);
+        return hoyle_error(rc == HOYLE_ENOMEM ? rc : HOYLE_EIO, "uci: handshake failed (%s)",
+                           strncmp(why, "uci: ", 5) ? why : why + 5);
     }
     u->new_game = true;
     return HOYLE_OK;
@@ -151,7 +149,7 @@ static int position_command(agent_t *a, const void *state)
     bool startpos = memcmp(u->init, u->start, g->state_size) == 0;
     char fen[GAME_TEXT_MAX] = "";
     if (!startpos && game_position_to_string(g, u->start, fen, sizeof fen) < 0)
-        return engine_error(a, HOYLE_EUNSUP, "the position has no one-line text to send");
+        return engine_error(HOYLE_EUNSUP, "the position has no one-line text to send");
     size_t cap = u->moves_len + sizeof fen + 64;
     char *line = realloc(u->line, cap);
     if (!line) return hoyle_error(HOYLE_ENOMEM, "uci: out of memory");
@@ -220,7 +218,8 @@ static int uci_act(agent_t *a, const void *state, int *action)
     if (u->new_game) {
         char *line;
         rc = child_send(u->child, "ucinewgame\nisready\n", 19);
-        if (!rc) rc = wait_for(u, "readyok", child_now_ms() + HANDSHAKE_MS, &line);
+        long long wait = u->timeout_ms > 0 ? u->timeout_ms : HANDSHAKE_MS;
+        if (!rc) rc = wait_for(u, "readyok", child_now_ms() + wait, &line);
         if (rc) goto failed;
         u->new_game = false;
     }
@@ -261,25 +260,24 @@ static int uci_act(agent_t *a, const void *state, int *action)
             long long waited = child_now_ms() - t0;
             engine_drop(u);
             char why[160];
-            snprintf(why, sizeof why, "no bestmove within %lld ms%s (engine killed)", waited,
+            snprintf(why, sizeof why, "no bestmove within %lld ms%s, engine killed", waited,
                      stop_sent ? " and stop" : "");
-            return engine_error(a, HOYLE_EIO, why);
+            return engine_error(HOYLE_EIO, why);
         }
     }
     a->info.seconds = (double)(child_now_ms() - t0) / 1000.0;
     char move[GAME_MOVE_MAX];
     if (sscanf(line + 8, " %63s", move) != 1) {
         engine_drop(u);
-        return engine_error(a, HOYLE_EIO, "'bestmove' without a move");
+        return engine_error(HOYLE_EIO, "'bestmove' without a move");
     }
     if (!strcmp(move, "(none)") || !strcmp(move, "0000"))
-        return engine_error(a, HOYLE_ESTATE,
-                            "the engine finds no move in a position with legal moves");
+        return engine_error(HOYLE_ESTATE, "bestmove (none) in a position with legal moves");
     rc = game_action_from_string(g, state, move, action);
     if (rc) {
         char why[HOYLE_ERROR_MAX];
-        snprintf(why, sizeof why, "bestmove '%s' is not legal here (%s)", move, hoyle_last_error());
-        return engine_error(a, HOYLE_EINVAL, why);
+        snprintf(why, sizeof why, "bestmove '%s' is illegal here (%s)", move, hoyle_last_error());
+        return engine_error(HOYLE_EINVAL, why);
     }
     return HOYLE_OK;
 failed: /* an I/O failure: the engine is gone or out of step */
@@ -289,7 +287,7 @@ failed: /* an I/O failure: the engine is gone or out of step */
         const char *e = hoyle_last_error();
         snprintf(why, sizeof why, "%s", strncmp(e, "uci: ", 5) ? e : e + 5);
         engine_drop(u);
-        return hoyle_error(HOYLE_EIO, "uci: %s: %s (restarted at its next move)", u->argv[0], why);
+        return hoyle_error(HOYLE_EIO, "uci: %s; restarted at the next move", why);
     }
 }
 
