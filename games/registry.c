@@ -12,14 +12,12 @@
 
 extern const game_entry_t backgammon_entry;
 extern const game_entry_t checkers_entry;
+extern const game_entry_t chess_entry;
 extern const game_entry_t gobang_entry;
 
 /* NULL-terminated; the order is the order `hoyle games` lists them in. */
 const game_entry_t *const game_registry[] = {
-    &checkers_entry,
-    &gobang_entry,
-    &backgammon_entry,
-    NULL,
+    &checkers_entry, &gobang_entry, &backgammon_entry, &chess_entry, NULL,
 };
 
 const game_entry_t *game_registry_find(const char *name)

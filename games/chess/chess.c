@@ -1,0 +1,143 @@
+/* chess.c — the `chess` game: vtable and registry entry.
+ * The laws as in docs/games/chess.md: fully legal moves, checkmate and
+ * stalemate, automatic draws by the fifty-move rule, threefold repetition
+ * and (unless insufficient=play) dead material. Actions are AlphaZero's
+ * 8x8x73 encoding from the mover's view (rules.c); text is FEN and UCI long
+ * algebraic, with SAN accepted on input (notation.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "games/chess/chess_internal.h"
+#include "games/registry.h"
+
+static void ch_init(const game_t *g, void *s) { ch_state_start(ch_game(g), s); }
+
+static int ch_current_player(const game_t *g, const void *state)
+{
+    (void)g;
+    const ch_state_t *s = state;
+    return s->result == CH_ONGOING ? s->pos.side : PLAYER_TERMINAL;
+}
+
+static int ch_legal(const game_t *g, const void *state, int *out)
+{
+    (void)g;
+    const ch_state_t *s = state;
+    if (s->result != CH_ONGOING) return 0;
+    ch_move_t moves[CH_MAX_MOVES];
+    int n = ch_gen_legal(&s->pos, moves);
+    /* ascending, as the contract asks: insertion sort (n is a few dozen) */
+    for (int i = 0; i < n; i++) {
+        int a = ch_move_to_action(&s->pos, moves[i]), j = i;
+        while (j > 0 && out[j - 1] > a) out[j] = out[j - 1], j--;
+        out[j] = a;
+    }
+    return n;
+}
+
+static void ch_do(const game_t *g, void *state, int action)
+{
+    ch_state_t *s = state;
+    ch_state_make(ch_game(g), s, ch_action_decode(&s->pos, action));
+}
+
+static void ch_returns(const game_t *g, const void *state, double *out)
+{
+    (void)g;
+    const ch_state_t *s = state;
+    out[0] = out[1] = 0.0;
+    if (s->result == CH_WIN_WHITE) out[0] = 1.0, out[1] = -1.0;
+    if (s->result == CH_WIN_BLACK) out[0] = -1.0, out[1] = 1.0;
+}
+
+static uint64_t ch_hash(const game_t *g, const void *s)
+{
+    (void)g;
+    return ((const ch_state_t *)s)->pos.key;
+}
+
+/* From scratch, the en-passant square re-derived too: it counts only when a
+ * legal capture exists (the incremental key must agree). */
+static uint64_t ch_rehash(const game_t *g, const void *state)
+{
+    (void)g;
+    ch_pos_t p = ((const ch_state_t *)state)->pos;
+    if (p.ep != CH_NO_SQ && !ch_ep_legal(&p, p.ep)) p.ep = CH_NO_SQ;
+    return ch_key_compute(&p);
+}
+
+static const game_vt_t ch_vt = {
+    .init = ch_init,
+    .current_player = ch_current_player,
+    .legal_actions = ch_legal,
+    .apply = ch_do,
+    .returns = ch_returns,
+    .hash = ch_hash,
+    .hash_recompute = ch_rehash,
+    .observe = ch_observe,
+    .state_to_string = ch_state_to_string,
+    .position_to_string = ch_position_to_string,
+    .position_from_string = ch_position_from_string,
+    .action_to_string = ch_action_to_string,
+    .action_from_string = ch_action_from_string,
+    .move_from_string = ch_move_from_string,
+    .evaluate = ch_evaluate,
+    .is_noisy = ch_is_noisy,
+    .perft = ch_perft,
+};
+
+static const param_def_t chess_params[] = {
+    {.key = "insufficient",
+     .type = PARAM_CHOICE,
+     .def = "draw",
+     .choices = "draw|play",
+     .help = "draw: dead material (K v K, K+minor v K, bishops on one colour) ends the game; "
+             "play: it does not (perft tables count through such positions)"},
+    {.key = NULL},
+};
+
+static const char *const chess_variants[] = {
+    "chess(insufficient=draw)",
+    NULL,
+};
+
+static int chess_create(game_t *g)
+{
+    ch_game_t *cg = calloc(1, sizeof *cg);
+    if (cg == NULL) return hoyle_error(HOYLE_ENOMEM, "chess: out of memory");
+    ch_attacks_init();
+    cg->material_draw = params_choice(&g->params, "insufficient") == 0;
+    g->impl = cg;
+    g->vt = &ch_vt;
+    g->num_players = 2;
+    g->state_size = sizeof(ch_state_t);
+    g->num_actions = CH_ACTIONS;
+    g->max_legal = CH_MAX_MOVES;
+    g->max_chance_outcomes = 0;
+    /* At most 96 pawn steps and 30 captures reset the fifty-move counter,
+     * each followed by fewer than 100 plies. */
+    g->max_game_length = 12800;
+    g->obs_shape[0] = CH_PLANES;
+    g->obs_shape[1] = 8;
+    g->obs_shape[2] = 8;
+    /* No symmetry: castling breaks the left-right mirror, pawns the rest. */
+    g->num_symmetries = 1;
+    g->symmetries[0] = SYM_IDENTITY;
+    return HOYLE_OK;
+}
+
+static void chess_destroy(game_t *g)
+{
+    free(g->impl);
+    g->impl = NULL;
+}
+
+const game_entry_t chess_entry = {
+    .name = "chess",
+    .description = "chess (FIDE laws: castling, en passant, promotion; automatic fifty-move, "
+                   "threefold and dead-material draws)",
+    .params = chess_params,
+    .variants = chess_variants,
+    .create = chess_create,
+    .destroy = chess_destroy,
+};

@@ -1,0 +1,203 @@
+/* movegen.c — fully legal move generation (no make-and-test).
+ *
+ * One pass computes the checkers and the pinned pieces; then every move is
+ * generated only if legal: with a single check, non-king moves must land on
+ * the check line (block or capture); with a double check only the king
+ * moves; a pinned piece stays on the line through its king; the king steps
+ * only to squares the opponent does not attack with the king itself lifted
+ * off the board (so it cannot hide behind itself on a slider's line).
+ * En passant, which lifts two pieces off one rank, is tested by its own
+ * attack check (the horizontal-pin case). Castling: not out of, through or
+ * into check; the squares between king and rook empty. The generator has a
+ * counting mode (perft's bulk counting) sharing the same code. */
+#include "games/chess/chess_internal.h"
+
+#define RANK1 0x00000000000000FFull
+#define RANK3 0x0000000000FF0000ull
+#define RANK6 0x0000FF0000000000ull
+#define RANK8 0xFF00000000000000ull
+#define FILEA 0x0101010101010101ull
+#define FILEH 0x8080808080808080ull
+
+static inline uint64_t shift_up(uint64_t b, int us) { return us == CH_WHITE ? b << 8 : b >> 8; }
+
+/* Writes (or, with out == NULL, counts) the moves from..to set bits `t`. */
+static inline int emit(ch_move_t *out, int n, int from, uint64_t t)
+{
+    if (!out) return n + ch_popcount(t);
+    for (; t; t &= t - 1) out[n++] = ch_move(from, ch_lsb(t), CH_MV_NORMAL);
+    return n;
+}
+
+/* Pawn moves given as destination sets with a fixed from-offset `delta`
+ * (from = to - delta); promotions become four moves. */
+static inline int emit_pawn(ch_move_t *out, int n, uint64_t t, int delta, int kind, bool promo)
+{
+    if (!out) return n + ch_popcount(t) * (promo ? 4 : 1);
+    for (; t; t &= t - 1) {
+        int to = ch_lsb(t), from = to - delta;
+        if (promo)
+            for (int k = CH_MV_PROMO + 3; k >= CH_MV_PROMO; k--) out[n++] = ch_move(from, to, k);
+        else
+            out[n++] = ch_move(from, to, kind);
+    }
+    return n;
+}
+
+/* Whether the en-passant capture from `from` leaves the king safe. */
+static bool ep_safe(const ch_pos_t *p, int from, int to)
+{
+    int us = p->side, them = us ^ 1, ksq = ch_king_sq(p, us);
+    int victim = us == CH_WHITE ? to - 8 : to + 8;
+    uint64_t occ = (ch_occupied(p) ^ ch_bit(from) ^ ch_bit(victim)) | ch_bit(to);
+    uint64_t rq = (p->pieces[CH_ROOK] | p->pieces[CH_QUEEN]) & p->colors[them];
+    uint64_t bq = (p->pieces[CH_BISHOP] | p->pieces[CH_QUEEN]) & p->colors[them];
+    if ((ch_rook_att(ksq, occ) & rq) || (ch_bishop_att(ksq, occ) & bq)) return false;
+    uint64_t leapers =
+        (ch_knight_att[ksq] & p->pieces[CH_KNIGHT]) | (ch_pawn_att[us][ksq] & p->pieces[CH_PAWN]);
+    return (leapers & p->colors[them] & ~ch_bit(victim)) == 0;
+}
+
+static inline __attribute__((always_inline)) int generate(const ch_pos_t *p, ch_move_t *out)
+{
+    int us = p->side, them = us ^ 1, n = 0;
+    uint64_t own = p->colors[us], enemy = p->colors[them], occ = own | enemy;
+    int ksq = ch_king_sq(p, us);
+    uint64_t checkers = ch_attackers(p, ksq, occ) & enemy;
+
+    /* 1. king steps */
+    uint64_t kocc = occ ^ ch_bit(ksq);
+    for (uint64_t t = ch_king_att[ksq] & ~own; t; t &= t - 1) {
+        int to = ch_lsb(t);
+        if (ch_attacked(p, to, them, kocc)) continue;
+        if (out)
+            out[n++] = ch_move(ksq, to, CH_MV_NORMAL);
+        else
+            n++;
+    }
+    if (checkers && (checkers & (checkers - 1))) return n; /* double check */
+
+    /* 2. the check line and the pins */
+    uint64_t mask = ~own;
+    if (checkers) mask = ch_between[ksq][ch_lsb(checkers)] | checkers;
+    uint64_t rq = (p->pieces[CH_ROOK] | p->pieces[CH_QUEEN]) & enemy;
+    uint64_t bq = (p->pieces[CH_BISHOP] | p->pieces[CH_QUEEN]) & enemy;
+    uint64_t snipers = (ch_rook_att(ksq, enemy) & rq) | (ch_bishop_att(ksq, enemy) & bq);
+    uint64_t pinned = 0;
+    for (; snipers; snipers &= snipers - 1) {
+        uint64_t b = ch_between[ksq][ch_lsb(snipers)] & occ;
+        if (b && !(b & (b - 1))) pinned |= b & own;
+    }
+    /* in check a pinned piece has no legal move (its line meets the check
+     * line only at the king) */
+    uint64_t movable = checkers ? own & ~pinned : own;
+
+    /* 3. knights (a pinned knight never moves) */
+    for (uint64_t b = p->pieces[CH_KNIGHT] & movable & ~pinned; b; b &= b - 1) {
+        int from = ch_lsb(b);
+        n = emit(out, n, from, ch_knight_att[from] & mask);
+    }
+    /* 4. sliders */
+    for (uint64_t b = (p->pieces[CH_BISHOP] | p->pieces[CH_QUEEN]) & movable; b; b &= b - 1) {
+        int from = ch_lsb(b);
+        uint64_t t = ch_bishop_att(from, occ) & mask;
+        if (pinned & ch_bit(from)) t &= ch_line[ksq][from];
+        n = emit(out, n, from, t);
+    }
+    for (uint64_t b = (p->pieces[CH_ROOK] | p->pieces[CH_QUEEN]) & movable; b; b &= b - 1) {
+        int from = ch_lsb(b);
+        uint64_t t = ch_rook_att(from, occ) & mask;
+        if (pinned & ch_bit(from)) t &= ch_line[ksq][from];
+        n = emit(out, n, from, t);
+    }
+
+    /* 5. pawns: set-wise for the free ones, one by one for the pinned */
+    uint64_t pawns = p->pieces[CH_PAWN] & movable, empty = ~occ;
+    uint64_t last = us == CH_WHITE ? RANK8 : RANK1, third = us == CH_WHITE ? RANK3 : RANK6;
+    int up = us == CH_WHITE ? 8 : -8;
+    uint64_t free_pawns = pawns & ~pinned;
+    uint64_t one = shift_up(free_pawns, us) & empty;
+    uint64_t two = shift_up(one & third, us) & empty & mask;
+    one &= mask;
+    uint64_t capl = shift_up(free_pawns & ~FILEA, us), capr = shift_up(free_pawns & ~FILEH, us);
+    /* one rank up, then one file left / right: white +7 / +9, black -9 / -7 */
+    capl = (capl >> 1) & enemy & mask;
+    capr = (capr << 1) & enemy & mask;
+    int dl = up - 1, dr = up + 1;
+    n = emit_pawn(out, n, one & ~last, up, CH_MV_NORMAL, false);
+    n = emit_pawn(out, n, one & last, up, 0, true);
+    n = emit_pawn(out, n, two, 2 * up, CH_MV_DOUBLE, false);
+    n = emit_pawn(out, n, capl & ~last, dl, CH_MV_NORMAL, false);
+    n = emit_pawn(out, n, capl & last, dl, 0, true);
+    n = emit_pawn(out, n, capr & ~last, dr, CH_MV_NORMAL, false);
+    n = emit_pawn(out, n, capr & last, dr, 0, true);
+    for (uint64_t b = pawns & pinned; b; b &= b - 1) {
+        int from = ch_lsb(b);
+        uint64_t line = ch_line[ksq][from];
+        uint64_t o = shift_up(ch_bit(from), us) & empty;
+        uint64_t t2 = shift_up(o & third, us) & empty & line;
+        uint64_t t = (o | (ch_pawn_att[us][from] & enemy)) & line;
+        for (; t; t &= t - 1) {
+            int to = ch_lsb(t);
+            if (!(ch_bit(to) & last)) {
+                if (out) out[n] = ch_move(from, to, CH_MV_NORMAL);
+                n++;
+            } else if (out) {
+                for (int k = CH_MV_PROMO + 3; k >= CH_MV_PROMO; k--)
+                    out[n++] = ch_move(from, to, k);
+            } else {
+                n += 4;
+            }
+        }
+        if (t2) {
+            if (out) out[n] = ch_move(from, ch_lsb(t2), CH_MV_DOUBLE);
+            n++;
+        }
+    }
+    /* 6. en passant (ep is set only when some capture is legal; each taker
+     * is still tested, one may be pinned) */
+    if (p->ep != CH_NO_SQ)
+        for (uint64_t b = ch_pawn_att[them][p->ep] & p->pieces[CH_PAWN] & own; b; b &= b - 1) {
+            int from = ch_lsb(b);
+            if (!ep_safe(p, from, p->ep)) continue;
+            if (out)
+                out[n++] = ch_move(from, p->ep, CH_MV_EP);
+            else
+                n++;
+        }
+
+    /* 7. castling */
+    if (!checkers && (p->castling & (us == CH_WHITE ? CH_WK | CH_WQ : CH_BK | CH_BQ))) {
+        int base = us == CH_WHITE ? 0 : 56;
+        int kr = us == CH_WHITE ? CH_WK : CH_BK, qr = us == CH_WHITE ? CH_WQ : CH_BQ;
+        if ((p->castling & kr) && !(occ & (ch_bit(base + 5) | ch_bit(base + 6))) &&
+            !ch_attacked(p, base + 5, them, occ) && !ch_attacked(p, base + 6, them, occ)) {
+            if (out)
+                out[n++] = ch_move(base + 4, base + 6, CH_MV_CASTLE);
+            else
+                n++;
+        }
+        if ((p->castling & qr) &&
+            !(occ & (ch_bit(base + 1) | ch_bit(base + 2) | ch_bit(base + 3))) &&
+            !ch_attacked(p, base + 3, them, occ) && !ch_attacked(p, base + 2, them, occ)) {
+            if (out)
+                out[n++] = ch_move(base + 4, base + 2, CH_MV_CASTLE);
+            else
+                n++;
+        }
+    }
+    return n;
+}
+
+int ch_gen_legal(const ch_pos_t *p, ch_move_t *out) { return generate(p, out); }
+
+int ch_count_legal(const ch_pos_t *p) { return generate(p, NULL); }
+
+bool ch_has_legal(const ch_pos_t *p) { return generate(p, NULL) > 0; }
+
+bool ch_gives_check(const ch_pos_t *p, ch_move_t m)
+{
+    ch_pos_t q = *p;
+    ch_pos_make(&q, m);
+    return ch_in_check(&q);
+}

@@ -1,0 +1,140 @@
+/* rules.c — the action encoding and how a game ends.
+ *
+ * Actions are AlphaZero's 8x8x73 policy (Silver et al., "A general
+ * reinforcement learning algorithm that masters chess, shogi and Go through
+ * self-play", Science 2018, supplementary table S2), seen from the mover's
+ * side (ranks flipped for Black, files kept):
+ *   action = from * 73 + plane, from = the from-square in that view,
+ *   planes  0..55: queen-like moves, direction d * 7 + (distance - 1),
+ *                  d = N NE E SE S SW W NW (0..7); queen promotions,
+ *                  castling (the king's two-square step) included;
+ *   planes 56..63: knight moves, (+1,+2) (+2,+1) (+2,-1) (+1,-2) (-1,-2)
+ *                  (-2,-1) (-2,+1) (-1,+2) as (rank, file) steps;
+ *   planes 64..72: underpromotions, 64 + (file step + 1) * 3 + (N 0, B 1, R 2).
+ * Ends: checkmate and stalemate; then, automatically, the fifty-move rule
+ * (100 plies without capture or pawn move, unless that last move mated),
+ * threefold repetition (ch_pos_t keys compare positions as FIDE does) and,
+ * unless the game was made with insufficient=play, dead material. */
+#include <string.h>
+
+#include "games/chess/chess_internal.h"
+
+static const int knight_step[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
+                                      {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
+static const int queen_dir[8][2] = {{1, 0},  {1, 1},   {0, 1},  {-1, 1},
+                                    {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
+
+static inline int view(int sq, int side) { return side == CH_WHITE ? sq : sq ^ 56; }
+
+int ch_move_to_action(const ch_pos_t *p, ch_move_t m)
+{
+    int fv = view(ch_from(m), p->side), tv = view(ch_to(m), p->side);
+    int dr = ch_rank(tv) - ch_rank(fv), df = ch_file(tv) - ch_file(fv);
+    int plane;
+    if (ch_is_promo(m) && ch_promo_type(m) != CH_QUEEN) {
+        plane = 64 + (df + 1) * 3 + (ch_promo_type(m) - CH_KNIGHT);
+    } else if (dr && df && dr != df && dr != -df) {
+        plane = 56;
+        for (int i = 0; i < 8; i++)
+            if (knight_step[i][0] == dr && knight_step[i][1] == df) plane = 56 + i;
+    } else {
+        int sr = (dr > 0) - (dr < 0), sf = (df > 0) - (df < 0), d = 0;
+        for (int i = 0; i < 8; i++)
+            if (queen_dir[i][0] == sr && queen_dir[i][1] == sf) d = i;
+        int dist = dr ? (dr > 0 ? dr : -dr) : (df > 0 ? df : -df);
+        plane = d * 7 + dist - 1;
+    }
+    return fv * 73 + plane;
+}
+
+ch_move_t ch_action_decode(const ch_pos_t *p, int action)
+{
+    int fv = action / 73, plane = action % 73, dr, df, promo = -1;
+    if (plane < 56) {
+        int d = plane / 7, dist = plane % 7 + 1;
+        dr = queen_dir[d][0] * dist, df = queen_dir[d][1] * dist;
+    } else if (plane < 64) {
+        dr = knight_step[plane - 56][0], df = knight_step[plane - 56][1];
+    } else {
+        dr = 1, df = (plane - 64) / 3 - 1, promo = CH_KNIGHT + (plane - 64) % 3;
+    }
+    int r = ch_rank(fv) + dr, f = ch_file(fv) + df;
+    if (r < 0 || r > 7 || f < 0 || f > 7) return 0;
+    int from = view(fv, p->side), to = view(r * 8 + f, p->side);
+    int piece = p->board[from];
+    if (piece == CH_EMPTY) return 0;
+    int type = ch_piece_type(piece), kind = CH_MV_NORMAL;
+    if (type == CH_PAWN) {
+        if (promo >= 0)
+            kind = CH_MV_PROMO + promo - CH_KNIGHT;
+        else if (ch_rank(to) == 0 || ch_rank(to) == 7)
+            kind = CH_MV_PROMO + CH_QUEEN - CH_KNIGHT;
+        else if (to == p->ep)
+            kind = CH_MV_EP;
+        else if (dr == 2)
+            kind = CH_MV_DOUBLE;
+    } else if (promo >= 0) {
+        return 0;
+    } else if (type == CH_KING && (df == 2 || df == -2)) {
+        kind = CH_MV_CASTLE;
+    }
+    return ch_move(from, to, kind);
+}
+
+ch_move_t ch_action_to_move(const ch_pos_t *p, int action)
+{
+    if (action < 0 || action >= CH_ACTIONS) return 0;
+    ch_move_t m = ch_action_decode(p, action), moves[CH_MAX_MOVES];
+    if (m == 0) return 0;
+    int n = ch_gen_legal(p, moves);
+    for (int i = 0; i < n; i++)
+        if (moves[i] == m) return m;
+    return 0;
+}
+
+bool ch_insufficient(const ch_pos_t *p)
+{
+    if (p->pieces[CH_PAWN] | p->pieces[CH_ROOK] | p->pieces[CH_QUEEN]) return false;
+    uint64_t minors = p->pieces[CH_KNIGHT] | p->pieces[CH_BISHOP];
+    if (ch_popcount(minors) <= 1) return true;
+    /* only bishops, all on squares of one colour: no mate can ever arise */
+    const uint64_t dark = 0xAA55AA55AA55AA55ull;
+    uint64_t b = p->pieces[CH_BISHOP];
+    return p->pieces[CH_KNIGHT] == 0 && ((b & dark) == 0 || (b & ~dark) == 0);
+}
+
+int ch_repetitions(const ch_state_t *s)
+{
+    int count = 0;
+    for (int i = (int)s->nhist - 2; i >= 0; i -= 2)
+        if (s->hist[i] == s->pos.key) count++;
+    return count;
+}
+
+void ch_state_finish(const ch_game_t *cg, ch_state_t *s)
+{
+    const ch_pos_t *p = &s->pos;
+    s->result = CH_ONGOING;
+    s->reason = CH_END_NONE;
+    if (!ch_has_legal(p)) {
+        if (ch_in_check(p)) {
+            s->result = p->side == CH_WHITE ? CH_WIN_BLACK : CH_WIN_WHITE;
+            s->reason = CH_END_MATE;
+        } else {
+            s->result = CH_DRAW;
+            s->reason = CH_END_STALEMATE;
+        }
+        return;
+    }
+    int reason = CH_END_NONE;
+    if (p->halfmove >= CH_FIFTY)
+        reason = CH_END_FIFTY;
+    else if (s->nhist >= 4 && ch_repetitions(s) >= 2)
+        reason = CH_END_REPETITION;
+    else if (cg->material_draw && ch_insufficient(p))
+        reason = CH_END_MATERIAL;
+    if (reason != CH_END_NONE) {
+        s->result = CH_DRAW;
+        s->reason = (uint8_t)reason;
+    }
+}
