@@ -84,6 +84,8 @@ static const game_vt_t ch_vt = {
     .evaluate = ch_evaluate,
     .is_noisy = ch_is_noisy,
     .perft = ch_perft,
+    .record_format = "PGN",
+    .record_to_string = ch_record_to_string,
 };
 
 static const param_def_t chess_params[] = {
