@@ -29,8 +29,14 @@ fi
 if [ -z "$stockfish" ] && [ "${HOYLE_REQUIRE_STOCKFISH:-0}" = 1 ]; then
   fail "stockfish is required (HOYLE_REQUIRE_STOCKFISH=1) but not installed"
 fi
-# pgn_ok FILE N: pgn-extract reads N games from FILE and logs no complaint
+# pgn_ok FILE N: every game's movetext ends with its Result tag, and
+# pgn-extract reads N games from FILE and logs no complaint
 pgn_ok() {
+  awk '/^\[Result "/ { want = $2; gsub(/[]"]/, "", want) }
+       /^$/ { if (body && last != want) bad = 1; body = 0 }
+       /^[^[]/ && NF { body = 1; last = $NF }
+       END { if (body && last != want) bad = 1; exit bad }' "$1" ||
+    fail "$1: a game's result token differs from its Result tag"
   [ -n "$pgn_extract" ] || { echo "uci.sh: pgn-extract missing: PGN check of $1 skipped" >&2; return 0; }
   "$pgn_extract" -s -l "$dir/pgn.log" -o "$dir/pgn.out" "$1" 2>"$dir/pgn.err" ||
     fail "pgn-extract failed on $1"
