@@ -4,10 +4,10 @@
  * as in Stockfish): for each square, the relevant occupancy (the ray squares
  * short of the edge) is multiplied by a magic number and shifted down to an
  * index into that square's slice of a shared table. The magics are found at
- * start-up by trial with a fixed-seed generator (sparse random numbers), so
- * the tables are the same in every run. Everything is built once per
- * process under pthread_once; the Zobrist keys (board.c) are built there
- * too, so one init call readies the whole module. */
+ * start-up by trial with a fixed-seed generator (sparse random numbers,
+ * Stockfish's per-rank seeds), so the tables are the same in every run. Everything is built once
+ * per process under pthread_once; the Zobrist keys (board.c) are built there too, so one init call
+ * readies the whole module. */
 #include <pthread.h>
 #include <string.h>
 
@@ -21,6 +21,7 @@ static uint64_t rook_table[0x19000];  /* 102,400 entries: the sum of 2^bits over
 static uint64_t bishop_table[0x1480]; /* 5,248 */
 
 void ch_zobrist_build(void); /* board.c */
+void ch_rules_build(void);   /* rules.c */
 
 static const int rook_dir[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
 static const int bishop_dir[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
@@ -47,7 +48,10 @@ static uint64_t rnd(uint64_t *x)
     return *x * 2685821657736338717ull;
 }
 
-static void build_magics(ch_magic_t *mg, uint64_t *table, const int dir[4][2], uint64_t seed)
+/* Per-rank seeds that make the search quick (Stockfish's bitboard.cpp). */
+static const uint64_t rank_seed[8] = {728, 10316, 55013, 32803, 12281, 15100, 16645, 255};
+
+static void build_magics(ch_magic_t *mg, uint64_t *table, const int dir[4][2])
 {
     static uint64_t occ[4096], ref[4096];
     static int epoch[4096];
@@ -72,6 +76,7 @@ static void build_magics(ch_magic_t *mg, uint64_t *table, const int dir[4][2], u
             b = (b - m->mask) & m->mask;
         } while (b);
         memset(epoch, 0, sizeof epoch);
+        uint64_t seed = rank_seed[ch_rank(sq)];
         for (int found = 0; !found;) {
             do m->magic = rnd(&seed) & rnd(&seed) & rnd(&seed);
             while (ch_popcount((m->mask * m->magic) >> 56) < 6);
@@ -114,8 +119,8 @@ static void build(void)
             if (r > 0) ch_pawn_att[CH_BLACK][sq] |= ch_bit(sq - 8 + df);
         }
     }
-    build_magics(ch_rook_magic, rook_table, rook_dir, 0x9E3779B97F4A7C15ull);
-    build_magics(ch_bishop_magic, bishop_table, bishop_dir, 0xD1B54A32D192ED03ull);
+    build_magics(ch_rook_magic, rook_table, rook_dir);
+    build_magics(ch_bishop_magic, bishop_table, bishop_dir);
     for (int a = 0; a < 64; a++)
         for (int b = 0; b < 64; b++) {
             if (a == b) continue;
@@ -130,6 +135,7 @@ static void build(void)
             }
         }
     ch_zobrist_build();
+    ch_rules_build();
 }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;

@@ -104,7 +104,14 @@ typedef struct ch_game {
 
 static inline const ch_game_t *ch_game(const game_t *g) { return (const ch_game_t *)g->impl; }
 
-static inline int ch_popcount(uint64_t x) { return __builtin_popcountll(x); }
+/* SWAR popcount: without -mpopcnt, __builtin_popcountll is a libgcc call. */
+static inline int ch_popcount(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+}
 static inline int ch_lsb(uint64_t x) { return __builtin_ctzll(x); }
 static inline uint64_t ch_bit(int sq) { return 1ull << sq; }
 static inline int ch_rank(int sq) { return sq >> 3; }

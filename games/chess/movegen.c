@@ -193,7 +193,15 @@ int ch_gen_legal(const ch_pos_t *p, ch_move_t *out) { return generate(p, out); }
 
 int ch_count_legal(const ch_pos_t *p) { return generate(p, NULL); }
 
-bool ch_has_legal(const ch_pos_t *p) { return generate(p, NULL) > 0; }
+/* A free king step answers most positions without the full count. */
+bool ch_has_legal(const ch_pos_t *p)
+{
+    int them = p->side ^ 1, ksq = ch_king_sq(p, p->side);
+    uint64_t occ = ch_occupied(p) ^ ch_bit(ksq);
+    for (uint64_t t = ch_king_att[ksq] & ~p->colors[p->side]; t; t &= t - 1)
+        if (!ch_attacked(p, ch_lsb(t), them, occ)) return true;
+    return generate(p, NULL) > 0;
+}
 
 bool ch_gives_check(const ch_pos_t *p, ch_move_t m)
 {

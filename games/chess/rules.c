@@ -26,14 +26,15 @@ static const int queen_dir[8][2] = {{1, 0},  {1, 1},   {0, 1},  {-1, 1},
 
 static inline int view(int sq, int side) { return side == CH_WHITE ? sq : sq ^ 56; }
 
-int ch_move_to_action(const ch_pos_t *p, ch_move_t m)
+/* The plane of a queen-like or knight move from -> to in the mover's view
+ * (other pairs hold a value no legal move asks for); built once by
+ * ch_attacks_init. */
+static int8_t move_plane[64][64];
+
+static int plane_of(int fv, int tv)
 {
-    int fv = view(ch_from(m), p->side), tv = view(ch_to(m), p->side);
-    int dr = ch_rank(tv) - ch_rank(fv), df = ch_file(tv) - ch_file(fv);
-    int plane;
-    if (ch_is_promo(m) && ch_promo_type(m) != CH_QUEEN) {
-        plane = 64 + (df + 1) * 3 + (ch_promo_type(m) - CH_KNIGHT);
-    } else if (dr && df && dr != df && dr != -df) {
+    int dr = ch_rank(tv) - ch_rank(fv), df = ch_file(tv) - ch_file(fv), plane;
+    if (dr && df && dr != df && dr != -df) {
         plane = 56;
         for (int i = 0; i < 8; i++)
             if (knight_step[i][0] == dr && knight_step[i][1] == df) plane = 56 + i;
@@ -44,7 +45,22 @@ int ch_move_to_action(const ch_pos_t *p, ch_move_t m)
         int dist = dr ? (dr > 0 ? dr : -dr) : (df > 0 ? df : -df);
         plane = d * 7 + dist - 1;
     }
-    return fv * 73 + plane;
+    return plane;
+}
+
+void ch_rules_build(void);
+void ch_rules_build(void)
+{
+    for (int a = 0; a < 64; a++)
+        for (int b = 0; b < 64; b++) move_plane[a][b] = (int8_t)(a == b ? -1 : plane_of(a, b));
+}
+
+int ch_move_to_action(const ch_pos_t *p, ch_move_t m)
+{
+    int fv = view(ch_from(m), p->side), tv = view(ch_to(m), p->side);
+    if (ch_is_promo(m) && ch_promo_type(m) != CH_QUEEN)
+        return fv * 73 + 64 + (ch_file(tv) - ch_file(fv) + 1) * 3 + (ch_promo_type(m) - CH_KNIGHT);
+    return fv * 73 + move_plane[fv][tv];
 }
 
 ch_move_t ch_action_decode(const ch_pos_t *p, int action)

@@ -1,0 +1,180 @@
+/* test_chess.c — the chess game: perft tables (chessprogramming wiki and
+ * rule traps), fast vs generic perft in random games and with a repetition
+ * history, SAN and UCI round trips over every legal move of random games. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "games/chess/chess_internal.h"
+#include "games/game.h"
+#include "tests/harness.h"
+
+static const game_t *mk(const char *spec)
+{
+    const game_t *g = NULL;
+    HARNESS_OK(game_create(spec, &g));
+    CU_ASSERT_FATAL(g != NULL);
+    CU_ASSERT_FATAL(g->state_size == sizeof(ch_state_t));
+    return g;
+}
+
+static bool slow_tests(void)
+{
+    const char *e = getenv("HOYLE_SLOW_TESTS");
+    return !(e && strcmp(e, "0") == 0);
+}
+
+/* ---- perft tables ---- */
+
+static int run_table(const char *file, uint64_t node_limit)
+{
+    char *text = harness_read_data(file);
+    CU_ASSERT_FATAL(text != NULL);
+    int rows = 0, checked = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#' || line[0] == '\0') continue;
+        char spec[128], pos[256], counts[1024];
+        CU_ASSERT_FATAL(sscanf(line, "%127[^|]| %255[^|]| %1023[^\n]", spec, pos, counts) == 3);
+        for (char *e = spec + strlen(spec); e > spec && e[-1] == ' ';) *--e = '\0';
+        for (char *e = pos + strlen(pos); e > pos && e[-1] == ' ';) *--e = '\0';
+        const game_t *g = mk(spec);
+        ch_state_t s;
+        HARNESS_OK(game_position_from_string(g, pos, &s));
+        char *p = counts;
+        for (int d = 1;; d++) {
+            char *end;
+            unsigned long long want = strtoull(p, &end, 10);
+            if (end == p || want > node_limit) break;
+            p = end;
+            uint64_t got = game_perft(g, &s, d);
+            if (got != want)
+                fprintf(stderr, "%s %s depth %d: %llu, want %llu\n", spec, pos, d,
+                        (unsigned long long)got, want);
+            CU_ASSERT_EQUAL(got, want);
+            if (want <= 20000) CU_ASSERT_EQUAL(game_perft_generic(g, &s, d), want);
+            checked++;
+        }
+        rows++;
+        game_free(g);
+    }
+    free(text);
+    fprintf(stderr, "  %s: %d rows, %d counts\n", file, rows, checked);
+    return rows;
+}
+
+static void test_perft_wiki(void)
+{
+    CU_ASSERT(run_table("chess/perft_wiki.txt", slow_tests() ? 5000000 : 200000) >= 7);
+}
+
+static void test_perft_traps(void)
+{
+    CU_ASSERT(run_table("chess/perft_traps.txt", slow_tests() ? 2000000 : 200000) >= 25);
+}
+
+/* ---- fast perft == generic perft ---- */
+
+static void test_perft_fast_vs_generic(void)
+{
+    static const char *const specs[] = {"chess", "chess(insufficient=play)", NULL};
+    for (int v = 0; specs[v]; v++) {
+        const game_t *g = mk(specs[v]);
+        rng_t rng;
+        rng_init(&rng, 77 + (uint64_t)v);
+        int checked = 0, games = slow_tests() ? 30 : 8;
+        for (int game = 0; game < games; game++) {
+            ch_state_t s;
+            game_init(g, &s);
+            int legal[CH_MAX_MOVES];
+            for (int ply = 0; ply < 600 && !game_is_terminal(g, &s); ply++) {
+                if (ply % 9 == 4) {
+                    int depth = 1 + (int)rng_below(&rng, 2);
+                    uint64_t a = game_perft(g, &s, depth), b = game_perft_generic(g, &s, depth);
+                    if (a != b) {
+                        char fen[128];
+                        game_position_to_string(g, &s, fen, sizeof fen);
+                        fprintf(stderr, "%s depth %d: fast %llu generic %llu\n", fen, depth,
+                                (unsigned long long)a, (unsigned long long)b);
+                    }
+                    CU_ASSERT_EQUAL(a, b);
+                    checked++;
+                }
+                int n = game_legal_actions(g, &s, legal);
+                CU_ASSERT_FATAL(n > 0 && n <= g->max_legal);
+                game_apply(g, &s, legal[rng_below(&rng, (uint32_t)n)]);
+            }
+        }
+        CU_ASSERT(checked > 50);
+        game_free(g);
+    }
+}
+
+/* A repetition inside the perft tree: after Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1,
+ * Black's Ng8 makes the start position's third occurrence, so that child has
+ * no moves: perft(2) is the history-free count minus White's 20 replies. */
+static void test_perft_repetition_history(void)
+{
+    const game_t *g = mk("chess");
+    ch_state_t s, bare;
+    game_init(g, &s);
+    const char *moves[] = {"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"};
+    for (int i = 0; i < 7; i++) CU_ASSERT(game_apply_move_string(g, &s, moves[i]) == 1);
+    char fen[128];
+    game_position_to_string(g, &s, fen, sizeof fen);
+    HARNESS_OK(game_position_from_string(g, fen, &bare));
+    CU_ASSERT_EQUAL(game_perft(g, &s, 2), game_perft(g, &bare, 2) - 20);
+    CU_ASSERT_EQUAL(game_perft(g, &s, 2), game_perft_generic(g, &s, 2));
+    CU_ASSERT_EQUAL(game_perft(g, &s, 3), game_perft_generic(g, &s, 3));
+    game_free(g);
+}
+
+/* ---- notation over random games ---- */
+
+static void test_notation_random_games(void)
+{
+    const game_t *g = mk("chess");
+    rng_t rng;
+    rng_init(&rng, 4242);
+    int moves_checked = 0, games = slow_tests() ? 40 : 10;
+    for (int game = 0; game < games; game++) {
+        ch_state_t s;
+        game_init(g, &s);
+        int legal[CH_MAX_MOVES];
+        for (int ply = 0; ply < 300 && !game_is_terminal(g, &s); ply++) {
+            ch_move_t mv[CH_MAX_MOVES];
+            int n = ch_gen_legal(&s.pos, mv);
+            for (int i = 0; i < n; i++) {
+                char san[16], uci[8];
+                ch_move_t back = 0;
+                CU_ASSERT(ch_move_to_san(&s.pos, mv[i], san, sizeof san) > 0);
+                int rc = ch_move_parse(&s.pos, san, &back);
+                if (rc || back != mv[i]) fprintf(stderr, "SAN '%s': %s\n", san, hoyle_last_error());
+                CU_ASSERT(rc == 0 && back == mv[i]);
+                ch_move_to_uci(mv[i], uci);
+                CU_ASSERT(ch_move_parse(&s.pos, uci, &back) == 0 && back == mv[i]);
+                int a = ch_move_to_action(&s.pos, mv[i]);
+                CU_ASSERT(ch_action_to_move(&s.pos, a) == mv[i]);
+                moves_checked++;
+            }
+            CU_ASSERT_EQUAL(game_legal_actions(g, &s, legal), n);
+            game_apply(g, &s, legal[rng_below(&rng, (uint32_t)n)]);
+        }
+    }
+    CU_ASSERT(moves_checked > 10000);
+    game_free(g);
+}
+
+int main(void)
+{
+    static const harness_test_t tests[] = {
+        {"perft: chessprogramming wiki positions", test_perft_wiki},
+        {"perft: rule traps", test_perft_traps},
+        {"fast perft equals generic perft in random games", test_perft_fast_vs_generic},
+        {"perft sees the repetition history", test_perft_repetition_history},
+        {"SAN, UCI and actions round trip over random games", test_notation_random_games},
+        {NULL, NULL},
+    };
+    return harness_run("chess", tests);
+}
