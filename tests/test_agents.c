@@ -245,13 +245,13 @@ static void test_limits(void)
     atomic_int stop = 0;
     agent_t *a = NULL;
     int action;
-    HARNESS_OK(agent_create(g, "alphabeta(depth=30,tt_mb=1)", 1, &a));
-    agent_limits_t l = {.nodes = 3000, .stop = &stop};
+    HARNESS_OK(agent_create(g, "alphabeta(depth=9,tt_mb=1)", 1, &a));
+    agent_limits_t l = {.depth = 9, .nodes = 3000, .stop = &stop};
     HARNESS_OK(agent_set_limits(a, &l));
     HARNESS_OK(agent_act(a, s, &action));
     CU_ASSERT(game_is_legal(g, s, action));
     CU_ASSERT(agent_info(a)->nodes <= 3000 + 1024);
-    CU_ASSERT(agent_info(a)->depth >= 1 && agent_info(a)->depth < 30);
+    CU_ASSERT(agent_info(a)->depth >= 1 && agent_info(a)->depth < 9);
     atomic_store(&stop, 1);
     l.nodes = 0;
     HARNESS_OK(agent_set_limits(a, &l));
