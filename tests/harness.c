@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "games/game.h"
 
 int harness_run(const char *suite_name, const harness_test_t *tests)
 {
@@ -46,4 +47,56 @@ void harness_ok_(int status, const char *expr, const char *file, int line)
         fprintf(stderr, "%s:%d: %s failed (%d): %s\n", file, line, expr, status,
                 hoyle_last_error());
     CU_assertImplementation(status >= 0, (unsigned)line, expr, file, "", CU_FALSE);
+}
+
+static int perft_counts(const game_t *g, const void *s, const char *label, const char *counts,
+                        int max_depth, unsigned long long max_nodes, int generic_depth)
+{
+    const char *p = counts;
+    int checked = 0;
+    for (int d = 1; d <= max_depth; d++) {
+        char *end;
+        unsigned long long want = strtoull(p, &end, 10);
+        if (end == p || want > max_nodes) break;
+        p = end;
+        uint64_t got = game_perft(g, s, d);
+        if (got != want)
+            fprintf(stderr, "%s depth %d: %llu, want %llu\n", label, d, (unsigned long long)got,
+                    want);
+        CU_ASSERT_EQUAL(got, want);
+        if (d <= generic_depth) CU_ASSERT_EQUAL(game_perft_generic(g, s, d), want);
+        checked++;
+    }
+    return checked;
+}
+
+int harness_perft_table(const char *relative_path, int (*max_depth)(const char *spec),
+                        unsigned long long max_nodes, int generic_depth, int *checked)
+{
+    char *text = harness_read_data(relative_path);
+    CU_ASSERT_FATAL(text != NULL);
+    int rows = 0, count = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#' || line[0] == '\0') continue;
+        char spec[128], pos[256], counts[1024], label[400];
+        CU_ASSERT_FATAL(sscanf(line, "%127[^|]| %255[^|]| %1023[^\n]", spec, pos, counts) == 3);
+        for (char *e = spec + strlen(spec); e > spec && e[-1] == ' ';) *--e = '\0';
+        for (char *e = pos + strlen(pos); e > pos && e[-1] == ' ';) *--e = '\0';
+        const game_t *g = NULL;
+        HARNESS_OK(game_create(spec, &g));
+        CU_ASSERT_FATAL(g != NULL);
+        void *s = malloc(g->state_size);
+        game_init(g, s);
+        if (strcmp(pos, "start") != 0) HARNESS_OK(game_position_from_string(g, pos, s));
+        snprintf(label, sizeof label, "%s | %s", spec, pos);
+        count += perft_counts(g, s, label, counts, max_depth ? max_depth(spec) : 64, max_nodes,
+                              generic_depth);
+        rows++;
+        free(s);
+        game_free(g);
+    }
+    free(text);
+    if (checked) *checked = count;
+    return rows;
 }

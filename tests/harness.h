@@ -21,6 +21,16 @@ int harness_run(const char *suite, const harness_test_t *tests);
  * NUL-terminated buffer the caller frees; NULL if it cannot be read. */
 char *harness_read_data(const char *relative_path);
 
+/* Check a perft table under tests/data: rows `spec | position | counts`
+ * (`start` or the game's position text; counts for depth 1, 2, ...; `#`
+ * comments). Each count up to depth max_depth(spec) (NULL: no limit) and at
+ * most `max_nodes` is compared with game_perft(), and also with
+ * game_perft_generic() up to `generic_depth`; a mismatch prints the row,
+ * the depth and both counts. Returns the number of rows; *checked (may be
+ * NULL) gets the number of counts compared. */
+int harness_perft_table(const char *relative_path, int (*max_depth)(const char *spec),
+                        unsigned long long max_nodes, int generic_depth, int *checked);
+
 /* Assert that a hoyle call succeeded; on failure show hoyle_last_error(). */
 #define HARNESS_OK(call) harness_ok_((call), #call, __FILE__, __LINE__)
 void harness_ok_(int status, const char *expr, const char *file, int line);

@@ -56,39 +56,7 @@ static int depth_limit(const char *spec)
 
 static void test_perft_tables(void)
 {
-    char *text = harness_read_data("checkers/perft.txt");
-    CU_ASSERT_FATAL(text != NULL);
-    int rows = 0;
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-        if (line[0] == '#' || line[0] == '\0') continue;
-        char spec[128], pos[256], counts[1024];
-        CU_ASSERT_FATAL(sscanf(line, "%127[^|]| %255[^|]| %1023[^\n]", spec, pos, counts) == 3);
-        for (char *e = spec + strlen(spec); e > spec && e[-1] == ' ';) *--e = '\0';
-        for (char *e = pos + strlen(pos); e > pos && e[-1] == ' ';) *--e = '\0';
-        const game_t *g = mk(spec);
-        st_t s;
-        if (strcmp(pos, "start") == 0)
-            game_init(g, &s);
-        else
-            set_fen(g, &s, pos);
-        char *p = counts;
-        for (int d = 1; d <= depth_limit(spec); d++) {
-            char *end;
-            unsigned long long want = strtoull(p, &end, 10);
-            if (end == p) break;
-            p = end;
-            uint64_t got = game_perft(g, &s, d);
-            if (got != want)
-                fprintf(stderr, "%s %s depth %d: %llu, want %llu\n", spec, pos, d,
-                        (unsigned long long)got, want);
-            CU_ASSERT_EQUAL(got, want);
-            if (d <= 4) CU_ASSERT_EQUAL(game_perft_generic(g, &s, d), want);
-        }
-        rows++;
-        game_free(g);
-    }
-    CU_ASSERT(rows >= 4);
-    free(text);
+    CU_ASSERT(harness_perft_table("checkers/perft.txt", depth_limit, ~0ull, 4, NULL) >= 4);
 }
 
 /* Fast perft == generic perft on positions met in random games, including

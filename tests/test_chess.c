@@ -29,37 +29,7 @@ static bool slow_tests(void)
 
 static int run_table(const char *file, uint64_t node_limit)
 {
-    char *text = harness_read_data(file);
-    CU_ASSERT_FATAL(text != NULL);
-    int rows = 0, checked = 0;
-    char *save = NULL;
-    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        if (line[0] == '#' || line[0] == '\0') continue;
-        char spec[128], pos[256], counts[1024];
-        CU_ASSERT_FATAL(sscanf(line, "%127[^|]| %255[^|]| %1023[^\n]", spec, pos, counts) == 3);
-        for (char *e = spec + strlen(spec); e > spec && e[-1] == ' ';) *--e = '\0';
-        for (char *e = pos + strlen(pos); e > pos && e[-1] == ' ';) *--e = '\0';
-        const game_t *g = mk(spec);
-        ch_state_t s;
-        HARNESS_OK(game_position_from_string(g, pos, &s));
-        char *p = counts;
-        for (int d = 1;; d++) {
-            char *end;
-            unsigned long long want = strtoull(p, &end, 10);
-            if (end == p || want > node_limit) break;
-            p = end;
-            uint64_t got = game_perft(g, &s, d);
-            if (got != want)
-                fprintf(stderr, "%s %s depth %d: %llu, want %llu\n", spec, pos, d,
-                        (unsigned long long)got, want);
-            CU_ASSERT_EQUAL(got, want);
-            if (want <= 20000) CU_ASSERT_EQUAL(game_perft_generic(g, &s, d), want);
-            checked++;
-        }
-        rows++;
-        game_free(g);
-    }
-    free(text);
+    int checked = 0, rows = harness_perft_table(file, NULL, node_limit, 3, &checked);
     fprintf(stderr, "  %s: %d rows, %d counts\n", file, rows, checked);
     return rows;
 }

@@ -230,6 +230,10 @@ static void test_en_passant(void)
     CU_ASSERT(has_move(g, &s, "dxc6"));
     load(g, &s, "7k/5b2/8/2pP4/2K5/8/8/8 w - c6 0 1"); /* leaves it */
     CU_ASSERT(!has_move(g, &s, "dxc6"));
+    /* two takers, one pinned on a diagonal: only the other may take */
+    load(g, &s, "8/1K6/8/3PpP2/4b3/8/8/7k w - e6 0 1");
+    CU_ASSERT(has_move(g, &s, "fxe6"));
+    CU_ASSERT(!has_move(g, &s, "dxe6"));
     /* the only way out of a check by the double-stepped pawn */
     load(g, &s, "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1");
     CU_ASSERT(has_move(g, &s, "exd3"));
