@@ -1,7 +1,8 @@
 /* test_agents.c — the agent contract: specs (defaults, unknown keys and
  * kinds named in the error), legal actions on every toy and registered
  * game, seeded repeatability, tree reuse through observe, and a few
- * strength sanity checks on the toys. */
+ * strength sanity checks on the toys; free-form option keys, per-move
+ * limits and the stop flag, and the UCI pieces (mcts/uci.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
