@@ -313,10 +313,9 @@ static int uci_limits(agent_t *a, const agent_limits_t *l)
     return HOYLE_OK;
 }
 
-static void uci_destroy(agent_t *a)
+/* Frees the agent's state and stops its engine (if one runs). */
+static void uci_free(uci_agent_t *u)
 {
-    uci_agent_t *u = a->impl;
-    if (!u) return;
     engine_drop(u);
     free(u->start);
     free(u->cur);
@@ -324,6 +323,11 @@ static void uci_destroy(agent_t *a)
     free(u->moves);
     free(u->line);
     free(u);
+}
+
+static void uci_destroy(agent_t *a)
+{
+    if (a->impl) uci_free(a->impl);
     a->impl = NULL;
 }
 
@@ -364,12 +368,7 @@ static int uci_create(agent_t *a)
     u->moves = malloc(u->moves_cap);
     u->line = malloc(1024);
     if (!u->start || !u->cur || !u->init || !u->moves || !u->line) {
-        free(u->start);
-        free(u->cur);
-        free(u->init);
-        free(u->moves);
-        free(u->line);
-        free(u);
+        uci_free(u);
         return hoyle_error(HOYLE_ENOMEM, "uci: out of memory");
     }
     u->moves[0] = '\0';
