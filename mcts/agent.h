@@ -158,9 +158,10 @@ typedef struct agent_game_opts {
 typedef struct agent_game_result {
     double returns[GAME_MAX_PLAYERS]; /* per seat: the rules', 0 at the move limit, forfeit */
     agent_game_end_t end;
-    int forfeit_player; /* the seat that forfeited, or -1 */
-    int num_actions;    /* actions played, opening included */
-    char error[160];    /* end == AGENT_GAME_FORFEIT: "NAME: reason" / "NAME played illegal ..." */
+    int forfeit_player;          /* the seat that forfeited, or -1 */
+    int num_actions;             /* actions played, opening included */
+    char error[HOYLE_ERROR_MAX]; /* end == AGENT_GAME_FORFEIT: "NAME: reason" / "NAME played illegal
+                                    ..." */
 } agent_game_result_t;
 
 /* The most actions agent_play() can play in `g` (the size of opts->actions). */
