@@ -18,7 +18,7 @@ static const agent_kind_t *const agent_registry[] = {
     &agent_expectimax_kind,
     &agent_mcts_kind,
     &agent_human_kind,
-    &agent_uci_kind,
+    &agent_uci_kind, /* an external engine over UCI (agent_uci.c) */
     NULL,
 };
 
