@@ -1,7 +1,7 @@
 /* cmd_elo.c — `hoyle elo FILE.h5 ...`: Elo ratings recomputed from stored
  * game records (several files merge), and the option parsing shared with
  * `hoyle report` (cmd_report.c), which adds the cross table, the LOS matrix,
- * the first player's score by opening and PDN export. */
+ * the first player's score by opening and PDN / PGN export. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,14 +28,16 @@ static const char elo_help[] =
 
 static const char report_help[] =
     "usage: hoyle report FILE.h5 [FILE2.h5 ...] [--anchor NAME] [--bootstrap N] [--seed S]\n"
-    "                    [--game SPEC] [--pool] [--json] [--pdn OUT.pdn] [--seed-table FILE]\n\n"
+    "                    [--game SPEC] [--pool] [--json] [--pdn OUT.pdn] [--pgn OUT.pgn]\n"
+    "                    [--seed-table FILE]\n\n"
     "Print everything about stored games: per game spec the Elo table, the\n"
     "cross table, the likelihood-of-superiority matrix and the first player's\n"
     "score by opening with 95% intervals (draw = 1/2). --pdn OUT.pdn also\n"
-    "writes the games that have a PDN record writer (checkers) as PDN; the\n"
-    "others are skipped and counted. --seed-table FILE also prints a published\n"
-    "table of first-player results by opening (configs/books/chess_seed_results.txt:\n"
-    "the seed's 1,500 chess games) in its own form beside the stored games'\n"
+    "writes the games that have a PDN record writer (checkers) as PDN, --pgn\n"
+    "OUT.pgn those with a PGN writer (chess) as PGN; the others are skipped\n"
+    "and counted. --seed-table FILE also prints a published table of\n"
+    "first-player results by opening (configs/books/chess_seed_results.txt: the\n"
+    "seed's 1,500 chess games) in its own form beside the stored games'\n"
     "figures. Options as in `hoyle elo`.\n";
 
 /* Exit codes (elo and report): 0 the tables were printed; 2 bad usage, an
@@ -45,7 +47,7 @@ int cli_ratings(int argc, char **argv, int report)
 {
     const char *cmd = report ? "report" : "elo";
     /* 256 files is max_pos below: more are refused by the parser, not cut. */
-    const char *files[256], *pdn = NULL, *seed_table = NULL;
+    const char *files[256], *pdn = NULL, *pgn = NULL, *seed_table = NULL;
     int num_files = 0;
     tres_t t;
     memset(&t, 0, sizeof t);
@@ -66,14 +68,16 @@ int cli_ratings(int argc, char **argv, int report)
         CLI_OPT_FLAG("--csv", &csv, "CSV table"),
         CLI_OPT_END,
     };
-    /* Room for the common options plus the END marker; report swaps its
-     * --pdn in over --csv (the last common entry) instead of adding one. */
+    /* Room for the common options, two more and the END marker; report swaps
+     * its --pdn in over --csv (the last common entry) and adds --pgn and --seed-table. */
     cli_opt_t opts[10];
     int k = 0;
     for (; common[k].name; k++) opts[k] = common[k];
     if (report) {
         opts[k - 1] = (cli_opt_t)CLI_OPT("--pdn", CLI_STRING, &pdn, "OUT.pdn",
                                          "also write the checkers games as PDN");
+        opts[k++] = (cli_opt_t)CLI_OPT("--pgn", CLI_STRING, &pgn, "OUT.pgn",
+                                       "also write the chess games as PGN");
         opts[k++] = (cli_opt_t)CLI_OPT("--seed-table", CLI_STRING, &seed_table, "FILE",
                                        "also print this published table by opening");
     }
@@ -123,21 +127,24 @@ int cli_ratings(int argc, char **argv, int report)
     tres_done(&t);
     if (seed_table) otable_done(&table);
     if (status) return cli_fail(cmd, EXIT_FAILED);
-    if (pdn) {
-        FILE *f = fopen(pdn, "w");
-        if (f == NULL) return cli_usage_error(cmd, "cannot write %s: %s", pdn, strerror(errno));
+    const char *paths[2] = {pdn, pgn}, *formats[2] = {"PDN", "PGN"};
+    for (int e = 0; e < 2; e++) {
+        if (!paths[e]) continue;
+        FILE *f = fopen(paths[e], "w");
+        if (f == NULL)
+            return cli_usage_error(cmd, "cannot write %s: %s", paths[e], strerror(errno));
         int total = 0, skipped = 0;
         for (int i = 0; i < num_files && status == 0; i++) {
             int n = 0, s = 0;
-            status = tournament_export_records(files[i], "PDN", f, &n, &s);
+            status = tournament_export_records(files[i], formats[e], f, &n, &s);
             total += n, skipped += s;
         }
         /* fclose reports a late write error (a full disk) that fprintf could
          * have buffered away: the export is only a success once it is closed. */
         if (fclose(f) && status == 0) status = HOYLE_EIO;
         if (status) return cli_fail(cmd, EXIT_FAILED);
-        fprintf(stderr, "hoyle report: %d games written to %s as PDN", total, pdn);
-        fprintf(stderr, skipped ? " (%d skipped: no PDN writer)\n" : "\n", skipped);
+        fprintf(stderr, "hoyle report: %d games written to %s as %s", total, paths[e], formats[e]);
+        fprintf(stderr, skipped ? " (%d skipped: no %s writer)\n" : "\n", skipped, formats[e]);
     }
     return EXIT_OK;
 }

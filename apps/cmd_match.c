@@ -1,8 +1,12 @@
 /* cmd_match.c — `hoyle match GAME A B`: a head-to-head match between two
  * agents, colours alternated, seeds derived per game, W/D/L from A's view
  * with a 95% interval on the score and an Elo difference estimate. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "apps/cli.h"
 #include "core/progress.h"
@@ -11,7 +15,7 @@
 #include "mcts/agent.h"
 
 static const char help[] =
-    "usage: hoyle match GAME A B [--games N] [--seed S] [--json]\n\n"
+    "usage: hoyle match GAME A B [--games N] [--seed S] [--record OUT] [--json]\n\n"
     "Play N (default 10) games between agents A and B (specs such as\n"
     "mcts(sims=1000), alphabeta(depth=6), greedy, random). A plays first in\n"
     "even-numbered games and second in odd ones. Game i uses seeds derived\n"
@@ -23,8 +27,44 @@ static const char help[] =
     "(lower) bound are unbounded: +inf (-inf) in the table, null in JSON; the\n"
     "other bound is still the Wilson bound's Elo (10 wins of 10: [+166, +inf]).\n"
     "An agent that fails or plays an illegal move loses that game (a forfeit,\n"
-    "noted on stderr). Progress goes to stderr; --json prints one JSON object\n"
-    "on stdout.\n";
+    "noted on stderr). --record OUT writes every game to OUT in the game's\n"
+    "record format (PGN for chess, PDN for checkers). Progress goes to stderr;\n"
+    "--json prints one JSON object on stdout.\n";
+
+/* One game in the game's record format, appended to `out`. */
+static int write_record(const game_t *g, FILE *out, agent_t *const *seats, int round,
+                        const agent_game_result_t *res, const int32_t *actions)
+{
+    static const char *const ends[] = {"rules", "move_limit", "forfeit"};
+    char date[16] = "";
+    time_t now = time(NULL);
+    struct tm day;
+    if (gmtime_r(&now, &day)) strftime(date, sizeof date, "%Y.%m.%d", &day);
+    game_record_tags_t tags = {.event = "hoyle match",
+                               .round = round,
+                               .players = {agent_spec(seats[0]), agent_spec(seats[1])},
+                               .score = (res->returns[0] + 1.0) / 2.0,
+                               .termination = ends[res->end],
+                               .date = date};
+    size_t cap = 1 << 16;
+    char *text = malloc(cap);
+    int *acts = malloc(sizeof *acts * (size_t)(res->num_actions + 1));
+    void *start = malloc(g->state_size);
+    int status = text && acts && start ? HOYLE_OK : hoyle_error(HOYLE_ENOMEM, "out of memory");
+    if (status == HOYLE_OK) {
+        for (int i = 0; i < res->num_actions; i++) acts[i] = actions[i];
+        game_init(g, start);
+        int len = game_record_to_string(g, &tags, start, acts, res->num_actions, text, cap);
+        if (len < 0)
+            status = len;
+        else if (fprintf(out, "%s\n", text) < 0)
+            status = hoyle_error(HOYLE_EIO, "--record: write error");
+    }
+    free(text);
+    free(acts);
+    free(start);
+    return status;
+}
 
 /* Exit codes: 0 the match was played (forfeits are results, not failures);
  * 2 bad usage, a bad game or agent spec, or a game with other than two
@@ -34,9 +74,12 @@ int cmd_match(int argc, char **argv)
     const char *spec[3] = {NULL, NULL, NULL};
     uint64_t games = 10, seed = 1;
     bool json = false;
+    const char *record_path = NULL;
     const cli_opt_t opts[] = {
         CLI_OPT_RANGE("--games", CLI_U64, &games, "N", "games to play (default 10)", 1, 1000000),
         CLI_OPT("--seed", CLI_U64, &seed, "S", "seed the games are derived from (default 1)"),
+        CLI_OPT("--record", CLI_STRING, &record_path, "OUT",
+                "write the games in the game's record format (PGN, PDN)"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
@@ -57,6 +100,11 @@ int cmd_match(int argc, char **argv)
         game_free(g);
         return rc;
     }
+    if (record_path && game_record_format(g) == NULL) {
+        rc = cli_usage_error("match", "--record: %s has no record format", g->spec);
+        game_free(g);
+        return rc;
+    }
     /* the agents, created once (this validates both specs before playing)
      * and reseeded per game: game i's agents are those agent_create() would
      * make with its seeds */
@@ -67,6 +115,19 @@ int cmd_match(int argc, char **argv)
             game_free(g);
             return cli_fail("match", EXIT_USAGE);
         }
+    FILE *record = record_path ? fopen(record_path, "w") : NULL;
+    int32_t *actions =
+        record_path ? malloc(sizeof *actions * (size_t)agent_game_capacity(g)) : NULL;
+    if (record_path && (!record || !actions)) {
+        rc = cli_usage_error("match", "cannot write %s: %s", record_path,
+                             record ? "out of memory" : strerror(errno));
+        if (record) fclose(record);
+        free(actions);
+        agent_free(agent[0]);
+        agent_free(agent[1]);
+        game_free(g);
+        return rc;
+    }
     int wins = 0, draws = 0, losses = 0, status = 0;
     double sum = 0, t0 = cli_now();
     long long total_length = 0;
@@ -84,10 +145,11 @@ int cmd_match(int argc, char **argv)
          * first-move advantage over an even number of games. */
         int a_seat = (int)(i % 2);
         agent_t *seats[2] = {agent[a_seat], agent[1 - a_seat]};
-        agent_game_opts_t play = {.chance_seed = game_seed};
+        agent_game_opts_t play = {.chance_seed = game_seed, .actions = actions};
         agent_game_result_t res;
         status = agent_play(g, seats, &play, &res);
         if (status) break;
+        if (record && (status = write_record(g, record, seats, (int)i + 1, &res, actions))) break;
         if (res.end == AGENT_GAME_FORFEIT)
             progress_note(&pg, "game %llu/%llu: forfeit: %s", (unsigned long long)i + 1,
                           (unsigned long long)games, res.error);
@@ -109,6 +171,10 @@ int cmd_match(int argc, char **argv)
     snprintf(b_spec, sizeof b_spec, "%s", agent_spec(agent[1]));
     agent_free(agent[0]);
     agent_free(agent[1]);
+    free(actions);
+    /* fclose reports a late write error (a full disk) */
+    if (record && fclose(record) && status == 0)
+        status = hoyle_error(HOYLE_EIO, "--record: cannot write %s", record_path);
     if (status) {
         rc = cli_fail("match", EXIT_FAILED);
         game_free(g);

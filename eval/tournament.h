@@ -83,10 +83,10 @@ int tournament_schedule(const tour_config_t *c, tour_job_t **jobs, int *num_jobs
 typedef struct tour_game_result {
     double returns[2];
     record_end_t end;
-    int num_actions;  /* opening included */
-    int32_t *actions; /* [num_actions], malloc'd (free) */
-    float *action_ms; /* [num_actions], 0 for the opening's actions */
-    char error[160];  /* end == RECORD_END_ERROR: what went wrong */
+    int num_actions;             /* opening included */
+    int32_t *actions;            /* [num_actions], malloc'd (free) */
+    float *action_ms;            /* [num_actions], 0 for the opening's actions */
+    char error[HOYLE_ERROR_MAX]; /* end == RECORD_END_ERROR: what went wrong */
 } tour_game_result_t;
 
 /* Play one game of `g` between agent specs seat_spec[0] (moves first) and

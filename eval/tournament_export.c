@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <strings.h>
 
 #include "data/config.h"
@@ -25,7 +26,7 @@ typedef struct export_game {
  * Round is the 1-based job index, which makes each game's tag unique within
  * a tournament. */
 static int write_one(const game_t *g, const void *start, const game_record_t *r, const char *event,
-                     char *text, size_t cap, FILE *out)
+                     const char *date, char *text, size_t cap, FILE *out)
 {
     game_record_tags_t tags = {
         .event = event,
@@ -34,6 +35,7 @@ static int write_one(const game_t *g, const void *start, const game_record_t *r,
         .score = r->result,
         .opening = r->opening_name,
         .termination = record_end_name(r->end),
+        .date = date,
     };
     int len = game_record_to_string(g, &tags, start, r->actions, r->num_actions, text, cap);
     if (len < 0) return len;
@@ -68,6 +70,13 @@ int tournament_export_records(const char *h5path, const char *format, FILE *out,
      * stores (docs/formats.md), else its config path, else the file. */
     char event[256];
     event_name(meta, h5path, event, sizeof event);
+    /* The Date tag: the day the file was created (UTC), the games' day for
+     * every tournament that ran within one. */
+    char date[16] = "";
+    time_t created = (time_t)meta->created_unix;
+    struct tm day;
+    if (meta->created_unix > 0 && gmtime_r(&created, &day))
+        strftime(date, sizeof date, "%Y.%m.%d", &day);
     /* 64 KiB per game record: far above the longest game text the writers
      * produce; a longer one fails with HOYLE_EFULL rather than being truncated. */
     size_t cap = 1 << 16;
@@ -98,7 +107,7 @@ int tournament_export_records(const char *h5path, const char *format, FILE *out,
         /* Only games whose family writes the requested format are exported; the rest
          * (no writer, another format) are counted in *skipped for the caller to report. */
         if (status == 0 && f && strcasecmp(f, format) == 0) {
-            status = write_one(eg->g, eg->start, &r, event, text, cap, out);
+            status = write_one(eg->g, eg->start, &r, event, date[0] ? date : NULL, text, cap, out);
             if (status == 0) n_written++;
         } else if (status == 0) {
             n_skipped++;

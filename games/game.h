@@ -77,6 +77,7 @@ typedef struct game_record_tags {
                                               outside [0, 1] = no result ("*") */
     const char *opening;                   /* the opening's name; NULL or "" = none */
     const char *termination;               /* why it ended ("rules", "move_limit", ...) */
+    const char *date;                      /* "YYYY.MM.DD" it was played (UTC); NULL = unknown */
 } game_record_tags_t;
 
 typedef struct game_vt {

@@ -18,6 +18,7 @@ static const agent_kind_t *const agent_registry[] = {
     &agent_expectimax_kind,
     &agent_mcts_kind,
     &agent_human_kind,
+    &agent_uci_kind, /* an external engine over UCI (agent_uci.c) */
     NULL,
 };
 
@@ -61,6 +62,50 @@ int agent_register_kind(const agent_kind_t *kind)
     return HOYLE_OK;
 }
 
+/* Moves the keys of `spec` that start with kind->option_prefix to a->options
+ * (prefix removed, spec order kept), leaving the others for params_bind. */
+static int split_options(const agent_kind_t *kind, spec_t *spec, agent_t *a)
+{
+    if (kind->option_prefix == NULL) return HOYLE_OK;
+    size_t plen = strlen(kind->option_prefix);
+    int kept = 0;
+    for (int i = 0; i < spec->num_params; i++) {
+        const char *key = spec->params[i].key;
+        if (strncmp(key, kind->option_prefix, plen) != 0) {
+            spec->params[kept++] = spec->params[i];
+            continue;
+        }
+        if (key[plen] == '\0')
+            return hoyle_error(HOYLE_EINVAL, "%s: '%s' needs a name after the prefix", kind->name,
+                               key);
+        if (a->num_options == AGENT_MAX_OPTIONS)
+            return hoyle_error(HOYLE_EINVAL, "%s: more than %d '%s' keys", kind->name,
+                               AGENT_MAX_OPTIONS, kind->option_prefix);
+        agent_option_t *o = &a->options[a->num_options++];
+        snprintf(o->name, sizeof o->name, "%s", key + plen);
+        snprintf(o->value, sizeof o->value, "%s", spec->params[i].value);
+    }
+    spec->num_params = kept;
+    return HOYLE_OK;
+}
+
+/* Appends a->options to the canonical spec: `kind(k=v,...,PREFIXname=value)`. */
+static int format_options(const agent_kind_t *kind, agent_t *a)
+{
+    if (a->num_options == 0) return HOYLE_OK;
+    size_t used = strlen(a->spec);
+    int reopen = used > 0 && a->spec[used - 1] == ')';
+    if (reopen) used--; /* reopen the list */
+    for (int i = 0; i < a->num_options && used < sizeof a->spec; i++)
+        used += (size_t)snprintf(a->spec + used, sizeof a->spec - used, "%s%s%s=%s",
+                                 reopen || i ? "," : "(", kind->option_prefix, a->options[i].name,
+                                 a->options[i].value);
+    if (used < sizeof a->spec) used += (size_t)snprintf(a->spec + used, sizeof a->spec - used, ")");
+    if (used >= sizeof a->spec)
+        return hoyle_error(HOYLE_EFULL, "spec '%s': formatted text too long", kind->name);
+    return HOYLE_OK;
+}
+
 int agent_create(const game_t *g, const char *text, uint64_t seed, agent_t **out)
 {
     spec_t spec;
@@ -85,8 +130,9 @@ int agent_create(const game_t *g, const char *text, uint64_t seed, agent_t **out
     a->info.kind = kind->name;
     /* The spec is normalised (params_format) once, here: agent_spec() then
      * names the agent the same way whatever spelling the user typed. */
-    if (params_bind(kind->params, &spec, kind->name, &a->params) ||
-        params_format(&a->params, kind->name, a->spec, sizeof a->spec) < 0) {
+    if (split_options(kind, &spec, a) || params_bind(kind->params, &spec, kind->name, &a->params) ||
+        params_format(&a->params, kind->name, a->spec, sizeof a->spec) < 0 ||
+        format_options(kind, a)) {
         free(a);
         return HOYLE_EINVAL;
     }
@@ -119,6 +165,14 @@ int agent_act(agent_t *a, const void *state, int *action)
 void agent_observe(agent_t *a, const void *state_before, int action)
 {
     if (a->vt->observe) a->vt->observe(a, state_before, action);
+}
+
+int agent_set_limits(agent_t *a, const agent_limits_t *limits)
+{
+    if (a->vt->limits == NULL)
+        return hoyle_error(HOYLE_EUNSUP, "agent %s: its moves take no search limits",
+                           a->kind->name);
+    return a->vt->limits(a, limits);
 }
 
 void agent_reset(agent_t *a)

@@ -20,6 +20,7 @@
 #ifndef HOYLE_MCTS_AGENT_H
 #define HOYLE_MCTS_AGENT_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "games/game.h"
@@ -100,6 +101,26 @@ int agent_describe_kinds(char *buf, size_t cap);
  * of memory) with the agent unusable except for agent_free. */
 int agent_reseed(agent_t *a, uint64_t seed);
 
+/* Search limits set per move by a driver that decides them move by move
+ * (`hoyle uci`: go movetime / depth / nodes / infinite, and stop). Zero
+ * means "no limit" for each; all three zero is a search that runs until
+ * `stop` is set (or the search ends by itself: a solved root, alpha-beta's
+ * deepest iteration, 64). `stop` is set from another thread to end the act
+ * early with the best move found so far (NULL = none); it must stay valid
+ * until the limits are replaced. */
+typedef struct agent_limits {
+    double time_ms;         /* wall-clock limit of one act */
+    int depth;              /* alpha-beta: deepest iteration, in whole moves */
+    long long nodes;        /* alpha-beta: nodes searched; MCTS: simulations */
+    const atomic_int *stop; /* nonzero = stop now */
+} agent_limits_t;
+
+/* Replace the limits of `a`'s next acts with `limits`, or with its spec's
+ * own when `limits` is NULL. Limits a kind does not have are ignored (MCTS
+ * has no depth). HOYLE_EUNSUP for kinds whose acts cannot be limited (random,
+ * greedy and human need none; the uci agent takes movetime/depth/nodes). */
+int agent_set_limits(agent_t *a, const agent_limits_t *limits);
+
 /* Called before each action is applied (display, records); may be NULL. */
 typedef void (*agent_move_fn)(void *ctx, const void *state_before, int player, int action);
 
@@ -137,9 +158,10 @@ typedef struct agent_game_opts {
 typedef struct agent_game_result {
     double returns[GAME_MAX_PLAYERS]; /* per seat: the rules', 0 at the move limit, forfeit */
     agent_game_end_t end;
-    int forfeit_player; /* the seat that forfeited, or -1 */
-    int num_actions;    /* actions played, opening included */
-    char error[160];    /* end == AGENT_GAME_FORFEIT: "NAME: reason" / "NAME played illegal ..." */
+    int forfeit_player;          /* the seat that forfeited, or -1 */
+    int num_actions;             /* actions played, opening included */
+    char error[HOYLE_ERROR_MAX]; /* end == AGENT_GAME_FORFEIT: "NAME: reason" / "NAME played illegal
+                                    ..." */
 } agent_game_result_t;
 
 /* The most actions agent_play() can play in `g` (the size of opts->actions). */

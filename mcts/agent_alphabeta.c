@@ -23,6 +23,37 @@ static int alphabeta_act(agent_t *a, const void *state, int *action)
     return HOYLE_OK;
 }
 
+/* The depth and time limit the spec asks for (see the depth key's help). */
+static void spec_limits(const agent_t *a, ab_params_t *p)
+{
+    int depth = (int)params_int(&a->params, "depth");
+    p->time_limit_ms = (double)params_int(&a->params, "time_ms");
+    /* depth=0: with a time limit, deepen until it runs out; without one, 4 whole moves, or 2
+     * in games with chance nodes, where each move multiplies the tree by the outcomes
+     * (backgammon: 2 answers in a fraction of a second, 4 takes minutes) */
+    int fixed = a->g->max_chance_outcomes > 0 ? 2 : 4;
+    p->max_depth = depth > 0 ? depth : p->time_limit_ms > 0 ? 64 : fixed;
+    p->max_nodes = 0;
+    p->stop = NULL;
+}
+
+/* agent_set_limits: the driver's limits, or the spec's again. */
+static int alphabeta_limits(agent_t *a, const agent_limits_t *l)
+{
+    ab_params_t p;
+    ab_params_default(&p);
+    if (l) {
+        p.max_depth = l->depth; /* 0 = 64 (ab_set_limits) */
+        p.time_limit_ms = l->time_ms;
+        p.max_nodes = l->nodes > 0 ? (uint64_t)l->nodes : 0;
+        p.stop = l->stop;
+    } else {
+        spec_limits(a, &p);
+    }
+    ab_set_limits(a->impl, &p);
+    return HOYLE_OK;
+}
+
 static void alphabeta_reset(agent_t *a) { ab_clear(a->impl); }
 static void alphabeta_destroy(agent_t *a) { ab_free(a->impl); }
 
@@ -36,19 +67,14 @@ static int alphabeta_reseed(agent_t *a)
 static const agent_vt_t alphabeta_vt = {.act = alphabeta_act,
                                         .reset = alphabeta_reset,
                                         .destroy = alphabeta_destroy,
-                                        .reseed = alphabeta_reseed};
+                                        .reseed = alphabeta_reseed,
+                                        .limits = alphabeta_limits};
 
 static int alphabeta_create(agent_t *a)
 {
     ab_params_t p;
     ab_params_default(&p);
-    int depth = (int)params_int(&a->params, "depth");
-    p.time_limit_ms = (double)params_int(&a->params, "time_ms");
-    /* depth=0: with a time limit, deepen until it runs out; without one, 4 whole moves, or 2
-     * in games with chance nodes, where each move multiplies the tree by the outcomes
-     * (backgammon: 2 answers in a fraction of a second, 4 takes minutes) */
-    int fixed = a->g->max_chance_outcomes > 0 ? 2 : 4;
-    p.max_depth = depth > 0 ? depth : p.time_limit_ms > 0 ? 64 : fixed;
+    spec_limits(a, &p);
     /* 24 bytes per tt_entry_t (key, value, depth, kind, action with padding);
      * ab_create rounds the count down to a power of two. */
     p.tt_entries = (size_t)params_int(&a->params, "tt_mb") * ((size_t)1 << 20) / 24;

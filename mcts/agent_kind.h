@@ -25,7 +25,18 @@ typedef struct agent_vt {
      * tree and evaluator. NULL = agent_reseed() destroys and re-creates the
      * kind's state (gnubg: a new child process). */
     int (*reseed)(agent_t *a);
+    /* agent_set_limits (agent.h): NULL limits = the spec's own. NULL slot =
+     * HOYLE_EUNSUP. */
+    int (*limits)(agent_t *a, const agent_limits_t *limits);
 } agent_vt_t;
+
+/* A free-form key of a kind with an option_prefix (below): the key with the
+ * prefix removed, and its value as text. */
+#define AGENT_MAX_OPTIONS 16
+typedef struct agent_option {
+    char name[SPEC_NAME_MAX];
+    char value[SPEC_VALUE_MAX];
+} agent_option_t;
 
 /* An agent as agent_create() builds it; a kind's create() reads the fields
  * above `impl` and sets vt and impl. */
@@ -39,7 +50,9 @@ struct agent {
     rng_t rng;                /* seeded from it, for kinds that draw */
     agent_info_t info;        /* the last act's search information */
     int *legal;               /* max_legal scratch for kinds that want it */
-    void *impl;               /* the kind's own state, freed by vt->destroy */
+    int num_options;          /* the spec's option_prefix keys, in spec order */
+    agent_option_t options[AGENT_MAX_OPTIONS];
+    void *impl; /* the kind's own state, freed by vt->destroy */
 };
 
 typedef struct agent_kind {
@@ -47,6 +60,11 @@ typedef struct agent_kind {
     const char *description;
     const param_def_t *params; /* the schema, ending with {.key = NULL} */
     int human;                 /* reads the terminal */
+    /* Not NULL: spec keys starting with this prefix ("option.") are not bound
+     * against `params` but passed through, prefix removed, in a->options
+     * (at most AGENT_MAX_OPTIONS, names not empty); the canonical spec lists
+     * them after the schema keys. The uci agent's engine options. */
+    const char *option_prefix;
     int (*create)(agent_t *a); /* a->g, params, seed, rng, legal are set; a failed create
                                   frees what it made and leaves a->impl NULL */
 } agent_kind_t;
@@ -96,5 +114,6 @@ extern const agent_kind_t agent_alphabeta_kind;
 extern const agent_kind_t agent_expectimax_kind;
 extern const agent_kind_t agent_mcts_kind;
 extern const agent_kind_t agent_human_kind;
+extern const agent_kind_t agent_uci_kind;
 
 #endif

@@ -18,6 +18,8 @@ typedef struct search_agent {
     double temp;                  /* move-choice temperature */
     int temp_moves;               /* own moves played with temperature (0 = all) */
     int moves;                    /* own moves since reset */
+    long long spec_sims;          /* the spec's simulation and time limits (agent_set_limits) */
+    double spec_time_ms;
 } search_agent_t;
 
 static int search_act(agent_t *a, const void *state, int *action)
@@ -92,11 +94,20 @@ static void search_destroy(agent_t *a)
     a->impl = NULL;
 }
 
+/* agent_set_limits: nodes are simulations; MCTS has no depth. */
+static int search_limits(agent_t *a, const agent_limits_t *l)
+{
+    search_agent_t *sa = a->impl;
+    if (l == NULL) return mcts_set_limits(sa->m, sa->spec_sims, sa->spec_time_ms, NULL);
+    return mcts_set_limits(sa->m, l->nodes, l->time_ms, l->stop);
+}
+
 static const agent_vt_t search_vt = {.act = search_act,
                                      .observe = search_observe,
                                      .reset = search_reset,
                                      .reseed = search_reseed,
-                                     .destroy = search_destroy};
+                                     .destroy = search_destroy,
+                                     .limits = search_limits};
 
 /* Contract: takes ownership of eval and owner even on failure, so a
  * kind's create never frees them itself after calling this. */
@@ -115,7 +126,9 @@ int agent_search_create(agent_t *a, const mcts_params_t *p, evaluator_t *eval, u
                            .tree_salt = tree_salt,
                            .eval_salt = eval_salt,
                            .temp = params_double(&a->params, "temp"),
-                           .temp_moves = (int)params_int(&a->params, "temp_moves")};
+                           .temp_moves = (int)params_int(&a->params, "temp_moves"),
+                           .spec_sims = p->max_sims,
+                           .spec_time_ms = p->time_limit_ms};
     mcts_params_t seeded = *p;
     /* Salted and mixed: the tree's stream (noise, sampling, Gumbel) and the
      * evaluator's (rollouts) come from one agent seed yet never coincide. */

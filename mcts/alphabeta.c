@@ -165,13 +165,29 @@ void ab_clear(ab_t *t)
     for (int i = 0; i < t->num_frames; i++) t->frames[i]->killer[0] = t->frames[i]->killer[1] = -1;
 }
 
+void ab_set_limits(ab_t *t, const ab_params_t *p)
+{
+    t->p.max_depth = p->max_depth > 0 ? p->max_depth : 64;
+    t->p.time_limit_ms = p->time_limit_ms;
+    t->p.max_nodes = p->max_nodes;
+    t->p.stop = p->stop;
+}
+
+/* The limits other than the clock: a stop request or the node budget. */
+static bool stop_requested(const ab_t *t)
+{
+    if (t->p.stop && atomic_load_explicit(t->p.stop, memory_order_relaxed)) return true;
+    return t->p.max_nodes > 0 && t->nodes >= t->p.max_nodes;
+}
+
 static bool out_of_time(ab_t *t)
 {
     if (t->abort) return true;
     /* The clock is read every 1024 nodes: clock_gettime per node would cost
      * more than the node. */
-    if (t->p.time_limit_ms > 0 && (t->nodes & 1023) == 0 &&
-        (now_s() - t->t_start) * 1000.0 >= t->p.time_limit_ms)
+    if ((t->nodes & 1023) == 0 &&
+        ((t->p.time_limit_ms > 0 && (now_s() - t->t_start) * 1000.0 >= t->p.time_limit_ms) ||
+         stop_requested(t)))
         t->abort = true;
     return t->abort;
 }
@@ -442,6 +458,7 @@ int ab_search(ab_t *t, const void *state, const ab_result_t **out)
         if (f->pv_len > 0) r->best_action = f->pv[0];
         /* Stop before starting an iteration that the clock has already used up. */
         if (t->p.time_limit_ms > 0 && (now_s() - t->t_start) * 1000.0 >= t->p.time_limit_ms) break;
+        if (stop_requested(t)) break;
     }
     r->nodes = t->nodes;
     r->seconds = now_s() - t->t_start;

@@ -27,6 +27,7 @@
 #ifndef HOYLE_MCTS_ALPHABETA_H
 #define HOYLE_MCTS_ALPHABETA_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -36,18 +37,21 @@
 #define AB_PV_MAX 64
 
 typedef struct ab_params {
-    int max_depth;        /* deepest iteration, in whole moves (>= 1) */
-    double time_limit_ms; /* stop iterating (and abort) after this; 0 = depth only */
-    size_t tt_entries;    /* transposition-table entries (power of two); 0 = no table */
-    bool quiescence;      /* extend noisy actions at depth 0 */
-    int qdepth;           /* most quiescence plies */
-    bool iterative;       /* iterative deepening from depth 1 (else max_depth only) */
-    bool killers;         /* killer-move ordering */
-    bool history;         /* history-heuristic ordering */
+    int max_depth;          /* deepest iteration, in whole moves (>= 1) */
+    double time_limit_ms;   /* stop iterating (and abort) after this; 0 = depth only */
+    size_t tt_entries;      /* transposition-table entries (power of two); 0 = no table */
+    bool quiescence;        /* extend noisy actions at depth 0 */
+    int qdepth;             /* most quiescence plies */
+    bool iterative;         /* iterative deepening from depth 1 (else max_depth only) */
+    bool killers;           /* killer-move ordering */
+    bool history;           /* history-heuristic ordering */
+    uint64_t max_nodes;     /* stop iterating (and abort) after this many nodes; 0 = none */
+    const atomic_int *stop; /* set by another thread: abort like the clock; NULL = none */
 } ab_params_t;
 
 /* Defaults: depth 4, no time limit, 2^20 TT entries, quiescence off (qdepth
- * 8 when on), iterative deepening, killers and history on. */
+ * 8 when on), iterative deepening, killers and history on, no node limit,
+ * no stop flag. */
 void ab_params_default(ab_params_t *p);
 
 typedef struct ab_result {
@@ -70,6 +74,13 @@ void ab_free(ab_t *t);
 /* Search `state` (a decision state). *out is owned by t, valid until the
  * next call. */
 int ab_search(ab_t *t, const void *state, const ab_result_t **out);
+
+/* Change the limits of the next searches (a driver that sets them move by
+ * move, `hoyle uci`): max_depth (0 = 64), time_limit_ms, max_nodes and stop
+ * are taken from `p`, the rest of t's parameters stay. The clock, the node
+ * count and the stop flag are checked every 1024 nodes and between
+ * iterations; an aborted iteration is dropped as with the time limit. */
+void ab_set_limits(ab_t *t, const ab_params_t *p);
 
 /* Forget the transposition table, killers and history. */
 void ab_clear(ab_t *t);

@@ -31,6 +31,7 @@
 #ifndef HOYLE_MCTS_MCTS_H
 #define HOYLE_MCTS_MCTS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -153,6 +154,16 @@ void mcts_clear(mcts_t *m);
  * from here m searches exactly as a searcher just created with that seed
  * (the arena and buffers are kept, so a new game costs no allocation). */
 void mcts_reseed(mcts_t *m, uint64_t seed);
+
+/* Change the limits of the next searches (a driver that sets them move by
+ * move, `hoyle uci`): max_sims and time_limit_ms as in mcts_params_t (both 0:
+ * until `stop`, a solved root, or forever), and `stop`, a flag another
+ * thread sets to end the search before its next simulation, the first one
+ * excepted (so that there is a move to report; NULL = none).
+ * The arena keeps its size. HOYLE_EINVAL (nothing changed) for a Gumbel
+ * search without max_sims, which its schedule needs, and for no limit at all
+ * without a stop flag (a search that could never end). */
+int mcts_set_limits(mcts_t *m, long long max_sims, double time_limit_ms, const atomic_int *stop);
 
 /* ---- step API: batching across many searches with one evaluator ----
  * begin(); then while !finished(): collect() leaves, evaluate them (layouts

@@ -92,6 +92,7 @@ struct mcts {
     uint64_t calls;
     double t_start;
     bool stop;
+    const atomic_int *stop_flag; /* mcts_set_limits: another thread's stop request, or NULL */
 
     /* result storage */
     mcts_result_t result;

@@ -53,6 +53,18 @@ int mcts_search_begin(mcts_t *m, const void *state)
     return HOYLE_OK;
 }
 
+int mcts_set_limits(mcts_t *m, long long max_sims, double time_limit_ms, const atomic_int *stop)
+{
+    if (m->p.gumbel && max_sims <= 0)
+        return hoyle_error(HOYLE_EINVAL, "mcts: a Gumbel search needs a simulation limit");
+    if (max_sims <= 0 && time_limit_ms <= 0 && stop == NULL)
+        return hoyle_error(HOYLE_EINVAL, "mcts: a search without sims or time needs a stop flag");
+    m->p.max_sims = max_sims > 0 ? max_sims : 0;
+    m->p.time_limit_ms = time_limit_ms > 0 ? time_limit_ms : 0;
+    m->stop_flag = stop;
+    return HOYLE_OK;
+}
+
 /* The stop rules, checked before every simulation: an explicit stop, a
  * solved root (no simulation can change a proven value), the simulation
  * budget, or the clock. A proven but unexpanded root keeps searching so that
@@ -60,6 +72,10 @@ int mcts_search_begin(mcts_t *m, const void *state)
 bool mcts_search_finished(const mcts_t *m)
 {
     if (m->stop) return true;
+    /* A stop request ends the search after its first simulation: the root must be
+     * expanded for the search to have a move to report. */
+    if (m->stop_flag && m->sims > 0 && atomic_load_explicit(m->stop_flag, memory_order_relaxed))
+        return true;
     if (m->p.solver && (m->nodes[0].flags & NODE_PROVEN) && (m->nodes[0].flags & NODE_EXPANDED))
         return true;
     if (m->p.max_sims > 0 && m->sims >= m->p.max_sims) return true;

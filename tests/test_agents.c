@@ -1,13 +1,17 @@
 /* test_agents.c — the agent contract: specs (defaults, unknown keys and
  * kinds named in the error), legal actions on every toy and registered
  * game, seeded repeatability, tree reuse through observe, and a few
- * strength sanity checks on the toys. */
+ * strength sanity checks on the toys; free-form option keys, per-move
+ * limits and the stop flag, and the UCI pieces (mcts/uci.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "games/registry.h"
 #include "mcts/agent.h"
+#include "mcts/agent_kind.h" /* AGENT_MAX_OPTIONS */
+#include "mcts/uci.h"
 #include "tests/harness.h"
 #include "tests/toy_games.h"
 
@@ -160,6 +164,134 @@ static void test_observe_reuse(void)
     toy_free(g);
 }
 
+/* The uci kind's free-form option.* keys: passed through in spec order,
+ * spelled after the schema keys in the canonical spec (which makes itself
+ * again); empty names, too many and prefixes of kinds without one refused. */
+static void test_option_keys(void)
+{
+    const game_t *g = toy_create("ttt");
+    agent_t *a = NULL, *b = NULL;
+    HARNESS_OK(agent_create(g, "uci(option.Skill Level=3,cmd=cat,option.UCI_Elo=1350)", 1, &a));
+    if (a) {
+        CU_ASSERT_STRING_EQUAL(agent_spec(a), "uci(cmd=cat,movetime=0,depth=0,nodes=0,"
+                                              "timeout_ms=0,option.Skill Level=3,"
+                                              "option.UCI_Elo=1350)");
+        HARNESS_OK(agent_create(g, agent_spec(a), 1, &b));
+        if (b) CU_ASSERT_STRING_EQUAL(agent_spec(b), agent_spec(a));
+    }
+    agent_free(a);
+    agent_free(b);
+    a = NULL;
+    CU_ASSERT_EQUAL(agent_create(g, "uci(cmd=cat,option.=3)", 1, &a), HOYLE_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "needs a name"));
+    char many[1024] = "uci(cmd=cat";
+    for (int i = 0; i <= AGENT_MAX_OPTIONS; i++)
+        snprintf(many + strlen(many), sizeof many - strlen(many), ",option.o%d=1", i);
+    strcat(many, ")");
+    CU_ASSERT_EQUAL(agent_create(g, many, 1, &a), HOYLE_EINVAL);
+    CU_ASSERT_EQUAL(agent_create(g, "alphabeta(option.x=1)", 1, &a), HOYLE_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "unknown parameter 'option.x'"));
+    CU_ASSERT_EQUAL(agent_create(g, "uci", 1, &a), HOYLE_EINVAL); /* no cmd */
+    CU_ASSERT_EQUAL(agent_create(g, "uci(cmd=/nonexistent/engine)", 1, &a), HOYLE_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "not an executable program"));
+    CU_ASSERT_EQUAL(agent_create(g, "uci(cmd=cat 'open)", 1, &a), HOYLE_EINVAL);
+    CU_ASSERT_PTR_NULL(a);
+    toy_free(g);
+    const game_t *bg = NULL;
+    HARNESS_OK(game_create("backgammon", &bg));
+    if (bg) {
+        CU_ASSERT_EQUAL(agent_create(bg, "uci(cmd=cat)", 1, &a), HOYLE_EINVAL);
+        CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "without chance"));
+        game_free(bg);
+    }
+}
+
+/* The pieces both UCI directions share: the command splitter and the score
+ * mapping (mcts/uci.h). */
+static void test_uci_pieces(void)
+{
+    char buf[256], *argv[UCI_MAX_ARGS + 1];
+    CU_ASSERT_EQUAL(uci_split_command(" a 'b c'  \"d 'e\" f\\ g ", buf, sizeof buf, argv, 8), 4);
+    CU_ASSERT_STRING_EQUAL(argv[0], "a");
+    CU_ASSERT_STRING_EQUAL(argv[1], "b c");
+    CU_ASSERT_STRING_EQUAL(argv[2], "d 'e");
+    CU_ASSERT_STRING_EQUAL(argv[3], "f g");
+    CU_ASSERT_PTR_NULL(argv[4]);
+    CU_ASSERT_EQUAL(uci_split_command("a 'b", buf, sizeof buf, argv, 8), HOYLE_EINVAL);
+    CU_ASSERT_EQUAL(uci_split_command("   ", buf, sizeof buf, argv, 8), HOYLE_EINVAL);
+    CU_ASSERT_EQUAL(uci_split_command("a b c d", buf, sizeof buf, argv, 4), HOYLE_EINVAL);
+    CU_ASSERT_EQUAL(uci_split_command("abcdefgh", buf, 4, argv, 8), HOYLE_EINVAL);
+    CU_ASSERT_EQUAL(uci_cp_from_value(0.0), 0);
+    CU_ASSERT_EQUAL(uci_cp_from_value(0.5), 191); /* 400 log10(3) */
+    CU_ASSERT_EQUAL(uci_cp_from_value(-0.5), -191);
+    CU_ASSERT_EQUAL(uci_cp_from_value(1.0), UCI_CP_MAX);
+    CU_ASSERT_EQUAL(uci_cp_from_value(-2.0), -UCI_CP_MAX);
+    CU_ASSERT_EQUAL(uci_cp_from_value(NAN), -UCI_CP_MAX);
+    CU_ASSERT_DOUBLE_EQUAL(uci_value_from_cp(400.0 * log10(3.0)), 0.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(uci_value_from_cp(-1e9), uci_value_from_cp(-UCI_CP_MAX), 1e-15);
+    for (int cp = -3000; cp <= 3000; cp += 37)
+        CU_ASSERT_EQUAL(uci_cp_from_value(uci_value_from_cp(cp)), cp);
+}
+
+/* agent_set_limits: alpha-beta's node limit and stop flag, MCTS's
+ * simulations and stop (after the first simulation), the spec's own limits
+ * back with NULL, and kinds without limits. */
+static void test_limits(void)
+{
+    const game_t *g = NULL;
+    HARNESS_OK(game_create("checkers", &g));
+    if (!g) return;
+    void *s = malloc(g->state_size);
+    game_init(g, s);
+    atomic_int stop = 0;
+    agent_t *a = NULL;
+    int action;
+    HARNESS_OK(agent_create(g, "alphabeta(depth=9,tt_mb=1)", 1, &a));
+    agent_limits_t l = {.depth = 9, .nodes = 3000, .stop = &stop};
+    HARNESS_OK(agent_set_limits(a, &l));
+    HARNESS_OK(agent_act(a, s, &action));
+    CU_ASSERT(game_is_legal(g, s, action));
+    CU_ASSERT(agent_info(a)->nodes <= 3000 + 1024);
+    CU_ASSERT(agent_info(a)->depth >= 1 && agent_info(a)->depth < 9);
+    atomic_store(&stop, 1);
+    l.nodes = 0;
+    HARNESS_OK(agent_set_limits(a, &l));
+    HARNESS_OK(agent_act(a, s, &action));
+    CU_ASSERT(game_is_legal(g, s, action));
+    CU_ASSERT(agent_info(a)->nodes <= 1024);
+    atomic_store(&stop, 0);
+    agent_limits_t d3 = {.depth = 3};
+    HARNESS_OK(agent_set_limits(a, &d3));
+    HARNESS_OK(agent_act(a, s, &action));
+    CU_ASSERT_EQUAL(agent_info(a)->depth, 3);
+    HARNESS_OK(agent_set_limits(a, NULL));
+    agent_free(a);
+
+    HARNESS_OK(agent_create(g, "mcts(sims=100)", 1, &a));
+    agent_limits_t m = {.nodes = 37, .stop = &stop};
+    HARNESS_OK(agent_set_limits(a, &m));
+    HARNESS_OK(agent_act(a, s, &action));
+    CU_ASSERT_EQUAL(agent_info(a)->sims, 37);
+    atomic_store(&stop, 1);
+    m.nodes = 0;
+    HARNESS_OK(agent_set_limits(a, &m));
+    HARNESS_OK(agent_act(a, s, &action));
+    CU_ASSERT_EQUAL(agent_info(a)->sims, 1);
+    CU_ASSERT(game_is_legal(g, s, action));
+    agent_limits_t none = {0};
+    CU_ASSERT_EQUAL(agent_set_limits(a, &none), HOYLE_EINVAL); /* could never end */
+    HARNESS_OK(agent_set_limits(a, NULL));
+    HARNESS_OK(agent_act(a, s, &action));
+    CU_ASSERT_EQUAL(agent_info(a)->sims, 100);
+    agent_free(a);
+
+    HARNESS_OK(agent_create(g, "random", 1, &a));
+    CU_ASSERT_EQUAL(agent_set_limits(a, &m), HOYLE_EUNSUP);
+    agent_free(a);
+    free(s);
+    game_free(g);
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
@@ -168,6 +300,9 @@ int main(void)
         {"every agent on every registered game", test_registry},
         {"strength sanity on the toys", test_strength},
         {"observe reuses the tree", test_observe_reuse},
+        {"free-form option keys (uci)", test_option_keys},
+        {"uci: command splitter and scores", test_uci_pieces},
+        {"per-move limits and the stop flag", test_limits},
         {NULL, NULL},
     };
     return harness_run("agents", tests);

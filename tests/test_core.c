@@ -1,8 +1,11 @@
-/* test_core.c — the spec parser and parameter binder, the PRNG, errors. */
+/* test_core.c — the spec parser and parameter binder, the PRNG, errors,
+ * child processes (lines, timeouts, a dead child without SIGPIPE). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
+#include "core/child.h"
 #include "core/error.h"
 #include "core/rng.h"
 #include "core/spec.h"
@@ -245,6 +248,74 @@ static void test_error_escapes_control_characters(void)
     CU_ASSERT_PTR_NULL(strchr(hoyle_last_error(), '\\'));
 }
 
+/* Lines through `cat`: CRLF and LF endings, several lines in one write; a
+ * poll that finds nothing leaves the child usable, a read that times out
+ * breaks it, and a broken child fails at once. */
+static void test_child_lines_and_timeouts(void)
+{
+    char *argv[] = {"cat", NULL};
+    child_t *c = NULL;
+    CU_ASSERT(child_program_exists("cat"));
+    HARNESS_OK(child_open("cat", argv, NULL, &c));
+    if (!c) return;
+    HARNESS_OK(child_printf(c, "hello %d\r\nworld\n", 42));
+    char *line = NULL;
+    HARNESS_OK(child_read_line(c, child_now_ms() + 5000, &line));
+    CU_ASSERT_STRING_EQUAL(line, "hello 42");
+    HARNESS_OK(child_read_line(c, child_now_ms() + 5000, &line));
+    CU_ASSERT_STRING_EQUAL(line, "world");
+    long long t0 = child_now_ms();
+    CU_ASSERT_EQUAL(child_poll_line(c, t0 + 50, &line), 0);
+    CU_ASSERT(child_now_ms() - t0 >= 50);
+    CU_ASSERT(!child_broken(c));
+    HARNESS_OK(child_send(c, "again\n", 6));
+    CU_ASSERT_EQUAL(child_poll_line(c, child_now_ms() + 5000, &line), 1);
+    CU_ASSERT_STRING_EQUAL(line, "again");
+    CU_ASSERT_EQUAL(child_read_line(c, child_now_ms() + 50, &line), HOYLE_EIO);
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "cat: no reply within the timeout");
+    CU_ASSERT(child_broken(c));
+    CU_ASSERT_EQUAL(child_send(c, "x\n", 2), HOYLE_EIO);
+    child_close(c, "quit\n", 1000);
+    child_close(NULL, NULL, 0);
+}
+
+/* A child that exits: end of input, its exit status, and writes to it fail
+ * with HOYLE_EIO instead of killing this process with SIGPIPE. A missing
+ * program is HOYLE_EUNSUP before anything starts. */
+static void test_child_dead(void)
+{
+    char *argv[] = {"/bin/sh", "-c", "exit 3", NULL};
+    child_t *c = NULL;
+    HARNESS_OK(child_open("sh", argv, NULL, &c));
+    if (!c) return;
+    char *line;
+    CU_ASSERT_EQUAL(child_read_line(c, child_now_ms() + 5000, &line), HOYLE_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "sh: the process exited (end of input)"));
+    int status = child_exit_status(c, 5000);
+    CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 3);
+    child_close(c, NULL, 0);
+
+    char *quiet[] = {"/bin/sh", "-c", "exit 0", NULL};
+    HARNESS_OK(child_open("sh", quiet, NULL, &c));
+    if (!c) return;
+    child_exit_status(c, 5000); /* gone: its end of the socket is closed */
+    static char big[65536];
+    memset(big, 'x', sizeof big);
+    int rc = HOYLE_OK;
+    for (int i = 0; i < 64 && rc == HOYLE_OK; i++) rc = child_send(c, big, sizeof big);
+    CU_ASSERT_EQUAL(rc, HOYLE_EIO); /* and no SIGPIPE: we are still here */
+    CU_ASSERT(child_broken(c));
+    child_close(c, "quit\n", 1000);
+
+    char *missing[] = {"/nonexistent/hoyle-engine", NULL};
+    c = NULL;
+    CU_ASSERT_EQUAL(child_open("eng", missing, NULL, &c), HOYLE_EUNSUP);
+    CU_ASSERT_PTR_NULL(c);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "'/nonexistent/hoyle-engine'"));
+    CU_ASSERT(!child_program_exists("no-such-program-hoyle-test"));
+    CU_ASSERT(!child_program_exists(""));
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
@@ -259,6 +330,8 @@ int main(void)
         {"error arguments may point into the message", test_error_arguments_may_overlap},
         {"error truncation", test_error_truncation},
         {"error escapes control characters", test_error_escapes_control_characters},
+        {"child: lines and timeouts", test_child_lines_and_timeouts},
+        {"child: a dead child, no SIGPIPE", test_child_dead},
         {NULL, NULL},
     };
     return harness_run("core", tests);

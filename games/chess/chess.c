@@ -86,6 +86,8 @@ static const game_vt_t ch_vt = {
     .is_forcing = ch_is_forcing,
     .noisy_order = ch_noisy_order,
     .perft = ch_perft,
+    .record_format = "PGN",
+    .record_to_string = ch_record_to_string,
 };
 
 static const param_def_t chess_params[] = {

@@ -256,6 +256,10 @@ int ch_move_from_string(const game_t *g, const void *s, const char *text, int *a
 void ch_observe(const game_t *g, const void *s, int player, float *out);
 int ch_state_to_string(const game_t *g, const void *s, char *buf, size_t cap);
 
+/* pgn.c: the record writer (game_vt_t record_to_string), PGN export format */
+int ch_record_to_string(const game_t *g, const game_record_tags_t *tags, const void *start,
+                        const int *actions, int n, char *buf, size_t cap);
+
 /* eval.c */
 double ch_evaluate(const game_t *g, const void *s, int player);
 bool ch_is_noisy(const game_t *g, const void *s, int action);

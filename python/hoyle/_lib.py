@@ -41,7 +41,7 @@ typedef struct agent_game_result {
     int end;
     int forfeit_player;
     int num_actions;
-    char error[160];
+    char error[512];  /* HOYLE_ERROR_MAX */
 } agent_game_result_t;
 
 typedef struct game_record {

@@ -102,4 +102,5 @@ def test_random_playouts_in_c(spec):
     again = g.random_playouts(n, seed=3)
     assert (again.lengths == r.lengths).all() and (again.returns == r.returns).all()
     other = g.random_playouts(n, seed=4)
-    assert (other.lengths != r.lengths).any()
+    # (a puzzle's random games may all reach the move cap: then only the returns differ)
+    assert (other.lengths != r.lengths).any() or (other.returns != r.returns).any()
