@@ -12,13 +12,9 @@
 /* Order matters: `hoyle agents` lists the kinds in this order, and the
  * "known:" line of an unknown-agent error follows it too. */
 static const agent_kind_t *const agent_registry[] = {
-    &agent_random_kind,
-    &agent_greedy_kind,
-    &agent_alphabeta_kind,
-    &agent_expectimax_kind,
-    &agent_mcts_kind,
-    &agent_human_kind,
-    NULL,
+    &agent_random_kind,     &agent_greedy_kind, &agent_alphabeta_kind,
+    &agent_expectimax_kind, &agent_mcts_kind,   &agent_human_kind,
+    &agent_nmcs_kind,       &agent_nrpa_kind,   NULL,
 };
 
 /* Registered kinds live in a fixed table: registration happens once at
