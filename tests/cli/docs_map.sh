@@ -12,6 +12,6 @@ while read -r f; do
     echo "FAIL: $f is not in docs/architecture.md (run scripts/filemap)"
     missing=$((missing + 1))
   fi
-done < <(cd "$root" && find apps core data eval games mcts train tests -name '*.[ch]' -o -name '*.cpp' -o -name '*.hpp' | sort)
+done < <(cd "$root" && find apps core data eval games mcts solve train tests -name '*.[ch]' -o -name '*.cpp' -o -name '*.hpp' | sort)
 echo "$listed passed, $missing failed"
 [ "$missing" = 0 ]
