@@ -18,6 +18,7 @@
 #include "mcts/agent_plan.h"
 
 typedef struct nmcs {
+    agent_plan_t plan; /* first: the agent_plan_vt_* slots read it */
     int level;
     long long playouts_max, playouts;
     bool stopped;
@@ -26,19 +27,11 @@ typedef struct nmcs {
     int *best;    /* per level: the best sequence from that level's start */
     int *tmp;     /* per level: what the level below returned */
     int *legal;   /* per level: the legal actions of the current state */
-    agent_plan_t plan;
 } nmcs_t;
 
 static char *state_at(const agent_t *a, nmcs_t *n, int level, int which)
 {
     return n->states + (size_t)(2 * level + which) * a->g->state_size;
-}
-
-static double score_of(const game_t *g, const void *s)
-{
-    double r[GAME_MAX_PLAYERS];
-    game_returns(g, s, r);
-    return r[0];
 }
 
 static double playout(agent_t *a, nmcs_t *n, const void *start, int *seq, int *len)
@@ -56,7 +49,7 @@ static double playout(agent_t *a, nmcs_t *n, const void *start, int *seq, int *l
     *len = k;
     if (n->playouts_max && ++n->playouts >= n->playouts_max) n->stopped = true;
     if (!n->playouts_max) n->playouts++;
-    return score_of(g, s);
+    return agent_plan_score(g, s);
 }
 
 /* The best sequence from `start` into seq[0..*len), and its return. */
@@ -92,7 +85,7 @@ static double nested(agent_t *a, nmcs_t *n, int level, const void *start, int *s
     }
     /* 3. stopped early: the best sequence is complete; with none yet, a playout */
     if (best_len == 0 && !game_is_terminal(g, start)) return playout(a, n, start, seq, len);
-    if (best_len == 0) best_score = score_of(g, start);
+    if (best_len == 0) best_score = agent_plan_score(g, start);
     memcpy(seq, best, sizeof(int) * (size_t)best_len);
     *len = best_len;
     return best_score;
@@ -110,27 +103,7 @@ static int nmcs_act(agent_t *a, const void *state, int *action)
         agent_plan_set(&n->plan, a->g, state, seq, len, score);
         *action = seq[0];
     }
-    agent_info_t *info = &a->info;
-    memset(info, 0, sizeof *info);
-    info->kind = "nmcs";
-    info->value = n->plan.value;
-    info->sims = n->playouts;
-    for (int i = n->plan.pos; i < n->plan.len && info->pv_len < AGENT_PV_MAX; i++)
-        info->pv[info->pv_len++] = n->plan.actions[i];
-    info->seconds = (double)clock() / CLOCKS_PER_SEC - t0;
-    return HOYLE_OK;
-}
-
-static void nmcs_observe(agent_t *a, const void *state_before, int action)
-{
-    agent_plan_observe(&((nmcs_t *)a->impl)->plan, a->g, state_before, action);
-}
-
-static void nmcs_reset(agent_t *a) { agent_plan_clear(&((nmcs_t *)a->impl)->plan); }
-
-static int nmcs_reseed(agent_t *a)
-{
-    nmcs_reset(a);
+    agent_plan_info(&n->plan, &a->info, "nmcs", n->playouts, (double)clock() / CLOCKS_PER_SEC - t0);
     return HOYLE_OK;
 }
 
@@ -148,10 +121,10 @@ static void nmcs_destroy(agent_t *a)
 }
 
 static const agent_vt_t nmcs_vt = {.act = nmcs_act,
-                                   .observe = nmcs_observe,
-                                   .reset = nmcs_reset,
+                                   .observe = agent_plan_vt_observe,
+                                   .reset = agent_plan_vt_reset,
                                    .destroy = nmcs_destroy,
-                                   .reseed = nmcs_reseed};
+                                   .reseed = agent_plan_vt_reseed};
 
 static int nmcs_create(agent_t *a)
 {

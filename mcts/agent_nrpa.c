@@ -26,6 +26,7 @@
 #define NRPA_STATE_CODES (1 << 16)
 
 typedef struct nrpa {
+    agent_plan_t plan; /* first: the agent_plan_vt_* slots read it */
     int level, iterations;
     double alpha;
     bool state_codes;
@@ -38,7 +39,6 @@ typedef struct nrpa {
     char *s;        /* playout / adaptation state */
     int *legal, *codes;
     double *prob;
-    agent_plan_t plan;
 } nrpa_t;
 
 static int code_of(const nrpa_t *n, uint64_t hash, int action)
@@ -63,13 +63,6 @@ static int policy_probs(const game_t *g, nrpa_t *n, const double *w, const void 
     return m;
 }
 
-static double score_of(const game_t *g, const void *s)
-{
-    double r[GAME_MAX_PLAYERS];
-    game_returns(g, s, r);
-    return r[0];
-}
-
 static double playout(agent_t *a, nrpa_t *n, const double *w, const void *start, int *seq, int *len)
 {
     const game_t *g = a->g;
@@ -85,7 +78,7 @@ static double playout(agent_t *a, nrpa_t *n, const double *w, const void *start,
     *len = k;
     n->playouts++;
     if (n->playouts_max && n->playouts >= n->playouts_max) n->stopped = true;
-    return score_of(g, n->s);
+    return agent_plan_score(g, n->s);
 }
 
 static void adapt(agent_t *a, nrpa_t *n, double *w, const void *start, const int *seq, int len)
@@ -149,27 +142,7 @@ static int nrpa_act(agent_t *a, const void *state, int *action)
         agent_plan_set(&n->plan, a->g, state, seq, len, score);
         *action = seq[0];
     }
-    agent_info_t *info = &a->info;
-    memset(info, 0, sizeof *info);
-    info->kind = "nrpa";
-    info->value = n->plan.value;
-    info->sims = n->playouts;
-    for (int i = n->plan.pos; i < n->plan.len && info->pv_len < AGENT_PV_MAX; i++)
-        info->pv[info->pv_len++] = n->plan.actions[i];
-    info->seconds = (double)clock() / CLOCKS_PER_SEC - t0;
-    return HOYLE_OK;
-}
-
-static void nrpa_observe(agent_t *a, const void *state_before, int action)
-{
-    agent_plan_observe(&((nrpa_t *)a->impl)->plan, a->g, state_before, action);
-}
-
-static void nrpa_reset(agent_t *a) { agent_plan_clear(&((nrpa_t *)a->impl)->plan); }
-
-static int nrpa_reseed(agent_t *a)
-{
-    nrpa_reset(a);
+    agent_plan_info(&n->plan, &a->info, "nrpa", n->playouts, (double)clock() / CLOCKS_PER_SEC - t0);
     return HOYLE_OK;
 }
 
@@ -190,10 +163,10 @@ static void nrpa_destroy(agent_t *a)
 }
 
 static const agent_vt_t nrpa_vt = {.act = nrpa_act,
-                                   .observe = nrpa_observe,
-                                   .reset = nrpa_reset,
+                                   .observe = agent_plan_vt_observe,
+                                   .reset = agent_plan_vt_reset,
                                    .destroy = nrpa_destroy,
-                                   .reseed = nrpa_reseed};
+                                   .reseed = agent_plan_vt_reseed};
 
 static int nrpa_create(agent_t *a)
 {

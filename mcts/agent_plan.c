@@ -3,6 +3,8 @@
  * the state in which actions[pos] is to be played. */
 #include "mcts/agent_plan.h"
 
+#include "mcts/agent_kind.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,4 +69,36 @@ void agent_plan_observe(agent_plan_t *p, const game_t *g, const void *state, int
     } else {
         agent_plan_clear(p);
     }
+}
+
+double agent_plan_score(const game_t *g, const void *terminal)
+{
+    double r[GAME_MAX_PLAYERS];
+    game_returns(g, terminal, r);
+    return r[0];
+}
+
+void agent_plan_info(const agent_plan_t *p, agent_info_t *info, const char *kind,
+                     long long playouts, double seconds)
+{
+    memset(info, 0, sizeof *info);
+    info->kind = kind;
+    info->value = p->value;
+    info->sims = playouts;
+    for (int i = p->pos; i < p->len && info->pv_len < AGENT_PV_MAX; i++)
+        info->pv[info->pv_len++] = p->actions[i];
+    info->seconds = seconds;
+}
+
+void agent_plan_vt_observe(agent_t *a, const void *state_before, int action)
+{
+    agent_plan_observe((agent_plan_t *)a->impl, a->g, state_before, action);
+}
+
+void agent_plan_vt_reset(agent_t *a) { agent_plan_clear((agent_plan_t *)a->impl); }
+
+int agent_plan_vt_reseed(agent_t *a)
+{
+    agent_plan_vt_reset(a);
+    return HOYLE_OK;
 }

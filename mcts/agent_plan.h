@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "games/game.h"
+#include "mcts/agent.h"
 
 /* HOYLE_EINVAL with "KIND: GAME has N players; KIND searches one-player games
  * only" unless g is a one-player game without chance. */
@@ -36,5 +37,19 @@ void agent_plan_set(agent_plan_t *p, const game_t *g, const void *state, const i
 bool agent_plan_next(const agent_plan_t *p, const game_t *g, const void *state, int *action);
 /* `action` was played in `state`: advance along the plan, or drop it. */
 void agent_plan_observe(agent_plan_t *p, const game_t *g, const void *state, int action);
+
+/* The return of player 0 (the one player) in a terminal state. */
+double agent_plan_score(const game_t *g, const void *terminal);
+
+/* a->info after an act: `kind`, the plan's value, `playouts` as sims, the
+ * rest of the plan as the principal variation, `seconds`. */
+void agent_plan_info(const agent_plan_t *p, agent_info_t *info, const char *kind,
+                     long long playouts, double seconds);
+
+/* agent_vt_t slots for kinds whose impl struct begins with its agent_plan_t. */
+struct agent;
+void agent_plan_vt_observe(struct agent *a, const void *state_before, int action);
+void agent_plan_vt_reset(struct agent *a);
+int agent_plan_vt_reseed(struct agent *a);
 
 #endif
