@@ -98,8 +98,8 @@ int game_random_games(const game_t *g, const void *start, uint64_t games, uint64
         while (!game_is_terminal(g, s)) {
             int player = game_current_player(g, s);
             /* A "move" is a maximal run of actions by one player (a multi-jump is one
-             * move); each chance event counts as a move of its own; in a one-player
-             * game each action is a move (games/game.h). */
+             * move); each chance event counts as a move of its own, and so does each
+             * action of a one-player game (games/game.h). */
             if (player != last || player == PLAYER_CHANCE || g->num_players == 1) st->moves++;
             last = player;
             game_apply(g, s, game_random_action(g, s, &rng, legal, probs));

@@ -18,7 +18,9 @@ static const agent_kind_t *const agent_registry[] = {
     &agent_expectimax_kind,
     &agent_mcts_kind,
     &agent_human_kind,
-    &agent_uci_kind, /* an external engine over UCI (agent_uci.c) */
+    &agent_uci_kind,  /* an external engine over UCI (agent_uci.c) */
+    &agent_nmcs_kind, /* one-player games: Nested Monte-Carlo Search (agent_nmcs.c) */
+    &agent_nrpa_kind, /* one-player games: Nested Rollout Policy Adaptation (agent_nrpa.c) */
     NULL,
 };
 

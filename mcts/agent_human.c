@@ -75,7 +75,9 @@ static void human_observe(agent_t *a, const void *before, int action)
         h->last_closed = true;
         return;
     }
-    if (player != h->last_player || h->last_closed || h->last_n == GAME_MAX_CHAIN) {
+    /* in a one-player game each action is one whole move (games/game.h) */
+    if (player != h->last_player || h->last_closed || h->last_n == GAME_MAX_CHAIN ||
+        a->g->num_players == 1) {
         memcpy(h->last_start, before, a->g->state_size);
         h->last_n = 0;
         h->last_player = player;

@@ -115,5 +115,7 @@ extern const agent_kind_t agent_expectimax_kind;
 extern const agent_kind_t agent_mcts_kind;
 extern const agent_kind_t agent_human_kind;
 extern const agent_kind_t agent_uci_kind;
+extern const agent_kind_t agent_nmcs_kind;
+extern const agent_kind_t agent_nrpa_kind;
 
 #endif

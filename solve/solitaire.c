@@ -27,6 +27,9 @@ typedef struct search {
     uint64_t tt_mask;
     uint64_t nodes, node_limit;
     bool aborted;
+    uint64_t *back;     /* exact set of canonical positions of <= back_pegs marbles that */
+    uint64_t back_mask; /* reach the target (open addressing, 0 = empty) */
+    int back_pegs;      /* 0 = no set */
     uint64_t region[NUM_REGIONS];
     int8_t region_of[SOL_HOLES];
     int path[SOL_HOLES];
@@ -116,6 +119,79 @@ static uint64_t canonical_last(const search_t *s, uint64_t pegs, int last)
     return best;
 }
 
+/* ---- the backward set: positions that reach the target, grown from it by
+ * reversed jumps, level by level (k marbles), while a level stays small ---- */
+
+#define BACK_MAX_ENTRIES ((size_t)1 << 18) /* positions kept in all levels together */
+#define BACK_MIN_PEGS    20                /* smaller searches are cheaper without the set */
+
+static bool back_has(const search_t *s, uint64_t key)
+{
+    for (uint64_t i = rng_mix(key) & s->back_mask;; i = (i + 1) & s->back_mask) {
+        if (s->back[i] == key) return true;
+        if (s->back[i] == 0) return false;
+    }
+}
+
+static bool back_add(search_t *s, uint64_t key)
+{
+    for (uint64_t i = rng_mix(key) & s->back_mask;; i = (i + 1) & s->back_mask) {
+        if (s->back[i] == key) return false;
+        if (s->back[i] == 0) {
+            s->back[i] = key;
+            return true;
+        }
+    }
+}
+
+/* Level k + 1 from level k: a reversed jump takes the marble off `to` and
+ * puts marbles in the empty `from` and `over`. Levels are kept in one array
+ * (level k at [start[k], start[k+1])). The set is exact, never lossy: a
+ * position missing from it is proven not to reach the target. */
+static int build_back(search_t *s)
+{
+    if (s->target < 0) return HOYLE_OK;
+    size_t cap = BACK_MAX_ENTRIES, slots = 2 * cap;
+    uint64_t *list = malloc(sizeof(uint64_t) * cap);
+    s->back = calloc(slots, sizeof(uint64_t));
+    if (list == NULL || s->back == NULL) {
+        free(list);
+        free(s->back);
+        s->back = NULL;
+        return hoyle_error(HOYLE_ENOMEM, "solitaire solver: out of memory");
+    }
+    s->back_mask = slots - 1;
+    size_t n = 0, level_start = 0;
+    list[n++] = 1ULL << s->target;
+    back_add(s, 1ULL << s->target);
+    s->back_pegs = 1;
+    for (int k = 1; k < SOL_HOLES - 1; k++) {
+        size_t level_end = n;
+        bool full = false;
+        for (size_t i = level_start; i < level_end && !full; i++)
+            for (int j = 0; j < SOL_JUMPS && !full; j++) {
+                const sol_jump_t *jp = &s->geo.jump[j];
+                uint64_t p = list[i];
+                if (!(p & jp->to_bit) || (p & jp->over_bit) || (p & jp->from_bit)) continue;
+                uint64_t key = canonical(s, p ^ (jp->from_bit | jp->over_bit | jp->to_bit));
+                if (n == cap)
+                    full = true;
+                else if (back_add(s, key))
+                    list[n++] = key;
+            }
+        /* an unfinished level would not be exact: drop it and stop */
+        if (full) {
+            memset(s->back, 0, sizeof(uint64_t) * slots);
+            for (size_t i = 0; i < level_end; i++) back_add(s, list[i]);
+            break;
+        }
+        s->back_pegs = k + 1;
+        level_start = level_end;
+    }
+    free(list);
+    return HOYLE_OK;
+}
+
 static bool finished(const search_t *s, uint64_t pegs)
 {
     return s->target < 0 || pegs == 1ULL << s->target;
@@ -140,6 +216,8 @@ static bool dfs(search_t *s, uint64_t pegs, int depth)
     if ((pegs & (pegs - 1)) == 0) return finished(s, pegs);
     if (class_dead(s, pegs)) return false;
     uint64_t key = canonical(s, pegs), *slot = &s->tt[rng_mix(key) & s->tt_mask];
+    if (s->back_pegs && __builtin_popcountll(pegs) <= s->back_pegs + 1 && !back_has(s, key))
+        return false;
     if (*slot == key) return false;
     for (int j = 0; j < SOL_JUMPS; j++) {
         const sol_jump_t *jp = &s->geo.jump[j];
@@ -173,6 +251,7 @@ static void finish(search_t *s, solitaire_result_t *out, bool solved, int len, i
     out->nodes = s->nodes;
     out->seconds = now_seconds() - start;
     free(s->tt);
+    free(s->back);
 }
 
 static int check_pegs(uint64_t pegs)
@@ -182,8 +261,53 @@ static int check_pegs(uint64_t pegs)
     return HOYLE_OK;
 }
 
+static int solve_direct(uint64_t pegs, int target, const solitaire_options_t *opt,
+                        solitaire_result_t *out);
+
+/* The symmetries of the board that fix hole h. */
+static int stabiliser(const sol_geometry_t *geo, int h)
+{
+    int n = 0;
+    for (int k = 0; k < SYM_COUNT; k++) n += geo->sym_hole[k][h] == h;
+    return n;
+}
+
+/* Duality (time reversal plus complement): if jumps j1..jn take the board
+ * with only hole t empty to one marble in s, then jn..j1 take the board with
+ * only s empty to one marble in t (complementing a position turns each jump
+ * a-over-b-into-c backwards into the same jump forwards). A single-vacancy
+ * problem is searched in the direction whose target has more symmetries,
+ * which the transposition table then shares: 17 -> 2 is solved as 2 -> 17. */
 int solitaire_solve(uint64_t pegs, int target, const solitaire_options_t *opt,
                     solitaire_result_t *out)
+{
+    if (check_pegs(pegs)) return HOYLE_EINVAL;
+    if (target < 0 || __builtin_popcountll(pegs) != SOL_HOLES - 1)
+        return solve_direct(pegs, target, opt, out);
+    sol_geometry_t *geo = malloc(sizeof *geo);
+    if (geo == NULL) return hoyle_error(HOYLE_ENOMEM, "solitaire solver: out of memory");
+    sol_geometry_init(geo);
+    int start = __builtin_ctzll(~pegs & SOL_FULL);
+    bool dual = target < SOL_HOLES && stabiliser(geo, start) > stabiliser(geo, target);
+    int status;
+    if (!dual) {
+        status = solve_direct(pegs, target, opt, out);
+    } else {
+        status = solve_direct(SOL_FULL & ~(1ULL << target), start, opt, out);
+        for (int i = 0; status == 0 && i < out->num_jumps / 2; i++) {
+            int t = out->jumps[i];
+            out->jumps[i] = out->jumps[out->num_jumps - 1 - i];
+            out->jumps[out->num_jumps - 1 - i] = t;
+        }
+        if (status == 0 && out->verdict == SOLITAIRE_SOLVED)
+            out->moves = solitaire_count_moves(geo, -1, out->jumps, out->num_jumps);
+    }
+    free(geo);
+    return status;
+}
+
+static int solve_direct(uint64_t pegs, int target, const solitaire_options_t *opt,
+                        solitaire_result_t *out)
 {
     if (check_pegs(pegs)) return HOYLE_EINVAL;
     search_t *s = malloc(sizeof *s);
@@ -196,6 +320,13 @@ int solitaire_solve(uint64_t pegs, int target, const solitaire_options_t *opt,
     double start = now_seconds();
     memset(out, 0, sizeof *out);
     out->by_class = class_dead(s, pegs);
+    /* the classes alone decide, without the backward set or a search */
+    if (!out->by_class && __builtin_popcountll(pegs) >= BACK_MIN_PEGS &&
+        (status = build_back(s)) != 0) {
+        free(s->tt);
+        free(s);
+        return status;
+    }
     bool solved = dfs(s, pegs, 0);
     finish(s, out, solved, __builtin_popcountll(pegs) - 1, -1, start);
     free(s);

@@ -1,0 +1,174 @@
+/* agent_nmcs.c — Nested Monte-Carlo Search (Cazenave 2009, "Nested Monte-Carlo
+ * Search", IJCAI), the `nmcs` agent for one-player games.
+ *
+ * nested(0, s) is one uniformly random playout from s. nested(L, s), L > 0:
+ * from s, at every step try each legal action a, score it by nested(L - 1,
+ * child), keep the best whole sequence seen so far (from s to the end), and
+ * play the next action of that best sequence (not merely of this step's best
+ * child: memorising the best sequence is what makes the score never drop).
+ * Its result is the best sequence and its return. The search stops early
+ * after `playouts` playouts (0 = no limit) and then follows its best
+ * sequence. The agent plans once and follows the plan (agent_plan.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mcts/agent_kind.h"
+#include "mcts/agent_plan.h"
+
+typedef struct nmcs {
+    agent_plan_t plan; /* first: the agent_plan_vt_* slots read it */
+    int level;
+    long long playouts_max, playouts;
+    bool stopped;
+    int max_len;
+    char *states; /* per level: the current state and a child, 2 * (level + 1) states */
+    int *best;    /* per level: the best sequence from that level's start */
+    int *tmp;     /* per level: what the level below returned */
+    int *legal;   /* per level: the legal actions of the current state */
+} nmcs_t;
+
+static char *state_at(const agent_t *a, nmcs_t *n, int level, int which)
+{
+    return n->states + (size_t)(2 * level + which) * a->g->state_size;
+}
+
+static double playout(agent_t *a, nmcs_t *n, const void *start, int *seq, int *len)
+{
+    const game_t *g = a->g;
+    char *s = state_at(a, n, 0, 0);
+    memcpy(s, start, g->state_size);
+    int k = 0;
+    while (!game_is_terminal(g, s)) {
+        int m = game_legal_actions(g, s, n->legal);
+        int action = n->legal[rng_below(&a->rng, (uint32_t)m)];
+        seq[k++] = action;
+        game_apply(g, s, action);
+    }
+    *len = k;
+    if (n->playouts_max && ++n->playouts >= n->playouts_max) n->stopped = true;
+    if (!n->playouts_max) n->playouts++;
+    return agent_plan_score(g, s);
+}
+
+/* The best sequence from `start` into seq[0..*len), and its return. */
+static double nested(agent_t *a, nmcs_t *n, int level, const void *start, int *seq, int *len)
+{
+    if (level == 0) return playout(a, n, start, seq, len);
+    const game_t *g = a->g;
+    size_t stride = (size_t)n->max_len + 1;
+    int *best = n->best + (size_t)level * stride, *tmp = n->tmp + (size_t)level * stride;
+    int *legal = n->legal + (size_t)level * (size_t)g->max_legal;
+    char *cur = state_at(a, n, level, 0), *child = state_at(a, n, level, 1);
+    memcpy(cur, start, g->state_size);
+    double best_score = -INFINITY;
+    int best_len = 0, played = 0;
+    /* 1. each step: every action scored one level down, the best sequence kept */
+    while (!game_is_terminal(g, cur) && !n->stopped) {
+        int m = game_legal_actions(g, cur, legal);
+        for (int i = 0; i < m && !n->stopped; i++) {
+            memcpy(child, cur, g->state_size);
+            game_apply(g, child, legal[i]);
+            int tlen;
+            double sc = nested(a, n, level - 1, child, tmp, &tlen);
+            if (sc > best_score) {
+                best_score = sc;
+                best[played] = legal[i];
+                memcpy(best + played + 1, tmp, sizeof(int) * (size_t)tlen);
+                best_len = played + 1 + tlen;
+            }
+        }
+        /* 2. play the best sequence's next action */
+        if (best_len <= played) break;
+        game_apply(g, cur, best[played++]);
+    }
+    /* 3. stopped early: the best sequence is complete; with none yet, a playout */
+    if (best_len == 0 && !game_is_terminal(g, start)) return playout(a, n, start, seq, len);
+    if (best_len == 0) best_score = agent_plan_score(g, start);
+    memcpy(seq, best, sizeof(int) * (size_t)best_len);
+    *len = best_len;
+    return best_score;
+}
+
+static int nmcs_act(agent_t *a, const void *state, int *action)
+{
+    nmcs_t *n = a->impl;
+    double t0 = (double)clock() / CLOCKS_PER_SEC;
+    if (!agent_plan_next(&n->plan, a->g, state, action)) {
+        n->playouts = 0, n->stopped = false;
+        int *seq = n->tmp, len = 0; /* level 0's tmp is free at the top */
+        double score = nested(a, n, n->level, state, seq, &len);
+        if (len == 0) return hoyle_error(HOYLE_ESTATE, "nmcs: no legal action");
+        agent_plan_set(&n->plan, a->g, state, seq, len, score);
+        *action = seq[0];
+    }
+    agent_plan_info(&n->plan, &a->info, "nmcs", n->playouts, (double)clock() / CLOCKS_PER_SEC - t0);
+    return HOYLE_OK;
+}
+
+static void nmcs_destroy(agent_t *a)
+{
+    nmcs_t *n = a->impl;
+    if (n == NULL) return;
+    agent_plan_done(&n->plan);
+    free(n->states);
+    free(n->best);
+    free(n->tmp);
+    free(n->legal);
+    free(n);
+    a->impl = NULL;
+}
+
+static const agent_vt_t nmcs_vt = {.act = nmcs_act,
+                                   .observe = agent_plan_vt_observe,
+                                   .reset = agent_plan_vt_reset,
+                                   .destroy = nmcs_destroy,
+                                   .reseed = agent_plan_vt_reseed};
+
+static int nmcs_create(agent_t *a)
+{
+    const game_t *g = a->g;
+    int status = agent_plan_check_game(g, "nmcs");
+    if (status) return status;
+    nmcs_t *n = calloc(1, sizeof *n);
+    if (n == NULL) return hoyle_error(HOYLE_ENOMEM, "nmcs: out of memory");
+    n->level = (int)params_int(&a->params, "level");
+    n->playouts_max = params_int(&a->params, "playouts");
+    n->max_len = g->max_game_length;
+    size_t levels = (size_t)n->level + 1, stride = (size_t)n->max_len + 1;
+    n->states = malloc(2 * levels * g->state_size);
+    n->best = malloc(sizeof(int) * levels * stride);
+    n->tmp = malloc(sizeof(int) * levels * stride);
+    n->legal = malloc(sizeof(int) * levels * (size_t)g->max_legal);
+    a->impl = n;
+    if (!n->states || !n->best || !n->tmp || !n->legal || agent_plan_init(&n->plan, g)) {
+        nmcs_destroy(a);
+        return hoyle_error(HOYLE_ENOMEM, "nmcs: out of memory");
+    }
+    a->vt = &nmcs_vt;
+    return HOYLE_OK;
+}
+
+static const param_def_t nmcs_params[] = {
+    {.key = "level",
+     .type = PARAM_INT,
+     .def = "2",
+     .min = 0,
+     .max = 5,
+     .help = "nesting level (0 = one random playout, 1 = a playout per action, ...)"},
+    {.key = "playouts",
+     .type = PARAM_INT,
+     .def = "0",
+     .min = 0,
+     .max = 1e12,
+     .help = "stop each search after this many playouts (0 = no limit)"},
+    {.key = NULL},
+};
+
+const agent_kind_t agent_nmcs_kind = {
+    .name = "nmcs",
+    .description = "Nested Monte-Carlo Search (Cazenave 2009), one-player games",
+    .params = nmcs_params,
+    .create = nmcs_create,
+};

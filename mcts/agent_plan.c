@@ -1,0 +1,104 @@
+/* agent_plan.c — the puzzle check and the plan of the one-player search
+ * agents (agent_plan.h). Invariant: when pos < len, `hash` is the hash of
+ * the state in which actions[pos] is to be played. */
+#include "mcts/agent_plan.h"
+
+#include "mcts/agent_kind.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int agent_plan_check_game(const game_t *g, const char *kind)
+{
+    if (g->num_players != 1)
+        return hoyle_error(HOYLE_EINVAL, "%s: %s has %d players; %s searches one-player games only",
+                           kind, g->spec, g->num_players, kind);
+    if (g->max_chance_outcomes > 0)
+        return hoyle_error(HOYLE_EINVAL, "%s: %s has chance; %s searches deterministic games only",
+                           kind, g->spec, kind);
+    return HOYLE_OK;
+}
+
+int agent_plan_init(agent_plan_t *p, const game_t *g)
+{
+    memset(p, 0, sizeof *p);
+    p->actions = malloc(sizeof(int) * (size_t)(g->max_game_length + 1));
+    if (p->actions == NULL) return hoyle_error(HOYLE_ENOMEM, "plan: out of memory");
+    return HOYLE_OK;
+}
+
+void agent_plan_done(agent_plan_t *p)
+{
+    free(p->actions);
+    p->actions = NULL;
+}
+
+void agent_plan_clear(agent_plan_t *p) { p->len = p->pos = 0; }
+
+void agent_plan_set(agent_plan_t *p, const game_t *g, const void *state, const int *actions, int n,
+                    double value)
+{
+    memcpy(p->actions, actions, sizeof(int) * (size_t)n);
+    p->len = n, p->pos = 0;
+    p->hash = game_hash(g, state);
+    p->value = value;
+}
+
+bool agent_plan_next(const agent_plan_t *p, const game_t *g, const void *state, int *action)
+{
+    if (p->pos >= p->len || game_hash(g, state) != p->hash) return false;
+    *action = p->actions[p->pos];
+    return game_is_legal(g, state, *action);
+}
+
+void agent_plan_observe(agent_plan_t *p, const game_t *g, const void *state, int action)
+{
+    if (p->pos < p->len && game_hash(g, state) == p->hash && p->actions[p->pos] == action) {
+        /* the hash of the next state: play the action on a copy */
+        char buf[1024] __attribute__((aligned(GAME_STATE_ALIGN)));
+        void *t = g->state_size <= sizeof buf ? buf : malloc(g->state_size);
+        if (t == NULL) {
+            agent_plan_clear(p);
+            return;
+        }
+        memcpy(t, state, g->state_size);
+        game_apply(g, t, action);
+        p->hash = game_hash(g, t);
+        p->pos++;
+        if (t != buf) free(t);
+    } else {
+        agent_plan_clear(p);
+    }
+}
+
+double agent_plan_score(const game_t *g, const void *terminal)
+{
+    double r[GAME_MAX_PLAYERS];
+    game_returns(g, terminal, r);
+    return r[0];
+}
+
+void agent_plan_info(const agent_plan_t *p, agent_info_t *info, const char *kind,
+                     long long playouts, double seconds)
+{
+    memset(info, 0, sizeof *info);
+    info->kind = kind;
+    info->value = p->value;
+    info->sims = playouts;
+    for (int i = p->pos; i < p->len && info->pv_len < AGENT_PV_MAX; i++)
+        info->pv[info->pv_len++] = p->actions[i];
+    info->seconds = seconds;
+}
+
+void agent_plan_vt_observe(agent_t *a, const void *state_before, int action)
+{
+    agent_plan_observe((agent_plan_t *)a->impl, a->g, state_before, action);
+}
+
+void agent_plan_vt_reset(agent_t *a) { agent_plan_clear((agent_plan_t *)a->impl); }
+
+int agent_plan_vt_reseed(agent_t *a)
+{
+    agent_plan_vt_reset(a);
+    return HOYLE_OK;
+}

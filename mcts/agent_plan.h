@@ -1,0 +1,55 @@
+/* agent_plan.h — what the one-player search agents (nmcs, nrpa) share: a
+ * check that the game is a puzzle, and the plan (the best action sequence
+ * the last search found), which later acts follow while the game stays on it.
+ *
+ * One search from a position returns a whole sequence to the end; playing it
+ * out move by move is what NMCS and NRPA do (Cazenave 2009, Rosin 2011). The
+ * plan is followed while each state's hash is the one it expects, so an
+ * observed action off the plan (a human's, an opening) makes the next act
+ * search again. */
+#ifndef HOYLE_MCTS_AGENT_PLAN_H
+#define HOYLE_MCTS_AGENT_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "games/game.h"
+#include "mcts/agent.h"
+
+/* HOYLE_EINVAL with "KIND: GAME has N players; KIND searches one-player games
+ * only" unless g is a one-player game without chance. */
+int agent_plan_check_game(const game_t *g, const char *kind);
+
+typedef struct agent_plan {
+    int *actions;  /* max_game_length + 1 entries, owned */
+    int len, pos;  /* actions[pos..len) are still to play */
+    uint64_t hash; /* the hash of the state actions[pos] is meant for */
+    double value;  /* the return the whole plan reaches */
+} agent_plan_t;
+
+int agent_plan_init(agent_plan_t *p, const game_t *g);
+void agent_plan_done(agent_plan_t *p);
+void agent_plan_clear(agent_plan_t *p);
+/* Adopt actions[0..n) found from `state` with return `value`. */
+void agent_plan_set(agent_plan_t *p, const game_t *g, const void *state, const int *actions, int n,
+                    double value);
+/* The plan's next action for `state`, when it has one for it. */
+bool agent_plan_next(const agent_plan_t *p, const game_t *g, const void *state, int *action);
+/* `action` was played in `state`: advance along the plan, or drop it. */
+void agent_plan_observe(agent_plan_t *p, const game_t *g, const void *state, int action);
+
+/* The return of player 0 (the one player) in a terminal state. */
+double agent_plan_score(const game_t *g, const void *terminal);
+
+/* a->info after an act: `kind`, the plan's value, `playouts` as sims, the
+ * rest of the plan as the principal variation, `seconds`. */
+void agent_plan_info(const agent_plan_t *p, agent_info_t *info, const char *kind,
+                     long long playouts, double seconds);
+
+/* agent_vt_t slots for kinds whose impl struct begins with its agent_plan_t. */
+struct agent;
+void agent_plan_vt_observe(struct agent *a, const void *state_before, int action);
+void agent_plan_vt_reset(struct agent *a);
+int agent_plan_vt_reseed(struct agent *a);
+
+#endif
