@@ -216,7 +216,7 @@ static bool dfs(search_t *s, uint64_t pegs, int depth)
     if ((pegs & (pegs - 1)) == 0) return finished(s, pegs);
     if (class_dead(s, pegs)) return false;
     uint64_t key = canonical(s, pegs), *slot = &s->tt[rng_mix(key) & s->tt_mask];
-    if (s->back_pegs && __builtin_popcountll(pegs) <= s->back_pegs + 1 && !back_has(s, key))
+    if (s->back_pegs && __builtin_popcountll(pegs) <= s->back_pegs && !back_has(s, key))
         return false;
     if (*slot == key) return false;
     for (int j = 0; j < SOL_JUMPS; j++) {

@@ -262,10 +262,10 @@ static void test_solve_pairs(void)
         int target;
         solitaire_verdict_t verdict;
     } pairs[] = {
-        /* KNOWN DEFECT (docs/games/solitaire.md): the solvable pairs (17 -> 17, 17 -> 2,
-         * 17 -> 20, 10 -> 10) do not solve within minutes by the depth-first search on main
-         * (the branch's report measured 2,137 nodes for 17 -> 2); they are out of the suite
-         * until that is found, so that it stays bounded. The fewest-moves search solves them. */
+        {"solitaire", SOL_CENTRE, SOLITAIRE_SOLVED},
+        {"solitaire(target=2)", 1, SOLITAIRE_SOLVED},
+        {"solitaire(target=20)", 19, SOLITAIRE_SOLVED},
+        {"solitaire(start=10,target=10)", 9, SOLITAIRE_SOLVED},
         {"solitaire(target=1)", 0, SOLITAIRE_UNSOLVABLE},
         {"solitaire(target=16)", 15, SOLITAIRE_UNSOLVABLE},
         {"solitaire(start=1,target=17)", SOL_CENTRE, SOLITAIRE_UNSOLVABLE},
