@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/error.h"
@@ -146,7 +147,17 @@ typedef struct learner {
     pub_t *pubs;
     unsigned char *buf;
     size_t cap;
+    FILE *progress; /* the learner's cost at the end (docs/scaling.md), or NULL */
+    double busy_s;  /* receiving, checking and appending samples (not waiting) */
+    int64_t samples, messages, net_bytes;
 } learner_t;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 /* Free the published nets every actor has received. */
 static void reap(learner_t *l, bool wait)
@@ -191,6 +202,7 @@ static int learner_publish(void *ctx, int64_t gen, const char *path)
     fclose(f);
     memcpy(p->bytes, &gen, sizeof gen);
     int n = (int)(sizeof gen + (size_t)size);
+    l->net_bytes += (int64_t)n * (l->size - 1);
     for (int r = 1; r < l->size; r++)
         MPI_Isend(p->bytes, n, MPI_BYTE, r, TAG_NET, MPI_COMM_WORLD, &p->req[r - 1]);
     p->next = l->pubs;
@@ -213,6 +225,7 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
     while (got < games) {
         MPI_Status st;
         MPI_Probe(MPI_ANY_SOURCE, TAG_SAMPLES, MPI_COMM_WORLD, &st);
+        double t0 = now_s();
         size_t len;
         int status = recv_into(&st, &l->buf, &l->cap, &len);
         if (status) return status;
@@ -231,6 +244,9 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
             if (!seen[src]) seen[src] = 1, actors++;
         }
         reap(l, false);
+        l->busy_s += now_s() - t0;
+        l->samples += view.n;
+        l->messages++;
     }
     sum.seconds /= actors > 0 ? actors : 1;
     stats_add(ss, &sum);
@@ -240,6 +256,14 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
 static void learner_stop(void *ctx)
 {
     learner_t *l = ctx;
+    if (l->progress && l->messages > 0) {
+        fprintf(l->progress,
+                "[learner] %lld samples in %lld messages from %d actors: busy %.3f s receiving "
+                "them (%.1f us per sample); %.1f MB of nets sent\n",
+                (long long)l->samples, (long long)l->messages, l->size - 1, l->busy_s,
+                1e6 * l->busy_s / (double)l->samples, l->net_bytes / 1e6);
+        fflush(l->progress);
+    }
     for (int r = 1; r < l->size; r++) MPI_Send(NULL, 0, MPI_BYTE, r, TAG_STOP, MPI_COMM_WORLD);
     for (int byes = 0; byes < l->size - 1;) {
         MPI_Status st;
@@ -328,7 +352,7 @@ int dist_train_run(const char *path, char *const *sets, int num_sets, FILE *prog
     *rank_out = rank;
     if (size == 1) return train_run(path, sets, num_sets, progress, out);
     if (rank == 0) {
-        learner_t l = {.size = size};
+        learner_t l = {.size = size, .progress = progress};
         train_actors_t actors = {learner_publish, learner_collect, learner_stop, &l};
         int status = train_run_learner(path, sets, num_sets, progress, &actors, out);
         free(l.buf);
