@@ -10,7 +10,7 @@
 #include "core/progress.h"
 #include "games/registry.h"
 #include "mcts/bench.h"
-#include "solve/fifteen.h"
+#include "solve/bench.h"
 
 static const char help[] =
     "usage: hoyle bench [--games 'SPEC;SPEC...' | --solvers] [--json]\n\n"
@@ -23,7 +23,9 @@ static const char help[] =
     "Games with dice start after the opening roll, played by a fixed seed.\n"
     "Then the exact solvers on fixed instances (nodes/s): the Fifteen puzzle's\n"
     "IDA* on 2000 seeded 3x3 starts (4-4 tables) and five of Korf's instances\n"
-    "(linear conflicts). --games skips them; --solvers runs only them.\n"
+    "(linear conflicts); Solitaire's search from every single-hole start to the\n"
+    "centre, and its proof that the centre game needs more than 14 moves.\n"
+    "--games skips them; --solvers runs only them.\n"
     "One line per game with counts and rates; the last line is the total node\n"
     "count (perft leaves + random actions + simulations + alpha-beta nodes +\n"
     "solver nodes), a signature of behaviour, not of speed. A progress line\n"
@@ -124,9 +126,9 @@ int cmd_bench(int argc, char **argv)
         progress_update(&pg, i + 1, n, extra, i + 1 == n);
     }
     /* the solver items, after the games (not with --games) */
-    fifteen_bench_item_t sv[FIFTEEN_BENCH_ITEMS];
-    int nsv = only ? 0 : FIFTEEN_BENCH_ITEMS;
-    if (nsv && fifteen_bench(sv)) {
+    solve_bench_item_t sv[SOLVE_BENCH_ITEMS];
+    int nsv = only ? 0 : SOLVE_BENCH_ITEMS;
+    if (nsv && solve_bench(sv)) {
         free(copy);
         return cli_fail("bench", EXIT_FAILED);
     }

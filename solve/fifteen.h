@@ -99,22 +99,6 @@ int fifteen_heuristic_value(const fifteen_board_t *b, fifteen_heuristic_t heuris
 int fifteen_solve(const fifteen_board_t *b, const fifteen_solve_params_t *p,
                   fifteen_solve_result_t *out);
 
-/* ---- `hoyle bench` (fifteen_bench.c) ---- */
-
-#define FIFTEEN_BENCH_ITEMS 2
-
-/* One deterministic solver item: its node count is part of the bench
- * signature, its seconds give the speed. */
-typedef struct fifteen_bench_item {
-    const char *name;  /* "fifteen(size=3) pdb 4-4, 2000 seeded starts" */
-    int instances;     /* solved, every one optimal */
-    long total_length; /* sum of the optimal lengths */
-    uint64_t nodes;
-    double seconds; /* search only (the 3 x 3 tables are built first, untimed) */
-} fifteen_bench_item_t;
-
-/* The items: 2000 seeded 3 x 3 starts with the 4-4 tables (built in memory),
- * and five of Korf's instances (the shortest) with linear conflicts. */
-int fifteen_bench(fifteen_bench_item_t out[FIFTEEN_BENCH_ITEMS]);
+/* `hoyle bench`: fifteen_bench() in solve/bench.h. */
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "games/registry.h"
+#include "solve/bench.h"
 #include "solve/fifteen.h"
 
 enum { BENCH_3X3_STARTS = 2000 };
@@ -21,7 +22,7 @@ static const char *const korf_short[] = {
 
 /* Solve the start of `spec` (or `position` in it) into *it. */
 static int solve_one(const char *spec, const char *position, const fifteen_solve_params_t *p,
-                     fifteen_bench_item_t *it)
+                     solve_bench_item_t *it)
 {
     const game_t *g = NULL;
     if (game_create(spec, &g)) return HOYLE_EINVAL;
@@ -49,10 +50,10 @@ static int solve_one(const char *spec, const char *position, const fifteen_solve
     return status;
 }
 
-int fifteen_bench(fifteen_bench_item_t out[FIFTEEN_BENCH_ITEMS])
+int fifteen_bench(solve_bench_item_t out[FIFTEEN_BENCH_ITEMS])
 {
-    out[0] = (fifteen_bench_item_t){.name = "fifteen(size=3) pdb 4-4, 2000 seeded starts"};
-    out[1] = (fifteen_bench_item_t){.name = "fifteen(blank=first) lc, Korf 55 79 42 12 9"};
+    out[0] = (solve_bench_item_t){.name = "fifteen(size=3) pdb 4-4, 2000 seeded starts"};
+    out[1] = (solve_bench_item_t){.name = "fifteen(blank=first) lc, Korf 55 79 42 12 9"};
     fifteen_pdb_t *pdb = NULL;
     int status = fifteen_pdb_open(3, 8, FIFTEEN_PDB_663, "", NULL, &pdb);
     fifteen_solve_params_t p = {.heuristic = FIFTEEN_H_PDB, .pdb = pdb};

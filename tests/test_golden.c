@@ -26,7 +26,7 @@
 #include "mcts/bench.h"
 #include "mcts/evaluator.h"
 #include "mcts/mcts.h"
-#include "solve/fifteen.h"
+#include "solve/bench.h"
 #include "tests/harness.h"
 #include "tests/toy_games.h"
 
@@ -187,9 +187,9 @@ static void test_bench_counts(void)
         only[i] = jobs->items[i].spec; /* canonical spec, as in the golden lines */
     }
     /* the solver items of `hoyle bench`, after the games */
-    fifteen_bench_item_t sv[FIFTEEN_BENCH_ITEMS];
-    if (all) HARNESS_OK(fifteen_bench(sv));
-    for (int i = 0; all && i < FIFTEEN_BENCH_ITEMS; i++) {
+    solve_bench_item_t sv[SOLVE_BENCH_ITEMS];
+    if (all) HARNESS_OK(solve_bench(sv));
+    for (int i = 0; all && i < SOLVE_BENCH_ITEMS; i++) {
         fprintf(out, "%s solver_instances %d\n", sv[i].name, sv[i].instances);
         fprintf(out, "%s solver_length %ld\n", sv[i].name, sv[i].total_length);
         fprintf(out, "%s solver_nodes %llu\n", sv[i].name, (unsigned long long)sv[i].nodes);

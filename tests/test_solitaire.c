@@ -255,6 +255,8 @@ static void test_solve_pairs(void)
     solitaire_options_t opt;
     solitaire_options_default(&opt);
     opt.tt_bytes = (size_t)8 << 20;
+    /* each pair takes under 0.4 M nodes: a regression fails here instead of hanging */
+    opt.node_limit = 50000000;
     /* the rule of three: from the centre, one marble can end only in 17, 2,
      * 14, 20 or 32 */
     const struct {
