@@ -3,6 +3,7 @@
 #include "dist/dist.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 #include "core/error.h"
 
@@ -32,6 +33,17 @@ int dist_launch_size(void)
 }
 
 #ifdef HOYLE_MPI
+void dist_probe(int source, int tag, MPI_Status *st)
+{
+    for (;;) {
+        int flag = 0;
+        MPI_Iprobe(source, tag, MPI_COMM_WORLD, &flag, st);
+        if (flag) return;
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
 static bool started;
 
 int dist_init(int *rank, int *size)

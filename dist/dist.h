@@ -30,6 +30,15 @@ int dist_init(int *rank, int *size);
  * failed must not leave the others waiting for its messages). */
 void dist_finalize(bool failed);
 
+#ifdef HOYLE_MPI
+#include <mpi.h>
+/* MPI_Probe without the spin: Open MPI's blocking probe polls at 100% of a core, which on a
+ * machine with as many ranks as cores takes that core from the ranks that play. This one tests
+ * and sleeps 1 ms between tests (messages here are games or batches: tens of ms apart at
+ * least). */
+void dist_probe(int source, int tag, MPI_Status *st);
+#endif
+
 /* The tournament over the ranks of MPI_COMM_WORLD (every rank calls it with the same config):
  * rank 0 is the runner (schedule, the only writer of c->output, progress), every other rank
  * plays jobs on c->workers threads and returns the finished games. Games are seeded per job,

@@ -110,7 +110,7 @@ static int run_master(tour_runner_t *r, int size, double *busy_s)
     size_t cap = 0;
     while (hellos > 0 || live > 0 || outstanding > 0) {
         MPI_Status st;
-        MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+        dist_probe(MPI_ANY_SOURCE, MPI_ANY_TAG, &st);
         double t0 = now_s();
         int count = 0, src = st.MPI_SOURCE;
         MPI_Get_count(&st, MPI_BYTE, &count);
@@ -193,6 +193,7 @@ typedef struct worker {
     tour_job_t *jobs;
     int num_jobs;
     pthread_mutex_t mu;
+    pthread_cond_t done; /* a play thread finished its job (the main thread's wake-up) */
     slot_t *slots;
     int played;
 } worker_t;
@@ -225,6 +226,7 @@ static void *play_thread(void *arg)
             s->res = res;
             s->state = SLOT_DONE_GAME;
         }
+        pthread_cond_signal(&w->done);
     }
     pthread_mutex_unlock(&w->mu);
     tour_player_free(p);
@@ -311,6 +313,7 @@ static int run_worker(const tour_config_t *c, tour_run_stats_t *stats)
     pthread_t *th = calloc((size_t)nslots, sizeof *th);
     slot_arg_t *args = calloc((size_t)nslots, sizeof *args);
     pthread_mutex_init(&w.mu, NULL);
+    pthread_cond_init(&w.done, NULL);
     int started = 0;
     if (w.slots && th && args && status == 0) {
         for (int i = 0; i < nslots; i++) {
@@ -333,9 +336,17 @@ static int run_worker(const tour_config_t *c, tour_run_stats_t *stats)
     for (;;) {
         int busy;
         if (worker_step(&w, nslots, &busy) == 0) break;
-        if (!busy) {
+        if (busy) continue;
+        /* While every thread plays, nothing can arrive (rank 0 answers only ASKs): sleep until
+         * one finishes. While a thread waits for its job, poll for it every millisecond (a
+         * blocking MPI receive would spin a core away from the play threads). */
+        bool asked = false;
+        for (int i = 0; i < nslots && !asked; i++) asked = w.slots[i].state == SLOT_ASKED;
+        if (!asked) {
+            pthread_cond_wait(&w.done, &w.mu);
+        } else {
             pthread_mutex_unlock(&w.mu);
-            struct timespec ts = {0, 1000000}; /* 1 ms: polling costs nothing next to a game */
+            struct timespec ts = {0, 1000000};
             nanosleep(&ts, NULL);
             pthread_mutex_lock(&w.mu);
         }
@@ -343,6 +354,7 @@ static int run_worker(const tour_config_t *c, tour_run_stats_t *stats)
     pthread_mutex_unlock(&w.mu);
     for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
     for (int i = 0; i < started; i++) pthread_cond_destroy(&w.slots[i].wake);
+    pthread_cond_destroy(&w.done);
     pthread_mutex_destroy(&w.mu);
     stats->played = w.played;
     free(args);

@@ -224,7 +224,7 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
     int actors = 0;
     while (got < games) {
         MPI_Status st;
-        MPI_Probe(MPI_ANY_SOURCE, TAG_SAMPLES, MPI_COMM_WORLD, &st);
+        dist_probe(MPI_ANY_SOURCE, TAG_SAMPLES, &st);
         double t0 = now_s();
         size_t len;
         int status = recv_into(&st, &l->buf, &l->cap, &len);
@@ -267,7 +267,7 @@ static void learner_stop(void *ctx)
     for (int r = 1; r < l->size; r++) MPI_Send(NULL, 0, MPI_BYTE, r, TAG_STOP, MPI_COMM_WORLD);
     for (int byes = 0; byes < l->size - 1;) {
         MPI_Status st;
-        MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+        dist_probe(MPI_ANY_SOURCE, MPI_ANY_TAG, &st);
         size_t len;
         if (recv_into(&st, &l->buf, &l->cap, &len)) {
             /* no room to take the message: end every rank rather than hang */
@@ -294,7 +294,7 @@ static int actor_fetch(void *ctx, bool wait, int64_t have, int64_t *gen, char *p
         MPI_Status st;
         int flag = 1;
         if (wait && !newer)
-            MPI_Probe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+            dist_probe(0, MPI_ANY_TAG, &st);
         else
             MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
         if (!flag) break;
