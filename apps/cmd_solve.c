@@ -74,15 +74,7 @@ static int run_agent(int argc, char **argv, const struct solve_family *fam)
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
-    const cli_command_t command = {.name = "solve",
-                                   .help = help,
-                                   .opts = opts,
-                                   .positional = "GAME",
-                                   .min_pos = 1,
-                                   .max_pos = 1,
-                                   .pos = &spec,
-                                   .more_help = print_families};
-    int rc = cli_parse(&command, argc, argv);
+    int rc = cli_parse_one("solve", help, opts, "GAME", print_families, &spec, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
     const game_t *g = cli_game("solve", spec);
     if (g == NULL) return EXIT_USAGE;

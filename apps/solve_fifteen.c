@@ -198,14 +198,7 @@ int solve_fifteen(int argc, char **argv)
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
-    const cli_command_t command = {.name = "solve",
-                                   .help = help,
-                                   .opts = opts,
-                                   .positional = "GAME",
-                                   .min_pos = 1,
-                                   .max_pos = 1,
-                                   .pos = &spec};
-    int rc = cli_parse(&command, argc, argv);
+    int rc = cli_parse_one("solve", help, opts, "GAME", NULL, &spec, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
     if (position && korf)
         return cli_usage_error("solve", "--position and --korf exclude each other");
