@@ -31,14 +31,14 @@ enum { TAG_NET = 11, TAG_SAMPLES, TAG_STOP, TAG_BYE };
 
 /* ---- samples on the wire: int64 {generation, n, obs_size, num_actions}, the actor's
  * selfplay_stats_t (ranks run one build), then int64 game_id[n], float obs[n][O],
- * float policy[n][A], float value[n], int32 move[n], uint8 legal[n][A]: every array at an
- * offset aligned for its type ---- */
+ * float policy[n][A], float value[n], int32 move[n], uint8 legal[n][A], uint8 flags[n]: every
+ * array at an offset aligned for its type ---- */
 
 static size_t samples_size(const sample_set_t *s)
 {
     size_t n = (size_t)s->n, O = (size_t)s->obs_size, A = (size_t)s->num_actions;
     return 4 * sizeof(int64_t) + sizeof(selfplay_stats_t) + n * sizeof(int64_t) +
-           n * (O + A + 1) * sizeof(float) + n * sizeof(int32_t) + n * A;
+           n * (O + A + 1) * sizeof(float) + n * sizeof(int32_t) + n * A + n;
 }
 
 static void put(unsigned char **p, const void *v, size_t n)
@@ -61,6 +61,7 @@ static void samples_pack(int64_t gen, const sample_set_t *s, const selfplay_stat
     put(&p, s->value, n * sizeof(float));
     put(&p, s->move, n * sizeof(int32_t));
     put(&p, s->legal, n * A);
+    put(&p, s->flags, n);
 }
 
 /* A view of a packed batch as a sample set (pointers into buf, which malloc aligned); the
@@ -93,6 +94,7 @@ static int samples_view(const unsigned char *buf, size_t len, const sample_set_t
     view->move = (int32_t *)(void *)p;
     p += n * sizeof(int32_t);
     view->legal = p;
+    view->flags = p + n * A;
     *gen = head[0];
     return HOYLE_OK;
 }

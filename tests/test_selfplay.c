@@ -42,7 +42,7 @@ static void test_batching_and_samples(void)
     run(g, "games=6,parallel=3,sims=24,batch=4", 11, &set, &st);
     CU_ASSERT_EQUAL(st.games, 6);
     CU_ASSERT_EQUAL(st.samples, set.n);
-    CU_ASSERT_EQUAL(st.full_searches, st.actions); /* no fast searches */
+    CU_ASSERT_EQUAL(st.full_searches + st.forced, st.actions); /* no fast searches */
     CU_ASSERT_EQUAL(st.wins[0] + st.wins[1] + st.draws, 6);
     /* one evaluator call serves several trees: mean batch well above one tree's batch */
     CU_ASSERT(st.evaluations > 4 * st.evaluator_calls);
@@ -87,7 +87,7 @@ static void test_playout_cap_and_resign(void)
     const game_t *g = tiny_game();
     sample_set_t set;
     selfplay_stats_t st;
-    run(g, "games=8,parallel=8,sims=16,fast_sims=4,full_prob=0.3,resign=-0.5,no_resign_frac=0.5", 5,
+    run(g, "games=8,parallel=8,sims=16,fast_sims=4,full_prob=0.3,resign=-0.5,no_resign_frac=0.5", 6,
         &set, &st);
     CU_ASSERT_EQUAL(st.games, 8);
     CU_ASSERT(st.fast_searches > 0 && st.full_searches > 0);
