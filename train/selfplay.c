@@ -17,8 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/rng.h"
+#include "data/h5rec.h"
 #include "data/record.h"
 #include "games/playout.h"
 #include "mcts/mcts_params.h"
@@ -289,6 +291,38 @@ static int games_push(selfplay_games_t *gs, const slot_t *s, const double *retur
     int status = games_take(gs, &r);
     free(r.actions); /* NULL once taken */
     return status;
+}
+
+int selfplay_games_write(const char *path, const game_t *g, const selfplay_games_t *gs,
+                         const char *agent, int32_t round, const char *config)
+{
+    char journal[4200];
+    if (snprintf(journal, sizeof journal, "%s.journal", path) >= (int)sizeof journal)
+        return hoyle_error(HOYLE_EINVAL, "selfplay: '%s': path too long", path);
+    unlink(path); /* an earlier try at the same generation, killed before it finished */
+    unlink(journal);
+    const char *specs[1] = {g->spec};
+    h5rec_meta_t meta = {.config_text = config, .num_games = 1, .game_specs = specs};
+    h5rec_t *h = NULL;
+    int status = h5rec_create(path, &meta, &h);
+    if (!status) status = h5rec_set_checkpoint(h, 1 << 30, 0); /* one checkpoint, at close */
+    for (int64_t i = 0; status == HOYLE_OK && i < gs->n; i++) {
+        const selfplay_game_t *sg = &gs->game[i];
+        game_record_t r = {
+            .game_spec = (char *)g->spec,
+            .agent_spec = {(char *)agent, g->num_players == 2 ? (char *)agent : NULL},
+            .returns = {sg->returns[0], g->num_players == 2 ? sg->returns[1] : 0},
+            .result = (sg->returns[0] + 1) / 2,
+            .end = (record_end_t)sg->end,
+            .num_actions = sg->num_actions,
+            .actions = sg->actions,
+            .seed = sg->seed,
+            .round = round,
+            .game_index = (int32_t)(sg->game_id & INT32_MAX)};
+        status = h5rec_append(h, &r);
+    }
+    int closed = h ? h5rec_close(h) : HOYLE_OK;
+    return status ? status : closed;
 }
 
 static int slot_open(const selfplay_session_t *ss, slot_t *s)

@@ -173,6 +173,14 @@ typedef struct selfplay_games {
 } selfplay_games_t;
 void selfplay_games_done(selfplay_games_t *gs);
 
+/* Store the games of gs as a new game-record file at `path` (data/h5rec.h, the tournaments'
+ * schema of docs/formats.md; `hoyle show` and `hoyle report` read it): seat agents `agent`
+ * (the second seat empty in one-player games), round `round`, game_index the game id,
+ * pairing 0, config `config` (may be NULL). A file or journal already at `path` (a
+ * generation rewritten after a kill) is replaced. The file is complete once this returns. */
+int selfplay_games_write(const char *path, const game_t *g, const selfplay_games_t *gs,
+                         const char *agent, int32_t round, const char *config);
+
 /* Play p->games games of `g` (two-player or one-player) with evaluator `e`
  * (borrowed) on one thread, appending their samples to `out` (shapes of g).
  * Game i gets game_id p->first_game_id + i. Returns 0 with *st filled, or the
