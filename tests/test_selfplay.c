@@ -297,6 +297,33 @@ static void test_shards_and_replay(void)
     HARNESS_OK(replay_load_dir(&r, dir, 3));
     CU_ASSERT_EQUAL(r.num_shards, 2);
     replay_done(&r);
+    /* a growing window: all of the first N0 samples, then N0 (1 + beta ((N/N0)^a - 1) / a);
+     * loading the folder (a resume) gives the window that adding shard by shard gave */
+    int64_t n0 = sizes[0], total = sizes[0] + sizes[1] + sizes[2];
+    double grown = (double)n0 * (1 + 0.5 * (pow((double)total / (double)n0, 0.75) - 1) / 0.75);
+    replay_t step;
+    HARNESS_OK(replay_init(&step, g, 0, 0, false));
+    HARNESS_OK(replay_set_growing(&step, n0, 0.75, 0.5));
+    CU_ASSERT_EQUAL(replay_window(&step), 1); /* nothing added yet: at least 1 */
+    for (int k = 0; k < 3; k++) {
+        HARNESS_OK(replay_shard_path(dir, k, path, sizeof path));
+        HARNESS_OK(replay_add_shard(&step, path));
+        if (k == 0) CU_ASSERT_EQUAL(replay_size(&step), n0);
+    }
+    CU_ASSERT_EQUAL(replay_window(&step), (int64_t)floor(grown));
+    CU_ASSERT(replay_size(&step) == (int64_t)floor(grown) && replay_size(&step) < total);
+    HARNESS_OK(replay_init(&r, g, 0, 0, false));
+    HARNESS_OK(replay_set_growing(&r, n0, 0.75, 0.5));
+    HARNESS_OK(replay_load_dir(&r, dir, 3));
+    CU_ASSERT_EQUAL(r.total, total);
+    CU_ASSERT_EQUAL(replay_size(&r), replay_size(&step));
+    int64_t tail = replay_size(&r);
+    if (tail == replay_size(&step) && tail > 0)
+        CU_ASSERT(memcmp(r.set.value + (r.set.n - tail), step.set.value + (step.set.n - tail),
+                         sizeof(float) * (size_t)tail) == 0);
+    CU_ASSERT_EQUAL(replay_set_growing(&r, 10, 0.75, 1.5), HOYLE_EINVAL);
+    replay_done(&r);
+    replay_done(&step);
     for (int k = 0; k < 3; k++) {
         replay_shard_path(dir, k, path, sizeof path);
         unlink(path);
