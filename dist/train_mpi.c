@@ -99,25 +99,6 @@ static int samples_view(const unsigned char *buf, size_t len, const sample_set_t
     return HOYLE_OK;
 }
 
-static void stats_add(selfplay_stats_t *to, const selfplay_stats_t *a)
-{
-    to->games += a->games;
-    to->actions += a->actions;
-    to->samples += a->samples;
-    to->full_searches += a->full_searches;
-    to->fast_searches += a->fast_searches;
-    to->wins[0] += a->wins[0];
-    to->wins[1] += a->wins[1];
-    to->draws += a->draws;
-    to->resigned += a->resigned;
-    to->resign_checks += a->resign_checks;
-    to->false_resigns += a->false_resigns;
-    to->evaluations += a->evaluations;
-    to->evaluator_calls += a->evaluator_calls;
-    to->eval_seconds += a->eval_seconds;
-    to->seconds += a->seconds;
-}
-
 /* Receive the message `st` announced into *buf (grown as needed); its length in *len. */
 static int recv_into(const MPI_Status *st, unsigned char **buf, size_t *cap, size_t *len)
 {
@@ -240,7 +221,7 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
             *stale += view.n;
         } else {
             if ((status = sample_set_append(set, &view, 0, view.n))) return status;
-            stats_add(&sum, &a);
+            selfplay_stats_add(&sum, &a);
             got += a.games;
             int src = st.MPI_SOURCE % (int)sizeof seen;
             if (!seen[src]) seen[src] = 1, actors++;
@@ -251,7 +232,7 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
         l->messages++;
     }
     sum.seconds /= actors > 0 ? actors : 1;
-    stats_add(ss, &sum);
+    selfplay_stats_add(ss, &sum);
     return HOYLE_OK;
 }
 

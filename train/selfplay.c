@@ -703,7 +703,7 @@ int64_t selfplay_session_in_flight(const selfplay_session_t *s)
     return n;
 }
 
-static void stats_add(selfplay_stats_t *to, const selfplay_stats_t *a)
+void selfplay_stats_add(selfplay_stats_t *to, const selfplay_stats_t *a)
 {
     to->games += a->games;
     to->actions += a->actions;
@@ -722,6 +722,7 @@ static void stats_add(selfplay_stats_t *to, const selfplay_stats_t *a)
     to->evaluations += a->evaluations;
     to->evaluator_calls += a->evaluator_calls;
     to->eval_seconds += a->eval_seconds;
+    to->seconds += a->seconds;
 }
 
 int selfplay_session_run(selfplay_session_t *s, evaluator_t *const *evals,
@@ -770,7 +771,7 @@ int selfplay_session_run(selfplay_session_t *s, evaluator_t *const *evals,
             status = hoyle_error(w->status, "%s", w->error);
             break;
         }
-        stats_add(st, &w->st);
+        selfplay_stats_add(st, &w->st);
         status = sample_set_append(out, &w->out, 0, w->out.n);
         for (int64_t k = 0; games && status == HOYLE_OK && k < w->games.n; k++)
             status = games_take(games, &w->games.game[k]);

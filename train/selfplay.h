@@ -142,6 +142,10 @@ typedef struct selfplay_stats {
     double typical_legal;                  /* L in alpha = noise_scale / L */
 } selfplay_stats_t;
 
+/* Add the counts and times of *a to *to (alpha, typical_legal, batch_capacity, in_flight
+ * and workers are left as they are). */
+void selfplay_stats_add(selfplay_stats_t *to, const selfplay_stats_t *a);
+
 /* Called after each finished game (progress lines); may be NULL. */
 typedef void (*selfplay_progress_fn)(void *ctx, const selfplay_stats_t *st);
 
