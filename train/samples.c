@@ -87,6 +87,7 @@ int sample_set_append(sample_set_t *s, const sample_set_t *src, int64_t from, in
 {
     if (src->obs_size != s->obs_size || src->num_actions != s->num_actions)
         return hoyle_error(HOYLE_EINVAL, "samples: shapes differ");
+    if (count <= 0) return HOYLE_OK; /* nothing to copy (an empty set has no arrays yet) */
     int status = reserve(s, s->n + count);
     if (status) return status;
     size_t A = (size_t)s->num_actions, O = (size_t)s->obs_size, n = (size_t)s->n;
