@@ -71,8 +71,8 @@ int samples_write_shard(const char *path, const sample_set_t *s, const samples_m
 int samples_create_shard(const char *path, const sample_set_t *s, const samples_meta_t *meta);
 
 /* Append the samples of the shard at `path` to `s`, whose shapes must match the
- * file's (HOYLE_EINVAL otherwise); a shard without `flags` (older files) reads as 0. *games_out (may be NULL) receives the
- * shard's `games` attribute. Foreign or damaged files: HOYLE_EIO. */
+ * file's (HOYLE_EINVAL otherwise); a shard without `flags` (older files) reads as 0. *games_out
+ * (may be NULL) receives the shard's `games` attribute. Foreign or damaged files: HOYLE_EIO. */
 int samples_read_shard(const char *path, sample_set_t *s, int64_t *games_out);
 
 /* Samples and games in a shard without reading its datasets. */

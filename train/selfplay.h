@@ -163,11 +163,11 @@ void selfplay_progress_line(void *ctx, const selfplay_stats_t *st);
 /* A finished game as self-play played it (for game records, data/record.h). */
 typedef struct selfplay_game {
     int64_t game_id;
-    uint64_t seed;                     /* the game's own seed (chance, resign choice) */
-    double returns[GAME_MAX_PLAYERS];  /* final returns (0 for a truncated game) */
-    int end;                           /* a record_end_t: rules, move_limit or resign */
-    int num_actions;                   /* actions, chance outcomes included */
-    int32_t *actions;                  /* [num_actions] from the initial position (owned) */
+    uint64_t seed;                    /* the game's own seed (chance, resign choice) */
+    double returns[GAME_MAX_PLAYERS]; /* final returns (0 for a truncated game) */
+    int end;                          /* a record_end_t: rules, move_limit or resign */
+    int num_actions;                  /* actions, chance outcomes included */
+    int32_t *actions;                 /* [num_actions] from the initial position (owned) */
 } selfplay_game_t;
 
 /* The finished games of runs (caller storage: zero it, selfplay_games_done frees). */
