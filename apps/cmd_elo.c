@@ -102,11 +102,17 @@ int cli_ratings(int argc, char **argv, int report)
             tres_done(&t);
             return cli_fail(cmd, EXIT_USAGE);
         }
-    if (t.n_sets == 0) {
+    /* self-play games (one agent in both seats, hoyle train's RUN/games) are not rated, but
+     * report still exports them */
+    bool rated = t.n_sets > 0;
+    if (!rated && (!report || (!pdn && !pgn))) {
         tres_done(&t);
-        return cli_usage_error(cmd, "no rated games in the file%s", num_files > 1 ? "s" : "");
+        return cli_usage_error(cmd, "no rated games in the file%s%s", num_files > 1 ? "s" : "",
+                               !report ? ""
+                                       : " (self-play games are not rated; --pdn and "
+                                         "--pgn export them)");
     }
-    if (o.anchor && tres_check_anchor(&t, o.anchor)) {
+    if (rated && o.anchor && tres_check_anchor(&t, o.anchor)) {
         tres_done(&t);
         return cli_fail(cmd, EXIT_USAGE);
     }
@@ -123,7 +129,7 @@ int cli_ratings(int argc, char **argv, int report)
         for (int i = 0; i < num_files; i++) printf(" %s", files[i]);
         printf("\n");
     }
-    int status = tres_report(stdout, &t, &o);
+    int status = rated ? tres_report(stdout, &t, &o) : HOYLE_OK;
     tres_done(&t);
     if (seed_table) otable_done(&table);
     if (status) return cli_fail(cmd, EXIT_FAILED);

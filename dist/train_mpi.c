@@ -31,14 +31,14 @@ enum { TAG_NET = 11, TAG_SAMPLES, TAG_STOP, TAG_BYE };
 
 /* ---- samples on the wire: int64 {generation, n, obs_size, num_actions}, the actor's
  * selfplay_stats_t (ranks run one build), then int64 game_id[n], float obs[n][O],
- * float policy[n][A], float value[n], int32 move[n], uint8 legal[n][A]: every array at an
- * offset aligned for its type ---- */
+ * float policy[n][A], float value[n], int32 move[n], uint8 legal[n][A], uint8 flags[n]: every
+ * array at an offset aligned for its type ---- */
 
 static size_t samples_size(const sample_set_t *s)
 {
     size_t n = (size_t)s->n, O = (size_t)s->obs_size, A = (size_t)s->num_actions;
     return 4 * sizeof(int64_t) + sizeof(selfplay_stats_t) + n * sizeof(int64_t) +
-           n * (O + A + 1) * sizeof(float) + n * sizeof(int32_t) + n * A;
+           n * (O + A + 1) * sizeof(float) + n * sizeof(int32_t) + n * A + n;
 }
 
 static void put(unsigned char **p, const void *v, size_t n)
@@ -61,6 +61,7 @@ static void samples_pack(int64_t gen, const sample_set_t *s, const selfplay_stat
     put(&p, s->value, n * sizeof(float));
     put(&p, s->move, n * sizeof(int32_t));
     put(&p, s->legal, n * A);
+    put(&p, s->flags, n);
 }
 
 /* A view of a packed batch as a sample set (pointers into buf, which malloc aligned); the
@@ -93,27 +94,9 @@ static int samples_view(const unsigned char *buf, size_t len, const sample_set_t
     view->move = (int32_t *)(void *)p;
     p += n * sizeof(int32_t);
     view->legal = p;
+    view->flags = p + n * A;
     *gen = head[0];
     return HOYLE_OK;
-}
-
-static void stats_add(selfplay_stats_t *to, const selfplay_stats_t *a)
-{
-    to->games += a->games;
-    to->actions += a->actions;
-    to->samples += a->samples;
-    to->full_searches += a->full_searches;
-    to->fast_searches += a->fast_searches;
-    to->wins[0] += a->wins[0];
-    to->wins[1] += a->wins[1];
-    to->draws += a->draws;
-    to->resigned += a->resigned;
-    to->resign_checks += a->resign_checks;
-    to->false_resigns += a->false_resigns;
-    to->evaluations += a->evaluations;
-    to->evaluator_calls += a->evaluator_calls;
-    to->eval_seconds += a->eval_seconds;
-    to->seconds += a->seconds;
 }
 
 /* Receive the message `st` announced into *buf (grown as needed); its length in *len. */
@@ -238,7 +221,7 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
             *stale += view.n;
         } else {
             if ((status = sample_set_append(set, &view, 0, view.n))) return status;
-            stats_add(&sum, &a);
+            selfplay_stats_add(&sum, &a);
             got += a.games;
             int src = st.MPI_SOURCE % (int)sizeof seen;
             if (!seen[src]) seen[src] = 1, actors++;
@@ -249,7 +232,7 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
         l->messages++;
     }
     sum.seconds /= actors > 0 ? actors : 1;
-    stats_add(ss, &sum);
+    selfplay_stats_add(ss, &sum);
     return HOYLE_OK;
 }
 

@@ -165,6 +165,11 @@ void mcts_reseed(mcts_t *m, uint64_t seed);
  * without a stop flag (a search that could never end). */
 int mcts_set_limits(mcts_t *m, long long max_sims, double time_limit_ms, const atomic_int *stop);
 
+/* Switch root Dirichlet noise for the next searches: eps = its weight (0 = off). A root
+ * already noised keeps its priors. HOYLE_EINVAL (nothing changed) for eps outside [0, 1]
+ * or eps > 0 without a positive dirichlet_alpha. */
+int mcts_set_noise(mcts_t *m, double eps);
+
 /* ---- step API: batching across many searches with one evaluator ----
  * begin(); then while !finished(): collect() leaves, evaluate them (layouts
  * of evaluator.h) and deliver() the results; end() returns the result.

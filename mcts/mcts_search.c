@@ -65,6 +65,14 @@ int mcts_set_limits(mcts_t *m, long long max_sims, double time_limit_ms, const a
     return HOYLE_OK;
 }
 
+int mcts_set_noise(mcts_t *m, double eps)
+{
+    if (!(eps >= 0 && eps <= 1) || (eps > 0 && m->p.dirichlet_alpha <= 0))
+        return hoyle_error(HOYLE_EINVAL, "mcts: noise weight %g needs [0, 1] and alpha > 0", eps);
+    m->p.dirichlet_eps = eps;
+    return HOYLE_OK;
+}
+
 /* The stop rules, checked before every simulation: an explicit stop, a
  * solved root (no simulation can change a proven value), the simulation
  * budget, or the clock. A proven but unexpanded root keeps searching so that

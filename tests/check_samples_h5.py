@@ -22,9 +22,9 @@ def main():
         n = f["value"].shape[0]
         assert n > 0
         shapes = {"obs": (n, C, H, W), "policy": (n, A), "legal": (n, A), "value": (n,),
-                  "game_id": (n,), "move": (n,)}
+                  "game_id": (n,), "move": (n,), "flags": (n,)}
         types = {"obs": np.float32, "policy": np.float32, "legal": np.uint8,
-                 "value": np.float32, "game_id": np.int64, "move": np.int32}
+                 "value": np.float32, "game_id": np.int64, "move": np.int32, "flags": np.uint8}
         for name, shape in shapes.items():
             d = f[name]
             assert d.shape == shape, (name, d.shape, shape)
@@ -40,6 +40,7 @@ def main():
         if games is not None:
             assert int(a["games"]) == games and len(np.unique(ids)) == games
         assert (f["move"][:] >= 0).all()
+        assert (f["flags"][:] & ~1 == 0).all()  # SAMPLE_TRUNCATED is the one bit
     print(f"check_samples_h5.py: {path}: {n} samples OK")
 
 

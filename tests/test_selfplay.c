@@ -1,14 +1,17 @@
 /* test_selfplay.c — self-play, sample shards and the replay buffer with the
  * seeded fake network (no libtorch): batching across games, sample
  * contents, determinism, playout-cap randomisation, shard round trip,
- * replay window and symmetry augmentation; Gumbel self-play targets; the
- * agent_register_kind hook. */
+ * replay window and symmetry augmentation; Gumbel self-play targets; forced
+ * moves, workers on threads, carried games, truncated games and value
+ * targets, game records; the agent_register_kind hook. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "data/h5rec.h"
+#include "games/playout.h"
 #include "mcts/agent_kind.h"
 #include "tests/harness.h"
 #include "tests/toy_games.h"
@@ -42,7 +45,7 @@ static void test_batching_and_samples(void)
     run(g, "games=6,parallel=3,sims=24,batch=4", 11, &set, &st);
     CU_ASSERT_EQUAL(st.games, 6);
     CU_ASSERT_EQUAL(st.samples, set.n);
-    CU_ASSERT_EQUAL(st.full_searches, st.actions); /* no fast searches */
+    CU_ASSERT_EQUAL(st.full_searches + st.forced, st.actions); /* no fast searches */
     CU_ASSERT_EQUAL(st.wins[0] + st.wins[1] + st.draws, 6);
     /* one evaluator call serves several trees: mean batch well above one tree's batch */
     CU_ASSERT(st.evaluations > 4 * st.evaluator_calls);
@@ -87,7 +90,7 @@ static void test_playout_cap_and_resign(void)
     const game_t *g = tiny_game();
     sample_set_t set;
     selfplay_stats_t st;
-    run(g, "games=8,parallel=8,sims=16,fast_sims=4,full_prob=0.3,resign=-0.5,no_resign_frac=0.5", 5,
+    run(g, "games=8,parallel=8,sims=16,fast_sims=4,full_prob=0.3,resign=-0.5,no_resign_frac=0.5", 6,
         &set, &st);
     CU_ASSERT_EQUAL(st.games, 8);
     CU_ASSERT(st.fast_searches > 0 && st.full_searches > 0);
@@ -211,6 +214,7 @@ static void test_shards_and_replay(void)
         sample_set_t set;
         selfplay_stats_t st;
         run(g, "games=2,parallel=2,sims=8", (uint64_t)k + 1, &set, &st);
+        for (int64_t i = 0; i < set.n; i += 3) set.flags[i] = SAMPLE_TRUNCATED; /* round trip */
         samples_meta_t meta = {.game_spec = g->spec, .network_id = "fake", .games = st.games};
         HARNESS_OK(replay_shard_path(dir, k, path, sizeof path));
         HARNESS_OK(samples_write_shard(path, &set, &meta));
@@ -232,6 +236,7 @@ static void test_shards_and_replay(void)
     CU_ASSERT(memcmp(back.policy, first.policy, sizeof(float) * A * (size_t)first.n) == 0);
     CU_ASSERT(memcmp(back.value, first.value, sizeof(float) * (size_t)first.n) == 0);
     CU_ASSERT(memcmp(back.move, first.move, sizeof(int32_t) * (size_t)first.n) == 0);
+    CU_ASSERT(memcmp(back.flags, first.flags, (size_t)first.n) == 0 && first.flags[0] != 0);
     sample_set_done(&back);
     sample_set_done(&first);
     CU_ASSERT_EQUAL(samples_read_shard("/nonexistent.h5", &back, NULL), HOYLE_EIO);
@@ -292,11 +297,301 @@ static void test_shards_and_replay(void)
     HARNESS_OK(replay_load_dir(&r, dir, 3));
     CU_ASSERT_EQUAL(r.num_shards, 2);
     replay_done(&r);
+    /* a growing window: all of the first N0 samples, then N0 (1 + beta ((N/N0)^a - 1) / a);
+     * loading the folder (a resume) gives the window that adding shard by shard gave */
+    int64_t n0 = sizes[0], total = sizes[0] + sizes[1] + sizes[2];
+    double grown = (double)n0 * (1 + 0.5 * (pow((double)total / (double)n0, 0.75) - 1) / 0.75);
+    replay_t step;
+    HARNESS_OK(replay_init(&step, g, 0, 0, false));
+    HARNESS_OK(replay_set_growing(&step, n0, 0.75, 0.5));
+    CU_ASSERT_EQUAL(replay_window(&step), 1); /* nothing added yet: at least 1 */
+    for (int k = 0; k < 3; k++) {
+        HARNESS_OK(replay_shard_path(dir, k, path, sizeof path));
+        HARNESS_OK(replay_add_shard(&step, path));
+        if (k == 0) CU_ASSERT_EQUAL(replay_size(&step), n0);
+    }
+    CU_ASSERT_EQUAL(replay_window(&step), (int64_t)floor(grown));
+    CU_ASSERT(replay_size(&step) == (int64_t)floor(grown) && replay_size(&step) < total);
+    HARNESS_OK(replay_init(&r, g, 0, 0, false));
+    HARNESS_OK(replay_set_growing(&r, n0, 0.75, 0.5));
+    HARNESS_OK(replay_load_dir(&r, dir, 3));
+    CU_ASSERT_EQUAL(r.total, total);
+    CU_ASSERT_EQUAL(replay_size(&r), replay_size(&step));
+    int64_t tail = replay_size(&r);
+    if (tail == replay_size(&step) && tail > 0)
+        CU_ASSERT(memcmp(r.set.value + (r.set.n - tail), step.set.value + (step.set.n - tail),
+                         sizeof(float) * (size_t)tail) == 0);
+    CU_ASSERT_EQUAL(replay_set_growing(&r, 10, 0.75, 1.5), HOYLE_EINVAL);
+    replay_done(&r);
+    replay_done(&step);
     for (int k = 0; k < 3; k++) {
         replay_shard_path(dir, k, path, sizeof path);
         unlink(path);
     }
     rmdir(dir);
+    game_free(g);
+}
+
+/* `runs` runs of one session of `workers` workers (fake evaluators, seed 3), run k seeded
+ * seed + 100 k; samples and games of every run appended to set and games, stats summed
+ * (in_flight and batch_capacity: the last run's). */
+static void session(const game_t *g, const char *params, uint64_t seed, int workers, int runs,
+                    sample_set_t *set, selfplay_games_t *games, selfplay_stats_t *sum)
+{
+    selfplay_params_t p = {.seed = seed};
+    HARNESS_OK(selfplay_params_parse(params, &p, NULL, 0));
+    evaluator_t *e[4] = {NULL};
+    for (int i = 0; i < workers; i++) HARNESS_OK(evaluator_fake_create(g, 3, 4096, &e[i]));
+    selfplay_session_t *s = NULL;
+    HARNESS_OK(selfplay_session_create(g, &p, workers, &s));
+    sample_set_init(set, g->obs_shape, g->num_actions);
+    memset(sum, 0, sizeof *sum);
+    for (int k = 0; k < runs; k++) {
+        selfplay_params_t q = p;
+        q.seed = seed + 100 * (uint64_t)k;
+        selfplay_stats_t st;
+        HARNESS_OK(selfplay_session_run(s, e, &q, set, games, &st, NULL, NULL));
+        sum->games += st.games;
+        sum->samples += st.samples;
+        sum->actions += st.actions;
+        sum->truncated += st.truncated;
+        sum->dropped += st.dropped;
+        sum->forced += st.forced;
+        sum->full_searches += st.full_searches;
+        sum->evaluations += st.evaluations;
+        sum->evaluator_calls += st.evaluator_calls;
+        sum->in_flight = st.in_flight;
+        sum->batch_capacity = st.batch_capacity;
+        sum->workers = st.workers;
+    }
+    selfplay_session_free(s);
+    for (int i = 0; i < workers; i++) evaluator_free(e[i]);
+}
+
+/* Backgammon: passes and forced steps are single legal actions, played without a search and
+ * not recorded. */
+static void test_forced_moves(void)
+{
+    const game_t *g = NULL;
+    HARNESS_OK(game_create("backgammon", &g));
+    sample_set_t set;
+    selfplay_stats_t st;
+    run(g, "games=2,parallel=2,sims=8,batch=4", 5, &set, &st);
+    CU_ASSERT(st.forced > 0);
+    CU_ASSERT(st.full_searches + st.forced < st.actions); /* the rest: the dice */
+    CU_ASSERT_EQUAL(st.samples, st.full_searches);
+    size_t A = (size_t)g->num_actions;
+    for (int64_t i = 0; i < set.n; i++) {
+        int legal = 0;
+        for (size_t a = 0; a < A; a++) legal += set.legal[(size_t)i * A + a];
+        CU_ASSERT(legal >= 2);
+    }
+    sample_set_done(&set);
+    game_free(g);
+}
+
+static int64_t find_sample(const sample_set_t *s, int64_t game_id, int32_t move)
+{
+    for (int64_t j = 0; j < s->n; j++)
+        if (s->game_id[j] == game_id && s->move[j] == move) return j;
+    return -1;
+}
+
+/* Two workers: repeatable for a seed, and (the fake evaluator answers a state the same in
+ * any batch) the same samples as one worker, in another order. */
+static void test_workers(void)
+{
+    const game_t *g = tiny_game();
+    const char *params = "games=7,parallel=2,sims=16,batch=4";
+    sample_set_t one, two, again;
+    selfplay_stats_t s1, s2, s3;
+    session(g, params, 9, 1, 1, &one, NULL, &s1);
+    session(g, params, 9, 2, 1, &two, NULL, &s2);
+    session(g, params, 9, 2, 1, &again, NULL, &s3);
+    CU_ASSERT_EQUAL(s1.games, 7);
+    CU_ASSERT_EQUAL(s2.games, 7);
+    CU_ASSERT_EQUAL(s2.workers, 2);
+    CU_ASSERT_EQUAL(two.n, one.n);
+    CU_ASSERT_EQUAL(again.n, two.n);
+    size_t A = (size_t)g->num_actions, O = (size_t)one.obs_size;
+    if (again.n == two.n) {
+        CU_ASSERT(memcmp(again.policy, two.policy, sizeof(float) * A * (size_t)two.n) == 0);
+        CU_ASSERT(memcmp(again.game_id, two.game_id, sizeof(int64_t) * (size_t)two.n) == 0);
+    }
+    int same = 0, in_order = 0;
+    for (int64_t i = 0; i < one.n; i++) {
+        int64_t j = find_sample(&two, one.game_id[i], one.move[i]);
+        if (j < 0) continue;
+        in_order += j == i;
+        same += memcmp(one.policy + (size_t)i * A, two.policy + (size_t)j * A, sizeof(float) * A) ==
+                    0 &&
+                memcmp(one.obs + (size_t)i * O, two.obs + (size_t)j * O, sizeof(float) * O) == 0 &&
+                one.value[i] == two.value[j];
+    }
+    CU_ASSERT_EQUAL(same, one.n);
+    CU_ASSERT(in_order < one.n); /* merged by worker, not by game */
+    for (int64_t id = 0; id < 7; id++) CU_ASSERT(find_sample(&two, id, 0) >= 0);
+    sample_set_done(&one);
+    sample_set_done(&two);
+    sample_set_done(&again);
+    game_free(g);
+}
+
+/* Play a stored game again: *returns gets the final state's returns; true when every
+ * action was legal. */
+static bool replays(const game_t *g, const int32_t *actions, int n, double *returns, bool *terminal)
+{
+    uint64_t st[4096];
+    int legal[4096];
+    if (g->state_size > sizeof st || game_scratch_actions(g) > 4096) return false;
+    game_init(g, st);
+    for (int i = 0; i < n; i++) {
+        if (game_is_terminal(g, st)) return false;
+        int k = game_legal_actions(g, st, legal), ok = 0;
+        for (int j = 0; j < k; j++) ok |= legal[j] == actions[i];
+        if (!ok && !game_is_chance(g, st)) return false;
+        game_apply(g, st, actions[i]);
+    }
+    *terminal = game_is_terminal(g, st);
+    memset(returns, 0, sizeof(double) * GAME_MAX_PLAYERS);
+    if (*terminal) game_returns(g, st, returns);
+    return true;
+}
+
+/* Carried games: slots stay busy, so the evaluator's batches are fuller than when every
+ * run finishes its own games; game ids stay unique across runs and each game's record
+ * replays to its result. */
+static void test_carry(void)
+{
+    const game_t *g = tiny_game();
+    sample_set_t set, plain;
+    selfplay_games_t games = {0};
+    selfplay_stats_t carry, off;
+    session(g, "games=4,parallel=4,sims=16,batch=4,carry=true", 21, 1, 3, &set, &games, &carry);
+    session(g, "games=4,parallel=4,sims=16,batch=4", 21, 1, 3, &plain, NULL, &off);
+    CU_ASSERT(carry.games >= 12);
+    CU_ASSERT_EQUAL(off.games, 12);
+    CU_ASSERT(carry.in_flight > 0);
+    CU_ASSERT_EQUAL(off.in_flight, 0);
+    CU_ASSERT_EQUAL(carry.batch_capacity, 16);
+    double fill_carry =
+        (double)carry.evaluations / ((double)carry.evaluator_calls * (double)carry.batch_capacity);
+    double fill_off =
+        (double)off.evaluations / ((double)off.evaluator_calls * (double)off.batch_capacity);
+    CU_ASSERT(fill_carry > fill_off);
+    CU_ASSERT(fill_carry > 0.8);
+    CU_ASSERT_EQUAL(games.n, carry.games);
+    for (int64_t i = 0; i < games.n; i++)
+        for (int64_t j = i + 1; j < games.n; j++)
+            CU_ASSERT(games.game[i].game_id != games.game[j].game_id);
+    for (int64_t i = 0; i < games.n; i++) {
+        const selfplay_game_t *sg = &games.game[i];
+        double r[GAME_MAX_PLAYERS];
+        bool terminal = false;
+        CU_ASSERT(replays(g, sg->actions, sg->num_actions, r, &terminal));
+        CU_ASSERT(terminal && sg->end == RECORD_END_RULES);
+        CU_ASSERT(r[0] == sg->returns[0] && r[1] == sg->returns[1]);
+    }
+    sample_set_done(&set);
+    sample_set_done(&plain);
+    selfplay_games_done(&games);
+    game_free(g);
+}
+
+/* 5x5 free-style Go-Bang cannot be won in 6 actions: every game is truncated. */
+static void test_truncation_and_value_targets(void)
+{
+    const game_t *g = tiny_game();
+    sample_set_t set;
+    selfplay_stats_t st;
+    session(g, "games=4,parallel=4,sims=16,max_moves=6", 4, 1, 1, &set, NULL, &st);
+    CU_ASSERT_EQUAL(st.truncated, 4);
+    CU_ASSERT_EQUAL(set.n, 24);
+    int nonzero = 0;
+    for (int64_t i = 0; i < set.n; i++) {
+        CU_ASSERT(set.flags[i] == SAMPLE_TRUNCATED);
+        CU_ASSERT(fabsf(set.value[i]) <= 1);
+        nonzero += set.value[i] != 0;
+        /* bootstrapped from the last search's root value: the movers' values alternate */
+        int64_t j = find_sample(&set, set.game_id[i], set.move[i] + 1);
+        if (j >= 0) CU_ASSERT_EQUAL(set.value[j], -set.value[i]);
+    }
+    CU_ASSERT(nonzero > 0);
+    sample_set_done(&set);
+    session(g, "games=4,parallel=4,sims=16,max_moves=6,truncate=draw", 4, 1, 1, &set, NULL, &st);
+    for (int64_t i = 0; i < set.n; i++) CU_ASSERT(set.value[i] == 0 && set.flags[i] != 0);
+    sample_set_done(&set);
+    session(g, "games=4,parallel=4,sims=16,max_moves=6,truncate=drop", 4, 1, 1, &set, NULL, &st);
+    CU_ASSERT_EQUAL(set.n, 0);
+    CU_ASSERT_EQUAL(st.samples, 0);
+    CU_ASSERT_EQUAL(st.dropped, 24);
+    sample_set_done(&set);
+    /* mix: weight 0 is the result, weight 1 the root value of each sample's own search */
+    sample_set_t result, mix0, mix1;
+    selfplay_stats_t a, b, c;
+    session(g, "games=4,parallel=4,sims=16", 4, 1, 1, &result, NULL, &a);
+    session(g, "games=4,parallel=4,sims=16,value_target=mix,value_mix=0", 4, 1, 1, &mix0, NULL, &b);
+    session(g, "games=4,parallel=4,sims=16,value_target=mix,value_mix=1", 4, 1, 1, &mix1, NULL, &c);
+    CU_ASSERT_EQUAL(result.n, mix0.n);
+    CU_ASSERT_EQUAL(result.n, mix1.n);
+    for (int64_t i = 0; i < result.n && i < mix0.n; i++) /* == : a draw's 0 may be -0 */
+        CU_ASSERT(result.value[i] == mix0.value[i]);
+    int fractional = 0;
+    for (int64_t i = 0; i < mix1.n; i++) {
+        CU_ASSERT(result.flags[i] == 0);
+        fractional += mix1.value[i] != 1 && mix1.value[i] != 0 && mix1.value[i] != -1;
+    }
+    CU_ASSERT(fractional > mix1.n / 2);
+    sample_set_done(&result);
+    sample_set_done(&mix0);
+    sample_set_done(&mix1);
+    game_free(g);
+}
+
+/* Game records: stored in the tournaments' schema, read back, replayed to their result. */
+static void test_game_records(void)
+{
+    const game_t *g = tiny_game();
+    char dir[] = "/tmp/hoyle_sprec_XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/gen.h5", dir);
+    sample_set_t set;
+    selfplay_games_t games = {0};
+    selfplay_stats_t st;
+    session(g, "games=5,parallel=3,sims=16,max_moves=14", 2, 1, 1, &set, &games, &st);
+    HARNESS_OK(selfplay_games_write(path, g, &games, "selfplay(net-000000.pt)", 3, "x: 1\n"));
+    /* again: a rewritten generation replaces the file */
+    HARNESS_OK(selfplay_games_write(path, g, &games, "selfplay(net-000000.pt)", 3, "x: 1\n"));
+    h5rec_t *h = NULL;
+    HARNESS_OK(h5rec_open_read(path, &h));
+    CU_ASSERT_EQUAL(h5rec_count(h), 5);
+    int truncated = 0;
+    for (int64_t i = 0; h && i < h5rec_count(h); i++) {
+        game_record_t r;
+        HARNESS_OK(h5rec_read(h, i, &r));
+        CU_ASSERT_STRING_EQUAL(r.game_spec, g->spec);
+        CU_ASSERT_STRING_EQUAL(r.agent_spec[0], "selfplay(net-000000.pt)");
+        CU_ASSERT_EQUAL(r.round, 3);
+        CU_ASSERT_EQUAL(r.game_index, games.game[i].game_id);
+        double ret[GAME_MAX_PLAYERS];
+        bool terminal = false;
+        CU_ASSERT(replays(g, r.actions, r.num_actions, ret, &terminal));
+        if (r.end == RECORD_END_MOVE_LIMIT) {
+            truncated++;
+            CU_ASSERT(!terminal && r.num_actions == 14 && r.result == 0.5);
+        } else {
+            CU_ASSERT(terminal && r.end == RECORD_END_RULES);
+            CU_ASSERT(ret[0] == r.returns[0] && r.result == (ret[0] + 1) / 2);
+        }
+        game_record_free(&r);
+    }
+    CU_ASSERT_EQUAL(truncated, st.truncated);
+    h5rec_close(h);
+    unlink(path);
+    rmdir(dir);
+    sample_set_done(&set);
+    selfplay_games_done(&games);
     game_free(g);
 }
 
@@ -331,6 +626,11 @@ int main(void)
         {"gumbel self-play: improved-policy targets", test_gumbel_targets},
         {"proven roots: one-hot targets on the proven win", test_proven_root_targets},
         {"shards and replay", test_shards_and_replay},
+        {"forced moves: no search, no sample", test_forced_moves},
+        {"workers: repeatable, same samples as one", test_workers},
+        {"carried games: full batches, unique ids, replayable", test_carry},
+        {"truncated games and value targets", test_truncation_and_value_targets},
+        {"game records: stored, read, replayed", test_game_records},
         {"register kind", test_register_kind},
         {NULL, NULL},
     };

@@ -46,6 +46,10 @@ static const config_key_t replay_keys[] = {
     {"window_games", CONFIG_INT, false, 0, 1e12, NULL, "newest games kept (0 = all)"},
     {"min_samples", CONFIG_INT, false, 0, 1e12, NULL, "no training below this many"},
     {"augment", CONFIG_BOOL, false, 0, 0, NULL, "random board symmetry per drawn sample"},
+    {"window", CONFIG_STRING, false, 0, 0, NULL, "fixed or growing (KataGo's shape)"},
+    {"window_min", CONFIG_INT, false, 1, 1e12, NULL, "growing: N0, the window's start"},
+    {"window_alpha", CONFIG_DOUBLE, false, 1e-6, 1, NULL, "growing: exponent alpha"},
+    {"window_beta", CONFIG_DOUBLE, false, 1e-6, 1, NULL, "growing: slope beta"},
     {NULL},
 };
 static const config_key_t train_keys[] = {
@@ -54,6 +58,8 @@ static const config_key_t train_keys[] = {
     {"sample_reuse", CONFIG_DOUBLE, false, 0, 1e4, NULL, "samples trained on per new sample"},
     {"threads", CONFIG_INT, false, 1, 256, NULL, "libtorch threads"},
     {"cache", CONFIG_INT, false, 0, 1 << 24, NULL, "network cache entries in self-play"},
+    {"heldout_games", CONFIG_INT, false, 0, 1e6, NULL,
+     "games of net 0 kept out of training for the held-out loss (0 = none)"},
     {"stale", CONFIG_INT, false, 0, 1e6, NULL,
      "distributed: generations an actor's net may lag behind (older samples are dropped)"},
     {"actor_games", CONFIG_INT, false, 1, 1e6, NULL,
@@ -102,15 +108,21 @@ typedef struct run {
     int64_t window_games;     /* `replay.window_games`: newest games kept (0 = all) */
     int64_t min_samples;      /* `replay.min_samples`: no optimiser step below this many */
     bool augment;             /* `replay.augment`: a random board symmetry per drawn sample */
-    int64_t generations;      /* `train.generations`: stop after this many */
-    double minutes;           /* `train.minutes`: stop after this much wall time (0 = none) */
-    double sample_reuse;      /* `train.sample_reuse`: samples trained on per new sample */
-    int threads;              /* `train.threads`: libtorch intra-op threads */
-    int cache;                /* `train.cache`: network cache entries during self-play */
-    int stale;                /* `train.stale`: distributed runs take samples of nets G-stale.. */
-    int actor_games;          /* `train.actor_games`: games per batch an actor sends */
-    loop_eval_cfg_t eval;     /* `eval.*` (loop_internal.h) */
-    int lock_fd;              /* the locked DIR/lock while the run holds the folder, else -1 */
+    bool growing;             /* `replay.window`: growing (true) or fixed */
+    int64_t window_min;       /* `replay.window_min`, `_alpha`, `_beta`: the growing window */
+    double window_alpha, window_beta;
+    int heldout_games;           /* `train.heldout_games`: games of the held-out set */
+    sample_set_t heldout;        /* the held-out samples (RUN/heldout.h5) */
+    selfplay_session_t *session; /* self-play workers and their games (selfplay.carry) */
+    int64_t generations;         /* `train.generations`: stop after this many */
+    double minutes;              /* `train.minutes`: stop after this much wall time (0 = none) */
+    double sample_reuse;         /* `train.sample_reuse`: samples trained on per new sample */
+    int threads;                 /* `train.threads`: libtorch intra-op threads */
+    int cache;                   /* `train.cache`: network cache entries during self-play */
+    int stale;            /* `train.stale`: distributed runs take samples of nets G-stale.. */
+    int actor_games;      /* `train.actor_games`: games per batch an actor sends */
+    loop_eval_cfg_t eval; /* `eval.*` (loop_internal.h) */
+    int lock_fd;          /* the locked DIR/lock while the run holds the folder, else -1 */
 } run_t;
 
 /* The defaults of every key read into run_t (r->g and r->sp must be set: the net's shapes,
@@ -137,6 +149,11 @@ static void run_defaults(run_t *r)
     r->window_games = 0;
     r->min_samples = 256;
     r->augment = r->g->num_symmetries > 1;
+    r->growing = false;
+    r->window_min = 250000; /* KataGo's */
+    r->window_alpha = 0.75;
+    r->window_beta = 0.4;
+    r->heldout_games = 8;
     r->generations = 1000000;
     r->minutes = 0;
     r->sample_reuse = 4;
@@ -207,6 +224,15 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     r->window_games = config_int(c, "replay.window_games", r->window_games);
     r->min_samples = config_int(c, "replay.min_samples", r->min_samples);
     r->augment = config_bool(c, "replay.augment", r->augment);
+    const char *window = config_string(c, "replay.window", r->growing ? "growing" : "fixed");
+    key_at(c, "replay.window", at, sizeof at);
+    if (strcmp(window, "fixed") != 0 && strcmp(window, "growing") != 0)
+        return hoyle_error(HOYLE_EINVAL, "%s: '%s' is not fixed or growing", at, window);
+    r->growing = strcmp(window, "growing") == 0;
+    r->window_min = config_int(c, "replay.window_min", r->window_min);
+    r->window_alpha = config_double(c, "replay.window_alpha", r->window_alpha);
+    r->window_beta = config_double(c, "replay.window_beta", r->window_beta);
+    r->heldout_games = (int)config_int(c, "train.heldout_games", r->heldout_games);
     r->generations = config_int(c, "train.generations", r->generations);
     r->minutes = config_double(c, "train.minutes", r->minutes);
     r->sample_reuse = config_double(c, "train.sample_reuse", r->sample_reuse);
@@ -296,16 +322,20 @@ static int effective_lines(const run_t *r, char **out)
         "net.value_hidden=%d\noptim.kind=%s\noptim.lr=%.17g\noptim.momentum=%.17g\n"
         "optim.l2=%.17g\noptim.value_weight=%.17g\noptim.batch=%d\n%s\n"
         "replay.window_samples=%" PRId64 "\nreplay.window_games=%" PRId64
-        "\nreplay.min_samples=%" PRId64 "\nreplay.augment=%s\ntrain.generations=%" PRId64
+        "\nreplay.min_samples=%" PRId64 "\nreplay.augment=%s\nreplay.window=%s\n"
+        "replay.window_min=%" PRId64 "\nreplay.window_alpha=%.17g\nreplay.window_beta=%.17g\n"
+        "train.heldout_games=%d\ntrain.generations=%" PRId64
         "\ntrain.minutes=%.17g\ntrain.sample_reuse=%.17g\ntrain.threads=%d\ntrain.cache=%d\n"
         "train.stale=%d\ntrain.actor_games=%d\n"
         "eval.every=%d\neval.games=%d\neval.sims=%d\neval.max_moves=%d\neval.baseline=%s\n",
         config_string(r->cfg, "name", ""), r->g->spec, r->dir, r->seed, r->net_cfg.blocks,
         r->net_cfg.filters, r->net_cfg.value_hidden, o->kind == TCH_OPT_ADAM ? "adam" : "sgd",
         o->lr, o->momentum, o->l2, o->value_weight, r->batch, sp, r->window_samples,
-        r->window_games, r->min_samples, r->augment ? "true" : "false", r->generations, r->minutes,
-        r->sample_reuse, r->threads, r->cache, r->stale, r->actor_games, r->eval.every,
-        r->eval.games, r->eval.sims, r->eval.max_moves, r->eval.baseline);
+        r->window_games, r->min_samples, r->augment ? "true" : "false",
+        r->growing ? "growing" : "fixed", r->window_min, r->window_alpha, r->window_beta,
+        r->heldout_games, r->generations, r->minutes, r->sample_reuse, r->threads, r->cache,
+        r->stale, r->actor_games, r->eval.every, r->eval.games, r->eval.sims, r->eval.max_moves,
+        r->eval.baseline);
     if (n < 0 || (size_t)n >= sizeof buf) return hoyle_error(HOYLE_EFULL, "train: config too long");
     *out = strdup(buf);
     return *out ? HOYLE_OK : hoyle_error(HOYLE_ENOMEM, "train: out of memory");
@@ -313,6 +343,9 @@ static int effective_lines(const run_t *r, char **out)
 
 static void run_free(run_t *r)
 {
+    selfplay_session_free(r->session);
+    r->session = NULL;
+    sample_set_done(&r->heldout);
     game_free(r->g);
     free(r->config_text);
     config_free(r->cfg);
@@ -464,6 +497,129 @@ static int renumber_games(sample_set_t *set, int64_t first)
     return HOYLE_OK;
 }
 
+/* Carried games (selfplay.carry) finish in another order than they started: number the
+ * generation's games first, first + 1, ... in the order they finished (the order of
+ * `games`, whose samples are contiguous and in the same order in `set`). */
+static void renumber_carried(sample_set_t *set, selfplay_games_t *games, int64_t first)
+{
+    int64_t j = 0;
+    for (int64_t i = 0; i < set->n; i++) {
+        while (j < games->n && games->game[j].game_id != set->game_id[i]) j++;
+        CHECK(j < games->n); /* every sample's game finished in this run */
+        set->game_id[i] = first + j;
+    }
+    for (int64_t k = 0; k < games->n; k++) games->game[k].game_id = first + k;
+}
+
+/* What a generation measured besides the losses (train.csv's later columns). */
+typedef struct gen_log {
+    double selfplay_seconds, optimise_seconds, eval_seconds;
+    uint64_t forwards, forwarded, cache_hits; /* over the workers' evaluators */
+    double entropy, kl;                       /* mean over the new samples (policy_stats) */
+    tch_losses_t heldout;                     /* the held-out set with the new net */
+} gen_log_t;
+
+/* The new samples' targets against the net that played them: the mean entropy of the
+ * policy targets and the mean KL(target || net policy over the legal actions). */
+static int policy_stats(const run_t *r, tch_net_t *net, const sample_set_t *set, gen_log_t *gl)
+{
+    enum { CHUNK = 256 };
+    size_t A = (size_t)r->g->num_actions, O = (size_t)set->obs_size;
+    float *logits = malloc(sizeof(float) * CHUNK * A);
+    if (logits == NULL) return hoyle_error(HOYLE_ENOMEM, "train: out of memory");
+    double h = 0, kl = 0;
+    int status = HOYLE_OK;
+    for (int64_t at = 0; at < set->n && !status; at += CHUNK) {
+        int n = set->n - at < CHUNK ? (int)(set->n - at) : CHUNK;
+        status = tch_forward(net, set->obs + (size_t)at * O, n, logits, NULL);
+        for (int b = 0; b < n && !status; b++) {
+            const float *lg = logits + (size_t)b * A, *pi = set->policy + (size_t)(at + b) * A;
+            const uint8_t *legal = set->legal + (size_t)(at + b) * A;
+            double top = -INFINITY, z = 0;
+            for (size_t a = 0; a < A; a++)
+                if (legal[a]) top = fmax(top, lg[a]);
+            for (size_t a = 0; a < A; a++)
+                if (legal[a]) z += exp(lg[a] - top);
+            for (size_t a = 0; a < A; a++) {
+                if (!legal[a] || pi[a] <= 0) continue;
+                double logq = lg[a] - top - log(z);
+                h -= pi[a] * log(pi[a]);
+                kl += pi[a] * (log(pi[a]) - logq);
+            }
+        }
+    }
+    free(logits);
+    gl->entropy = set->n > 0 ? h / (double)set->n : 0;
+    gl->kl = set->n > 0 ? kl / (double)set->n : 0;
+    return status;
+}
+
+/* The columns of train.csv after the first twelve (docs/training.md, "Files of a run"). */
+#define TRAIN_CSV_MORE                                                                             \
+    "wins_first,wins_second,draws,resigned,truncated,mean_game_length,cache_hit_rate,"             \
+    "mean_forward_batch,selfplay_seconds,optimise_seconds,eval_seconds,lr,policy_entropy,"         \
+    "policy_kl_prior,heldout_loss_policy,heldout_loss_value"
+
+static int log_more(loop_log_t *log, const selfplay_stats_t *ss, const gen_log_t *gl, double lr,
+                    bool heldout)
+{
+    double hit = ss->evaluations ? (double)gl->cache_hits / (double)ss->evaluations : 0;
+    double fb = gl->forwards ? (double)gl->forwarded / (double)gl->forwards : 0;
+    double len = ss->games ? (double)ss->game_actions / (double)ss->games : 0;
+    char hp[32] = "", hv[32] = ""; /* empty without a held-out set */
+    if (heldout) {
+        snprintf(hp, sizeof hp, "%.5f", gl->heldout.policy);
+        snprintf(hv, sizeof hv, "%.5f", gl->heldout.value);
+    }
+    return loop_log_add(log,
+                        "%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
+                        ",%.2f,%.4f,%.1f,%.2f,%.2f,%.2f,%.3g,%.4f,%.4f,%s,%s\n",
+                        ss->wins[0], ss->wins[1], ss->draws, ss->resigned, ss->truncated, len, hit,
+                        fb, gl->selfplay_seconds, gl->optimise_seconds, gl->eval_seconds, lr,
+                        gl->entropy, gl->kl, hp, hv);
+}
+
+/* Before the first generation: the self-play session (its workers and, with selfplay.carry,
+ * the games they carry between generations; a resumed run starts with none in flight) and the
+ * held-out set RUN/heldout.h5, played once by net 0 with a seed of its own and never trained
+ * on. */
+static int selfplay_start(run_t *r, tch_net_t *net)
+{
+    selfplay_params_t sp = r->sp;
+    sp.seed = rng_mix(r->seed ^ 0x53455353ULL);
+    sp.first_game_id = 0;
+    int status = selfplay_session_create(r->g, &sp, r->sp.threads, &r->session);
+    sample_set_init(&r->heldout, r->g->obs_shape, r->g->num_actions);
+    char path[1200];
+    snprintf(path, sizeof path, "%s/games", r->dir);
+    if (!status) status = make_dir(path);
+    if (status || r->heldout_games == 0) return status;
+    snprintf(path, sizeof path, "%s/heldout.h5", r->dir);
+    if (access(path, F_OK) == 0) return samples_read_shard(path, &r->heldout, NULL);
+    /* net-000000.pt as saved (the caller's net has not trained yet on a fresh run) */
+    char net0[1200];
+    net_path(r, 0, net0, sizeof net0);
+    tch_net_t *first = NULL;
+    evaluator_t *e = NULL;
+    status = tch_load(net0, &first, NULL);
+    if (!status) status = net_evaluator_create(r->g, first, sp.parallel * sp.search.batch, 0, &e);
+    sp.games = r->heldout_games;
+    sp.seed = rng_mix(r->seed ^ 0x484f4c44ULL);
+    sp.first_game_id = -(int64_t)r->heldout_games; /* apart from the run's game ids */
+    selfplay_stats_t ss;
+    if (!status) status = selfplay_run(r->g, e, &sp, &r->heldout, &ss, NULL, NULL);
+    samples_meta_t meta = {.game_spec = r->g->spec,
+                           .params = r->sp_canon,
+                           .network_id = "net-000000.pt",
+                           .config = r->config_text,
+                           .games = ss.games};
+    if (!status) status = samples_write_shard(path, &r->heldout, &meta);
+    evaluator_free(e);
+    tch_net_free(first);
+    (void)net;
+    return status;
+}
+
 static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, loop_state_t *st,
                       const train_actors_t *actors, loop_log_t *logs, FILE *progress,
                       train_summary_t *out)
@@ -471,11 +627,15 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
     double t0 = now_s();
     int64_t gen = st->generation;
     char path[1200], shard[1200], netid[64];
-    /* 1. self-play with net-G (here, or by the actors with nets G - stale .. G) */
-    evaluator_t *e = NULL;
-    int status =
-        actors ? HOYLE_OK
-               : net_evaluator_create(r->g, net, r->sp.parallel * r->sp.search.batch, r->cache, &e);
+    /* 1. self-play with net-G (here, or by the actors with nets G - stale .. G): one evaluator
+     * per worker over the same net, libtorch on one thread per worker */
+    int T = r->sp.threads, status = HOYLE_OK;
+    evaluator_t *evals[64] = {NULL};
+    for (int i = 0; !actors && !status && i < T; i++)
+        status = net_evaluator_create(r->g, net, r->sp.parallel * r->sp.search.batch,
+                                      T > 1 ? r->cache / T : r->cache, &evals[i]);
+    if (!status && !actors && T > 1) status = tch_set_threads(1);
+    selfplay_games_t games = {0};
     sample_set_t set;
     sample_set_init(&set, r->g->obs_shape, r->g->num_actions);
     selfplay_params_t sp = r->sp;
@@ -500,10 +660,24 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
                           " stale samples dropped)",
                           gen + 1, ss.games, set.n, now_s() - c0, stale);
     } else if (!status) {
-        status =
-            selfplay_run(r->g, e, &sp, &set, &ss, progress ? selfplay_progress_line : NULL, &spp);
+        status = selfplay_session_run(r->session, evals, &sp, &set, &games, &ss,
+                                      progress ? selfplay_progress_line : NULL, &spp);
+        if (!status && r->sp.carry) renumber_carried(&set, &games, st->games);
+        if (T > 1) { /* the optimiser's threads again */
+            int s2 = tch_set_threads(r->threads);
+            if (!status) status = s2;
+        }
     }
-    evaluator_free(e);
+    gen_log_t gl = {.selfplay_seconds = now_s() - t0};
+    for (int i = 0; i < T; i++) {
+        if (evals[i] == NULL) continue;
+        uint64_t positions = 0;
+        gl.forwards += net_evaluator_forwards(evals[i], &positions);
+        gl.forwarded += positions;
+        gl.cache_hits += net_evaluator_cache_hits(evals[i]);
+        evaluator_free(evals[i]);
+    }
+    if (!status) status = policy_stats(r, net, &set, &gl);
     snprintf(path, sizeof path, "%s/samples", r->dir);
     snprintf(netid, sizeof netid, "net-%06" PRId64 ".pt", gen);
     samples_meta_t meta = {.game_spec = r->g->spec,
@@ -514,11 +688,24 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
                            .games = ss.games};
     if (!status) status = replay_shard_path(path, (int)gen, shard, sizeof shard);
     if (!status) status = samples_write_shard(shard, &set, &meta);
+    if (!status && !actors) { /* the games themselves, for hoyle show / report */
+        char agent[96];
+        snprintf(path, sizeof path, "%s/games/gen-%06" PRId64 ".h5", r->dir, gen);
+        snprintf(agent, sizeof agent, "selfplay(net=%s)", netid);
+        status = selfplay_games_write(path, r->g, &games, agent, (int32_t)gen, r->config_text);
+    }
+    selfplay_games_done(&games);
     int64_t new_samples = set.n;
     sample_set_done(&set);
     /* 2. train on the window */
+    double t_opt = now_s();
     if (!status) status = replay_add_shard(rb, shard);
     if (!status) status = optimise(r, net, opt, rb, new_samples, st);
+    gl.optimise_seconds = now_s() - t_opt;
+    if (!status && r->heldout.n > 0)
+        status =
+            tch_eval_losses(net, &r->opt_cfg, r->heldout.obs, r->heldout.policy, r->heldout.legal,
+                            r->heldout.value, (int)r->heldout.n, &gl.heldout);
     /* 3. the new net */
     st->generation = gen + 1;
     st->games += ss.games;
@@ -529,6 +716,7 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
     /* 4. evaluation */
     loop_eval_out_t ev = {.score_prev = -1, .score_base = -1};
     bool evaluated = false;
+    double t_eval = now_s();
     if (!status && r->eval.every > 0 && st->generation % r->eval.every == 0) {
         /* the previous evaluated net (generation 0 is always evaluated, see train_run) */
         int64_t prev = st->generation - r->eval.every;
@@ -537,15 +725,17 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
                           rng_mix(r->seed + (uint64_t)gen), &logs[1], &logs[2], progress, &ev);
         evaluated = true;
     }
+    gl.eval_seconds = now_s() - t_eval;
     st->seconds += now_s() - t0;
     if (!status)
         status = loop_log_add(
             &logs[0],
             "%" PRId64 ",%.1f,%" PRId64 ",%" PRId64 ",%" PRId64 ",%.5f,%.5f,%.5f,"
-            "%.1f,%.1f,%" PRId64 ",%" PRId64 "\n",
+            "%.1f,%.1f,%" PRId64 ",%" PRId64 ",",
             st->generation, st->seconds, st->games, st->samples, st->steps, st->loss_policy,
             st->loss_value, st->loss_total, (double)ss.evaluations / fmax(ss.seconds, 1e-9),
             (double)new_samples / fmax(ss.seconds, 1e-9), ss.resign_checks, ss.false_resigns);
+    if (!status) status = log_more(&logs[0], &ss, &gl, tch_opt_lr(opt), r->heldout.n > 0);
     if (!status) status = loop_log_save(&logs[0]);
     /* 5. the generation is done */
     snprintf(path, sizeof path, "%s/state.txt", r->dir);
@@ -646,16 +836,33 @@ int train_run_learner(const char *path, char *const *sets, int num_sets, FILE *p
     net_path(&r, st.generation, p, sizeof p);
     if (!status && actors) status = actors->publish(actors->ctx, st.generation, p);
     if (!status) status = replay_init(&rb, r.g, r.window_samples, r.window_games, r.augment);
+    if (!status && r.growing)
+        status = replay_set_growing(&rb, r.window_min, r.window_alpha, r.window_beta);
+    if (!status && !actors) status = selfplay_start(&r, net);
     snprintf(p, sizeof p, "%s/samples", r.dir);
     if (!status) status = replay_load_dir(&rb, p, (int)st.generation);
     const char *names[3] = {"train.csv", "eval_games.csv", "eval.csv"};
     const char *headers[3] = {
         "generation,seconds,games,samples,steps,loss_policy,loss_value,loss_total,"
-        "selfplay_evals_per_s,selfplay_samples_per_s,resign_checks,false_resigns\n",
+        "selfplay_evals_per_s,selfplay_samples_per_s,resign_checks,false_resigns," TRAIN_CSV_MORE
+        "\n",
         "generation,opponent,seat,score\n", "generation,seconds,opponent,games,score\n"};
     for (int k = 0; k < 3 && !status; k++) {
         snprintf(p, sizeof p, "%s/%s", r.dir, names[k]);
         status = loop_log_open(&logs[k], p, headers[k], st.generation);
+    }
+    /* a run made before the later columns: its header gets them (its old rows stay short) */
+    size_t h0 = strlen(headers[0]);
+    if (!status && (logs[0].len < h0 || memcmp(logs[0].text, headers[0], h0) != 0)) {
+        const char *nl = memchr(logs[0].text, '\n', logs[0].len);
+        size_t old = nl ? (size_t)(nl - logs[0].text) + 1 : logs[0].len;
+        loop_log_t fixed = {.text = NULL};
+        snprintf(fixed.path, sizeof fixed.path, "%s", logs[0].path);
+        status = loop_log_add(&fixed, "%s", headers[0]);
+        if (!status && logs[0].len > old)
+            status = loop_log_add(&fixed, "%.*s", (int)(logs[0].len - old), logs[0].text + old);
+        loop_log_done(&logs[0]);
+        logs[0] = fixed;
     }
     /* the header first: net 0's games against the baseline below can take minutes */
     if (progress && !status) {

@@ -20,6 +20,7 @@ typedef struct net_eval {
     float *cvalue;  /* [slots] */
     float *cprior;  /* [slots][A] */
     uint64_t hits;
+    uint64_t forwards, forwarded; /* tch_forward calls, positions they held */
 } net_eval_t;
 
 int net_config_check(const game_t *g, const tch_net_config_t *c)
@@ -91,6 +92,8 @@ static int net_evaluate(evaluator_t *e, const void *states, int n, double *value
     if (misses == 0) return HOYLE_OK;
     int status = tch_forward(ne->net, ne->obs, misses, ne->logits, ne->vals);
     if (status) return status;
+    ne->forwards++;
+    ne->forwarded += (uint64_t)misses;
     for (int k = 0; k < misses; k++) {
         int i = ne->miss[k];
         const char *s = (const char *)states + (size_t)i * g->state_size;
@@ -195,4 +198,11 @@ uint64_t net_evaluator_cache_hits(const evaluator_t *e)
 {
     const net_eval_t *ne = e->impl;
     return ne->hits;
+}
+
+uint64_t net_evaluator_forwards(const evaluator_t *e, uint64_t *positions)
+{
+    const net_eval_t *ne = e->impl;
+    if (positions) *positions = ne->forwarded;
+    return ne->forwards;
 }

@@ -13,7 +13,9 @@
  *           games, values[1 - p] = -v; in one-player games values[0] = v.
  * Cache (optional): a direct-mapped table of `cache_entries` (rounded up to a
  * power of two) keyed by the full 64-bit state hash, storing value and priors;
- * net_evaluator_clear_cache() after the weights change. */
+ * net_evaluator_clear_cache() after the weights change.
+ * Threads: one evaluator per thread (its buffers and cache are its own); several may
+ * share one net (tch_forward is thread-safe, train/tch/tch.h). */
 #ifndef HOYLE_TRAIN_NET_EVAL_H
 #define HOYLE_TRAIN_NET_EVAL_H
 
@@ -35,6 +37,10 @@ void net_evaluator_clear_cache(evaluator_t *e);
 
 /* Cache hits so far (0 without a cache). */
 uint64_t net_evaluator_cache_hits(const evaluator_t *e);
+
+/* Forward passes so far; *positions (may be NULL) gets the positions they held (mean
+ * forward batch = positions / forwards: the cache's hits are not forwarded). */
+uint64_t net_evaluator_forwards(const evaluator_t *e, uint64_t *positions);
 
 /* HOYLE_OK when a net of config `c` fits game g (shapes above). */
 int net_config_check(const game_t *g, const tch_net_config_t *c);

@@ -1,5 +1,6 @@
 /* replay.c — the replay buffer (replay.h). Invariant: set holds exactly the
  * samples of shards shard_n[0..num_shards) in order, oldest first. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,14 +72,40 @@ void replay_done(replay_t *r)
     memset(r, 0, sizeof *r);
 }
 
+int replay_set_growing(replay_t *r, int64_t min_samples, double alpha, double beta)
+{
+    if (min_samples < 1 || !(alpha > 0 && alpha <= 1) || !(beta > 0 && beta <= 1))
+        return hoyle_error(HOYLE_EINVAL,
+                           "replay: growing window needs min >= 1, alpha and beta in (0, 1]");
+    r->grow_min = min_samples;
+    r->grow_alpha = alpha;
+    r->grow_beta = beta;
+    return HOYLE_OK;
+}
+
+/* The window's size in samples after `total` samples were added (0 = no limit). */
+static int64_t window_for(const replay_t *r, int64_t total)
+{
+    if (r->grow_min <= 0) return r->window_samples;
+    double n0 = (double)r->grow_min, a = r->grow_alpha;
+    double w = total <= r->grow_min
+                   ? (double)total
+                   : n0 * (1 + r->grow_beta * (pow((double)total / n0, a) - 1) / a);
+    int64_t size = (int64_t)floor(w);
+    if (size < 1) size = 1;
+    return r->window_samples > 0 && size > r->window_samples ? r->window_samples : size;
+}
+
+int64_t replay_window(const replay_t *r) { return window_for(r, r->total); }
+
 /* Shards, counted from the newest, that the window needs given these counts. */
 static int needed(const replay_t *r, const int64_t *n, const int64_t *games, int count)
 {
-    int64_t samples = 0, played = 0;
+    int64_t samples = 0, played = 0, window = replay_window(r);
     for (int k = count - 1; k >= 0; k--) {
         samples += n[k];
         played += games[k];
-        bool full_s = r->window_samples > 0 && samples >= r->window_samples;
+        bool full_s = window > 0 && samples >= window;
         bool full_g = r->window_games > 0 && played >= r->window_games;
         if (full_s || full_g) return count - k;
     }
@@ -102,6 +129,7 @@ static void trim(replay_t *r)
     memmove(s->value, s->value + rows, sizeof(float) * left);
     memmove(s->game_id, s->game_id + rows, sizeof(int64_t) * left);
     memmove(s->move, s->move + rows, sizeof(int32_t) * left);
+    memmove(s->flags, s->flags + rows, left);
     s->n = (int64_t)left;
     memmove(r->shard_n, r->shard_n + drop, sizeof(int64_t) * (size_t)keep);
     memmove(r->shard_games, r->shard_games + drop, sizeof(int64_t) * (size_t)keep);
@@ -121,6 +149,7 @@ int replay_add_shard(replay_t *r, const char *path)
     r->shard_n[r->num_shards] = r->set.n - before;
     r->shard_games[r->num_shards] = games;
     r->num_shards++;
+    r->total += r->set.n - before;
     trim(r);
     return HOYLE_OK;
 }
@@ -136,6 +165,15 @@ int replay_load_dir(replay_t *r, const char *dir, int count)
     }
     char path[4096];
     int status = HOYLE_OK, first = 0;
+    /* a growing window's size follows the samples of all shards: read every size first */
+    int64_t total = r->total;
+    for (int k = count - 1; r->grow_min > 0 && k >= 0 && status == HOYLE_OK; k--) {
+        status = replay_shard_path(dir, k, path, sizeof path);
+        if (!status) status = samples_shard_info(path, &n[k], &games[k]);
+        total += n[k];
+    }
+    int64_t saved = r->total;
+    r->total = total; /* needed() sizes the window as it will be once all are added */
     /* newest first, reading only the shard sizes, until the window is covered */
     for (int k = count - 1; k >= 0 && status == HOYLE_OK; k--) {
         status = replay_shard_path(dir, k, path, sizeof path);
@@ -145,6 +183,9 @@ int replay_load_dir(replay_t *r, const char *dir, int count)
             break;
         }
     }
+    /* the shards skipped count as added: the window keeps growing from their total */
+    r->total = saved;
+    for (int k = 0; k < first; k++) r->total += n[k];
     /* then read them oldest first, as replay_add_shard expects (set stays in order) */
     for (int k = first; k < count && status == HOYLE_OK; k++) {
         status = replay_shard_path(dir, k, path, sizeof path);
@@ -157,8 +198,8 @@ int replay_load_dir(replay_t *r, const char *dir, int count)
 
 int64_t replay_size(const replay_t *r)
 {
-    int64_t n = r->set.n;
-    return r->window_samples > 0 && n > r->window_samples ? r->window_samples : n;
+    int64_t n = r->set.n, window = replay_window(r);
+    return window > 0 && n > window ? window : n;
 }
 
 int replay_sample(replay_t *r, rng_t *rng, int batch, float *obs, float *policy, uint8_t *legal,

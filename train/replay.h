@@ -6,6 +6,14 @@
  * newer ones hold W); with window_games = G > 0 it keeps the newest shards
  * that hold at least G games. Both may be set (the tighter one wins).
  *
+ * Growing window (replay_set_growing; KataGo's shape, Wu 2019): after N samples
+ * were added in all, the sample window is
+ *     W(N) = N                                               for N <= N0,
+ *     W(N) = N0 (1 + beta ((N / N0)^alpha - 1) / alpha)      beyond,
+ * capped at window_samples when that is > 0: early nets, whose samples are
+ * poor, leave the window quickly, and late in a run it keeps more history.
+ * KataGo uses N0 = 250000, alpha = 0.75, beta = 0.4.
+ *
  * Augmentation. With augment on, each drawn sample is seen through a symmetry
  * chosen uniformly from the game's list (g->symmetries): observation planes
  * mapped with sym_planes(), policy and legal mask permuted with the game's
@@ -33,6 +41,10 @@ typedef struct replay {
     int num_shards;         /* loaded shards */
     int64_t *shard_n;       /* [REPLAY_MAX_SHARDS] samples per loaded shard */
     int64_t *shard_games;   /* [REPLAY_MAX_SHARDS] games per loaded shard */
+    int64_t total;          /* samples added in all (the growing window's N) */
+    int64_t grow_min;       /* growing window: N0 (0 = fixed window) */
+    double grow_alpha;      /* growing window: alpha */
+    double grow_beta;       /* growing window: beta */
     int num_syms;           /* symmetries used for augmentation (1 = off) */
     int *perm;              /* [num_syms][A] action permutation per symmetry */
     float *scratch;         /* one observation */
@@ -43,6 +55,14 @@ typedef struct replay {
 int replay_init(replay_t *r, const game_t *g, int64_t window_samples, int64_t window_games,
                 bool augment);
 void replay_done(replay_t *r);
+
+/* Make the sample window grow with the samples added (above): N0 = min_samples >= 1,
+ * alpha and beta in (0, 1] (beta <= 1: the window never grows faster than samples arrive, so
+ * no shard it will need was dropped). Call before adding shards. */
+int replay_set_growing(replay_t *r, int64_t min_samples, double alpha, double beta);
+
+/* The sample window now (0 = no limit). */
+int64_t replay_window(const replay_t *r);
 
 /* Load one shard (the newest so far) and drop the oldest shards outside the window. */
 int replay_add_shard(replay_t *r, const char *path);

@@ -33,6 +33,7 @@ void sample_set_done(sample_set_t *s)
     free(s->value);
     free(s->game_id);
     free(s->move);
+    free(s->flags);
     memset(s, 0, sizeof *s);
 }
 
@@ -48,7 +49,7 @@ static int grow(void **p, int64_t cap, size_t item)
 }
 
 /* Capacity for `need` rows in every column. Doubling keeps pushes amortised O(1); cap is
- * raised only when all six columns grew, so a failure leaves a consistent (larger) set. */
+ * raised only when all seven columns grew, so a failure leaves a consistent (larger) set. */
 static int reserve(sample_set_t *s, int64_t need)
 {
     if (need <= s->cap) return HOYLE_OK;
@@ -59,7 +60,7 @@ static int reserve(sample_set_t *s, int64_t need)
         grow((void **)&s->policy, cap, sizeof(float) * A) || grow((void **)&s->legal, cap, A) ||
         grow((void **)&s->value, cap, sizeof(float)) ||
         grow((void **)&s->game_id, cap, sizeof(int64_t)) ||
-        grow((void **)&s->move, cap, sizeof(int32_t)))
+        grow((void **)&s->move, cap, sizeof(int32_t)) || grow((void **)&s->flags, cap, 1))
         return hoyle_error(HOYLE_ENOMEM, "samples: out of memory (%lld samples)", (long long)cap);
     s->cap = cap;
     return HOYLE_OK;
@@ -78,6 +79,7 @@ int64_t sample_set_push(sample_set_t *s)
     s->value[i] = 0;
     s->game_id[i] = 0;
     s->move[i] = 0;
+    s->flags[i] = 0;
     return i;
 }
 
@@ -85,6 +87,7 @@ int sample_set_append(sample_set_t *s, const sample_set_t *src, int64_t from, in
 {
     if (src->obs_size != s->obs_size || src->num_actions != s->num_actions)
         return hoyle_error(HOYLE_EINVAL, "samples: shapes differ");
+    if (count <= 0) return HOYLE_OK; /* nothing to copy (an empty set has no arrays yet) */
     int status = reserve(s, s->n + count);
     if (status) return status;
     size_t A = (size_t)s->num_actions, O = (size_t)s->obs_size, n = (size_t)s->n;
@@ -95,6 +98,7 @@ int sample_set_append(sample_set_t *s, const sample_set_t *src, int64_t from, in
     memcpy(s->value + n, src->value + f, sizeof(float) * c);
     memcpy(s->game_id + n, src->game_id + f, sizeof(int64_t) * c);
     memcpy(s->move + n, src->move + f, sizeof(int32_t) * c);
+    memcpy(s->flags + n, src->flags + f, c);
     s->n += count;
     return HOYLE_OK;
 }
@@ -168,6 +172,7 @@ static int write_file(const char *path, const sample_set_t *s, const samples_met
     rc |= put_dset(fid, "value", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 1, &n, s->value);
     rc |= put_dset(fid, "game_id", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, &n, s->game_id);
     rc |= put_dset(fid, "move", H5T_STD_I32LE, H5T_NATIVE_INT32, 1, &n, s->move);
+    rc |= put_dset(fid, "flags", H5T_STD_U8LE, H5T_NATIVE_UINT8, 1, &n, s->flags);
     if (H5Fclose(fid) < 0) rc = -1;
     return rc;
 }
@@ -309,8 +314,11 @@ static int read_file(const char *path, sample_set_t *s, int64_t *games_out)
             read_dset(fid, "game_id", H5T_NATIVE_INT64, n, s->game_id + at) ||
             read_dset(fid, "move", H5T_NATIVE_INT32, n, s->move + at))
             rc = hoyle_error(HOYLE_EIO, "shard '%s': a dataset is missing or damaged", path);
-        else
-            s->n += n;
+        else if (H5Lexists(fid, "flags", H5P_DEFAULT) <= 0) /* written before flags existed */
+            memset(s->flags + at, 0, (size_t)n);
+        else if (read_dset(fid, "flags", H5T_NATIVE_UINT8, n, s->flags + at))
+            rc = hoyle_error(HOYLE_EIO, "shard '%s': dataset 'flags' is damaged", path);
+        if (rc == HOYLE_OK) s->n += n;
     }
     H5Fclose(fid);
     if (rc == HOYLE_OK && games_out) *games_out = games;

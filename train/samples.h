@@ -7,6 +7,7 @@
  *   value   float            the final return of the player to move, in [-1, 1]
  *   game_id int64            self-play game number (unique within a run)
  *   move    int32            actions played before s in that game
+ *   flags   uint8            SAMPLE_* bits (SAMPLE_TRUNCATED: the game hit the move cap)
  *
  * Shards. Samples are written one file per self-play batch ("shard"), never
  * appended in place: the file is written under NAME.tmp, fsync'ed and renamed,
@@ -24,6 +25,8 @@
 #define SAMPLES_SCHEMA_NAME    "hoyle.samples"
 #define SAMPLES_SCHEMA_VERSION 1
 
+#define SAMPLE_TRUNCATED 1 /* flags: the game was cut at the move cap (no final result) */
+
 /* A growable array of samples (caller storage: sample_set_init / _done). */
 typedef struct sample_set {
     int obs_shape[3]; /* C, H, W */
@@ -36,6 +39,7 @@ typedef struct sample_set {
     float *value;     /* [n] */
     int64_t *game_id; /* [n] */
     int32_t *move;    /* [n] */
+    uint8_t *flags;   /* [n] SAMPLE_* bits */
 } sample_set_t;
 
 /* Empty set for observations of `obs_shape` and `num_actions` actions. */
@@ -67,8 +71,8 @@ int samples_write_shard(const char *path, const sample_set_t *s, const samples_m
 int samples_create_shard(const char *path, const sample_set_t *s, const samples_meta_t *meta);
 
 /* Append the samples of the shard at `path` to `s`, whose shapes must match the
- * file's (HOYLE_EINVAL otherwise). *games_out (may be NULL) receives the
- * shard's `games` attribute. Foreign or damaged files: HOYLE_EIO. */
+ * file's (HOYLE_EINVAL otherwise); a shard without `flags` (older files) reads as 0. *games_out
+ * (may be NULL) receives the shard's `games` attribute. Foreign or damaged files: HOYLE_EIO. */
 int samples_read_shard(const char *path, sample_set_t *s, int64_t *games_out);
 
 /* Samples and games in a shard without reading its datasets. */

@@ -73,6 +73,7 @@ typedef struct sample_set {
     float *value;
     int64_t *game_id;
     int32_t *move;
+    uint8_t *flags;
 } sample_set_t;
 
 const char *hoyle_last_error(void);

@@ -109,6 +109,7 @@ class Samples:
     value: np.ndarray  # float32 [n]
     game_id: np.ndarray  # int64 [n]
     move: np.ndarray  # int32 [n]
+    flags: np.ndarray  # uint8 [n]: bit 0 = the game was truncated at the move cap
 
     def __len__(self):
         return len(self.value)
@@ -135,6 +136,7 @@ def samples(path):
             value=_array(ss.value, n, "float", np.float32),
             game_id=_array(ss.game_id, n, "int64_t", np.int64),
             move=_array(ss.move, n, "int32_t", np.int32),
+            flags=_array(ss.flags, n, "uint8_t", np.uint8),
         )
     finally:
         lib.sample_set_done(ss)

@@ -24,6 +24,41 @@ args=(--set train.generations=$gens --set selfplay.games=16 --set selfplay.paral
 # 1. the reference run, uninterrupted
 "$hoyle" train "$cfg" --set output="$dir/a" "${args[@]}" --quiet --json >"$dir/a.json"
 grep -q "\"generations\":$gens" "$dir/a.json"
+# train.csv (issue 18): the first twelve columns as before, then the later ones, sane
+python3 - "$dir/a/train.csv" "$gens" <<'PY'
+import csv, sys
+path, gens = sys.argv[1], int(sys.argv[2])
+head = open(path).readline().strip().split(",")
+first = ("generation,seconds,games,samples,steps,loss_policy,loss_value,loss_total,"
+         "selfplay_evals_per_s,selfplay_samples_per_s,resign_checks,false_resigns").split(",")
+more = ("wins_first,wins_second,draws,resigned,truncated,mean_game_length,cache_hit_rate,"
+        "mean_forward_batch,selfplay_seconds,optimise_seconds,eval_seconds,lr,policy_entropy,"
+        "policy_kl_prior,heldout_loss_policy,heldout_loss_value").split(",")
+assert head == first + more, head
+rows = list(csv.DictReader(open(path)))
+assert len(rows) == gens, len(rows)
+games = 0
+for r in rows:
+    f = {k: float(v) for k, v in r.items()}
+    new = f["games"] - games
+    games = f["games"]
+    assert f["wins_first"] + f["wins_second"] + f["draws"] == new == 16, r
+    assert f["resigned"] <= new and f["truncated"] == 0, r
+    assert 0 < f["mean_game_length"] <= 25, r      # 5x5 free-style Go-Bang
+    assert 0 <= f["cache_hit_rate"] <= 1, r
+    assert 1 <= f["mean_forward_batch"] <= 16 * 4, r  # parallel * batch
+    assert f["selfplay_seconds"] > 0 and f["optimise_seconds"] >= 0 and f["eval_seconds"] >= 0, r
+    assert f["lr"] == 0.002, r
+    assert f["policy_entropy"] > 0 and f["policy_kl_prior"] >= 0, r
+    assert f["heldout_loss_policy"] > 0 and f["heldout_loss_value"] >= 0, r
+PY
+# the self-play games, one record file per generation: not rated, but stored
+[ "$(ls "$dir/a/games" | grep -c '^gen-.*\.h5$')" -eq $gens ]
+[ -s "$dir/a/heldout.h5" ]
+set +e
+"$hoyle" report "$dir/a/games/gen-000000.h5" 2>"$dir/err" >/dev/null; rc=$?
+set -e
+[ "$rc" -eq 2 ] && grep -q "self-play games are not rated" "$dir/err"
 # 2. the same run, killed once state.txt shows generation >= 2, then resumed
 "$hoyle" train "$cfg" --set output="$dir/b" "${args[@]}" --quiet >/dev/null 2>&1 &
 pid=$!
