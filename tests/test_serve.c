@@ -156,6 +156,13 @@ static int jint(const cJSON *o, const char *key, int absent)
     return cJSON_IsNumber(v) ? v->valueint : absent;
 }
 
+/* The string o[key][i], or "" when there is none. */
+static const char *jat(const cJSON *o, const char *key, int i)
+{
+    const cJSON *v = cJSON_GetArrayItem(cJSON_GetObjectItem(o, key), i);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
 static int jlen(const cJSON *o, const char *key)
 {
     return cJSON_GetArraySize(cJSON_GetObjectItem(o, key));
@@ -403,11 +410,9 @@ static void test_checkers_chain(void)
     s = game_post(id, "move", body, 200);
     CU_ASSERT_EQUAL(jint(s, "to_move", -1), 0); /* the chain goes on */
     CU_ASSERT_EQUAL(jlen(s, "chain"), 1);
-    CU_ASSERT_STRING_EQUAL(cJSON_GetArrayItem(cJSON_GetObjectItem(s, "chain"), 0)->valuestring,
-                           first);
+    CU_ASSERT_STRING_EQUAL(jat(s, "chain", 0), first);
     CU_ASSERT_EQUAL(jlen(s, "next_steps"), 1);
-    CU_ASSERT_STRING_EQUAL(cJSON_GetArrayItem(cJSON_GetObjectItem(s, "next_steps"), 0)->valuestring,
-                           second);
+    CU_ASSERT_STRING_EQUAL(jat(s, "next_steps", 0), second);
     CU_ASSERT_EQUAL(jlen(s, "history"), 0);
     cJSON_Delete(s);
     s = game_post(id, "undo", NULL, 200); /* takes back the chain in progress */
