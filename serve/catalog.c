@@ -33,7 +33,7 @@ static const agent_kind_t *find_kind(const char *name)
 void route_version(const serve_req_t *rq, serve_reply_t *rp)
 {
     FILE *f = reply_json_open(rp);
-    if (f == NULL) return reply_error(rp, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+    if (f == NULL) return;
     json_t j;
     json_begin(&j, f);
     json_str(&j, "version", HOYLE_VERSION);
@@ -93,7 +93,7 @@ void route_games(const serve_req_t *rq, serve_reply_t *rp)
 {
     (void)rq;
     FILE *f = reply_json_open(rp);
-    if (f == NULL) return reply_error(rp, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+    if (f == NULL) return;
     json_t j;
     json_begin_array(&j, f);
     for (int i = 0; game_registry[i]; i++) {
@@ -114,17 +114,23 @@ void route_games(const serve_req_t *rq, serve_reply_t *rp)
 void route_agents(const serve_req_t *rq, serve_reply_t *rp)
 {
     const char *spec = req_arg(rq, "game");
-    if (spec == NULL || !*spec)
-        return reply_error(rp, MHD_HTTP_BAD_REQUEST, "missing argument game=SPEC");
     const game_t *g = NULL;
-    if (strlen(spec) >= GAME_SPEC_MAX)
-        return reply_error(rp, MHD_HTTP_BAD_REQUEST, "game spec longer than %d bytes",
-                           GAME_SPEC_MAX - 1);
-    if (game_create(spec, &g)) return reply_last_error(rp, MHD_HTTP_BAD_REQUEST, "bad spec");
+    if (spec == NULL || !*spec) {
+        reply_error(rp, MHD_HTTP_BAD_REQUEST, "missing argument game=SPEC");
+        return;
+    }
+    if (strlen(spec) >= GAME_SPEC_MAX) {
+        reply_error(rp, MHD_HTTP_BAD_REQUEST, "game spec longer than %d bytes", GAME_SPEC_MAX - 1);
+        return;
+    }
+    if (game_create(spec, &g)) {
+        reply_last_error(rp, MHD_HTTP_BAD_REQUEST, "bad spec");
+        return;
+    }
     FILE *f = reply_json_open(rp);
     if (f == NULL) {
         game_free(g);
-        return reply_error(rp, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+        return;
     }
     json_t j;
     json_begin_array(&j, f);

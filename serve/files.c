@@ -623,10 +623,7 @@ void route_run(const serve_req_t *rq, serve_reply_t *rp)
         return;
     }
     FILE *f = reply_json_open(rp);
-    if (f == NULL) {
-        reply_error(rp, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
-        return;
-    }
+    if (f == NULL) return;
     json_t j;
     json_begin(&j, f);
     json_str(&j, "dir", req_arg(rq, "dir"));

@@ -46,7 +46,9 @@ FILE *reply_json_open(serve_reply_t *rp)
     free(rp->body);
     rp->body = NULL;
     rp->len = 0;
-    return open_memstream(&rp->body, &rp->len);
+    FILE *f = open_memstream(&rp->body, &rp->len);
+    if (f == NULL) reply_error(rp, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+    return f;
 }
 
 void reply_json_done(serve_reply_t *rp, FILE *f)

@@ -61,8 +61,9 @@ void reply_error(serve_reply_t *rp, int status, const char *fmt, ...)
 /* Reply with hoyle_last_error() (prefixed by `what` when not NULL). */
 void reply_last_error(serve_reply_t *rp, int status, const char *what);
 
-/* A JSON reply: reply_json_open() gives a stream for the json_t writer,
- * reply_json_done() closes it into the reply (200). */
+/* A JSON reply: reply_json_open() gives a stream for the json_t writer
+ * (NULL after replying 500 when there is no memory), reply_json_done()
+ * closes it into the reply (200). */
 FILE *reply_json_open(serve_reply_t *rp);
 void reply_json_done(serve_reply_t *rp, FILE *f);
 /* A text reply (200) of `type` holding a copy of `text`. */
