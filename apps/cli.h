@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "apps/cli_opts.h"
-#include "apps/json.h"
+#include "core/json.h"
 #include "games/game.h"
 
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
@@ -77,6 +77,7 @@ int cmd_selfplay(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_uci(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /* The game families of `hoyle solve` (apps/solve_*.c, listed in cmd_solve.c):
  * each takes the whole command line, argv[1] being GAME. */

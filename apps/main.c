@@ -32,6 +32,7 @@ static const command_t commands[] = {
     {"selfplay", cmd_selfplay, "self-play games: samples, throughput (network or fake)"},
     {"train", cmd_train, "AlphaZero training loop from a YAML config (resumable)"},
     {"solve", cmd_solve, "exact solvers; agents run on one-player puzzles"},
+    {"serve", cmd_serve, "the page in the browser: play, replay, ratings (JSON API)"},
     {"uci", cmd_uci, "serve an agent as a UCI engine (chess GUIs, other engines)"},
     {"bench", cmd_bench, "deterministic speed benchmark with a node signature"},
     {NULL, NULL, NULL},

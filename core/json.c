@@ -1,7 +1,7 @@
-/* json.c — the JSON writer of the subcommands (json.h). Invariant: each
+/* json.c — the JSON writer of the subcommands and of hoyle serve (json.h). Invariant: each
  * member is preceded by a comma exactly when it is not the first of its
  * container. */
-#include "apps/json.h"
+#include "core/json.h"
 
 #include <math.h>
 
@@ -63,6 +63,14 @@ void json_begin(json_t *j, FILE *out)
     j->depth = 0;
     j->first[0] = true;
     json_open(j, NULL, '{');
+}
+
+void json_begin_array(json_t *j, FILE *out)
+{
+    j->out = out;
+    j->depth = 0;
+    j->first[0] = true;
+    json_open(j, NULL, '[');
 }
 
 void json_end(json_t *j)

@@ -1,4 +1,5 @@
-/* json.h — the one JSON writer of the subcommands' --json output: every
+/* json.h — the one JSON writer of hoyle: the subcommands' --json output and the replies of
+ * `hoyle serve` (serve/). Every
  * string goes through the escaper (json_escape), commas are placed by the
  * writer, numbers take a printf format so outputs stay byte-identical.
  *
@@ -11,8 +12,8 @@
  *     json_close(&j);                  // ]
  *     json_end(&j);                    // }\n
  * Nesting is at most JSON_MAX_DEPTH levels. */
-#ifndef HOYLE_APPS_JSON_H
-#define HOYLE_APPS_JSON_H
+#ifndef HOYLE_CORE_JSON_H
+#define HOYLE_CORE_JSON_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -33,6 +34,8 @@ void json_escape(FILE *out, const char *s);
 
 void json_begin(json_t *j, FILE *out); /* "{" */
 void json_end(json_t *j);              /* close what is open, "}\n" */
+/* A document whose top level is an array: "[" (json_end closes it, "]\n"). */
+void json_begin_array(json_t *j, FILE *out);
 
 /* Members: `key` NULL inside an array. */
 void json_open(json_t *j, const char *key, char bracket); /* '{' or '[' */

@@ -1,0 +1,101 @@
+/* cmd_serve.c — `hoyle serve`: the page in the browser and its JSON API (serve/serve.h,
+ * docs/serve.md), until SIGINT or SIGTERM. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "apps/cli.h"
+#include "dist/dist.h"
+#include "serve/serve.h"
+
+static const char help[] =
+    "usage: hoyle serve [--port 8080] [--data DIR] [--bind 127.0.0.1] [--max-games 64]\n"
+    "                   [--max-think-ms 10000] [--web DIR]\n\n"
+    "Serve the page (plain HTML/CSS/JavaScript from web/) and its JSON API\n"
+    "(docs/serve.md) on http://BIND:PORT/: play any game against any agent,\n"
+    "replay stored games, see ratings and training curves. --data DIR (default\n"
+    "the current folder) is the only folder whose files are listed or read.\n"
+    "Bound to 127.0.0.1 unless --bind says otherwise (a warning: anyone who\n"
+    "reaches that address can use the server). At most --max-games live games\n"
+    "(idle ones are dropped after 30 minutes) and one agent search per game,\n"
+    "each at most --max-think-ms. The page's folder: --web DIR, else the\n"
+    "source tree's web/ (built in), else the installed share/hoyle/web.\n"
+    "Stop with Ctrl-C.\n";
+
+static bool has_index(const char *dir)
+{
+    char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Exit codes: 0 after a signal stopped the server, 2 bad options or a port
+ * that cannot be bound, 1 a failure while running. */
+int cmd_serve(int argc, char **argv)
+{
+    int port = 8080, max_games = 64, max_think_ms = 10000;
+    const char *data = ".", *bind = "127.0.0.1", *web = NULL;
+    const cli_opt_t opts[] = {
+        CLI_OPT_RANGE("--port", CLI_INT, &port, "P", "port to listen on (0 = any free one)", 0,
+                      65535),
+        CLI_OPT("--data", CLI_STRING, &data, "DIR",
+                "the folder whose files are listed (default .)"),
+        CLI_OPT("--bind", CLI_STRING, &bind, "ADDR",
+                "IPv4 address to listen on (default 127.0.0.1)"),
+        CLI_OPT_RANGE("--max-games", CLI_INT, &max_games, "N", "live games at most (default 64)", 1,
+                      100000),
+        CLI_OPT_RANGE("--max-think-ms", CLI_INT, &max_think_ms, "MS",
+                      "longest agent search (default 10000)", 1, 3600 * 1000),
+        CLI_OPT("--web", CLI_STRING, &web, "DIR", "the page's folder (default: see above)"),
+        CLI_OPT_END,
+    };
+    const cli_command_t command = {.name = "serve", .help = help, .opts = opts};
+    int rc = cli_parse(&command, argc, argv);
+    if (rc != CLI_CONTINUE) return rc;
+    if (web == NULL) {
+#ifdef HOYLE_WEB_DIR
+        if (has_index(HOYLE_WEB_DIR)) web = HOYLE_WEB_DIR;
+#endif
+#ifdef HOYLE_WEB_INSTALL_DIR
+        if (web == NULL && has_index(HOYLE_WEB_INSTALL_DIR)) web = HOYLE_WEB_INSTALL_DIR;
+#endif
+        if (web == NULL)
+            fprintf(stderr, "hoyle serve: no web/ folder found (use --web DIR): the JSON API "
+                            "only\n");
+    }
+    if (!serve_is_loopback(bind))
+        fprintf(stderr,
+                "hoyle serve: warning: --bind %s is not loopback: anyone who reaches it can play, "
+                "run searches and read the files under %s\n",
+                bind, data);
+    /* The signals are taken by sigwait below: blocked before the server's
+     * threads start, so that they inherit the mask. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    serve_opts_t o = {.bind = bind,
+                      .port = port,
+                      .data_dir = data,
+                      .web_dir = web,
+                      .max_games = max_games,
+                      .max_think_ms = max_think_ms,
+                      .mpi = dist_mpi_built()};
+#ifdef HOYLE_TORCH
+    o.torch = true;
+#endif
+    serve_t *s = NULL;
+    if (serve_start(&o, &s)) return cli_fail("serve", EXIT_USAGE);
+    fprintf(stderr, "hoyle serve: http://%s:%d/ (data %s%s%s); Ctrl-C stops\n", bind, serve_port(s),
+            data, web ? ", page " : "", web ? web : "");
+    int sig = 0;
+    sigwait(&set, &sig);
+    fprintf(stderr, "hoyle serve: stopping (%s)\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    serve_stop(s);
+    return EXIT_OK;
+}

@@ -1,0 +1,204 @@
+/* catalog.c — what the server offers: GET /api/version, the registered games with their
+ * parameter schemas (/api/games) and the agent kinds usable on a game (/api/agents), and the
+ * check of an agent spec a client sends before it is created. */
+#include <limits.h>
+#include <microhttpd.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "games/registry.h"
+#include "mcts/agent_kind.h"
+#include "serve/serve_internal.h"
+
+/* Kinds a client may not name: they run a program of its choice (uci's
+ * `command`) or search with no time limit the server could set. */
+static const char *const refused_kinds[] = {"uci", "nmcs", "nrpa", NULL};
+
+static int kind_refused(const agent_kind_t *k)
+{
+    if (k->human) return 1;
+    for (int i = 0; refused_kinds[i]; i++)
+        if (strcmp(k->name, refused_kinds[i]) == 0) return 1;
+    return 0;
+}
+
+static const agent_kind_t *find_kind(const char *name)
+{
+    for (int i = 0; agent_kind_at(i); i++)
+        if (strcmp(agent_kind_at(i)->name, name) == 0) return agent_kind_at(i);
+    return NULL;
+}
+
+void route_version(const serve_req_t *rq, serve_reply_t *rp)
+{
+    FILE *f = reply_json_open(rp);
+    if (f == NULL) return;
+    json_t j;
+    json_begin(&j, f);
+    json_str(&j, "version", HOYLE_VERSION);
+    json_bool(&j, "mpi", rq->srv->opts.mpi);
+    json_bool(&j, "torch", rq->srv->opts.torch);
+    json_end(&j);
+    reply_json_done(rp, f);
+}
+
+static const char *type_name(param_type_t t)
+{
+    switch (t) {
+    case PARAM_INT: return "int";
+    case PARAM_DOUBLE: return "double";
+    case PARAM_BOOL: return "bool";
+    case PARAM_CHOICE: return "choice";
+    case PARAM_STRING: break;
+    }
+    return "string";
+}
+
+void catalog_params(json_t *j, const char *key, const param_def_t *defs)
+{
+    json_open(j, key, '[');
+    for (int p = 0; defs && defs[p].key; p++) {
+        const param_def_t *d = &defs[p];
+        json_open(j, NULL, '{');
+        json_str(j, "key", d->key);
+        json_str(j, "type", type_name(d->type));
+        json_str(j, "default", d->def ? d->def : "");
+        if (d->type == PARAM_INT || d->type == PARAM_DOUBLE) {
+            json_num(j, "min", "%.17g", d->min);
+            json_num(j, "max", "%.17g", d->max);
+        }
+        if (d->type == PARAM_CHOICE) {
+            json_open(j, "choices", '[');
+            const char *c = d->choices ? d->choices : "";
+            while (*c) {
+                const char *bar = strchr(c, '|');
+                size_t n = bar ? (size_t)(bar - c) : strlen(c);
+                char word[SPEC_VALUE_MAX];
+                if (n >= sizeof word) n = sizeof word - 1;
+                memcpy(word, c, n);
+                word[n] = '\0';
+                json_str(j, NULL, word);
+                c += bar ? n + 1 : n;
+            }
+            json_close(j);
+        }
+        json_str(j, "help", d->help ? d->help : "");
+        json_close(j);
+    }
+    json_close(j);
+}
+
+void route_games(const serve_req_t *rq, serve_reply_t *rp)
+{
+    (void)rq;
+    FILE *f = reply_json_open(rp);
+    if (f == NULL) return;
+    json_t j;
+    json_begin_array(&j, f);
+    for (int i = 0; game_registry[i]; i++) {
+        const game_entry_t *e = game_registry[i];
+        json_open(&j, NULL, '{');
+        json_str(&j, "name", e->name);
+        json_str(&j, "description", e->description);
+        json_open(&j, "variants", '[');
+        for (int v = 0; e->variants && e->variants[v]; v++) json_str(&j, NULL, e->variants[v]);
+        json_close(&j);
+        catalog_params(&j, "params", e->params);
+        json_close(&j);
+    }
+    json_end(&j);
+    reply_json_done(rp, f);
+}
+
+void route_agents(const serve_req_t *rq, serve_reply_t *rp)
+{
+    const char *spec = req_arg(rq, "game");
+    const game_t *g = NULL;
+    if (spec == NULL || !*spec) {
+        reply_error(rp, MHD_HTTP_BAD_REQUEST, "missing argument game=SPEC");
+        return;
+    }
+    if (strlen(spec) >= GAME_SPEC_MAX) {
+        reply_error(rp, MHD_HTTP_BAD_REQUEST, "game spec longer than %d bytes", GAME_SPEC_MAX - 1);
+        return;
+    }
+    if (game_create(spec, &g)) {
+        reply_last_error(rp, MHD_HTTP_BAD_REQUEST, "bad spec");
+        return;
+    }
+    FILE *f = reply_json_open(rp);
+    if (f == NULL) {
+        game_free(g);
+        return;
+    }
+    json_t j;
+    json_begin_array(&j, f);
+    json_open(&j, NULL, '{');
+    json_str(&j, "kind", "human");
+    json_str(&j, "description", "a seat the page plays");
+    json_open(&j, "params", '[');
+    json_close(&j);
+    json_close(&j);
+    for (int i = 0; agent_kind_at(i); i++) {
+        const agent_kind_t *k = agent_kind_at(i);
+        if (kind_refused(k)) continue;
+        /* Usable: the kind's defaults make an agent for this game, or it
+         * needs a file (the az agent's model) the client will name. */
+        int needs_file = 0;
+        for (int p = 0; k->params && k->params[p].key; p++)
+            needs_file |= strcmp(k->params[p].key, "model") == 0;
+        if (!needs_file) {
+            agent_t *a = NULL;
+            int rc = agent_create(g, k->name, 1, &a);
+            agent_free(a);
+            if (rc) continue;
+        }
+        json_open(&j, NULL, '{');
+        json_str(&j, "kind", k->name);
+        json_str(&j, "description", k->description ? k->description : "");
+        catalog_params(&j, "params", k->params);
+        json_close(&j);
+    }
+    json_end(&j);
+    reply_json_done(rp, f);
+    game_free(g);
+}
+
+int catalog_check_agent(serve_t *srv, const char *text, char *out, size_t cap, int *status)
+{
+    spec_t spec;
+    *status = MHD_HTTP_BAD_REQUEST;
+    int rc = spec_parse(text, &spec);
+    const agent_kind_t *k = rc ? NULL : find_kind(spec.name);
+    if (rc == 0 && k == NULL) rc = hoyle_error(HOYLE_EINVAL, "unknown agent kind '%s'", spec.name);
+    if (rc == 0 && kind_refused(k))
+        rc = hoyle_error(HOYLE_EINVAL, "agent kind '%s' is not offered by the server%s", k->name,
+                         k->human ? " (use \"human\" for a seat the page plays)" : "");
+    size_t len = 0;
+    if (rc == 0) len = (size_t)snprintf(out, cap, "%s", spec.name);
+    for (int i = 0; rc == 0 && i < spec.num_params; i++) {
+        const char *key = spec.params[i].key, *value = spec.params[i].value;
+        char real[PATH_MAX];
+        if (strcmp(key, "path") == 0 && value[0]) {
+            rc = hoyle_error(HOYLE_EINVAL,
+                             "%s: key 'path' (a program to run) is not accepted by the server",
+                             k->name);
+        } else if (strcmp(key, "model") == 0 && value[0]) {
+            const char *why = NULL;
+            int st = files_resolve(srv->data_real, value, real, &why);
+            if (st) {
+                *status = st;
+                rc = hoyle_error(HOYLE_EINVAL, "%s: model: %s", k->name, why);
+            }
+            value = real;
+        }
+        if (rc == 0)
+            len += (size_t)snprintf(out + (len < cap ? len : cap), len < cap ? cap - len : 0,
+                                    "%s%s=%s", i ? "," : "(", key, value);
+    }
+    if (rc == 0 && spec.num_params)
+        len += (size_t)snprintf(out + (len < cap ? len : cap), len < cap ? cap - len : 0, ")");
+    if (rc == 0 && len >= cap) rc = hoyle_error(HOYLE_EINVAL, "agent spec too long");
+    return rc;
+}
