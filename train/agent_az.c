@@ -5,7 +5,6 @@
  * parent: self-play's search), plus time_ms. Nets are shared through a cache
  * keyed by path (and the file's size and mtime), so the agents of a match or
  * a tournament load each file once. */
-#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -68,7 +67,12 @@ void agent_az_cache_clear(void)
 static int az_net_get(const char *path, az_net_t **out)
 {
     struct stat st;
-    if (stat(path, &st) != 0) return hoyle_error(HOYLE_EIO, "az: '%s': %s", path, strerror(errno));
+    if (stat(path, &st) != 0) { /* tch_load says what is wrong with the path */
+        tch_net_t *none = NULL;
+        int status = tch_load(path, &none, NULL);
+        tch_net_free(none);
+        return status ? status : hoyle_error(HOYLE_EIO, "az: '%s' vanished", path);
+    }
     pthread_mutex_lock(&az_lock);
     az_net_t *e = az_nets;
     while (e && !(strcmp(e->path, path) == 0 && e->size == st.st_size &&
