@@ -266,10 +266,10 @@ static void test_train_config_errors(void)
     static const struct {
         const char *yaml, *want;
     } cases[] = {
-        {"eval:\n  games: 9\n", "key 'eval.games': 9 games: need an even number"},
-        {"eval:\n  sprt:\n    elo0: 5\n    elo1: 0\n", "key 'eval.sprt': elo0 5, elo1 0"},
-        {"eval:\n  anchors: [\"net:0\", \"mcts(simz=1)\"]\n", "key 'eval.anchors': 'mcts(simz=1)'"},
-        {"eval:\n  openings: book:/nonexistent\n", "key 'eval.openings'"},
+        {"  games: 9\n", "key 'eval.games': 9 games: need an even number"},
+        {"  sprt:\n    elo0: 5\n    elo1: 0\n", "key 'eval.sprt': elo0 5, elo1 0"},
+        {"  anchors: [\"net:0\", \"mcts(simz=1)\"]\n", "key 'eval.anchors': 'mcts(simz=1)'"},
+        {"  openings: book:/nonexistent\n", "key 'eval.openings'"},
     };
     HARNESS_OK(train_register_agents());
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -278,7 +278,11 @@ static void test_train_config_errors(void)
         snprintf(out, sizeof out, "%s/run-bad", tmpdir);
         FILE *f = fopen(path, "w");
         CU_ASSERT_FATAL(f != NULL);
-        fprintf(f, "game: %s\noutput: %s\n%s", GAME, out, cases[i].yaml);
+        /* a run that the check let through would be short: one tiny generation */
+        fprintf(f,
+                "game: %s\noutput: %s\ntrain:\n  generations: 1\nselfplay:\n  games: 2\n"
+                "  parallel: 2\n  sims: 2\neval:\n  every: 0\n%s",
+                GAME, out, cases[i].yaml);
         fclose(f);
         train_summary_t sum;
         CU_ASSERT_EQUAL(train_run(path, NULL, 0, NULL, &sum), HOYLE_EINVAL);

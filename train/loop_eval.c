@@ -192,14 +192,15 @@ static int play_match(const game_t *g, const loop_eval_cfg_t *cfg, const opening
                 status = hoyle_error(side[k].status, "%s", side[k].error);
                 break;
             }
-            double s = k == 0 ? side[k].score : 1 - side[k].score;
+            int seat = side[k].spec[0] == me ? 0 : 1; /* the tested net's seat */
+            double s = seat == 0 ? side[k].score : 1 - side[k].score;
             pair += s;
             char name[OPENING_NAME_MAX];
             snprintf(name, sizeof name, "%s", o->name);
             for (char *c = name; *c; c++)
                 if (*c == ',' || *c == '\n') *c = ';'; /* one CSV field */
-            status =
-                loop_log_add(games_log, "%" PRId64 ",%s,%d,%.1f,%s\n", gen, opp_name, k, s, name);
+            status = loop_log_add(games_log, "%" PRId64 ",%s,%d,%.1f,%s\n", gen, opp_name, seat, s,
+                                  name);
         }
         if (!status) status = sprt_add_pair(&out->test, pair);
         if (status) break;
