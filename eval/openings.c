@@ -268,3 +268,16 @@ int openings_random(const game_t *g, int moves, int count, uint64_t seed, openin
     *out = l;
     return HOYLE_OK;
 }
+
+int openings_from_source(const game_t *g, const char *src, int count, uint64_t seed,
+                         opening_list_t *out)
+{
+    if (strncmp(src, "book:", 5) == 0) return openings_load_book(g, src + 5, out);
+    if (strcmp(src, "none") == 0) return openings_random(g, 0, 1, seed, out);
+    char *end = NULL;
+    long k = strncmp(src, "random:", 7) == 0 ? strtol(src + 7, &end, 10) : -1;
+    if (end == NULL || end == src + 7 || *end || k < 0 || k > 60)
+        return hoyle_error(HOYLE_EINVAL, "'%s' is not random:K (K in 0..60), book:PATH or none",
+                           src);
+    return openings_random(g, (int)k, count, seed, out);
+}

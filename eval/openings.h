@@ -44,6 +44,12 @@ int openings_load_book(const game_t *g, const char *path, opening_list_t *out);
  * (HOYLE_EINVAL) when it cannot find enough distinct openings. */
 int openings_random(const game_t *g, int moves, int count, uint64_t seed, opening_list_t *out);
 
+/* The openings of a source as configs spell it: "random:K" (`count` distinct K-move
+ * openings from `seed`, K in 0..60), "book:PATH" (the book) or "none" (the start).
+ * HOYLE_EINVAL names the source when it is none of these. */
+int openings_from_source(const game_t *g, const char *src, int count, uint64_t seed,
+                         opening_list_t *out);
+
 /* Apply an opening to a fresh initial state `s` (g->state_size bytes).
  * HOYLE_EINVAL if an action is illegal or the game ends inside it. */
 int opening_apply(const game_t *g, const opening_t *o, void *s);

@@ -6,7 +6,7 @@
  * A schema lists the fragments where its keys go, so that canonical specs
  * keep their key order; the fragments whose default differs between kinds
  * take that default as an argument (mcts: c=1.4, batch 1; az: c=1.25,
- * batch 8; self-play: c=1.25, batch 4, noise_alpha 0, noise_eps 0.25).
+ * batch 4, as self-play; self-play: c=1.25, batch 4, noise_alpha 0, noise_eps 0.25).
  * Keys whose meaning is a kind's own (sims, select, time_ms, solver, nodes,
  * the string or number spelling of fpu) are defined by the kind and read by
  * mcts_params_bind() when the schema has them.

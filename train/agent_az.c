@@ -1,15 +1,119 @@
 /* agent_az.c — the `az` agent (agent_az.h): the search agent body
  * (mcts/agent_search.c) with PUCT over a network evaluator with a position
  * cache, on one net loaded from `model`. The search keys are the mcts/
- * fragments with az's defaults (c=1.25, batch 8, fpu 0.2 from the parent). */
+ * fragments with az's defaults (c=1.25, batch 4, vloss 1, fpu 0.2 from the
+ * parent: self-play's search), plus time_ms. Nets are shared through a cache
+ * keyed by path (and the file's size and mtime), so the agents of a match or
+ * a tournament load each file once. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "mcts/agent_kind.h"
 #include "train/agent_az.h"
 #include "train/net_eval.h"
 
-static void az_release(void *net) { tch_net_free(net); }
+/* The net cache: every loaded net with the agents using it (refs); up to AZ_KEEP nets no
+ * agent uses are kept (the least recently released go first), so a driver that frees an
+ * agent and creates it again (a tournament worker switching pairings) does not reload. */
+#define AZ_KEEP 4
+typedef struct az_net {
+    struct az_net *next;
+    char *path;
+    off_t size;
+    struct timespec mtime;
+    tch_net_t *net;
+    int refs;
+    unsigned long long released; /* when refs last fell to 0 (az_clock) */
+} az_net_t;
+
+static pthread_mutex_t az_lock = PTHREAD_MUTEX_INITIALIZER;
+static az_net_t *az_nets;
+static unsigned long long az_clock;
+static atomic_llong az_loads;
+
+long long agent_az_loads(void) { return atomic_load(&az_loads); }
+
+static void az_drop_idle(int keep)
+{
+    for (;;) {
+        int idle = 0;
+        az_net_t **oldest = NULL;
+        for (az_net_t **pp = &az_nets; *pp; pp = &(*pp)->next)
+            if ((*pp)->refs == 0) {
+                idle++;
+                if (!oldest || (*pp)->released < (*oldest)->released) oldest = pp;
+            }
+        if (idle <= keep) return;
+        az_net_t *e = *oldest;
+        *oldest = e->next;
+        tch_net_free(e->net);
+        free(e->path);
+        free(e);
+    }
+}
+
+void agent_az_cache_clear(void)
+{
+    pthread_mutex_lock(&az_lock);
+    az_drop_idle(0);
+    pthread_mutex_unlock(&az_lock);
+}
+
+/* The net of `path`, shared: a cached one when the file is unchanged, else loaded (the
+ * lock is held across tch_load so that two agents of one file never load it twice). */
+static int az_net_get(const char *path, az_net_t **out)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) { /* tch_load says what is wrong with the path */
+        tch_net_t *none = NULL;
+        int status = tch_load(path, &none, NULL);
+        tch_net_free(none);
+        return status ? status : hoyle_error(HOYLE_EIO, "az: '%s' vanished", path);
+    }
+    pthread_mutex_lock(&az_lock);
+    az_net_t *e = az_nets;
+    while (e && !(strcmp(e->path, path) == 0 && e->size == st.st_size &&
+                  e->mtime.tv_sec == st.st_mtim.tv_sec && e->mtime.tv_nsec == st.st_mtim.tv_nsec))
+        e = e->next;
+    int status = HOYLE_OK;
+    if (e == NULL) {
+        e = calloc(1, sizeof *e);
+        char *copy = strdup(path);
+        if (e == NULL || copy == NULL) {
+            free(e);
+            free(copy);
+            pthread_mutex_unlock(&az_lock);
+            return hoyle_error(HOYLE_ENOMEM, "az: out of memory");
+        }
+        status = tch_load(path, &e->net, NULL);
+        atomic_fetch_add(&az_loads, 1);
+        if (status) {
+            free(e);
+            free(copy);
+            pthread_mutex_unlock(&az_lock);
+            return status;
+        }
+        *e = (az_net_t){
+            .next = az_nets, .path = copy, .size = st.st_size, .mtime = st.st_mtim, .net = e->net};
+        az_nets = e;
+    }
+    e->refs++;
+    pthread_mutex_unlock(&az_lock);
+    *out = e;
+    return HOYLE_OK;
+}
+
+static void az_release(void *owner)
+{
+    az_net_t *e = owner;
+    pthread_mutex_lock(&az_lock);
+    if (--e->refs == 0) e->released = ++az_clock;
+    az_drop_idle(AZ_KEEP);
+    pthread_mutex_unlock(&az_lock);
+}
 
 static int az_create(agent_t *a)
 {
@@ -20,17 +124,17 @@ static int az_create(agent_t *a)
     mcts_params_default(&p);
     p.select = MCTS_PUCT;
     if (mcts_params_bind(pp, &p)) return HOYLE_EINVAL;
-    tch_net_t *net = NULL;
+    az_net_t *shared = NULL;
     evaluator_t *eval = NULL;
-    int status = tch_load(model, &net, NULL);
+    int status = az_net_get(model, &shared);
     if (status) return status;
-    status = net_evaluator_create(a->g, net, p.batch, (int)params_int(pp, "cache"), &eval);
+    status = net_evaluator_create(a->g, shared->net, p.batch, (int)params_int(pp, "cache"), &eval);
     if (status) {
-        tch_net_free(net);
+        az_release(shared);
         return status;
     }
     /* tree salt "az" as always; the net evaluator has no random stream (salt unused) */
-    return agent_search_create(a, &p, eval, 0x617aULL, 0, az_release, net);
+    return agent_search_create(a, &p, eval, 0x617aULL, 0, az_release, shared);
 }
 
 static const param_def_t az_params[] = {
@@ -41,12 +145,18 @@ static const param_def_t az_params[] = {
     {.key = "sims",
      .type = PARAM_INT,
      .def = "200",
-     .min = 1,
+     .min = 0,
      .max = 1e8,
-     .help = "simulations per move"},
+     .help = "simulations per move; 0 = unlimited with time_ms (else 1000)"},
+    {.key = "time_ms",
+     .type = PARAM_INT,
+     .def = "0",
+     .min = 0,
+     .max = 1e9,
+     .help = "time per move in ms, whichever of sims and time_ms comes first; 0 = none"},
     MCTS_PUCT_PARAM_DEFS("1.25"),
     MCTS_FPU_PARENT_PARAM_DEF,
-    MCTS_BATCH_PARAM_DEFS("8", "0.3", "0"),
+    MCTS_BATCH_PARAM_DEFS("4", "0.3", "0"),
     AGENT_SEARCH_PARAM_DEFS,
     {.key = "cache",
      .type = PARAM_INT,

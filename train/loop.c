@@ -66,12 +66,24 @@ static const config_key_t train_keys[] = {
      "distributed: games an actor plays per batch it sends (default selfplay.parallel)"},
     {NULL},
 };
+static const config_key_t sprt_keys[] = {
+    {"elo0", CONFIG_DOUBLE, false, -2000, 2000, NULL, "H0: the new net is elo0 stronger"},
+    {"elo1", CONFIG_DOUBLE, false, -2000, 2000, NULL, "H1: the new net is elo1 stronger"},
+    {"alpha", CONFIG_DOUBLE, false, 0, 1, NULL, "P(accept H1 | H0)"},
+    {"beta", CONFIG_DOUBLE, false, 0, 1, NULL, "P(accept H0 | H1)"},
+    {NULL},
+};
 static const config_key_t eval_keys[] = {
     {"every", CONFIG_INT, false, 0, 1e9, NULL, "generations between evaluations (0 = never)"},
-    {"games", CONFIG_INT, false, 2, 1e6, NULL, "games per opponent"},
+    {"games", CONFIG_INT, false, 2, 1e6, NULL, "games per opponent (even; the most with sprt)"},
     {"sims", CONFIG_INT, false, 1, 1e8, NULL, "az simulations per move"},
     {"max_moves", CONFIG_INT, false, 0, 1e6, NULL, "whole moves before a draw (0 = rules)"},
-    {"baseline", CONFIG_STRING, false, 0, 0, NULL, "fixed opponent agent spec"},
+    {"baseline", CONFIG_STRING, false, 0, 0, NULL, "fixed opponent agent spec (\"\" = none)"},
+    {"openings", CONFIG_STRING, false, 0, 0, NULL, "random:K, book:PATH or none, both colours"},
+    {"anchors", CONFIG_STRINGS, false, 0, LOOP_EVAL_MAX_ANCHORS, NULL,
+     "fixed opponents: agent specs or net:G"},
+    {"previous", CONFIG_BOOL, false, 0, 0, NULL, "also play the previous evaluated net"},
+    {"sprt", CONFIG_SECTION, false, 0, 0, sprt_keys, "stop each match at an SPRT decision"},
     {NULL},
 };
 static const config_key_t train_schema[] = {
@@ -162,10 +174,18 @@ static void run_defaults(run_t *r)
     r->stale = 1;
     r->actor_games = r->sp.parallel;
     r->eval.every = 5;
-    r->eval.games = 20;
+    r->eval.games = 100;
     r->eval.sims = (int)r->sp.search.max_sims;
     r->eval.max_moves = 0;
     snprintf(r->eval.baseline, sizeof r->eval.baseline, "%s", "mcts(sims=256)");
+    snprintf(r->eval.openings, sizeof r->eval.openings, "%s", "random:2");
+    r->eval.previous = true;
+    r->eval.num_anchors = 1;
+    snprintf(r->eval.anchors[0], sizeof r->eval.anchors[0], "%s", "net:0");
+    r->eval.sprt = false;
+    sprt_params_default(&r->eval.sprt_params);
+    loop_eval_search_keys(&r->sp.search, r->eval.search, sizeof r->eval.search);
+    r->eval.seed = r->seed;
 }
 
 /* "FILE:LINE: key 'KEY'" for messages about a key (FILE (--set) for an override, FILE alone
@@ -246,6 +266,21 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     r->eval.max_moves = (int)config_int(c, "eval.max_moves", r->eval.max_moves);
     const char *baseline = config_string(c, "eval.baseline", NULL); /* NULL: keep the default */
     if (baseline) snprintf(r->eval.baseline, sizeof r->eval.baseline, "%s", baseline);
+    const char *openings = config_string(c, "eval.openings", NULL);
+    if (openings) snprintf(r->eval.openings, sizeof r->eval.openings, "%s", openings);
+    r->eval.previous = config_bool(c, "eval.previous", r->eval.previous);
+    config_node_t *const *items = NULL;
+    if (config_find(c, "eval.anchors"))
+        r->eval.num_anchors = config_strings(c, "eval.anchors", &items);
+    for (int i = 0; items && i < r->eval.num_anchors; i++)
+        snprintf(r->eval.anchors[i], sizeof r->eval.anchors[i], "%s", items[i]->value);
+    sprt_params_t *tp = &r->eval.sprt_params;
+    r->eval.sprt = config_find(c, "eval.sprt") != NULL;
+    tp->elo0 = config_double(c, "eval.sprt.elo0", tp->elo0);
+    tp->elo1 = config_double(c, "eval.sprt.elo1", tp->elo1);
+    tp->alpha = config_double(c, "eval.sprt.alpha", tp->alpha);
+    tp->beta = config_double(c, "eval.sprt.beta", tp->beta);
+    r->eval.seed = r->seed;
     /* config.yaml and the shards record the effective config, overrides included */
     return config_dump(c, &r->config_text) ? HOYLE_ENOMEM : HOYLE_OK;
 }
@@ -264,11 +299,16 @@ static int check_run(const run_t *r)
     char at[1400], parent[1024];
     agent_t *probe = NULL;
     key_at(r->cfg, "eval.baseline", at, sizeof at);
-    if (agent_create(r->g, r->eval.baseline, 0, &probe))
+    if (r->eval.baseline[0] && agent_create(r->g, r->eval.baseline, 0, &probe))
         return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
-    int human = agent_is_human(probe);
+    int human = probe && agent_is_human(probe);
     agent_free(probe);
     if (human) return hoyle_error(HOYLE_EINVAL, "%s: a human cannot be the baseline", at);
+    const char *key = NULL;
+    if (loop_eval_check(r->g, &r->eval, &key)) {
+        key_at(r->cfg, key, at, sizeof at);
+        return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
+    }
     key_at(r->cfg, "output", at, sizeof at);
     struct stat st;
     if (stat(r->dir, &st) == 0)
@@ -315,7 +355,14 @@ static int effective_lines(const run_t *r, char **out)
         sp[k++] = *p == ',' ? '\n' : *p;
     }
     sp[k] = '\0';
-    char buf[8192];
+    char anchors[LOOP_EVAL_MAX_ANCHORS * GAME_SPEC_MAX] = "", sprt[128] = "off";
+    for (int i = 0, u = 0; i < r->eval.num_anchors; i++)
+        u += snprintf(anchors + u, sizeof anchors - (size_t)u, "%s%s", i ? ";" : "",
+                      r->eval.anchors[i]);
+    const sprt_params_t *t = &r->eval.sprt_params;
+    if (r->eval.sprt)
+        snprintf(sprt, sizeof sprt, "%.17g,%.17g,%.17g,%.17g", t->elo0, t->elo1, t->alpha, t->beta);
+    char buf[16384];
     int n = snprintf(
         buf, sizeof buf,
         "name=%s\ngame=%s\noutput=%s\nseed=%" PRIu64 "\nnet.blocks=%d\nnet.filters=%d\n"
@@ -327,7 +374,8 @@ static int effective_lines(const run_t *r, char **out)
         "train.heldout_games=%d\ntrain.generations=%" PRId64
         "\ntrain.minutes=%.17g\ntrain.sample_reuse=%.17g\ntrain.threads=%d\ntrain.cache=%d\n"
         "train.stale=%d\ntrain.actor_games=%d\n"
-        "eval.every=%d\neval.games=%d\neval.sims=%d\neval.max_moves=%d\neval.baseline=%s\n",
+        "eval.every=%d\neval.games=%d\neval.sims=%d\neval.max_moves=%d\neval.baseline=%s\n"
+        "eval.openings=%s\neval.anchors=%s\neval.previous=%s\neval.sprt=%s\n",
         config_string(r->cfg, "name", ""), r->g->spec, r->dir, r->seed, r->net_cfg.blocks,
         r->net_cfg.filters, r->net_cfg.value_hidden, o->kind == TCH_OPT_ADAM ? "adam" : "sgd",
         o->lr, o->momentum, o->l2, o->value_weight, r->batch, sp, r->window_samples,
@@ -335,7 +383,7 @@ static int effective_lines(const run_t *r, char **out)
         r->growing ? "growing" : "fixed", r->window_min, r->window_alpha, r->window_beta,
         r->heldout_games, r->generations, r->minutes, r->sample_reuse, r->threads, r->cache,
         r->stale, r->actor_games, r->eval.every, r->eval.games, r->eval.sims, r->eval.max_moves,
-        r->eval.baseline);
+        r->eval.baseline, r->eval.openings, anchors, r->eval.previous ? "true" : "false", sprt);
     if (n < 0 || (size_t)n >= sizeof buf) return hoyle_error(HOYLE_EFULL, "train: config too long");
     *out = strdup(buf);
     return *out ? HOYLE_OK : hoyle_error(HOYLE_ENOMEM, "train: out of memory");
@@ -846,7 +894,8 @@ int train_run_learner(const char *path, char *const *sets, int num_sets, FILE *p
         "generation,seconds,games,samples,steps,loss_policy,loss_value,loss_total,"
         "selfplay_evals_per_s,selfplay_samples_per_s,resign_checks,false_resigns," TRAIN_CSV_MORE
         "\n",
-        "generation,opponent,seat,score\n", "generation,seconds,opponent,games,score\n"};
+        "generation,opponent,seat,score,opening\n",
+        "generation,seconds,opponent,games,score,elo_diff,elo_diff_low,elo_diff_high,sprt,llr\n"};
     for (int k = 0; k < 3 && !status; k++) {
         snprintf(p, sizeof p, "%s/%s", r.dir, names[k]);
         status = loop_log_open(&logs[k], p, headers[k], st.generation);

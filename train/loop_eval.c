@@ -1,12 +1,14 @@
-/* loop_eval.c — periodic evaluation in the training loop: the new net
- * against the previous evaluated net and against a fixed baseline agent
- * (eval/tournament.h plays the games), Elo over every evaluation game so far
- * (eval/elo.h, BayesElo model, net 0 anchored at 0), and the logs: elo.csv,
- * elo.h5 (HDF5, atomic) and elo.svg (a self-contained plot of Elo against
- * wall time). */
+/* loop_eval.c — periodic evaluation in the training loop: the new net against
+ * fixed opponents (the baseline agent, anchors given as agent specs or as earlier
+ * nets of the run) and the previous evaluated net, from one fixed set of openings
+ * played with both colours, an SPRT optionally stopping each match (eval/sprt.h);
+ * Elo over every evaluation game so far (eval/elo.h, BayesElo model, net 0 anchored
+ * at 0), and the logs: eval_games.csv, eval.csv, elo.csv, elo.h5 (HDF5, atomic) and
+ * elo.svg (a self-contained plot of Elo against wall time). */
 #include <hdf5.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,8 @@
 #include "core/progress.h"
 #include "core/rng.h"
 #include "eval/elo.h"
+#include "eval/openings.h"
+#include "eval/score.h"
 #include "eval/tournament.h"
 #include "train/loop_internal.h"
 
@@ -22,44 +26,195 @@
  * generations reports HOYLE_EFULL rather than dropping games. */
 #define MAX_PLAYERS 4096
 
-/* cfg->games games of `me` against `opp`, seats alternating, each game's seed derived from
- * `seed` and its index; one row per game in games_log; *score = me's mean score in [0, 1]. */
-static int play_match(const game_t *g, const loop_eval_cfg_t *cfg, const char *me, const char *opp,
-                      const char *opp_name, int64_t gen, uint64_t seed, loop_log_t *games_log,
-                      FILE *progress, double *score)
+void loop_eval_search_keys(const mcts_params_t *sp, char *buf, size_t cap)
+{
+    /* az's defaults (train/agent_az.c): c 1.25, c_base 19652, fpu parent-0.2, batch 4,
+     * vloss 1, reuse on, and the MCTS_KNOBS defaults */
+    mcts_params_t d;
+    mcts_params_default(&d);
+    size_t u = 0;
+    buf[0] = '\0';
+#define KEY(cond, ...)                                                                             \
+    if ((cond) && u < cap) u += (size_t)snprintf(buf + u, cap - u, __VA_ARGS__)
+    KEY(sp->c_init != 1.25, ",c=%.10g", sp->c_init);
+    KEY(sp->c_base != 19652, ",c_base=%.10g", sp->c_base);
+    KEY(sp->fpu_value != 0.2, ",fpu=%.10g", sp->fpu_value);
+    KEY(sp->batch != 4, ",batch=%d", sp->batch);
+    KEY(sp->virtual_loss != 1, ",vloss=%.10g", sp->virtual_loss);
+    KEY(!sp->reuse, ",reuse=false");
+    KEY(sp->gumbel, ",gumbel=true");
+    KEY(sp->gumbel && sp->gumbel_m != d.gumbel_m, ",gumbel_m=%d", sp->gumbel_m);
+    KEY(sp->gumbel && sp->c_visit != d.c_visit, ",c_visit=%.10g", sp->c_visit);
+    KEY(sp->gumbel && sp->c_scale != d.c_scale, ",c_scale=%.10g", sp->c_scale);
+#undef KEY
+}
+
+/* The az spec of net `gen` of the run in `dir` with the evaluation's search. */
+static int az_spec(const loop_eval_cfg_t *cfg, const char *dir, int64_t gen, char *buf, size_t cap)
+{
+    int n = snprintf(buf, cap, "az(model=%s/net-%06" PRId64 ".pt,sims=%d%s)", dir, gen, cfg->sims,
+                     cfg->search);
+    if (n < 0 || (size_t)n >= cap)
+        return hoyle_error(HOYLE_EINVAL, "eval: the az spec of '%s' is too long", dir);
+    return HOYLE_OK;
+}
+
+/* net:G -> G (>= 0); -1 when `spec` is an agent spec. */
+static int64_t anchor_net(const char *spec)
+{
+    char *end;
+    if (strncmp(spec, "net:", 4) != 0) return -1;
+    long long g = strtoll(spec + 4, &end, 10);
+    return end != spec + 4 && *end == '\0' && g >= 0 ? g : -2;
+}
+
+int loop_eval_check(const game_t *g, const loop_eval_cfg_t *cfg, const char **key)
+{
+    *key = "eval.games";
+    if (cfg->games % 2)
+        return hoyle_error(HOYLE_EINVAL, "%d games: need an even number (pairs of colours)",
+                           cfg->games);
+    *key = "eval.openings";
+    opening_list_t l = {0, NULL};
+    int status = openings_from_source(g, cfg->openings, cfg->games / 2, cfg->seed, &l);
+    opening_list_done(&l);
+    if (status) return status;
+    *key = "eval.anchors";
+    for (int i = 0; i < cfg->num_anchors; i++) {
+        const char *a = cfg->anchors[i];
+        int64_t net = anchor_net(a);
+        if (net == -2) return hoyle_error(HOYLE_EINVAL, "'%s': net:G needs a generation >= 0", a);
+        if (net >= 0) continue;
+        agent_t *probe = NULL;
+        if (agent_create(g, a, 0, &probe)) return hoyle_error_prefix(HOYLE_EINVAL, "'%s'", a);
+        int human = agent_is_human(probe);
+        agent_free(probe);
+        if (human) return hoyle_error(HOYLE_EINVAL, "'%s': a human cannot be an anchor", a);
+    }
+    *key = "eval.sprt";
+    sprt_t t;
+    if (cfg->sprt && sprt_init(&t, &cfg->sprt_params))
+        return hoyle_error(HOYLE_EINVAL,
+                           "elo0 %g, elo1 %g, alpha %g, beta %g: need elo0 < elo1 and alpha, "
+                           "beta in (0, 1) with alpha + beta < 1",
+                           cfg->sprt_params.elo0, cfg->sprt_params.elo1, cfg->sprt_params.alpha,
+                           cfg->sprt_params.beta);
+    *key = NULL;
+    return HOYLE_OK;
+}
+
+/* One game of a pair: game k of the pair puts the tested net in seat k. Its own agents
+ * (kept for the whole match and reseeded per game), so the two games of a pair can run
+ * on two threads; errors are copied here since hoyle_last_error is per thread. */
+typedef struct pair_side {
+    const game_t *g;
+    agent_t *seat[2];
+    const char *spec[2];
+    const opening_t *opening;
+    uint64_t seed;
+    int max_moves, status;
+    double score; /* the tested net's: 1, 1/2, 0 */
+    char error[HOYLE_ERROR_MAX];
+} pair_side_t;
+
+static void *play_side(void *arg)
+{
+    pair_side_t *ps = arg;
+    tour_game_result_t r;
+    memset(&r, 0, sizeof r);
+    ps->status = HOYLE_OK;
+    for (int p = 0; p < 2 && !ps->status; p++)
+        ps->status = agent_reseed(ps->seat[p], tournament_agent_seed(ps->seed, p));
+    if (!ps->status)
+        ps->status = tournament_play_agents(ps->g, ps->seat, ps->spec, ps->opening, ps->seed,
+                                            ps->max_moves, &r);
+    if (!ps->status && r.end == RECORD_END_ERROR)
+        ps->status = hoyle_error(HOYLE_EINVAL, "eval: %s", r.error);
+    if (ps->status) snprintf(ps->error, sizeof ps->error, "%s", hoyle_last_error());
+    /* seat 0's result as a score; the caller turns it into the tested net's */
+    ps->score = r.returns[0] > r.returns[1] ? 1 : r.returns[0] < r.returns[1] ? 0 : 0.5;
+    tour_game_result_done(&r);
+    return NULL;
+}
+
+/* A finished match against one opponent. */
+typedef struct match {
+    int games;
+    double score;         /* the tested net's mean score */
+    sprt_t test;          /* the pairs (pentanomial), decided or not */
+    sprt_decision_t sprt; /* with cfg->sprt: the decision when the match stopped */
+} match_t;
+
+/* Colour-swapped pairs of `me` against `opp` over `ol` (pair i plays opening i twice, `me`
+ * first in game 0), each game's seed derived from `seed` and its number, until cfg->games
+ * games or (with cfg->sprt) the SPRT's decision; one row per game in games_log:
+ * gen,opponent,seat,score,opening. The four agents are created once per match. */
+static int play_match(const game_t *g, const loop_eval_cfg_t *cfg, const opening_list_t *ol,
+                      const char *me, const char *opp, const char *opp_name, int64_t gen,
+                      uint64_t seed, loop_log_t *games_log, FILE *progress, match_t *out)
 {
     progress_t pg;
-    char label[96], extra[32];
+    char label[96], extra[48];
     snprintf(label, sizeof label, "[eval] net %" PRId64 " vs %s", gen, opp_name);
     progress_start(&pg, progress, label, "games", 0);
     progress_defer(&pg); /* the generation's summary line has the score */
+    memset(out, 0, sizeof *out);
+    sprt_params_t sp;
+    sprt_params_default(&sp);
+    int status = sprt_init(&out->test, cfg->sprt ? &cfg->sprt_params : &sp);
+    pair_side_t side[2];
+    memset(side, 0, sizeof side);
+    for (int k = 0; k < 2 && !status; k++) {
+        side[k] = (pair_side_t){.g = g, .max_moves = cfg->max_moves};
+        side[k].spec[k] = me;
+        side[k].spec[1 - k] = opp;
+        for (int p = 0; p < 2 && !status; p++)
+            status = agent_create(g, side[k].spec[p], 0, &side[k].seat[p]);
+    }
     double total = 0;
-    int w = 0, d = 0, l = 0, status = HOYLE_OK;
-    for (int i = 0; i < cfg->games && !status; i++) {
-        int my_seat = i % 2;
-        const char *seats[2] = {my_seat == 0 ? me : opp, my_seat == 0 ? opp : me};
-        tour_game_result_t r;
-        status = tournament_play(g, seats, NULL, rng_mix(seed + (uint64_t)i), cfg->max_moves, &r);
-        if (status) break;
-        if (r.end == RECORD_END_ERROR) {
-            status = hoyle_error(HOYLE_EINVAL, "eval: %s", r.error);
-            tour_game_result_done(&r);
-            break;
+    int pairs = cfg->games / 2;
+    for (int i = 0; i < pairs && !status && out->sprt == SPRT_CONTINUE; i++) {
+        const opening_t *o = &ol->items[i % ol->n];
+        for (int k = 0; k < 2; k++) {
+            side[k].opening = o;
+            side[k].seed = rng_mix(seed + 2 * (uint64_t)i + (uint64_t)k);
         }
-        double s = (r.returns[my_seat] + 1.0) / 2.0; /* returns in [-1, 1] -> score in [0, 1] */
-        tour_game_result_done(&r);
-        total += s;
-        w += s > 0.75;
-        d += s > 0.25 && s < 0.75;
-        l += s < 0.25;
-        status = loop_log_add(games_log, "%" PRId64 ",%s,%d,%.1f\n", gen, opp_name, my_seat, s);
-        snprintf(extra, sizeof extra, "score %.2f", total / (i + 1));
-        if (!status) progress_update(&pg, i + 1, cfg->games, extra, 0);
+        pthread_t th;
+        int threaded = pthread_create(&th, NULL, play_side, &side[1]) == 0;
+        play_side(&side[0]);
+        if (threaded)
+            pthread_join(th, NULL);
+        else
+            play_side(&side[1]);
+        double pair = 0;
+        for (int k = 0; k < 2 && !status; k++) {
+            if (side[k].status) {
+                status = hoyle_error(side[k].status, "%s", side[k].error);
+                break;
+            }
+            int seat = side[k].spec[0] == me ? 0 : 1; /* the tested net's seat */
+            double s = seat == 0 ? side[k].score : 1 - side[k].score;
+            pair += s;
+            char name[OPENING_NAME_MAX];
+            snprintf(name, sizeof name, "%s", o->name);
+            for (char *c = name; *c; c++)
+                if (*c == ',' || *c == '\n') *c = ';'; /* one CSV field */
+            status = loop_log_add(games_log, "%" PRId64 ",%s,%d,%.1f,%s\n", gen, opp_name, seat, s,
+                                  name);
+        }
+        if (!status) status = sprt_add_pair(&out->test, pair);
+        if (status) break;
+        total += pair;
+        out->games += 2;
+        if (cfg->sprt) out->sprt = sprt_decision(&out->test);
+        snprintf(extra, sizeof extra, "score %.2f", total / out->games);
+        progress_update(&pg, out->games, cfg->games, extra, 0);
     }
     progress_clear(&pg);
+    for (int k = 0; k < 2; k++)
+        for (int p = 0; p < 2; p++) agent_free(side[k].seat[p]);
     if (status) return status;
-    *score = total / cfg->games;
-    (void)w, (void)d, (void)l;
+    out->score = total / out->games;
     return HOYLE_OK;
 }
 
@@ -336,32 +491,67 @@ static int refit(const game_t *g, const char *dir, const loop_log_t *games_log,
     return status;
 }
 
+/* One row of eval.csv: the match, its score with the Wilson 95% interval as an Elo
+ * difference, and the SPRT's decision ("-" without eval.sprt, "none" when undecided). */
+static int log_match(loop_log_t *eval_log, const loop_eval_cfg_t *cfg, int64_t gen, double seconds,
+                     const char *name, const match_t *m)
+{
+    double lo, hi;
+    wilson_interval(m->score, m->games, 1.96, &lo, &hi);
+    const char *d = !cfg->sprt                  ? "-"
+                    : m->sprt == SPRT_ACCEPT_H1 ? "H1"
+                    : m->sprt == SPRT_ACCEPT_H0 ? "H0"
+                                                : "none";
+    return loop_log_add(eval_log, "%" PRId64 ",%.1f,%s,%d,%.4f,%.1f,%.1f,%.1f,%s,%.3f\n", gen,
+                        seconds, name, m->games, m->score, score_to_elo(m->score), score_to_elo(lo),
+                        score_to_elo(hi), d, sprt_llr(&m->test));
+}
+
 int loop_evaluate(const game_t *g, const char *dir, const loop_eval_cfg_t *cfg, int64_t gen,
                   int64_t prev, double seconds, uint64_t seed, loop_log_t *games_log,
                   loop_log_t *eval_log, FILE *progress, loop_eval_out_t *out)
 {
     char me[GAME_SPEC_MAX], opp[GAME_SPEC_MAX], name[64];
-    /* a little temperature in the first moves, so that repeated games differ */
-    const char *az = "az(model=%s/net-%06" PRId64 ".pt,sims=%d,temp=1,temp_moves=2)";
-    snprintf(me, sizeof me, az, dir, gen, cfg->sims);
     out->score_prev = out->score_base = -1;
     out->elo = out->elo_lo = out->elo_hi = 0;
-    int status = HOYLE_OK;
-    if (prev >= 0) {
-        snprintf(opp, sizeof opp, az, dir, prev, cfg->sims);
-        snprintf(name, sizeof name, "net%" PRId64, prev);
-        status = play_match(g, cfg, me, opp, name, gen, rng_mix(seed ^ 0x9e37), games_log, progress,
-                            &out->score_prev);
+    /* the same openings at every evaluation (from the run's seed alone), so that the points
+     * of the Elo curve differ by the nets only */
+    opening_list_t ol = {0, NULL};
+    int status = openings_from_source(g, cfg->openings, cfg->games / 2, cfg->seed, &ol);
+    if (status) status = hoyle_error_prefix(HOYLE_EINVAL, "eval.openings");
+    if (!status) status = az_spec(cfg, dir, gen, me, sizeof me);
+    /* the opponents: the baseline, the anchors, the previous net; a net met twice (net:0
+     * and the previous net 0) is played once */
+    int64_t nets_done[LOOP_EVAL_MAX_ANCHORS + 1];
+    int n_nets = 0;
+    for (int k = -1; k <= cfg->num_anchors && !status; k++) {
+        int64_t net = k < 0 ? -1 : k < cfg->num_anchors ? anchor_net(cfg->anchors[k]) : prev;
+        if (k < 0 && cfg->baseline[0] == '\0') continue;
+        if (k == cfg->num_anchors && (!cfg->previous || prev < 0)) continue;
+        bool is_net = k >= 0 && (k == cfg->num_anchors || net >= 0);
+        if (is_net) {
+            bool seen = net >= gen; /* not there yet, or the net itself */
+            for (int j = 0; j < n_nets && !seen; j++) seen = nets_done[j] == net;
+            if (seen) continue;
+            nets_done[n_nets++] = net;
+            status = az_spec(cfg, dir, net, opp, sizeof opp);
+            snprintf(name, sizeof name, "net%" PRId64, net);
+        } else {
+            snprintf(opp, sizeof opp, "%s", k < 0 ? cfg->baseline : cfg->anchors[k]);
+            if (k < 0)
+                snprintf(name, sizeof name, "baseline");
+            else
+                snprintf(name, sizeof name, "anchor%d", k + 1);
+        }
+        match_t m;
+        uint64_t ms = rng_mix(seed ^ rng_mix(0xe7a1ULL + (uint64_t)(k + 1)));
         if (!status)
-            status = loop_log_add(eval_log, "%" PRId64 ",%.1f,%s,%d,%.4f\n", gen, seconds, name,
-                                  cfg->games, out->score_prev);
+            status = play_match(g, cfg, &ol, me, opp, name, gen, ms, games_log, progress, &m);
+        if (!status) status = log_match(eval_log, cfg, gen, seconds, name, &m);
+        if (!status && k < 0) out->score_base = m.score;
+        if (!status && is_net && net == prev && cfg->previous) out->score_prev = m.score;
     }
-    if (!status)
-        status = play_match(g, cfg, me, cfg->baseline, "baseline", gen, rng_mix(seed ^ 0xba5e),
-                            games_log, progress, &out->score_base);
-    if (!status)
-        status = loop_log_add(eval_log, "%" PRId64 ",%.1f,baseline,%d,%.4f\n", gen, seconds,
-                              cfg->games, out->score_base);
+    opening_list_done(&ol);
     if (!status) status = loop_log_save(games_log);
     if (!status) status = loop_log_save(eval_log);
     if (!status) status = refit(g, dir, games_log, eval_log, gen, out);

@@ -2,10 +2,13 @@
 #ifndef HOYLE_TRAIN_LOOP_INTERNAL_H
 #define HOYLE_TRAIN_LOOP_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "eval/sprt.h"
 #include "games/game.h"
+#include "mcts/mcts.h"
 #include "train/loop.h"
 
 /* The checkpointed progress (state.txt, written last in a generation): all a resumed run
@@ -58,13 +61,24 @@ int loop_log_add(loop_log_t *log, const char *fmt, ...)
 int loop_log_save(const loop_log_t *log);
 void loop_log_done(loop_log_t *log);
 
-/* Evaluation settings (config section `eval`). */
+/* Evaluation settings (config section `eval`, docs/training.md "Evaluation"). */
+#define LOOP_EVAL_MAX_ANCHORS 8
 typedef struct loop_eval_cfg {
     int every;                    /* generations between evaluations (0 = never) */
-    int games;                    /* games per opponent */
+    int games;                    /* games per opponent, even (colour-swapped pairs); the most
+                                     with sprt */
     int sims;                     /* az simulations */
     int max_moves;                /* whole moves before a draw (0 = rules) */
-    char baseline[GAME_SPEC_MAX]; /* fixed opponent spec */
+    char baseline[GAME_SPEC_MAX]; /* fixed opponent spec ("" = none) */
+    char openings[256];           /* random:K, book:PATH or none: games / 2 openings, the same
+                                     set at every evaluation, each played with both colours */
+    bool previous;                /* also play the previous evaluated net */
+    int num_anchors;              /* fixed opponents besides the baseline: */
+    char anchors[LOOP_EVAL_MAX_ANCHORS][GAME_SPEC_MAX]; /* agent specs, or net:G (net G) */
+    bool sprt;                 /* eval.sprt given: each match stops at the SPRT's decision */
+    sprt_params_t sprt_params; /* eval.sprt.elo0, elo1, alpha, beta */
+    char search[256];          /* az keys of self-play's search (loop_eval_search_keys) */
+    uint64_t seed;             /* the run's seed: the openings */
 } loop_eval_cfg_t;
 
 typedef struct loop_eval_out {
@@ -72,10 +86,22 @@ typedef struct loop_eval_out {
     double elo, elo_lo, elo_hi;    /* the new net's Elo (gen 0 = 0) */
 } loop_eval_out_t;
 
-/* Evaluate net-`gen` (file in dir) against net-`prev` (prev < 0: none) and the
- * baseline; append per-game rows to games_log, refit Elo over all of them and
- * rewrite elo.csv, elo.h5 and elo.svg in dir. Progress lines (core/progress.h)
- * go to `progress` (may be NULL). */
+/* The az spec keys (",batch=4,...") that give an az agent self-play's search `sp`: the
+ * keys whose value differs from az's default, noise and temperature left out. */
+void loop_eval_search_keys(const mcts_params_t *sp, char *buf, size_t cap);
+
+/* Check the evaluation settings against `g` before a run writes anything: the opening
+ * source, each anchor (a spec of this game that needs no person, or net:G), the games
+ * count (even), the SPRT bounds. HOYLE_EINVAL with a one-line message, *key the
+ * config key at fault ("eval.anchors") for the caller to prefix with its place. */
+int loop_eval_check(const game_t *g, const loop_eval_cfg_t *cfg, const char **key);
+
+/* Evaluate net-`gen` (file in dir) against its opponents: the baseline, the anchors
+ * and net-`prev` (prev < 0 or cfg->previous false: none), each over the same
+ * cfg->games / 2 openings with colours swapped (an SPRT may stop a match early); append
+ * per-game rows to games_log and one row per opponent to eval_log, refit Elo over all
+ * evaluation games and rewrite elo.csv, elo.h5 and elo.svg in dir. Progress lines
+ * (core/progress.h) go to `progress` (may be NULL). */
 int loop_evaluate(const game_t *g, const char *dir, const loop_eval_cfg_t *cfg, int64_t gen,
                   int64_t prev, double seconds, uint64_t seed, loop_log_t *games_log,
                   loop_log_t *eval_log, FILE *progress, loop_eval_out_t *out);

@@ -1,0 +1,329 @@
+/* test_az.c — the `az` agent and the training loop's evaluation (libtorch builds
+ * only): time_ms stops a search early, a net file is loaded once per match, the
+ * in-loop evaluation plays distinct random openings with both colours and stops at
+ * an SPRT decision, and bad eval settings are refused with one-line errors. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "eval/openings.h"
+#include "mcts/agent.h"
+#include "tests/harness.h"
+#include "train/agent_az.h"
+#include "train/loop.h"
+#include "train/loop_internal.h"
+#include "train/tch/tch.h"
+
+#define GAME "gobang(board=5,men=0)"
+
+static char tmpdir[64];
+static const game_t *g;
+
+/* A 1-block net for g saved as DIR/net-<gen>.pt (the training loop's names). */
+static int save_net(int gen, uint64_t seed)
+{
+    tch_net_config_t c = {.in_channels = g->obs_shape[0],
+                          .height = g->obs_shape[1],
+                          .width = g->obs_shape[2],
+                          .num_actions = g->num_actions,
+                          .num_values = 1,
+                          .blocks = 1,
+                          .filters = 8,
+                          .value_hidden = 16};
+    tch_net_t *net = NULL;
+    char path[160];
+    snprintf(path, sizeof path, "%s/net-%06d.pt", tmpdir, gen);
+    int status = tch_net_create(&c, seed, &net);
+    if (!status) status = tch_save(net, NULL, path);
+    tch_net_free(net);
+    return status;
+}
+
+/* Simulations of one search from the start with the agent `spec` (model = net 0). */
+static long long sims_of(const char *keys, const agent_limits_t *limits)
+{
+    char spec[256];
+    snprintf(spec, sizeof spec, "az(model=%s/net-000000.pt,%s)", tmpdir, keys);
+    agent_t *a = NULL;
+    if (agent_create(g, spec, 1, &a)) {
+        CU_FAIL(hoyle_last_error());
+        return -1;
+    }
+    if (limits) HARNESS_OK(agent_set_limits(a, limits));
+    void *s = malloc(g->state_size);
+    int action;
+    game_init(g, s);
+    HARNESS_OK(agent_act(a, s, &action));
+    long long sims = agent_info(a)->sims;
+    free(s);
+    agent_free(a);
+    return sims;
+}
+
+/* time_ms (spec key and agent_set_limits) ends the search before its simulations do. */
+static void test_time_ms(void)
+{
+    CU_ASSERT_EQUAL(sims_of("sims=3000,cache=0", NULL), 3000);
+    long long timed = sims_of("sims=3000,time_ms=1,cache=0", NULL);
+    CU_ASSERT(timed > 0 && timed < 3000);
+    agent_limits_t l = {.time_ms = 1, .nodes = 3000};
+    long long limited = sims_of("sims=3000,cache=0", &l);
+    CU_ASSERT(limited > 0 && limited < 3000);
+    /* time only (sims=0) is a valid spec and stops too */
+    long long only = sims_of("sims=0,time_ms=1,cache=0", NULL);
+    CU_ASSERT(only > 0 && only < 1000000);
+    /* the canonical spec keeps the key; Gumbel needs a simulation budget */
+    char spec[256];
+    agent_t *a = NULL;
+    snprintf(spec, sizeof spec, "az(model=%s/net-000000.pt,time_ms=7)", tmpdir);
+    HARNESS_OK(agent_create(g, spec, 1, &a));
+    CU_ASSERT(a && strstr(agent_spec(a), "time_ms=7") != NULL);
+    agent_free(a);
+    snprintf(spec, sizeof spec, "az(model=%s/net-000000.pt,gumbel=true,sims=0,time_ms=7)", tmpdir);
+    CU_ASSERT_EQUAL(agent_create(g, spec, 1, &a), HOYLE_EINVAL);
+}
+
+static loop_eval_cfg_t eval_cfg(int games)
+{
+    loop_eval_cfg_t c;
+    memset(&c, 0, sizeof c);
+    c.every = 2;
+    c.games = games;
+    c.sims = 8;
+    c.max_moves = 0;
+    snprintf(c.baseline, sizeof c.baseline, "random");
+    snprintf(c.openings, sizeof c.openings, "random:2");
+    c.previous = true;
+    c.num_anchors = 1;
+    snprintf(c.anchors[0], sizeof c.anchors[0], "net:0");
+    sprt_params_default(&c.sprt_params);
+    c.seed = 5;
+    return c;
+}
+
+typedef struct logs {
+    loop_log_t games, eval;
+} logs_t;
+
+static void logs_open(logs_t *l)
+{
+    char path[200];
+    snprintf(path, sizeof path, "%s/eval_games.csv", tmpdir);
+    unlink(path);
+    HARNESS_OK(loop_log_open(&l->games, path, "generation,opponent,seat,score,opening\n", 0));
+    snprintf(path, sizeof path, "%s/eval.csv", tmpdir);
+    unlink(path);
+    HARNESS_OK(loop_log_open(&l->eval, path, "generation,seconds,opponent,games,score\n", 0));
+}
+
+static void logs_done(logs_t *l)
+{
+    loop_log_done(&l->games);
+    loop_log_done(&l->eval);
+}
+
+/* Rows of games_log of generation `gen` against `opp`: the count; the distinct openings
+ * (5th field) into names[] (*distinct of them); how many of them the net played from
+ * both seats. */
+static char names[64][OPENING_NAME_MAX];
+static int rows_of(const char *text, long long gen, const char *opp, int *distinct, int *both_seats)
+{
+    int seats[64] = {0}, n = 0, rows = 0;
+    for (const char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        char o[64], name[OPENING_NAME_MAX];
+        int seat;
+        double s;
+        long long gg;
+        if (sscanf(line + 1, "%lld,%63[^,],%d,%lf,%95[^\n]", &gg, o, &seat, &s, name) != 5 ||
+            gg != gen || strcmp(o, opp) != 0)
+            continue;
+        rows++;
+        int k = 0;
+        while (k < n && strcmp(names[k], name) != 0) k++;
+        if (k == n && n < 64) snprintf(names[n++], sizeof names[0], "%s", name);
+        if (k < 64) seats[k] |= 1 << seat;
+    }
+    *distinct = n;
+    *both_seats = 0;
+    for (int k = 0; k < n; k++) *both_seats += seats[k] == 3;
+    return rows;
+}
+
+/* One evaluation of net 2: against the baseline and net 0 (the anchor net:0 and the
+ * previous net are the same net, played once), 8 games each from 4 distinct random
+ * openings, each with both colours; each net file loaded once for the whole
+ * evaluation; the next evaluation plays the same openings. */
+static void test_eval_openings_and_loads(void)
+{
+    loop_eval_cfg_t c = eval_cfg(8);
+    logs_t l;
+    logs_open(&l);
+    agent_az_cache_clear();
+    long long loads = agent_az_loads();
+    loop_eval_out_t out;
+    HARNESS_OK(loop_evaluate(g, tmpdir, &c, 2, 0, 1.0, 99, &l.games, &l.eval, NULL, &out));
+    if (agent_az_loads() - loads != 2) printf("\n  loads: %lld\n", agent_az_loads() - loads);
+    CU_ASSERT_EQUAL(agent_az_loads() - loads, 2); /* net 2 and net 0, each once */
+    int distinct, both;
+    CU_ASSERT_EQUAL(rows_of(l.games.text, 2, "net0", &distinct, &both), 8);
+    CU_ASSERT_EQUAL(distinct, 4);
+    CU_ASSERT_EQUAL(both, 4);
+    CU_ASSERT_EQUAL(rows_of(l.games.text, 2, "baseline", &distinct, &both), 8);
+    CU_ASSERT_EQUAL(distinct, 4);
+    CU_ASSERT_EQUAL(both, 4);
+    char first[4][OPENING_NAME_MAX];
+    memcpy(first, names, sizeof first);
+    CU_ASSERT(strstr(l.eval.text, "2,1.0,baseline,8,") != NULL);
+    CU_ASSERT(strstr(l.eval.text, "2,1.0,net0,8,") != NULL);
+    CU_ASSERT(strstr(l.eval.text, "2,1.0,anchor") == NULL);
+    CU_ASSERT(out.score_base >= 0 && out.score_prev >= 0);
+    HARNESS_OK(loop_evaluate(g, tmpdir, &c, 4, 2, 2.0, 7, &l.games, &l.eval, NULL, &out));
+    CU_ASSERT_EQUAL(rows_of(l.games.text, 4, "baseline", &distinct, &both), 8);
+    for (int k = 0; k < 4; k++) {
+        int found = 0;
+        for (int j = 0; j < distinct; j++) found |= strcmp(first[k], names[j]) == 0;
+        CU_ASSERT(found);
+    }
+    CU_ASSERT(strstr(l.eval.text, "4,2.0,net0,8,") != NULL); /* the anchor */
+    CU_ASSERT(strstr(l.eval.text, "4,2.0,net2,8,") != NULL); /* the previous net */
+    logs_done(&l);
+}
+
+/* With eval.sprt a match stops at the decision: bounds far apart (H0: +500 Elo, H1:
+ * +1000) decide within a few pairs whatever the net's results. */
+static void test_eval_sprt(void)
+{
+    loop_eval_cfg_t c = eval_cfg(60);
+    c.num_anchors = 0;
+    c.previous = false;
+    c.sprt = true;
+    c.sprt_params.elo0 = 500;
+    c.sprt_params.elo1 = 1000;
+    logs_t l;
+    logs_open(&l);
+    loop_eval_out_t out;
+    HARNESS_OK(loop_evaluate(g, tmpdir, &c, 2, -1, 1.0, 3, &l.games, &l.eval, NULL, &out));
+    int distinct, both, games = rows_of(l.games.text, 2, "baseline", &distinct, &both);
+    CU_ASSERT(games >= 2 && games < 60 && games % 2 == 0);
+    CU_ASSERT(strstr(l.eval.text, ",H0,") != NULL || strstr(l.eval.text, ",H1,") != NULL);
+    /* without the test the match plays every game */
+    c.sprt = false;
+    c.games = 10;
+    logs_done(&l);
+    logs_open(&l);
+    HARNESS_OK(loop_evaluate(g, tmpdir, &c, 2, -1, 1.0, 3, &l.games, &l.eval, NULL, &out));
+    CU_ASSERT_EQUAL(rows_of(l.games.text, 2, "baseline", &distinct, &both), 10);
+    CU_ASSERT(strstr(l.eval.text, ",-,") != NULL);
+    logs_done(&l);
+}
+
+/* loop_eval_check: each bad setting names its key, in one line. */
+static void expect_bad(const loop_eval_cfg_t *c, const char *key, const char *words)
+{
+    const char *at = NULL;
+    CU_ASSERT_EQUAL(loop_eval_check(g, c, &at), HOYLE_EINVAL);
+    CU_ASSERT(at && strcmp(at, key) == 0);
+    const char *msg = hoyle_last_error();
+    CU_ASSERT(strchr(msg, '\n') == NULL);
+    if (strstr(msg, words) == NULL) printf("\n  message: %s (want '%s')\n", msg, words);
+    CU_ASSERT(strstr(msg, words) != NULL);
+}
+
+static void test_eval_check(void)
+{
+    loop_eval_cfg_t c = eval_cfg(100);
+    const char *at = NULL;
+    HARNESS_OK(loop_eval_check(g, &c, &at));
+    c.games = 7;
+    expect_bad(&c, "eval.games", "even");
+    c = eval_cfg(100);
+    snprintf(c.openings, sizeof c.openings, "random:x");
+    expect_bad(&c, "eval.openings", "random:K");
+    c = eval_cfg(100);
+    snprintf(c.anchors[0], sizeof c.anchors[0], "mcts(simz=3)");
+    expect_bad(&c, "eval.anchors", "simz");
+    snprintf(c.anchors[0], sizeof c.anchors[0], "net:-1");
+    expect_bad(&c, "eval.anchors", "net:G");
+    snprintf(c.anchors[0], sizeof c.anchors[0], "human");
+    expect_bad(&c, "eval.anchors", "human");
+    c = eval_cfg(100);
+    c.sprt = true;
+    c.sprt_params.elo0 = 10;
+    c.sprt_params.elo1 = 5;
+    expect_bad(&c, "eval.sprt", "elo0 < elo1");
+    c.sprt_params.elo0 = 0;
+    c.sprt_params.alpha = 0;
+    expect_bad(&c, "eval.sprt", "alpha");
+}
+
+/* The same checks from a config file: file:line and the key, before anything is
+ * written. */
+static void test_train_config_errors(void)
+{
+    static const struct {
+        const char *yaml, *want;
+    } cases[] = {
+        {"  games: 9\n", "key 'eval.games': 9 games: need an even number"},
+        {"  sprt:\n    elo0: 5\n    elo1: 0\n", "key 'eval.sprt': elo0 5, elo1 0"},
+        {"  anchors: [\"net:0\", \"mcts(simz=1)\"]\n", "key 'eval.anchors': 'mcts(simz=1)'"},
+        {"  openings: book:/nonexistent\n", "key 'eval.openings'"},
+    };
+    HARNESS_OK(train_register_agents());
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[200], out[200];
+        snprintf(path, sizeof path, "%s/bad.yaml", tmpdir);
+        snprintf(out, sizeof out, "%s/run-bad", tmpdir);
+        FILE *f = fopen(path, "w");
+        CU_ASSERT_FATAL(f != NULL);
+        /* a run that the check let through would be short: one tiny generation */
+        fprintf(f,
+                "game: %s\noutput: %s\ntrain:\n  generations: 1\nselfplay:\n  games: 2\n"
+                "  parallel: 2\n  sims: 2\neval:\n  every: 0\n%s",
+                GAME, out, cases[i].yaml);
+        fclose(f);
+        train_summary_t sum;
+        CU_ASSERT_EQUAL(train_run(path, NULL, 0, NULL, &sum), HOYLE_EINVAL);
+        const char *msg = hoyle_last_error();
+        if (strstr(msg, cases[i].want) == NULL) printf("\n  message: %s\n", msg);
+        CU_ASSERT(strstr(msg, cases[i].want) != NULL);
+        CU_ASSERT(strstr(msg, "bad.yaml:") == msg + strlen(tmpdir) + 1);
+        CU_ASSERT(strchr(msg, '\n') == NULL);
+        struct stat st;
+        CU_ASSERT(stat(out, &st) != 0); /* nothing written */
+        unlink(path);
+    }
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/hoyle_az_XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    if (train_register_agents() || game_create(GAME, &g)) {
+        fprintf(stderr, "%s\n", hoyle_last_error());
+        return 1;
+    }
+    if (tch_set_threads(1) || save_net(0, 1) || save_net(2, 2) || save_net(4, 3)) {
+        fprintf(stderr, "%s\n", hoyle_last_error());
+        return 1;
+    }
+    static const harness_test_t tests[] = {
+        {"az: time_ms stops the search in fewer simulations", test_time_ms},
+        {"eval: random openings, both colours, one load per net", test_eval_openings_and_loads},
+        {"eval: the SPRT stops a match", test_eval_sprt},
+        {"eval: bad settings name their key", test_eval_check},
+        {"train: bad eval keys in a config", test_train_config_errors},
+        {NULL, NULL},
+    };
+    int rc = harness_run("az", tests);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    if (system(cmd) != 0) rc = rc ? rc : 1;
+    game_free(g);
+    return rc;
+}
