@@ -61,34 +61,6 @@ int loop_log_open(loop_log_t *log, const char *path, const char *header, int64_t
 int loop_log_add(loop_log_t *log, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
-/* ---- loop_learn.c: learning options ---- */
-
-/* `value` is words[i] (a NULL-terminated list): *out = i; else HOYLE_EINVAL "AT: 'value' is
- * not one of a, b, c". */
-int loop_pick_word(const char *at, const char *value, const char *const *words, int *out);
-#define LOOP_AUTO 2 /* net.policy_head and net.trunk: the word after the two kinds */
-/* Set c's head and trunk fields (its shapes and sizes already set) from the config's choice:
- * a tch_policy_head_t / tch_value_head_t / tch_trunk_t, or LOOP_AUTO (policy, trunk). A conv
- * policy head needs the game's plane layout (g->policy_planes) and the conv trunk, else the
- * dense head is used; auto picks the fc trunk for one-row observations and the conv policy
- * head where they cost no more multiply-accumulates per forward (loop_net_macs). */
-void loop_resolve_net(const game_t *g, int policy_head, int value_head, int trunk,
-                      tch_net_config_t *c);
-/* Multiply-accumulates of one position's forward pass through a net of config c. */
-int64_t loop_net_macs(const tch_net_config_t *c);
-/* The warm start (`train.init_from`, `at` names the key): the net at `from` (a checkpoint,
- * or a run folder: its newest finished net), which must be exactly `want` (shapes, sizes,
- * heads), else HOYLE_EINVAL with one line naming both. *out: a new net (caller frees). */
-int loop_warm_start(const char *at, const char *from, const tch_net_config_t *want,
-                    tch_net_t **out);
-/* Retention: whether net `gen` stays once net `newest` is saved: always with keep_every 0
- * (retention off); else net 0, the newest keep_last nets, multiples of keep_every and the
- * newest multiple of eval_every (the next evaluation's opponent). */
-bool loop_keep_net(int64_t gen, int64_t newest, int keep_every, int keep_last, int eval_every);
-/* Remove dir/net-G.pt for every G that loop_keep_net does not keep (absent files are fine). */
-int loop_prune_nets(const char *dir, int64_t newest, int keep_every, int keep_last,
-                    int eval_every);
-
 #endif
     ;
 int loop_log_save(const loop_log_t *log);
