@@ -437,6 +437,24 @@ static void test_opt_set_config(void)
     CU_ASSERT(memcmp(l1, l2, sizeof(float) * BATCH * A) == 0);
     CU_ASSERT(max_abs_diff(l2, l3, BATCH * A) > 1e-6);
     free(l1), free(v1), free(l2), free(v2), free(l3), free(v3);
+    /* the settings reach libtorch's optimiser, not only the config: beta1 alone changes the
+     * next step of an otherwise identical copy */
+    tch_net_t *b1 = NULL, *b2 = NULL;
+    tch_opt_t *o1 = NULL, *o2 = NULL;
+    HARNESS_OK(tch_load(path, &b1, &o1));
+    HARNESS_OK(tch_load(path, &b2, &o2));
+    tch_opt_config_t beta;
+    HARNESS_OK(tch_opt_get_config(o2, &beta));
+    beta.beta1 = 0.5;
+    HARNESS_OK(tch_opt_set_config(o2, &beta));
+    HARNESS_OK(tch_train_step(b1, o1, b.obs, b.pi, b.legal, b.z, b.n, NULL));
+    HARNESS_OK(tch_train_step(b2, o2, b.obs, b.pi, b.legal, b.z, b.n, NULL));
+    forward(b1, &b, &l1, &v1);
+    forward(b2, &b, &l2, &v2);
+    CU_ASSERT(max_abs_diff(l1, l2, BATCH * A) > 1e-7);
+    free(l1), free(v1), free(l2), free(v2);
+    tch_opt_free(o1), tch_opt_free(o2);
+    tch_net_free(b1), tch_net_free(b2);
     /* a saved and reloaded optimiser keeps the new settings */
     HARNESS_OK(tch_save(loaded, lopt, path));
     tch_net_t *again = NULL;
