@@ -1,6 +1,6 @@
 /* cmd_export.c — `hoyle export RUN|NET --torchscript OUT.pt`: a trained net as a TorchScript
  * module that Python (torch.jit.load) and libtorch run without hoyle (train/tch/tch.h,
- * tch_export_torchscript; docs/training.md, "Export"). Needs libtorch. */
+ * tch_export_torchscript; docs/training.md, "Retention, warm start, export"). Needs libtorch. */
 #include <stdio.h>
 
 #include "apps/cli.h"
