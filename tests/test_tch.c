@@ -566,15 +566,9 @@ static void test_heads_and_trunks(void)
     for (int lead = 0; lead <= 3; lead++) check_conv_order(3, lead);
 
     /* the fc trunk on a one-row board (backgammon's shape, smaller) */
-    tch_net_config_t fc = {.in_channels = 4,
-                           .height = 1,
-                           .width = 6,
-                           .num_actions = 7,
-                           .num_values = 1,
-                           .blocks = 2,
-                           .filters = 12,
-                           .value_hidden = 8,
-                           .trunk = TCH_TRUNK_FC};
+    tch_net_config_t fc = small_cfg; /* 4 x 1 x 6 -> 7, 2 blocks x 12, value_hidden 8 */
+    fc.in_channels = 4, fc.height = 1, fc.width = 6, fc.num_actions = 7, fc.num_values = 1;
+    fc.filters = 12, fc.value_hidden = 8, fc.trunk = TCH_TRUNK_FC;
     const int64_t f = 12;
     check_layout(&fc, 24 * f + 2 * f + 2 * (2 * f * f + 4 * f) + f * 7 + 7 + f * 8 + 8 + 8 + 1);
     batch_t b;

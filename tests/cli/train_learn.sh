@@ -7,11 +7,9 @@
 # checkpoint (--json); `auto` heads follow the game. Skipped (77) without libtorch.
 # Usage: train_learn.sh HOYLE_BINARY DATA_DIR
 set -euo pipefail
-hoyle=$1
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-cfg=$here/../../configs/train/tiny.yaml
-dir=$(mktemp -d)
+hoyle=$1 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+cfg=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../configs/train" && pwd)/tiny.yaml
 fail() { echo "train_learn.sh: $*" >&2; [ -f "$dir/err" ] && cat "$dir/err" >&2; exit 1; }
 set +e
 "$hoyle" export --help >"$dir/help"
