@@ -22,7 +22,13 @@ static const char help[] =
     "Under MPI (`mpirun -np N hoyle train CONFIG.yaml`) rank 0 is the learner\n"
     "and the other ranks play self-play games with the newest net (docs/scaling.md).\n"
     "--external-actors: no self-play here; `hoyle selfplay --model-dir RUN`\n"
-    "processes (any number, on machines sharing the run folder) play the games.\n";
+    "processes (any number, on machines sharing the run folder) play the games.\n"
+    "Learning options: optim.kind (adam, adamw, sgd + optim.nesterov),\n"
+    "optim.schedule (constant, step, cosine; optim.warmup_steps), net.policy_head /\n"
+    "net.value_head / net.trunk, train.keep_every + train.keep_last (retention, on by\n"
+    "default), train.init_from (warm start from a net or run). A resume may change the\n"
+    "optimiser's settings (--set optim.lr=...): its state is kept. `hoyle export RUN\n"
+    "--torchscript OUT.pt` writes the newest net for Python or libtorch.\n";
 
 /* Exit codes: 0 when the loop finished (or was already finished), 2 for a
  * bad config or --set (HOYLE_EINVAL), 1 for any failure while running. */

@@ -31,6 +31,7 @@ static const command_t commands[] = {
     {"sprt", cmd_sprt, "sequential probability ratio test between two agents"},
     {"selfplay", cmd_selfplay, "self-play games: samples, throughput (network or fake)"},
     {"train", cmd_train, "AlphaZero training loop from a YAML config (resumable)"},
+    {"export", cmd_export, "a trained net as a TorchScript file (Python, libtorch)"},
     {"solve", cmd_solve, "exact solvers; agents run on one-player puzzles"},
     {"serve", cmd_serve, "the page in the browser: play, replay, ratings (JSON API)"},
     {"uci", cmd_uci, "serve an agent as a UCI engine (chess GUIs, other engines)"},

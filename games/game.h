@@ -174,6 +174,12 @@ struct game {
     int max_chance_outcomes;        /* 0 for deterministic games */
     int max_game_length;            /* bound on actions in one game (rules end it by then) */
     int obs_shape[3];               /* C, H, W */
+    int policy_planes;              /* 0, or P when every action names (plane, square of the
+                                       H x W observation): num_actions == P * H * W, the first
+                                       policy_lead planes plane-major (a = p * HW + sq), the
+                                       rest square-major (a = lead * HW + sq * (P - lead) +
+                                       p - lead); lets a net use a convolutional policy head */
+    int policy_lead;                /* see policy_planes */
     int num_symmetries;             /* entries in symmetries[] (>= 1) */
     sym_t symmetries[SYM_COUNT];    /* symmetries[0] == SYM_IDENTITY */
     void *impl;                     /* game-private immutable tables, owned by the game */

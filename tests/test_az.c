@@ -261,6 +261,23 @@ static void test_eval_check(void)
 
 /* The same checks from a config file: file:line and the key, before anything is
  * written. */
+/* Retention keeps every net:G anchor the evaluation meets again, besides its own rules. */
+static void test_retention_keeps_anchors(void)
+{
+    loop_eval_cfg_t c = {.every = 4, .num_anchors = 2};
+    snprintf(c.anchors[0], sizeof c.anchors[0], "mcts(sims=8)");
+    snprintf(c.anchors[1], sizeof c.anchors[1], "net:1");
+    CU_ASSERT_TRUE(loop_keep_net(1, 7, 3, 2, &c));  /* the anchor */
+    CU_ASSERT_FALSE(loop_keep_net(2, 7, 3, 2, &c)); /* nothing keeps it */
+    CU_ASSERT_TRUE(loop_keep_net(3, 7, 3, 2, &c));  /* keep_every */
+    CU_ASSERT_TRUE(loop_keep_net(4, 7, 3, 2, &c));  /* the next evaluation's opponent */
+    CU_ASSERT_FALSE(loop_keep_net(5, 7, 3, 2, &c));
+    CU_ASSERT_TRUE(loop_keep_net(6, 7, 3, 2, &c)); /* keep_last and keep_every */
+    CU_ASSERT_FALSE(loop_keep_net(1, 7, 3, 2, NULL));
+    c.num_anchors = 1;
+    CU_ASSERT_FALSE(loop_keep_net(1, 7, 3, 2, &c));
+}
+
 static void test_train_config_errors(void)
 {
     static const struct {
@@ -318,6 +335,7 @@ int main(void)
         {"eval: the SPRT stops a match", test_eval_sprt},
         {"eval: bad settings name their key", test_eval_check},
         {"train: bad eval keys in a config", test_train_config_errors},
+        {"train: retention keeps the net anchors", test_retention_keeps_anchors},
         {NULL, NULL},
     };
     int rc = harness_run("az", tests);

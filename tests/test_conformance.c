@@ -471,6 +471,42 @@ static void chance_sampler_checked(const game_t *g, scratch_t *x)
 
 static void test_chance_sampler(void) { each_variant(chance_sampler_checked); }
 
+/* A declared policy layout (game_t.policy_planes, what a conv policy head relies on): the
+ * sizes agree, and on square boards every symmetry maps an action's square as it maps that
+ * square of the observation planes (so action squares are observation squares). */
+static void policy_layout_checked(const game_t *g, scratch_t *x)
+{
+    (void)x;
+    const int P = g->policy_planes, L = g->policy_lead, N = g->obs_shape[1];
+    const int HW = g->obs_shape[1] * g->obs_shape[2];
+    if (P == 0) return;
+    EXPECT((long long)P * HW == g->num_actions && L >= 0 && L <= P,
+           "policy layout %d planes (lead %d) x %d squares for %d actions", P, L, HW,
+           g->num_actions);
+    if (failures || g->obs_shape[1] != g->obs_shape[2]) return;
+    float *in = calloc((size_t)HW, sizeof *in), *out = calloc((size_t)HW, sizeof *out);
+    int bad = 0;
+    for (int k = 1; k < g->num_symmetries; k++)
+        for (int sq = 0; sq < HW; sq++) {
+            in[sq] = 1.0f;
+            sym_planes(g->symmetries[k], 1, N, in, out);
+            in[sq] = 0.0f;
+            int image = 0;
+            for (int i = 0; i < HW; i++) image = out[i] > 0.5f ? i : image;
+            for (int p = 0; p < P; p++) {
+                int a = p < L ? p * HW + sq : L * HW + sq * (P - L) + (p - L);
+                int b = game_symmetry_action(g, g->symmetries[k], a);
+                int bsq = b < L * HW ? b % HW : (b - L * HW) / (P - L);
+                bad += bsq != image;
+            }
+        }
+    EXPECT(bad == 0, "%d actions' squares move unlike the observation's under symmetries", bad);
+    free(in);
+    free(out);
+}
+
+static void test_policy_layout(void) { each_variant(policy_layout_checked); }
+
 int main(void)
 {
     static const harness_test_t tests[] = {
@@ -480,6 +516,7 @@ int main(void)
         {"same seed, same game", test_same_seed_same_game},
         {"record writer: tags, illegal actions, small buffers", test_record_writer},
         {"the chance sampler draws outcomes by their probabilities", test_chance_sampler},
+        {"declared policy layouts fit the actions and the symmetries", test_policy_layout},
         {NULL, NULL},
     };
     return harness_run("conformance", tests);

@@ -30,12 +30,23 @@ static const config_key_t net_keys[] = {
     {"blocks", CONFIG_INT, false, 0, 64, NULL, "residual blocks"},
     {"filters", CONFIG_INT, false, 1, 1024, NULL, "channels of the tower"},
     {"value_hidden", CONFIG_INT, false, 1, 4096, NULL, "value head hidden width"},
+    {"policy_head", CONFIG_STRING, false, 0, 0, NULL, "dense, conv or auto"},
+    {"value_head", CONFIG_STRING, false, 0, 0, NULL, "dense or pool"},
+    {"trunk", CONFIG_STRING, false, 0, 0, NULL, "conv, fc or auto"},
     {NULL},
 };
 static const config_key_t optim_keys[] = {
-    {"kind", CONFIG_STRING, false, 0, 0, NULL, "sgd or adam"},
+    {"kind", CONFIG_STRING, false, 0, 0, NULL, "sgd, adam or adamw"},
     {"lr", CONFIG_DOUBLE, false, 1e-8, 10, NULL, "learning rate"},
     {"momentum", CONFIG_DOUBLE, false, 0, 0.999, NULL, "SGD momentum"},
+    {"nesterov", CONFIG_BOOL, false, 0, 0, NULL, "SGD: Nesterov momentum"},
+    {"weight_decay", CONFIG_DOUBLE, false, 0, 1, NULL, "AdamW: decoupled weight decay"},
+    {"schedule", CONFIG_STRING, false, 0, 0, NULL, "constant, step or cosine"},
+    {"warmup_steps", CONFIG_INT, false, 0, 1e9, NULL, "linear warm-up steps"},
+    {"step_every", CONFIG_INT, false, 1, 1e9, NULL, "step: steps between decays"},
+    {"step_gamma", CONFIG_DOUBLE, false, 1e-6, 1, NULL, "step: decay factor"},
+    {"cosine_steps", CONFIG_INT, false, 1, 1e9, NULL, "cosine: its length in steps"},
+    {"min_lr", CONFIG_DOUBLE, false, 0, 10, NULL, "cosine: final learning rate"},
     {"l2", CONFIG_DOUBLE, false, 0, 1, NULL, "L2 coefficient"},
     {"value_weight", CONFIG_DOUBLE, false, 0, 100, NULL, "weight of the value loss"},
     {"batch", CONFIG_INT, false, 2, 65536, NULL, "minibatch size"},
@@ -64,6 +75,9 @@ static const config_key_t train_keys[] = {
      "distributed: generations an actor's net may lag behind (older samples are dropped)"},
     {"actor_games", CONFIG_INT, false, 1, 1e6, NULL,
      "distributed: games an actor plays per batch it sends (default selfplay.parallel)"},
+    {"keep_every", CONFIG_INT, false, 0, 1e9, NULL, "nets kept besides the newest (0 = all)"},
+    {"keep_last", CONFIG_INT, false, 1, 1e9, NULL, "newest nets always kept"},
+    {"init_from", CONFIG_STRING, false, 0, 0, NULL, "warm start: a net or run folder"},
     {NULL},
 };
 static const config_key_t sprt_keys[] = {
@@ -100,6 +114,15 @@ static const config_key_t train_schema[] = {
     {NULL},
 };
 
+/* The keys whose values are words, and the words in the order of their enums (tch.h). */
+static const char *const word_keys[] = {"net.policy_head", "net.value_head", "net.trunk",
+                                        "optim.kind", "optim.schedule"};
+static const char *const words[][4] = {{"dense", "conv", "auto", NULL},
+                                       {"dense", "pool", NULL},
+                                       {"conv", "fc", "auto", NULL},
+                                       {"sgd", "adam", "adamw", NULL},
+                                       {"constant", "step", "cosine", NULL}};
+
 /* One run of the loop: what it read from its config (the config key in backquotes) and
  * the objects it owns. Every default lives in run_defaults() and nowhere else: load_config()
  * reads each key with the field's current value as its fallback, so a key left out of the
@@ -111,8 +134,12 @@ typedef struct run {
     char dir[1024];           /* `output`: the run folder */
     uint64_t seed;            /* `seed`: everything random derives from it and the generation */
     tch_net_config_t net_cfg; /* `net.*`: the tower; C, H, W, A from the game, 1 value */
-    tch_opt_config_t opt_cfg; /* `optim.kind, lr, momentum, l2, value_weight`; the rest as
+    tch_opt_config_t opt_cfg; /* `optim.*`: kind, lr, schedule...; betas and eps as
                                  tch_opt_config_default */
+    int heads[3];             /* `net.policy_head, value_head, trunk` as chosen (LOOP_AUTO) */
+    int keep_every;           /* `train.keep_every`: retention (loop_keep_net) */
+    int keep_last;            /* `train.keep_last`: the newest nets always kept */
+    char init_from[1024];     /* `train.init_from`: the warm start ("" = none) */
     int batch;                /* `optim.batch`: positions per optimiser step */
     selfplay_params_t sp;     /* `selfplay.*` (defaults: train/selfplay.h) */
     char sp_canon[2048];      /* sp as canonical text, recorded in every shard */
@@ -157,6 +184,9 @@ static void run_defaults(run_t *r)
     r->opt_cfg.kind = TCH_OPT_ADAM;
     r->opt_cfg.lr = 1e-3;
     r->batch = 128;
+    r->heads[0] = LOOP_AUTO, r->heads[1] = TCH_VALUE_DENSE, r->heads[2] = LOOP_AUTO;
+    r->keep_every = 10;
+    r->keep_last = 3;
     r->window_samples = 100000;
     r->window_games = 0;
     r->min_samples = 256;
@@ -229,17 +259,39 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     r->net_cfg.blocks = (int)config_int(c, "net.blocks", r->net_cfg.blocks);
     r->net_cfg.filters = (int)config_int(c, "net.filters", r->net_cfg.filters);
     r->net_cfg.value_hidden = (int)config_int(c, "net.value_hidden", r->net_cfg.value_hidden);
-    const char *kind =
-        config_string(c, "optim.kind", r->opt_cfg.kind == TCH_OPT_ADAM ? "adam" : "sgd");
-    key_at(c, "optim.kind", at, sizeof at);
-    if (strcmp(kind, "adam") != 0 && strcmp(kind, "sgd") != 0)
-        return hoyle_error(HOYLE_EINVAL, "%s: '%s' is not sgd or adam", at, kind);
-    r->opt_cfg.kind = strcmp(kind, "adam") == 0 ? TCH_OPT_ADAM : TCH_OPT_SGD;
+    int *word_out[] = {&r->heads[0], &r->heads[1], &r->heads[2], &r->opt_cfg.kind,
+                       &r->opt_cfg.schedule};
+    for (int k = 0; k < 5; k++) {
+        key_at(c, word_keys[k], at, sizeof at);
+        const char *w = config_string(c, word_keys[k], words[k][*word_out[k]]);
+        if (loop_pick_word(at, w, words[k], word_out[k])) return HOYLE_EINVAL;
+    }
+    loop_resolve_net(r->g, r->heads[0], r->heads[1], r->heads[2], &r->net_cfg);
+    r->opt_cfg.nesterov = config_bool(c, "optim.nesterov", r->opt_cfg.nesterov);
+    r->opt_cfg.weight_decay = config_double(c, "optim.weight_decay", r->opt_cfg.weight_decay);
+    r->opt_cfg.warmup_steps = (int)config_int(c, "optim.warmup_steps", r->opt_cfg.warmup_steps);
+    r->opt_cfg.step_size = (int)config_int(c, "optim.step_every", r->opt_cfg.step_size);
+    r->opt_cfg.gamma = config_double(c, "optim.step_gamma", r->opt_cfg.gamma);
+    r->opt_cfg.total_steps = (int)config_int(c, "optim.cosine_steps", r->opt_cfg.total_steps);
+    r->opt_cfg.lr_min = config_double(c, "optim.min_lr", r->opt_cfg.lr_min);
+    r->keep_every = (int)config_int(c, "train.keep_every", r->keep_every);
+    r->keep_last = (int)config_int(c, "train.keep_last", r->keep_last);
+    snprintf(r->init_from, sizeof r->init_from, "%s", config_string(c, "train.init_from", ""));
     r->opt_cfg.lr = config_double(c, "optim.lr", r->opt_cfg.lr);
     r->opt_cfg.momentum = config_double(c, "optim.momentum", r->opt_cfg.momentum);
     r->opt_cfg.l2 = config_double(c, "optim.l2", r->opt_cfg.l2);
     r->opt_cfg.value_weight = config_double(c, "optim.value_weight", r->opt_cfg.value_weight);
     r->batch = (int)config_int(c, "optim.batch", r->batch);
+    key_at(c, "optim", at, sizeof at); /* the combination: nesterov, weight decay, cosine */
+    tch_opt_config_t probe = r->opt_cfg;
+    if (probe.schedule == TCH_LR_COSINE && probe.lr_min > probe.lr)
+        return hoyle_error(HOYLE_EINVAL, "%s: min_lr %g is above lr %g", at, probe.lr_min,
+                           probe.lr);
+    if (probe.nesterov && (probe.kind != TCH_OPT_SGD || probe.momentum <= 0))
+        return hoyle_error(HOYLE_EINVAL, "%s: nesterov needs kind sgd and momentum > 0", at);
+    if (probe.weight_decay > 0 && probe.kind != TCH_OPT_ADAMW)
+        return hoyle_error(HOYLE_EINVAL, "%s: weight_decay needs kind adamw (sgd and adam: l2)",
+                           at);
     r->window_samples = config_int(c, "replay.window_samples", r->window_samples);
     r->window_games = config_int(c, "replay.window_games", r->window_games);
     r->min_samples = config_int(c, "replay.min_samples", r->min_samples);
@@ -377,13 +429,24 @@ static int effective_lines(const run_t *r, char **out)
         "eval.every=%d\neval.games=%d\neval.sims=%d\neval.max_moves=%d\neval.baseline=%s\n"
         "eval.openings=%s\neval.anchors=%s\neval.previous=%s\neval.sprt=%s\n",
         config_string(r->cfg, "name", ""), r->g->spec, r->dir, r->seed, r->net_cfg.blocks,
-        r->net_cfg.filters, r->net_cfg.value_hidden, o->kind == TCH_OPT_ADAM ? "adam" : "sgd",
-        o->lr, o->momentum, o->l2, o->value_weight, r->batch, sp, r->window_samples,
-        r->window_games, r->min_samples, r->augment ? "true" : "false",
-        r->growing ? "growing" : "fixed", r->window_min, r->window_alpha, r->window_beta,
-        r->heldout_games, r->generations, r->minutes, r->sample_reuse, r->threads, r->cache,
-        r->stale, r->actor_games, r->eval.every, r->eval.games, r->eval.sims, r->eval.max_moves,
-        r->eval.baseline, r->eval.openings, anchors, r->eval.previous ? "true" : "false", sprt);
+        r->net_cfg.filters, r->net_cfg.value_hidden, words[3][o->kind], o->lr, o->momentum, o->l2,
+        o->value_weight, r->batch, sp, r->window_samples, r->window_games, r->min_samples,
+        r->augment ? "true" : "false", r->growing ? "growing" : "fixed", r->window_min,
+        r->window_alpha, r->window_beta, r->heldout_games, r->generations, r->minutes,
+        r->sample_reuse, r->threads, r->cache, r->stale, r->actor_games, r->eval.every,
+        r->eval.games, r->eval.sims, r->eval.max_moves, r->eval.baseline, r->eval.openings, anchors,
+        r->eval.previous ? "true" : "false", sprt);
+    if (n > 0 && (size_t)n < sizeof buf) /* the learning options (loop_learn.c) */
+        n += snprintf(buf + n, sizeof buf - (size_t)n,
+                      "net.policy_head=%s\nnet.value_head=%s\nnet.trunk=%s\noptim.nesterov=%d\n"
+                      "optim.weight_decay=%.17g\noptim.schedule=%s\noptim.warmup_steps=%d\n"
+                      "optim.step_every=%d\noptim.step_gamma=%.17g\noptim.cosine_steps=%d\n"
+                      "optim.min_lr=%.17g\ntrain.keep_every=%d\ntrain.keep_last=%d\n"
+                      "train.init_from=%s\n",
+                      words[0][r->heads[0]], words[1][r->heads[1]], words[2][r->heads[2]],
+                      o->nesterov, o->weight_decay, words[4][o->schedule], o->warmup_steps,
+                      o->step_size, o->gamma, o->total_steps, o->lr_min, r->keep_every,
+                      r->keep_last, r->init_from);
     if (n < 0 || (size_t)n >= sizeof buf) return hoyle_error(HOYLE_EFULL, "train: config too long");
     *out = strdup(buf);
     return *out ? HOYLE_OK : hoyle_error(HOYLE_ENOMEM, "train: out of memory");
@@ -788,6 +851,10 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
     /* 5. the generation is done */
     snprintf(path, sizeof path, "%s/state.txt", r->dir);
     if (!status) status = loop_state_save(path, st);
+    /* retention, once state.txt no longer needs the older nets (actors may lag train.stale) */
+    if (!status)
+        status = loop_prune_nets(r->dir, st->generation, r->keep_every,
+                                 r->keep_last > r->stale ? r->keep_last : r->stale + 1, &r->eval);
     if (status) return status;
     if (evaluated) {
         out->elo = ev.elo;
@@ -834,7 +901,11 @@ static int start(run_t *r, loop_state_t *st, tch_net_t **net, tch_opt_t **opt, i
     if (*resumed && (status = check_resume(r, st->generation))) return status;
     if (status == 1) { /* fresh run: net 0 and the config */
         memset(st, 0, sizeof *st);
-        if ((status = tch_net_create(&r->net_cfg, r->seed, net))) return status;
+        char at[1400];
+        key_at(r->cfg, "train.init_from", at, sizeof at);
+        status = r->init_from[0] ? loop_warm_start(at, r->init_from, &r->net_cfg, net)
+                                 : tch_net_create(&r->net_cfg, r->seed, net);
+        if (status) return status;
         if ((status = tch_opt_create(*net, &r->opt_cfg, opt))) return status;
         net_path(r, 0, path, sizeof path);
         if ((status = tch_save(*net, *opt, path))) return status;
@@ -848,6 +919,8 @@ static int start(run_t *r, loop_state_t *st, tch_net_t **net, tch_opt_t **opt, i
     tch_net_get_config(*net, &have);
     if ((status = net_config_check(r->g, &have))) return status;
     if (*opt == NULL) return tch_opt_create(*net, &r->opt_cfg, opt); /* saved without one */
+    /* the config's hyper-parameters (--set optim.lr=... included), the checkpoint's state */
+    if (tch_opt_set_config(*opt, &r->opt_cfg)) return hoyle_error_prefix(HOYLE_EINVAL, "%s", path);
     return HOYLE_OK;
 }
 

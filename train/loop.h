@@ -86,4 +86,9 @@ int train_run_learner(const char *path, char *const *sets, int num_sets, FILE *p
 int train_run_actor(const char *path, char *const *sets, int num_sets, int actor,
                     const train_actor_io_t *io, FILE *progress);
 
+/* The net file `from` names: itself, or for a run folder its newest finished net
+ * (FROM/net-<generation>.pt, generation from FROM/state.txt). HOYLE_EINVAL when it is neither
+ * a file nor a run folder. */
+int train_net_file(const char *from, char *path, size_t cap);
+
 #endif

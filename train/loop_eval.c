@@ -59,8 +59,7 @@ static int az_spec(const loop_eval_cfg_t *cfg, const char *dir, int64_t gen, cha
     return HOYLE_OK;
 }
 
-/* net:G -> G (>= 0); -1 when `spec` is an agent spec. */
-static int64_t anchor_net(const char *spec)
+int64_t loop_eval_anchor_net(const char *spec)
 {
     char *end;
     if (strncmp(spec, "net:", 4) != 0) return -1;
@@ -82,7 +81,7 @@ int loop_eval_check(const game_t *g, const loop_eval_cfg_t *cfg, const char **ke
     *key = "eval.anchors";
     for (int i = 0; i < cfg->num_anchors; i++) {
         const char *a = cfg->anchors[i];
-        int64_t net = anchor_net(a);
+        int64_t net = loop_eval_anchor_net(a);
         if (net == -2) return hoyle_error(HOYLE_EINVAL, "'%s': net:G needs a generation >= 0", a);
         if (net >= 0) continue;
         agent_t *probe = NULL;
@@ -525,7 +524,9 @@ int loop_evaluate(const game_t *g, const char *dir, const loop_eval_cfg_t *cfg, 
     int64_t nets_done[LOOP_EVAL_MAX_ANCHORS + 1];
     int n_nets = 0;
     for (int k = -1; k <= cfg->num_anchors && !status; k++) {
-        int64_t net = k < 0 ? -1 : k < cfg->num_anchors ? anchor_net(cfg->anchors[k]) : prev;
+        int64_t net = k < 0                  ? -1
+                      : k < cfg->num_anchors ? loop_eval_anchor_net(cfg->anchors[k])
+                                             : prev;
         if (k < 0 && cfg->baseline[0] == '\0') continue;
         if (k == cfg->num_anchors && (!cfg->previous || prev < 0)) continue;
         bool is_net = k >= 0 && (k == cfg->num_anchors || net >= 0);

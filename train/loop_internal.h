@@ -10,6 +10,7 @@
 #include "games/game.h"
 #include "mcts/mcts.h"
 #include "train/loop.h"
+#include "train/tch/tch.h"
 
 /* The checkpointed progress (state.txt, written last in a generation): all a resumed run
  * needs besides the config and the files of the finished generations. */
@@ -39,7 +40,14 @@ int loop_state_save(const char *path, const loop_state_t *st);
  * HOYLE_EINVAL naming each key with its old and new value, and nothing is written. */
 #define LOOP_RESUME_KEYS                                                                           \
     "name", "output", "train.generations", "train.minutes", "train.threads", "eval.every",         \
-        "eval.games", "train.stale", "train.actor_games"
+        "eval.games", "train.stale", "train.actor_games", LOOP_RESUME_LEARN_KEYS
+/* The optimiser's hyper-parameters (the loaded optimiser takes them, its state is kept),
+ * retention and the warm start (read by a fresh run only). */
+#define LOOP_RESUME_LEARN_KEYS                                                                     \
+    "optim.lr", "optim.momentum", "optim.nesterov", "optim.weight_decay", "optim.l2",              \
+        "optim.value_weight", "optim.schedule", "optim.warmup_steps", "optim.step_every",          \
+        "optim.step_gamma", "optim.cosine_steps", "optim.min_lr", "train.keep_every",              \
+        "train.keep_last", "train.init_from"
 int loop_resume_check(const char *dir, int64_t generation, const char *was, const char *now,
                       const char *config_text);
 
@@ -105,5 +113,37 @@ int loop_eval_check(const game_t *g, const loop_eval_cfg_t *cfg, const char **ke
 int loop_evaluate(const game_t *g, const char *dir, const loop_eval_cfg_t *cfg, int64_t gen,
                   int64_t prev, double seconds, uint64_t seed, loop_log_t *games_log,
                   loop_log_t *eval_log, FILE *progress, loop_eval_out_t *out);
+
+/* ---- loop_learn.c: learning options ---- */
+
+/* `value` is words[i] (a NULL-terminated list): *out = i; else HOYLE_EINVAL "AT: 'value' is
+ * not one of a, b, c". */
+int loop_pick_word(const char *at, const char *value, const char *const *words, int *out);
+#define LOOP_AUTO 2 /* net.policy_head and net.trunk: the word after the two kinds */
+/* Set c's head and trunk fields (its shapes and sizes already set) from the config's choice:
+ * a tch_policy_head_t / tch_value_head_t / tch_trunk_t, or LOOP_AUTO (policy, trunk). A conv
+ * policy head needs the game's plane layout (g->policy_planes) and the conv trunk, else the
+ * dense head is used; auto picks the fc trunk for one-row observations and the conv policy
+ * head where they cost no more multiply-accumulates per forward (loop_net_macs). */
+void loop_resolve_net(const game_t *g, int policy_head, int value_head, int trunk,
+                      tch_net_config_t *c);
+/* Multiply-accumulates of one position's forward pass through a net of config c. */
+int64_t loop_net_macs(const tch_net_config_t *c);
+/* The warm start (`train.init_from`, `at` names the key): the net at `from` (a checkpoint,
+ * or a run folder: its newest finished net), which must be exactly `want` (shapes, sizes,
+ * heads), else HOYLE_EINVAL with one line naming both. *out: a new net (caller frees). */
+int loop_warm_start(const char *at, const char *from, const tch_net_config_t *want,
+                    tch_net_t **out);
+/* An eval anchor's net: net:G -> G (>= 0); -1 for an agent spec, -2 for a bad net:G. */
+int64_t loop_eval_anchor_net(const char *spec);
+/* Retention: whether net `gen` stays once net `newest` is saved: always with keep_every 0
+ * (retention off); else net 0, the newest keep_last nets, multiples of keep_every, the
+ * newest multiple of ev->every (the next evaluation's opponent) and every net:G anchor of
+ * `ev` (NULL: no evaluation). */
+bool loop_keep_net(int64_t gen, int64_t newest, int keep_every, int keep_last,
+                   const loop_eval_cfg_t *ev);
+/* Remove dir/net-G.pt for every G that loop_keep_net does not keep (absent files are fine). */
+int loop_prune_nets(const char *dir, int64_t newest, int keep_every, int keep_last,
+                    const loop_eval_cfg_t *ev);
 
 #endif

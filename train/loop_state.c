@@ -220,7 +220,8 @@ int loop_resume_check(const char *dir, int64_t generation, const char *was, cons
         return hoyle_error(HOYLE_EINVAL,
                            "'%s': cannot resume with a changed config: %s (a resumed run may "
                            "change only name, output, train.generations, train.minutes, "
-                           "train.threads, eval.every, eval.games)",
+                           "train.threads, eval.every, eval.games, the optimiser's "
+                           "hyper-parameters, retention, train.init_from)",
                            dir, refused);
     if (changed == 0) return HOYLE_OK;
     /* 2. record the changes, then the new config (a kill in between logs a change twice,

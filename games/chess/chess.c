@@ -131,6 +131,7 @@ static int chess_create(game_t *g)
     g->obs_shape[0] = CH_PLANES;
     g->obs_shape[1] = 8;
     g->obs_shape[2] = 8;
+    g->policy_planes = 73, g->policy_lead = 0; /* from-square * 73 + move type, mover's view */
     /* No symmetry: castling breaks the left-right mirror, pawns the rest. */
     g->num_symmetries = 1;
     g->symmetries[0] = SYM_IDENTITY;

@@ -90,5 +90,5 @@ mpi 3 "$dir/wrap.sh" train "$cfg" --set "output=$dir/bad" --quiet >/dev/null 2>"
 rc=$?
 set -e
 [ $rc != 0 ] || fail "a failing actor did not fail the job"
-grep -q "'bogus' is not sgd or adam" "$dir/bad.err" || fail "the actor's message is missing: $(tail -3 "$dir/bad.err")"
+grep -q "'bogus' is not one of sgd, adam, adamw" "$dir/bad.err" || fail "the actor's message is missing: $(tail -3 "$dir/bad.err")"
 echo "mpi_train.sh: a failing actor ends the job with its message"

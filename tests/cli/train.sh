@@ -96,11 +96,11 @@ set -e
 # with exit 2, naming the key, its old and new value, and nothing changes ...
 before=$(cat "$dir/a/config.yaml" "$dir/a/state.txt" "$dir/a/train.csv" | cksum)
 set +e
-"$hoyle" train "$cfg" --set output="$dir/a" "${args[@]}" --set optim.lr=0.01 --quiet \
+"$hoyle" train "$cfg" --set output="$dir/a" "${args[@]}" --set optim.batch=16 --quiet \
   2>"$dir/err"; rc=$?
 set -e
-[ "$rc" -eq 2 ] || { echo "train.sh: changed optim.lr resumed (exit $rc)" >&2; exit 1; }
-grep -q "key 'optim.lr' was '0.002' (config.yaml), now '0.01'" "$dir/err" || { cat "$dir/err" >&2; exit 1; }
+[ "$rc" -eq 2 ] || { echo "train.sh: changed optim.batch resumed (exit $rc)" >&2; exit 1; }
+grep -q "key 'optim.batch' was '32' (config.yaml), now '16'" "$dir/err" || { cat "$dir/err" >&2; exit 1; }
 [ "$(cat "$dir/a/config.yaml" "$dir/a/state.txt" "$dir/a/train.csv" | cksum)" = "$before" ]
 [ ! -e "$dir/a/resume.csv" ]
 # ... while a key of the documented list is accepted, config.yaml is rewritten and

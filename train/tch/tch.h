@@ -54,7 +54,33 @@ typedef struct tch_net_config {
     int blocks;       /* B: residual blocks, 0..64 */
     int filters;      /* F: channels of the tower, 1..1024 */
     int value_hidden; /* width of the value head's hidden layer, 1..4096 */
+    /* The head and trunk kinds (docs/tch.md, "Network"); all 0 = the layout above, which is
+     * also what a checkpoint without a "net_heads" entry holds. */
+    int policy_head;   /* a tch_policy_head_t */
+    int policy_planes; /* CONV: P, with num_actions == P * H * W */
+    int policy_lead;   /* CONV: L in [0, P]: action order, see tch_policy_head_t */
+    int value_head;    /* a tch_value_head_t */
+    int trunk;         /* a tch_trunk_t */
 } tch_net_config_t;
+
+/* DENSE: 1x1 conv F->2, BN, ReLU, linear 2HW->A (the default).
+ * CONV:  1x1 conv F->P with a bias: P logits per square, no linear layer. Logit (p, sq), sq =
+ *        row * W + column of the observation, is action p * HW + sq for the first L planes
+ *        (plane-major) and L * HW + sq * (P - L) + (p - L) for the others (square-major):
+ *        chess is P = 73, L = 0 (from-square * 73 + move type), Go-Bang with a moving phase
+ *        P = 9, L = 1 (placements, then from-square * 8 + direction). Needs the conv trunk. */
+typedef enum tch_policy_head { TCH_POLICY_DENSE = 0, TCH_POLICY_CONV = 1 } tch_policy_head_t;
+/* DENSE: 1x1 conv F->1, BN, ReLU, linear HW->value_hidden (the default).
+ * POOL:  the mean of each of the F channels over the board, linear F->value_hidden. Both then
+ *        ReLU, linear ->V, tanh. POOL needs the conv trunk. */
+typedef enum tch_value_head { TCH_VALUE_DENSE = 0, TCH_VALUE_POOL = 1 } tch_value_head_t;
+/* CONV: the 3x3 stem and residual blocks above (the default).
+ * FC:   the observation flattened to C*H*W, a linear stem C*H*W->F with BN and ReLU, `blocks`
+ *       residual blocks of two linear F->F layers (BN, skip, ReLU), then a dense policy
+ *       (linear F->A) and value (linear F->value_hidden, ReLU, linear ->V, tanh): for one-row
+ *       inputs such as backgammon's 14x1x26, where 3x3 convolutions see little. Needs the
+ *       DENSE heads; a training batch of one is rejected (batch norm over one value). */
+typedef enum tch_trunk { TCH_TRUNK_CONV = 0, TCH_TRUNK_FC = 1 } tch_trunk_t;
 
 /* Build a freshly initialised net (Kaiming-normal convs, uniform linears, BN gamma=1 beta=0)
  * from `seed` alone: the same config and seed give bit-identical weights, independent of
@@ -82,7 +108,9 @@ int tch_bench_forward(tch_net_t *net, int batch, int iters, double *evals_per_s)
 
 typedef struct tch_opt tch_opt_t; /* opaque; bound to the net it was created for */
 
-typedef enum tch_opt_kind { TCH_OPT_SGD = 0, TCH_OPT_ADAM = 1 } tch_opt_kind_t;
+/* SGD (optionally with momentum and Nesterov), Adam, and AdamW (Adam with decoupled weight
+ * decay: each step also multiplies the conv and linear weights by 1 - lr * weight_decay). */
+typedef enum tch_opt_kind { TCH_OPT_SGD = 0, TCH_OPT_ADAM = 1, TCH_OPT_ADAMW = 2 } tch_opt_kind_t;
 
 /* Learning-rate schedule, a function of the number of steps already taken (t = 0, 1, ...):
  *   CONSTANT  lr(t) = lr
@@ -100,8 +128,8 @@ typedef struct tch_opt_config {
     double lr;           /* base learning rate, > 0 */
     double momentum;     /* SGD: momentum in [0, 1) (0 = plain SGD); ignored by Adam */
     int nesterov;        /* SGD: nonzero = Nesterov momentum (needs momentum > 0) */
-    double beta1, beta2; /* Adam: moment decay rates in [0, 1) */
-    double eps;          /* Adam: denominator epsilon, > 0 */
+    double beta1, beta2; /* Adam, AdamW: moment decay rates in [0, 1) */
+    double eps;          /* Adam, AdamW: denominator epsilon, > 0 */
     double l2;           /* L2 coefficient c in the loss (c * sum of squared conv/linear weights) */
     double value_weight; /* weight of the value loss in the total, >= 0 */
     int schedule;        /* a tch_lr_schedule_t */
@@ -110,11 +138,13 @@ typedef struct tch_opt_config {
     int total_steps;     /* COSINE: length of the cosine, >= 1 */
     double lr_min;       /* COSINE: final learning rate, in [0, lr] */
     int warmup_steps;    /* linear warm-up steps, >= 0 */
+    double weight_decay; /* AdamW: decoupled decay of the conv/linear weights, in [0, 1]; must
+                            be 0 for SGD and Adam (their L2 is `l2`, a term of the loss) */
 } tch_opt_config_t;
 
 /* Fill *config with defaults: SGD, lr 0.02, momentum 0.9, no Nesterov, Adam betas 0.9/0.999,
  * eps 1e-8, l2 1e-4, value_weight 1, constant schedule (step_size 1000, gamma 0.1,
- * total_steps 100000, lr_min 0), no warm-up. */
+ * total_steps 100000, lr_min 0), no warm-up, weight_decay 0. */
 void tch_opt_config_default(tch_opt_config_t *config);
 
 /* Create an optimiser over all trainable parameters of `net` (the net must outlive every
@@ -122,9 +152,19 @@ void tch_opt_config_default(tch_opt_config_t *config);
 int tch_opt_create(tch_net_t *net, const tch_opt_config_t *config, tch_opt_t **out);
 void tch_opt_free(tch_opt_t *opt);
 
-/* Steps taken so far, and the learning rate the next step will use. */
+/* Steps taken so far, and the learning rate the next step will use (the schedule at the
+ * current step count: what a log of "the learning rate now" should print). */
 int64_t tch_opt_steps(const tch_opt_t *opt);
 double tch_opt_lr(const tch_opt_t *opt);
+
+/* Copy the optimiser's config into *out. */
+int tch_opt_get_config(const tch_opt_t *opt, tch_opt_config_t *out);
+/* Replace the hyper-parameters (learning rate and schedule, momentum, Nesterov, betas, eps,
+ * weight decay, l2, value_weight) and keep the state: step count, momentum buffers, Adam
+ * moments. This is how a resumed run applies its config to a loaded checkpoint. A different
+ * `kind` is refused (HOYLE_EINVAL, nothing changed): the state of one kind means nothing to
+ * another. */
+int tch_opt_set_config(tch_opt_t *opt, const tch_opt_config_t *config);
 
 /* ---- training ---- */
 

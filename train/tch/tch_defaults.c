@@ -25,5 +25,7 @@ void tch_opt_config_default(tch_opt_config_t *c)
         .total_steps = 100000,
         .lr_min = 0,
         /* no warm-up */
-        .warmup_steps = 0};
+        .warmup_steps = 0,
+        /* AdamW's decoupled weight decay (the others must keep 0) */
+        .weight_decay = 0};
 }

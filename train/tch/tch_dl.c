@@ -184,6 +184,18 @@ int64_t tch_opt_steps(const tch_opt_t *opt) { return opt && module() ? api->opt_
 
 double tch_opt_lr(const tch_opt_t *opt) { return opt && module() ? api->opt_lr(opt) : 0.0; }
 
+int tch_opt_get_config(const tch_opt_t *opt, tch_opt_config_t *out)
+{
+    const tch_module_api_t *m = module();
+    return m ? (int)pass(m->opt_get_config(opt, out)) : HOYLE_EUNSUP;
+}
+
+int tch_opt_set_config(tch_opt_t *opt, const tch_opt_config_t *config)
+{
+    const tch_module_api_t *m = module();
+    return m ? (int)pass(m->opt_set_config(opt, config)) : HOYLE_EUNSUP;
+}
+
 int tch_train_step(tch_net_t *net, tch_opt_t *opt, const float *obs, const float *policy_target,
                    const uint8_t *legal_mask, const float *value_target, int n, tch_losses_t *out)
 {

@@ -102,9 +102,13 @@ at::Tensor obs_tensor(const tch_net &net, const float *obs, int n);
 /* HOYLE_EINVAL + message when an optimiser config field is out of range. */
 int validate_opt_config(const tch_opt_config_t *c);
 
-/* A libtorch SGD or Adam over net.params as `c` says (weight decay off: L2 is in the loss). */
+/* A libtorch SGD, Adam or AdamW over net.params as `c` says (SGD and Adam without weight
+ * decay: their L2 is in the loss; AdamW in two groups, decaying the conv/linear weights). */
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(const tch_net &net,
                                                         const tch_opt_config_t &c);
+
+/* Set the hyper-parameters of `c` (of the optimiser's own kind) on every parameter group. */
+void apply_opt_config(torch::optim::Optimizer &o, const tch_opt_config_t &c);
 
 } // namespace tch_impl
 

@@ -2,8 +2,9 @@
  * the TorchScript export.
  *
  * A checkpoint is a libtorch serialisation archive with named entries (docs/tch.md, "File
- * format"): the format tag, the net config as int64[8], every parameter and buffer by name
- * and, optionally, the optimiser's config as float64[15], step count and state. Every write
+ * format"): the format tag, the net config as int64[8] (and the head kinds as int64[5] when
+ * they are not the defaults), every parameter and buffer by name and, optionally, the
+ * optimiser's config as float64[16], step count and state. Every write
  * goes to a temporary file that is fsynced and renamed over the target, so a crash leaves the
  * old file or the new one; tch_load validates every entry before it returns a net.
  *
@@ -69,23 +70,41 @@ at::Tensor config_tensor(const tch_net_config_t &c)
                          torch::kInt64);
 }
 
-/* The optimiser config as float64[15], in tch_opt_config_t order; the ints are exact as
- * doubles. One tensor rather than 15 entries keeps the archive's key list short. */
+/* The head and trunk kinds as int64[5] ("net_heads", in tch_net_config_t order), written only
+ * when one is not 0: a file without it holds today's default layout, as every older one does. */
+at::Tensor heads_tensor(const tch_net_config_t &c)
+{
+    return torch::tensor({(int64_t)c.policy_head, (int64_t)c.policy_planes, (int64_t)c.policy_lead,
+                          (int64_t)c.value_head, (int64_t)c.trunk},
+                         torch::kInt64);
+}
+
+bool has_heads(const tch_net_config_t &c)
+{
+    return c.policy_head || c.policy_planes || c.policy_lead || c.value_head || c.trunk;
+}
+
+/* The optimiser config as float64[16], in tch_opt_config_t order; the ints are exact as
+ * doubles. One tensor rather than 16 entries keeps the archive's key list short. Files written
+ * before AdamW hold the first 15 (weight_decay was always 0). */
 at::Tensor opt_config_tensor(const tch_opt_config_t &c)
 {
     return torch::tensor({(double)c.kind, c.lr, c.momentum, (double)c.nesterov, c.beta1, c.beta2,
                           c.eps, c.l2, c.value_weight, (double)c.schedule, (double)c.step_size,
-                          c.gamma, (double)c.total_steps, c.lr_min, (double)c.warmup_steps},
+                          c.gamma, (double)c.total_steps, c.lr_min, (double)c.warmup_steps,
+                          c.weight_decay},
                          torch::kFloat64);
 }
 
 /* Decode a stored optimiser config; false when the tensor has the wrong shape. */
 bool opt_config_from(const at::Tensor &t, tch_opt_config_t *c)
 {
-    if (t.scalar_type() != torch::kFloat64 || t.dim() != 1 || t.size(0) != 15) return false;
+    if (t.scalar_type() != torch::kFloat64 || t.dim() != 1 || (t.size(0) != 15 && t.size(0) != 16))
+        return false;
     at::Tensor v = t.contiguous();
     const double *d = v.data_ptr<double>();
-    for (int i = 0; i < 15; i++)
+    const int len = (int)t.size(0);
+    for (int i = 0; i < len; i++)
         if (!std::isfinite(d[i]) || std::fabs(d[i]) > 1e9) return false; /* safe int casts */
     c->kind = (int)d[0];
     c->lr = d[1];
@@ -102,6 +121,7 @@ bool opt_config_from(const at::Tensor &t, tch_opt_config_t *c)
     c->total_steps = (int)d[12];
     c->lr_min = d[13];
     c->warmup_steps = (int)d[14];
+    c->weight_decay = len > 15 ? d[15] : 0.0;
     return true;
 }
 
@@ -118,7 +138,7 @@ std::vector<at::Tensor> opt_params(const torch::optim::Optimizer &o)
 }
 
 /* Write the optimiser state as "opt/state/size" (int64[1], the parameter count) and, for
- * each parameter i that has state, "opt/state/<i>/<field>": Adam's step (int64[1]),
+ * each parameter i that has state, "opt/state/<i>/<field>": Adam's and AdamW's step (int64[1]),
  * exp_avg, exp_avg_sq and max_exp_avg_sq (when amsgrad made one); SGD's momentum_buffer. */
 void write_opt_state(torch::serialize::OutputArchive &ar, const tch_opt &opt)
 {
@@ -133,12 +153,16 @@ void write_opt_state(torch::serialize::OutputArchive &ar, const tch_opt &opt)
         auto put = [&](const char *name, const at::Tensor &t) {
             if (t.defined()) ar.write(pre + name, t.detach().clone(), true);
         };
-        if (opt.cfg.kind == TCH_OPT_ADAM) {
-            const auto &s = static_cast<const torch::optim::AdamParamState &>(*it->second);
+        auto put_adam = [&](const auto &s) {
             ar.write(pre + "step", torch::tensor({(int64_t)s.step()}, torch::kInt64), true);
             put("exp_avg", s.exp_avg());
             put("exp_avg_sq", s.exp_avg_sq());
             put("max_exp_avg_sq", s.max_exp_avg_sq());
+        };
+        if (opt.cfg.kind == TCH_OPT_ADAM) {
+            put_adam(static_cast<const torch::optim::AdamParamState &>(*it->second));
+        } else if (opt.cfg.kind == TCH_OPT_ADAMW) {
+            put_adam(static_cast<const torch::optim::AdamWParamState &>(*it->second));
         } else {
             const auto &s = static_cast<const torch::optim::SGDParamState &>(*it->second);
             put("momentum_buffer", s.momentum_buffer());
@@ -167,7 +191,7 @@ bool read_opt_state(torch::serialize::InputArchive &ar, tch_opt &opt)
             return true;
         };
         bool bad = false;
-        if (opt.cfg.kind == TCH_OPT_ADAM) {
+        if (opt.cfg.kind == TCH_OPT_ADAM || opt.cfg.kind == TCH_OPT_ADAMW) {
             at::Tensor step, m, v, vmax;
             if (!ar.try_read(pre + "step", step, true)) continue; /* no state yet */
             if (step.scalar_type() != torch::kInt64 || step.numel() != 1 ||
@@ -175,12 +199,17 @@ bool read_opt_state(torch::serialize::InputArchive &ar, tch_opt &opt)
                 return false;
             bool has_max = get("max_exp_avg_sq", vmax, &bad);
             if (bad) return false;
-            auto s = std::make_unique<torch::optim::AdamParamState>();
-            s->step(step.item<int64_t>());
-            s->exp_avg(m);
-            s->exp_avg_sq(v);
-            if (has_max) s->max_exp_avg_sq(vmax);
-            state[state_key(p)] = std::move(s);
+            auto fill = [&](auto s) {
+                s->step(step.item<int64_t>());
+                s->exp_avg(m);
+                s->exp_avg_sq(v);
+                if (has_max) s->max_exp_avg_sq(vmax);
+                state[state_key(p)] = std::move(s);
+            };
+            if (opt.cfg.kind == TCH_OPT_ADAM)
+                fill(std::make_unique<torch::optim::AdamParamState>());
+            else
+                fill(std::make_unique<torch::optim::AdamWParamState>());
         } else {
             at::Tensor buf;
             if (!get("momentum_buffer", buf, &bad)) continue;
@@ -216,6 +245,7 @@ int tch_save(const tch_net_t *net, const tch_opt_t *opt, const char *path)
             /* clones: the archive must not alias tensors that later training steps change */
             ar.write("hoyle_format", c10::IValue(std::string(kFormat)));
             ar.write("net_config", config_tensor(net->cfg));
+            if (has_heads(net->cfg)) ar.write("net_heads", heads_tensor(net->cfg));
             for (const auto &p : net->module.named_parameters(false))
                 ar.write("param_" + p.name, p.value.detach().clone());
             for (const auto &b : net->module.named_buffers(false))
@@ -289,8 +319,24 @@ int tch_load(const char *path, tch_net_t **net_out, tch_opt_t **opt_out)
         for (int i = 0; i < 8; i++) /* the int casts below must be safe; ranges come next */
             if (c[i] < 0 || c[i] > 100000000)
                 return hoyle_error(HOYLE_EIO, "tch_load: %s: bad net_config entry", path);
-        tch_net_config_t cfg = {(int)c[0], (int)c[1], (int)c[2], (int)c[3],
-                                (int)c[4], (int)c[5], (int)c[6], (int)c[7]};
+        tch_net_config_t cfg = {(int)c[0], (int)c[1], (int)c[2], (int)c[3], (int)c[4],
+                                (int)c[5], (int)c[6], (int)c[7], 0,         0,
+                                0,         0,         0};
+        at::Tensor ht; /* absent: the default heads and trunk (all 0) */
+        if (ar.try_read("net_heads", ht)) {
+            if (ht.scalar_type() != torch::kInt64 || ht.dim() != 1 || ht.size(0) != 5)
+                return hoyle_error(HOYLE_EIO, "tch_load: %s: bad net_heads entry", path);
+            ht = ht.contiguous();
+            const int64_t *h = ht.data_ptr<int64_t>();
+            for (int i = 0; i < 5; i++)
+                if (h[i] < 0 || h[i] > 100000000)
+                    return hoyle_error(HOYLE_EIO, "tch_load: %s: bad net_heads entry", path);
+            cfg.policy_head = (int)h[0];
+            cfg.policy_planes = (int)h[1];
+            cfg.policy_lead = (int)h[2];
+            cfg.value_head = (int)h[3];
+            cfg.trunk = (int)h[4];
+        }
         if (validate_net_config(&cfg)) return hoyle_error_prefix(HOYLE_EIO, "tch_load: %s", path);
         /* Rebuild the same module from the config (seed 0: every weight is overwritten), then
          * copy each tensor in, checked against the shape the config implies. */

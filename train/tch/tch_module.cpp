@@ -27,6 +27,8 @@ extern "C" __attribute__((visibility("default"))) const tch_module_api_t *hoyle_
         tch_opt_free,
         tch_opt_steps,
         tch_opt_lr,
+        tch_opt_get_config,
+        tch_opt_set_config,
         tch_train_step,
         tch_eval_losses,
 

@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-#define TCH_MODULE_ABI    1
+#define TCH_MODULE_ABI    2
 #define TCH_MODULE_SYMBOL "hoyle_torch_module"
 #define TCH_MODULE_FILE   "libhoyle_torch.so"
 
@@ -45,6 +45,8 @@ typedef struct tch_module_api {
     void (*opt_free)(tch_opt_t *opt);
     int64_t (*opt_steps)(const tch_opt_t *opt);
     double (*opt_lr)(const tch_opt_t *opt);
+    int (*opt_get_config)(const tch_opt_t *opt, tch_opt_config_t *out);
+    int (*opt_set_config)(tch_opt_t *opt, const tch_opt_config_t *config);
     int (*train_step)(tch_net_t *net, tch_opt_t *opt, const float *obs, const float *policy_target,
                       const uint8_t *legal_mask, const float *value_target, int n,
                       tch_losses_t *out);

@@ -88,6 +88,19 @@ struct builder {
         net.module.register_buffer(name + "_m", torch::zeros({ch}));
         net.module.register_buffer(name + "_v", torch::ones({ch}));
     }
+    /* linear weight [out][in] without bias (BN follows), Kaiming normal like conv(). */
+    void fc(const std::string &name, int out, int in)
+    {
+        double std = std::sqrt(2.0 / (double)in);
+        add_param(name + "_w", torch::empty({out, in}).normal_(0.0, std, gen), true);
+    }
+    /* 1x1 conv [out][in][1][1] + bias [out], both U(-1/sqrt(in), 1/sqrt(in)) (torch.nn's). */
+    void conv_bias(const std::string &name, int out, int in)
+    {
+        double b = 1.0 / std::sqrt((double)in);
+        add_param(name + "_w", torch::empty({out, in, 1, 1}).uniform_(-b, b, gen), true);
+        add_param(name + "_b", torch::empty({out}).uniform_(-b, b, gen), false);
+    }
     /* linear [out][in] + bias [out], both U(-1/sqrt(in), 1/sqrt(in)) like torch.nn.Linear. */
     void linear(const std::string &name, int out, int in)
     {
@@ -102,6 +115,12 @@ struct builder {
         std::string p = std::to_string(pad);
         return "self.bn(torch.conv2d(" + x + ", self." + c + "_w, None, [1, 1], [" + p + ", " + p +
                "]), self." + b + "_g, self." + b + "_b, self." + b + "_m, self." + b + "_v)";
+    }
+    /* TorchScript expression: batch-normalised linear map (no bias) of `x` [n][in]. */
+    static std::string fc_bn(const std::string &x, const std::string &w, const std::string &b)
+    {
+        return "self.bn(torch.linear(" + x + ", self." + w + "_w), self." + b + "_g, self." + b +
+               "_b, self." + b + "_m, self." + b + "_v)";
     }
     void line(const std::string &s) { code += "    " + s + "\n"; }
 };
@@ -120,13 +139,36 @@ int validate_net_config(const tch_net_config_t *c)
         (st = check_range("num_values", c->num_values, 1, 64)) ||
         (st = check_range("blocks", c->blocks, 0, 64)) ||
         (st = check_range("filters", c->filters, 1, 1024)) ||
-        (st = check_range("value_hidden", c->value_hidden, 1, 4096)))
+        (st = check_range("value_hidden", c->value_hidden, 1, 4096)) ||
+        (st = check_range("policy_head", c->policy_head, 0, 1)) ||
+        (st = check_range("value_head", c->value_head, 0, 1)) ||
+        (st = check_range("trunk", c->trunk, 0, 1)))
         return st;
+    const double hw = (double)c->height * c->width, F = c->filters;
+    if (c->policy_head == TCH_POLICY_CONV) {
+        if (c->policy_planes < 1 || (double)c->policy_planes * hw != (double)c->num_actions)
+            return hoyle_error(HOYLE_EINVAL,
+                               "tch: conv policy head: %d planes x %dx%d squares is not %d "
+                               "actions",
+                               c->policy_planes, c->height, c->width, c->num_actions);
+        if ((st = check_range("policy_lead", c->policy_lead, 0, c->policy_planes))) return st;
+    } else if (c->policy_planes || c->policy_lead) {
+        return hoyle_error(HOYLE_EINVAL, "tch: policy_planes and policy_lead need the conv head");
+    }
+    if (c->trunk == TCH_TRUNK_FC &&
+        (c->policy_head != TCH_POLICY_DENSE || c->value_head != TCH_VALUE_DENSE))
+        return hoyle_error(HOYLE_EINVAL, "tch: the fc trunk takes the dense heads only");
     /* The policy's linear layer dominates; refuse nets that cannot sensibly fit in memory. */
-    double hw = (double)c->height * c->width;
-    double total = (double)kPolicyChannels * hw * c->num_actions +
-                   (double)c->filters * c->filters * 9.0 * (2.0 * c->blocks + 1) +
-                   hw * c->value_hidden;
+    double total = 0;
+    if (c->trunk == TCH_TRUNK_FC)
+        total = (double)c->in_channels * hw * F + F * F * 2.0 * c->blocks +
+                F * (c->num_actions + c->value_hidden);
+    else
+        total =
+            F * F * 9.0 * (2.0 * c->blocks + 1) +
+            (c->policy_head == TCH_POLICY_CONV ? F * c->policy_planes
+                                               : (double)kPolicyChannels * hw * c->num_actions) +
+            (c->value_head == TCH_VALUE_POOL ? F : hw) * c->value_hidden;
     if (total > 5e8)
         return hoyle_error(HOYLE_EINVAL, "tch: config gives %.3g parameters (limit 5e8)", total);
     return HOYLE_OK;
@@ -141,31 +183,76 @@ std::unique_ptr<tch_net> build_net(const tch_net_config_t &cfg, uint64_t seed)
     /* bn() reads self.training: train_mode_scope flips it for training steps */
     net->module.register_attribute("training", c10::BoolType::get(), false);
 
-    b.conv("stem_conv", F, C, 3);
-    b.bn("stem_bn", F);
-    b.line("h = torch.relu(" + builder::conv_bn("x", "stem_conv", "stem_bn", 1) + ")");
-    for (int i = 0; i < cfg.blocks; i++) {
-        std::string p = "b" + std::to_string(i) + "_";
-        b.conv(p + "conv1", F, F, 3);
-        b.bn(p + "bn1", F);
-        b.conv(p + "conv2", F, F, 3);
-        b.bn(p + "bn2", F);
-        b.line("r = torch.relu(" + builder::conv_bn("h", p + "conv1", p + "bn1", 1) + ")");
-        b.line("h = torch.relu(" + builder::conv_bn("r", p + "conv2", p + "bn2", 1) + " + h)");
+    if (cfg.trunk == TCH_TRUNK_FC) {
+        /* one row of C*H*W numbers: linear layers (no bias, BN follows), dense heads */
+        b.fc("stem_fc", F, C * HW);
+        b.bn("stem_bn", F);
+        b.line("h = torch.relu(self.bn(torch.linear(torch.flatten(x, 1), self.stem_fc_w), "
+               "self.stem_bn_g, self.stem_bn_b, self.stem_bn_m, self.stem_bn_v))");
+        for (int i = 0; i < cfg.blocks; i++) {
+            std::string p = "b" + std::to_string(i) + "_";
+            b.fc(p + "fc1", F, F);
+            b.bn(p + "bn1", F);
+            b.fc(p + "fc2", F, F);
+            b.bn(p + "bn2", F);
+            b.line("r = torch.relu(" + builder::fc_bn("h", p + "fc1", p + "bn1") + ")");
+            b.line("h = torch.relu(" + builder::fc_bn("r", p + "fc2", p + "bn2") + " + h)");
+        }
+        b.linear("pol_fc", cfg.num_actions, F);
+        b.line("p = torch.linear(h, self.pol_fc_w, self.pol_fc_b)");
+        b.linear("val_fc1", cfg.value_hidden, F);
+        b.linear("val_fc2", cfg.num_values, cfg.value_hidden);
+        b.line("v = torch.relu(torch.linear(h, self.val_fc1_w, self.val_fc1_b))");
+        b.line("v = torch.tanh(torch.linear(v, self.val_fc2_w, self.val_fc2_b))");
+        b.line("return p, v");
+    } else {
+        b.conv("stem_conv", F, C, 3);
+        b.bn("stem_bn", F);
+        b.line("h = torch.relu(" + builder::conv_bn("x", "stem_conv", "stem_bn", 1) + ")");
+        for (int i = 0; i < cfg.blocks; i++) {
+            std::string p = "b" + std::to_string(i) + "_";
+            b.conv(p + "conv1", F, F, 3);
+            b.bn(p + "bn1", F);
+            b.conv(p + "conv2", F, F, 3);
+            b.bn(p + "bn2", F);
+            b.line("r = torch.relu(" + builder::conv_bn("h", p + "conv1", p + "bn1", 1) + ")");
+            b.line("h = torch.relu(" + builder::conv_bn("r", p + "conv2", p + "bn2", 1) + " + h)");
+        }
+        if (cfg.policy_head == TCH_POLICY_CONV) {
+            /* P logits per square; then the action order of tch.h (tch_policy_head_t) */
+            const int P = cfg.policy_planes, L = cfg.policy_lead;
+            const std::string l = std::to_string(L);
+            b.conv_bias("pol_conv", P, F);
+            b.line("p = torch.conv2d(h, self.pol_conv_w, self.pol_conv_b)");
+            if (L == P)
+                b.line("p = torch.flatten(p, 1)");
+            else if (L == 0)
+                b.line("p = torch.flatten(p.permute([0, 2, 3, 1]), 1)");
+            else
+                b.line("p = torch.cat([torch.flatten(p[:, 0:" + l + "], 1), torch.flatten(p[:, " +
+                       l + ":].permute([0, 2, 3, 1]), 1)], 1)");
+        } else {
+            b.conv("pol_conv", kPolicyChannels, F, 1);
+            b.bn("pol_bn", kPolicyChannels);
+            b.linear("pol_fc", cfg.num_actions, kPolicyChannels * HW);
+            b.line("p = torch.relu(" + builder::conv_bn("h", "pol_conv", "pol_bn", 0) + ")");
+            b.line("p = torch.linear(torch.flatten(p, 1), self.pol_fc_w, self.pol_fc_b)");
+        }
+        if (cfg.value_head == TCH_VALUE_POOL) {
+            b.linear("val_fc1", cfg.value_hidden, F);
+            b.line("v = torch.mean(h, [2, 3])");
+        } else {
+            b.conv("val_conv", kValueChannels, F, 1);
+            b.bn("val_bn", kValueChannels);
+            b.linear("val_fc1", cfg.value_hidden, kValueChannels * HW);
+            b.line("v = torch.flatten(torch.relu(" +
+                   builder::conv_bn("h", "val_conv", "val_bn", 0) + "), 1)");
+        }
+        b.linear("val_fc2", cfg.num_values, cfg.value_hidden);
+        b.line("v = torch.relu(torch.linear(v, self.val_fc1_w, self.val_fc1_b))");
+        b.line("v = torch.tanh(torch.linear(v, self.val_fc2_w, self.val_fc2_b))");
+        b.line("return p, v");
     }
-    b.conv("pol_conv", kPolicyChannels, F, 1);
-    b.bn("pol_bn", kPolicyChannels);
-    b.linear("pol_fc", cfg.num_actions, kPolicyChannels * HW);
-    b.line("p = torch.relu(" + builder::conv_bn("h", "pol_conv", "pol_bn", 0) + ")");
-    b.line("p = torch.linear(torch.flatten(p, 1), self.pol_fc_w, self.pol_fc_b)");
-    b.conv("val_conv", kValueChannels, F, 1);
-    b.bn("val_bn", kValueChannels);
-    b.linear("val_fc1", cfg.value_hidden, kValueChannels * HW);
-    b.linear("val_fc2", cfg.num_values, cfg.value_hidden);
-    b.line("v = torch.relu(" + builder::conv_bn("h", "val_conv", "val_bn", 0) + ")");
-    b.line("v = torch.relu(torch.linear(torch.flatten(v, 1), self.val_fc1_w, self.val_fc1_b))");
-    b.line("v = torch.tanh(torch.linear(v, self.val_fc2_w, self.val_fc2_b))");
-    b.line("return p, v");
 
     /* One TorchScript helper for every batch norm; the constants are printed with 17 digits
      * so that the compiled graph uses exactly kBnMomentum and kBnEps. */

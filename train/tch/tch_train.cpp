@@ -149,8 +149,13 @@ void store_losses(const loss_terms &t, tch_losses_t *out)
 
 int validate_opt_config(const tch_opt_config_t *c)
 {
-    if (c->kind != TCH_OPT_SGD && c->kind != TCH_OPT_ADAM)
+    if (c->kind != TCH_OPT_SGD && c->kind != TCH_OPT_ADAM && c->kind != TCH_OPT_ADAMW)
         return hoyle_error(HOYLE_EINVAL, "tch: optimiser kind %d unknown", c->kind);
+    if (!finite_in(c->weight_decay, 0, 1))
+        return hoyle_error(HOYLE_EINVAL, "tch: weight_decay %g must be in [0, 1]", c->weight_decay);
+    if (c->weight_decay > 0 && c->kind != TCH_OPT_ADAMW)
+        return hoyle_error(HOYLE_EINVAL,
+                           "tch: weight_decay is AdamW's (decoupled); SGD and Adam take l2");
     if (!finite_in(c->lr, 0, 1e3) || c->lr == 0)
         return hoyle_error(HOYLE_EINVAL, "tch: lr %g must be in (0, 1000]", c->lr);
     if (!finite_in(c->momentum, 0, 1) || c->momentum >= 1)
@@ -182,9 +187,47 @@ int validate_opt_config(const tch_opt_config_t *c)
     return HOYLE_OK;
 }
 
+/* The hyper-parameters of `c` applied to every parameter group of `o` (of c.kind). AdamW's
+ * group 0 holds the conv and linear weights, the only ones that decay (make_optimizer). */
+void apply_opt_config(torch::optim::Optimizer &o, const tch_opt_config_t &c)
+{
+    auto &groups = o.param_groups();
+    for (size_t i = 0; i < groups.size(); i++) {
+        auto &opts = groups[i].options();
+        opts.set_lr(c.lr);
+        if (c.kind == TCH_OPT_ADAM) {
+            auto &a = static_cast<torch::optim::AdamOptions &>(opts);
+            a.betas({c.beta1, c.beta2}).eps(c.eps).weight_decay(0);
+        } else if (c.kind == TCH_OPT_ADAMW) {
+            auto &a = static_cast<torch::optim::AdamWOptions &>(opts);
+            a.betas({c.beta1, c.beta2}).eps(c.eps).weight_decay(i == 0 ? c.weight_decay : 0);
+        } else {
+            auto &g = static_cast<torch::optim::SGDOptions &>(opts);
+            g.momentum(c.momentum).nesterov(c.nesterov != 0).weight_decay(0);
+        }
+    }
+}
+
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(const tch_net &net,
                                                         const tch_opt_config_t &c)
 {
+    if (c.kind == TCH_OPT_ADAMW) {
+        /* two groups: the conv and linear weights (decayed), then every other parameter (BN
+         * affine parameters, biases: not decayed), each in the net's registration order */
+        std::vector<at::Tensor> rest;
+        for (const at::Tensor &p : net.params) {
+            bool decays = false;
+            for (const at::Tensor &w : net.l2_params) decays |= w.is_same(p);
+            if (!decays) rest.push_back(p);
+        }
+        auto opts = torch::optim::AdamWOptions(c.lr);
+        std::vector<torch::optim::OptimizerParamGroup> groups;
+        groups.emplace_back(net.l2_params, std::make_unique<torch::optim::AdamWOptions>(opts));
+        groups.emplace_back(rest, std::make_unique<torch::optim::AdamWOptions>(opts));
+        auto o = std::make_unique<torch::optim::AdamW>(groups, opts);
+        apply_opt_config(*o, c);
+        return o;
+    }
     /* weight_decay 0 in both: L2 is a term of the loss (see the top of the file) */
     if (c.kind == TCH_OPT_ADAM)
         return std::make_unique<torch::optim::Adam>(
@@ -226,6 +269,32 @@ int64_t tch_opt_steps(const tch_opt_t *opt) { return opt ? opt->steps : 0; }
 
 double tch_opt_lr(const tch_opt_t *opt) { return opt ? schedule_lr(opt->cfg, opt->steps) : 0.0; }
 
+int tch_opt_get_config(const tch_opt_t *opt, tch_opt_config_t *out)
+{
+    if (!opt || !out) return hoyle_error(HOYLE_EINVAL, "tch_opt_get_config: NULL argument");
+    *out = opt->cfg;
+    return HOYLE_OK;
+}
+
+int tch_opt_set_config(tch_opt_t *opt, const tch_opt_config_t *config)
+{
+    static const char *const kinds[] = {"sgd", "adam", "adamw"};
+    if (!opt || !config) return hoyle_error(HOYLE_EINVAL, "tch_opt_set_config: NULL argument");
+    int st = validate_opt_config(config);
+    if (st) return st;
+    if (config->kind != opt->cfg.kind)
+        return hoyle_error(HOYLE_EINVAL,
+                           "tch_opt_set_config: the optimiser is %s, the config asks for %s "
+                           "(its state would mean nothing to another kind)",
+                           kinds[opt->cfg.kind], kinds[config->kind]);
+    try {
+        apply_opt_config(*opt->opt, *config);
+        opt->cfg = *config;
+        return HOYLE_OK;
+    }
+    TCH_CATCH("tch_opt_set_config", HOYLE_EINVAL)
+}
+
 int tch_train_step(tch_net_t *net, tch_opt_t *opt, const float *obs, const float *policy_target,
                    const uint8_t *legal_mask, const float *value_target, int n, tch_losses_t *out)
 {
@@ -235,10 +304,10 @@ int tch_train_step(tch_net_t *net, tch_opt_t *opt, const float *obs, const float
     int st =
         validate_batch("tch_train_step", net->cfg, obs, policy_target, legal_mask, value_target, n);
     if (st) return st;
-    if (n == 1 && net->cfg.height * net->cfg.width == 1)
+    if (n == 1 && (net->cfg.height * net->cfg.width == 1 || net->cfg.trunk == TCH_TRUNK_FC))
         return hoyle_error(HOYLE_EINVAL,
                            "tch_train_step: batch norm needs more than one value per channel "
-                           "(batch of 1 on a 1x1 board)");
+                           "(batch of 1 on a 1x1 board or with the fc trunk)");
     try {
         tch_losses_t losses;
         { /* training mode (batch statistics) only inside this block, even when it throws */
