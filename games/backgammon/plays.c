@@ -1,0 +1,291 @@
+/* plays.c — Backgammon: the canonical plays of a roll, their length, and the
+ * per-thread cache of the plays of the roll in progress.
+ *
+ * A play is generated whole from the board where it began, so the per-roll
+ * rules (use both dice, else the larger; doubles as many as possible; one
+ * play per resulting position) are decided once per roll. The generator
+ * works on bitmasks: `occ` has bit i when the mover has men on his point i
+ * (1..24, 25 the bar) and `blocked` bit t when he cannot land on his point t
+ * (two or more enemy men there). The mover's steps never change `blocked` (a
+ * hit empties a point that held one man, and the bar is no destination), so
+ * it is computed once per roll, and the legal starting points of a die are a
+ * few mask operations (step_froms(), the same test as bg_step_ok()). Boards
+ * reached are told apart by a key that each step updates (a sum of per-point
+ * constants), confirmed by comparing the boards. */
+#include <string.h>
+
+#include "core/check.h"
+#include "games/backgammon/bg_internal.h"
+
+#define BAR_BIT     (1u << BG_BAR)
+#define OUTSIDE     (((1u << (BG_BAR + 1)) - 1) & ~((1u << 7) - 1)) /* points 7..24, the bar */
+#define TABLE_SLOTS (2 * BG_MAX_PLAYS)                               /* a power of two */
+#define TABLE_BITS  13
+_Static_assert(TABLE_SLOTS == 1 << TABLE_BITS, "TABLE_BITS must match TABLE_SLOTS");
+
+/* Key of one man of `player` on point i; a board's key is the sum over its
+ * men (mod 2^64), taken relative to the board where the play began. Fixed
+ * constants (splitmix64 from a fixed seed): the key decides only where a
+ * board goes in the table, never whether two boards are equal. */
+static const uint64_t man_key[2][BG_POINTS] = {
+    {0x745516040d7ad2e1ull, 0xc546141551341381ull, 0x5499e943da0b9949ull, 0x4cb89ea0c0242dcfull,
+     0x5de7433e6cfc7b6dull, 0x07b216cae158d73cull, 0xcde3b15ef29e3dc6ull, 0xcbfab00618436eb1ull,
+     0xfcc724de691d4fc0ull, 0x9bae6dedb7874b64ull, 0x774431f8b16057f5ull, 0x93c82eeb738326edull,
+     0x7a567bb5217c5bcdull, 0x53a34f1123c455daull, 0x724a7efa94277acaull, 0x29cfd18621088156ull,
+     0x1a45282964fea16full, 0x435603bb07eaf296ull, 0x1039cae14ce1e13aull, 0x7048d4548338e310ull,
+     0x77efd8eb54fc2191ull, 0xe285db41d4be3925ull, 0xc09c0f3854c67ecbull, 0xde5877fc1bc8705cull,
+     0x0bd432c2d236b437ull, 0x96ccdf8f27589865ull},
+    {0x3ce27265118bb043ull, 0x0c206710d8bc353full, 0xd26299a190af5f13ull, 0xf9aeee516934926aull,
+     0x97211ec563aead7aull, 0xefbde758aa636dcfull, 0x19d90fd5684ad1ecull, 0x84a8284875d7c69bull,
+     0xd4a8056af6d620ffull, 0xba325a92278716e8ull, 0xe72c4016c46001c8ull, 0xd7ece4a1b1bac08bull,
+     0x3cc8eba31dbc98cdull, 0x4dd293e1f45afc29ull, 0x60f3ada27a23781aull, 0x1aaa06042fdcbcf1ull,
+     0xd463b25ee0725ac8ull, 0x987700fe086342f9ull, 0xfad8c6afe940e3a4ull, 0x2e4c927439cb3f40ull,
+     0x6469f28eeb64c646ull, 0x0a77085a31e3a3b2ull, 0x473df1b7fe0a59acull, 0x8dfab381ebd24319ull,
+     0x4fbc556af6f89436ull, 0x491ad2bb88cd2d85ull},
+};
+
+static inline int highest(uint32_t m) { return 31 - __builtin_clz(m); }
+
+static uint32_t occupied(const int8_t *me)
+{
+    uint32_t occ = 0;
+    for (int i = 1; i <= BG_BAR; i++)
+        if (me[i]) occ |= 1u << i;
+    return occ;
+}
+
+static uint32_t blocks(const int8_t *opp)
+{
+    uint32_t blocked = 0;
+    for (int t = 1; t <= 24; t++)
+        if (opp[25 - t] >= 2) blocked |= 1u << t;
+    return blocked;
+}
+
+/* The points a man may leave with `die` (bit from), as bg_step_ok() decides:
+ * the bar first; a destination not blocked; bearing off only with every man
+ * home, exactly, or with a higher die from the highest point. */
+static inline uint32_t step_froms(uint32_t occ, uint32_t blocked, int die)
+{
+    if (occ & BAR_BIT) return blocked >> (BG_BAR - die) & 1 ? 0 : BAR_BIT;
+    uint32_t m = occ & ~(blocked << die) & ~((2u << die) - 1); /* from > die: lands on a point */
+    if ((occ & OUTSIDE) == 0 && occ != 0) {
+        if (occ >> die & 1)
+            m |= 1u << die;
+        else if (occ >> die == 0)
+            m |= 1u << highest(occ);
+    }
+    return m;
+}
+
+/* bg_step_make() from `from` with `die`, keeping occ and the key. */
+static inline void step_on(bg_board_t *b, uint32_t *occ, uint64_t *key, int player, int from,
+                           int die)
+{
+    int8_t *me = b->men[player], *opp = b->men[1 - player];
+    int to = from > die ? from - die : BG_OFF;
+    if (--me[from] == 0) *occ &= ~(1u << from);
+    me[to]++;
+    *key += man_key[player][to] - man_key[player][from];
+    if (to == BG_OFF) return;
+    *occ |= 1u << to;
+    if (opp[25 - to] == 1) {
+        opp[25 - to] = 0;
+        opp[BG_BAR]++;
+        *key += man_key[1 - player][BG_BAR] - man_key[1 - player][25 - to];
+    }
+}
+
+typedef struct slot {
+    uint32_t stamp; /* the slot is used when stamp == the epoch */
+    int32_t play;   /* index into out */
+    uint64_t key;
+} slot_t;
+
+typedef struct gen {
+    int player;
+    uint32_t blocked;
+    bg_play_t *out;
+    int n, best; /* plays written; length of the longest play seen */
+    uint8_t steps[BG_MAX_STEPS];
+    /* open addressing on the key; a new epoch empties the table without
+     * clearing it */
+    uint32_t epoch;
+    slot_t slot[TABLE_SLOTS];
+} gen_t;
+
+/* Empty the table: a new epoch (clearing the stamps once in 2^32 epochs,
+ * when the counter wraps and old stamps could look current). */
+static void next_epoch(gen_t *gn)
+{
+    if (++gn->epoch == 0) {
+        memset(gn->slot, 0, sizeof gn->slot);
+        gn->epoch = 1;
+    }
+}
+
+/* Record a complete play of `len` steps ending on `b` (key `key`): longer
+ * plays replace shorter ones; a board already reached keeps the earlier play. */
+static void record(gen_t *gn, const bg_board_t *b, uint64_t key, int len)
+{
+    if (len < gn->best) return;
+    if (len > gn->best) {
+        gn->best = len;
+        gn->n = 0;
+        next_epoch(gn);
+    }
+    uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - TABLE_BITS));
+    for (; gn->slot[i].stamp == gn->epoch; i = (i + 1) & (TABLE_SLOTS - 1))
+        if (gn->slot[i].key == key && memcmp(&gn->out[gn->slot[i].play].after, b, sizeof *b) == 0)
+            return;
+    /* Unreachable from any input: plays are distinct resulting boards, every
+     * board that parses has at most BG_MEN men a side, and no such position
+     * has more than 3060 distinct plays of one roll (gnubg's MAX_MOVES), well
+     * under BG_MAX_PLAYS. Failing here means the generator is broken. */
+    CHECK_LT(gn->n, BG_MAX_PLAYS);
+    bg_play_t *pl = &gn->out[gn->n];
+    pl->n = (uint8_t)len;
+    memcpy(pl->steps, gn->steps, sizeof pl->steps);
+    pl->after = *b;
+    gn->slot[i].stamp = gn->epoch;
+    gn->slot[i].play = gn->n++;
+    gn->slot[i].key = key;
+}
+
+/* Doubles: steps of `die`, each from a point no higher than the last. */
+static void gen_doubles(gen_t *gn, const bg_board_t *b, uint32_t occ, uint64_t key, int die,
+                        int depth, int top)
+{
+    uint32_t m =
+        depth < BG_MAX_STEPS ? step_froms(occ, gn->blocked, die) & ((2u << top) - 1) : 0;
+    if (m == 0) {
+        record(gn, b, key, depth);
+        return;
+    }
+    do {
+        int from = highest(m);
+        m &= ~(1u << from);
+        bg_board_t next = *b;
+        uint32_t o = occ;
+        uint64_t k = key;
+        step_on(&next, &o, &k, gn->player, from, die);
+        gn->steps[depth] = (uint8_t)bg_step_action(from, die);
+        gen_doubles(gn, &next, o, k, die, depth + 1, from);
+    } while (m);
+}
+
+/* Other rolls: `first` then `second`; a play of one step (`first` alone,
+ * `second` impossible after it) is recorded only when `singles`. */
+static void gen_pair(gen_t *gn, const bg_board_t *b, uint32_t occ, int first, int second,
+                     bool singles)
+{
+    for (uint32_t m = step_froms(occ, gn->blocked, first); m;) {
+        int from = highest(m);
+        m &= ~(1u << from);
+        bg_board_t mid = *b;
+        uint32_t o1 = occ;
+        uint64_t k1 = 0;
+        step_on(&mid, &o1, &k1, gn->player, from, first);
+        gn->steps[0] = (uint8_t)bg_step_action(from, first);
+        uint32_t m2 = step_froms(o1, gn->blocked, second);
+        if (m2 == 0 && singles) {
+            gn->steps[1] = 0;
+            record(gn, &mid, k1, 1);
+        }
+        while (m2) {
+            int f2 = highest(m2);
+            m2 &= ~(1u << f2);
+            bg_board_t end = mid;
+            uint32_t o2 = o1;
+            uint64_t k2 = k1;
+            step_on(&end, &o2, &k2, gn->player, f2, second);
+            gn->steps[1] = (uint8_t)bg_step_action(f2, second);
+            record(gn, &end, k2, 2);
+        }
+    }
+}
+
+int bg_plays(const bg_board_t *b, int player, int d1, int d2, bg_play_t *out)
+{
+    static _Thread_local gen_t gn;
+    next_epoch(&gn);
+    memset(gn.steps, 0, sizeof gn.steps);
+    gn.player = player;
+    gn.blocked = blocks(b->men[1 - player]);
+    gn.out = out;
+    gn.n = 0;
+    gn.best = 0;
+    uint32_t occ = occupied(b->men[player]);
+    if (d1 == d2) {
+        gen_doubles(&gn, b, occ, 0, d1, 0, BG_BAR);
+        return gn.best > 0 ? gn.n : 0;
+    }
+    int hi = d1 > d2 ? d1 : d2, lo = d1 + d2 - hi;
+    /* Both orders; plays of both dice replace plays of one. When only one
+     * die can be used, the larger is played if it can be: the smaller die's
+     * lone steps count only when the first pass found no step at all. */
+    gen_pair(&gn, b, occ, hi, lo, true);
+    gen_pair(&gn, b, occ, lo, hi, gn.n == 0);
+    return gn.best > 0 ? gn.n : 0;
+}
+
+/* The most steps of (first, second) that the mover (men `me`, points `occ`)
+ * can make, stopping at the first play that uses them all: cheaper than
+ * bg_plays() when only the length of the plays is wanted (every roll). Only
+ * the mover's men change which steps are legal (`blocked` is fixed). */
+static int most_steps(const int8_t *me, uint32_t occ, uint32_t blocked, int first, int second,
+                      int depth, int max)
+{
+    if (depth == max) return depth;
+    int die = depth == 0 || first == second ? first : second, best = depth;
+    for (uint32_t m = step_froms(occ, blocked, die); m;) {
+        int from = highest(m), to = from > die ? from - die : BG_OFF;
+        m &= ~(1u << from);
+        int8_t next[BG_POINTS];
+        memcpy(next, me, sizeof next);
+        uint32_t o = occ;
+        if (--next[from] == 0) o &= ~(1u << from);
+        next[to]++;
+        if (to != BG_OFF) o |= 1u << to;
+        int got = most_steps(next, o, blocked, first, second, depth + 1, max);
+        if (got > best) best = got;
+        if (best == max) break;
+    }
+    return best;
+}
+
+int bg_play_length(const bg_board_t *b, int player, int d1, int d2)
+{
+    const int8_t *me = b->men[player];
+    uint32_t occ = occupied(me), blocked = blocks(b->men[1 - player]);
+    if (d1 == d2) return most_steps(me, occ, blocked, d1, d1, 0, BG_MAX_STEPS);
+    int a = most_steps(me, occ, blocked, d1, d2, 0, 2);
+    return a == 2                                               ? 2
+           : most_steps(me, occ, blocked, d2, d1, 0, 2) == 2    ? 2
+           : a                                                  ? 1
+                                                                : most_steps(me, occ, blocked, d2, d1, 0, 1);
+}
+
+typedef struct play_cache {
+    bool valid;
+    bg_board_t board;
+    uint8_t player, hi, lo;
+    int n;
+    bg_play_t plays[BG_MAX_PLAYS];
+} play_cache_t;
+
+const bg_play_t *bg_state_plays(const bg_state_t *s, int *n)
+{
+    static _Thread_local play_cache_t c;
+    if (!c.valid || c.player != s->to_move || c.hi != s->dice[0] || c.lo != s->dice[1] ||
+        memcmp(&c.board, &s->start, sizeof c.board) != 0) {
+        c.n = bg_plays(&s->start, s->to_move, s->dice[0], s->dice[1], c.plays);
+        c.board = s->start;
+        c.player = s->to_move;
+        c.hi = s->dice[0];
+        c.lo = s->dice[1];
+        c.valid = true;
+    }
+    *n = c.n;
+    return c.plays;
+}
