@@ -19,7 +19,7 @@
 
 #define BAR_BIT     (1u << BG_BAR)
 #define OUTSIDE     (((1u << (BG_BAR + 1)) - 1) & ~((1u << 7) - 1)) /* points 7..24, the bar */
-#define TABLE_SLOTS (2 * BG_MAX_PLAYS)                               /* a power of two */
+#define TABLE_SLOTS (2 * BG_MAX_PLAYS)                              /* a power of two */
 #define TABLE_BITS  13
 _Static_assert(TABLE_SLOTS == 1 << TABLE_BITS, "TABLE_BITS must match TABLE_SLOTS");
 
@@ -156,8 +156,7 @@ static void record(gen_t *gn, const bg_board_t *b, uint64_t key, int len)
 static void gen_doubles(gen_t *gn, const bg_board_t *b, uint32_t occ, uint64_t key, int die,
                         int depth, int top)
 {
-    uint32_t m =
-        depth < BG_MAX_STEPS ? step_froms(occ, gn->blocked, die) & ((2u << top) - 1) : 0;
+    uint32_t m = depth < BG_MAX_STEPS ? step_froms(occ, gn->blocked, die) & ((2u << top) - 1) : 0;
     if (m == 0) {
         record(gn, b, key, depth);
         return;
@@ -260,10 +259,10 @@ int bg_play_length(const bg_board_t *b, int player, int d1, int d2)
     uint32_t occ = occupied(me), blocked = blocks(b->men[1 - player]);
     if (d1 == d2) return most_steps(me, occ, blocked, d1, d1, 0, BG_MAX_STEPS);
     int a = most_steps(me, occ, blocked, d1, d2, 0, 2);
-    return a == 2                                               ? 2
-           : most_steps(me, occ, blocked, d2, d1, 0, 2) == 2    ? 2
-           : a                                                  ? 1
-                                                                : most_steps(me, occ, blocked, d2, d1, 0, 1);
+    return a == 2                                            ? 2
+           : most_steps(me, occ, blocked, d2, d1, 0, 2) == 2 ? 2
+           : a                                               ? 1
+               : most_steps(me, occ, blocked, d2, d1, 0, 1);
 }
 
 typedef struct play_cache {
@@ -271,21 +270,53 @@ typedef struct play_cache {
     bg_board_t board;
     uint8_t player, hi, lo;
     int n;
+    uint32_t packed[BG_MAX_PLAYS]; /* plays[i].steps as one little-endian word */
     bg_play_t plays[BG_MAX_PLAYS];
 } play_cache_t;
 
+static _Thread_local play_cache_t cache;
+
 const bg_play_t *bg_state_plays(const bg_state_t *s, int *n)
 {
-    static _Thread_local play_cache_t c;
-    if (!c.valid || c.player != s->to_move || c.hi != s->dice[0] || c.lo != s->dice[1] ||
-        memcmp(&c.board, &s->start, sizeof c.board) != 0) {
-        c.n = bg_plays(&s->start, s->to_move, s->dice[0], s->dice[1], c.plays);
-        c.board = s->start;
-        c.player = s->to_move;
-        c.hi = s->dice[0];
-        c.lo = s->dice[1];
-        c.valid = true;
+    play_cache_t *c = &cache;
+    if (!c->valid || c->player != s->to_move || c->hi != s->dice[0] || c->lo != s->dice[1] ||
+        memcmp(&c->board, &s->start, sizeof c->board) != 0) {
+        c->n = bg_plays(&s->start, s->to_move, s->dice[0], s->dice[1], c->plays);
+        for (int i = 0; i < c->n; i++) {
+            const uint8_t *st = c->plays[i].steps;
+            c->packed[i] = (uint32_t)st[0] | (uint32_t)st[1] << 8 | (uint32_t)st[2] << 16 |
+                           (uint32_t)st[3] << 24;
+        }
+        c->board = s->start;
+        c->player = s->to_move;
+        c->hi = s->dice[0];
+        c->lo = s->dice[1];
+        c->valid = true;
     }
-    *n = c.n;
-    return c.plays;
+    *n = c->n;
+    return c->plays;
+}
+
+int bg_state_next_steps(const bg_state_t *s, int *out)
+{
+    int np;
+    bg_state_plays(s, &np);
+    const uint32_t *packed = cache.packed;
+    int k = s->nsteps; /* < need <= BG_MAX_STEPS, so the shifts below stay under 32 */
+    uint32_t made = (uint32_t)s->steps[0] | (uint32_t)s->steps[1] << 8 |
+                    (uint32_t)s->steps[2] << 16 | (uint32_t)s->steps[3] << 24;
+    uint32_t mask = (uint32_t)((1ull << (8 * k)) - 1);
+    made &= mask;
+    /* the next step of every play that continues the steps made, each once */
+    uint64_t seen[(BG_NUM_ACTIONS + 63) / 64] = {0};
+    for (int i = 0; i < np; i++)
+        if ((packed[i] & mask) == made) {
+            unsigned a = packed[i] >> (8 * k) & 0xff;
+            seen[a >> 6] |= 1ull << (a & 63);
+        }
+    int n = 0;
+    for (int w = 0; w < (int)(sizeof seen / sizeof seen[0]); w++)
+        for (uint64_t bits = seen[w]; bits; bits &= bits - 1)
+            out[n++] = w * 64 + __builtin_ctzll(bits);
+    return n;
 }

@@ -44,6 +44,21 @@ int bg_impl_create(game_t *g, bool points_scoring, int max_turns, bool foster)
     for (int k = 0; k < BG_MAX_STEPS; k++)
         for (int a = 0; a < BG_NUM_ACTIONS; a++) im->zob_step[k][a] = rng_next(&r);
     for (int k = 0; k < BG_MAX_STEPS; k++) im->zob_hit[k] = rng_next(&r);
+    /* the opening roll gives one die to each side and the higher die moves
+     * first, so doubles are rolled again: 30 equally likely ordered pairs.
+     * Later rolls are unordered: 21 outcomes, the non-doubles twice as likely */
+    int no = 0, nr = 0;
+    for (int a = 1; a <= 6; a++)
+        for (int b = 1; b <= 6; b++) {
+            if (a != b) {
+                im->opening_actions[no] = (a - 1) * 6 + b - 1;
+                im->opening_probs[no++] = 1.0 / 30;
+            }
+            if (a >= b) {
+                im->roll_actions[nr] = (a - 1) * 6 + b - 1;
+                im->roll_probs[nr++] = a == b ? 1.0 / 36 : 2.0 / 36;
+            }
+        }
     g->impl = im;
     return HOYLE_OK;
 }
@@ -165,17 +180,22 @@ void bg_settle(const game_t *g, bg_state_t *s)
 /* The roll is over (played or passed): the other player rolls next. */
 static void end_play(const game_t *g, bg_state_t *s, int player)
 {
+    /* the hash less the play's keys is the board's; then the roll's keys */
+    const bg_impl_t *im = bg_impl(g);
+    uint64_t board_h = s->hash ^ im->zob_phase[BG_PLAY] ^ im->zob_side[player] ^ play_hash(im, s);
     s->phase = BG_ROLL;
     s->to_move = (uint8_t)(1 - player);
     s->need = s->nsteps = 0;
     memset(s->steps, 0, sizeof s->steps);
     memset(s->dice, 0, sizeof s->dice);
-    s->hash = bg_hash_compute(g, s);
+    s->hash = board_h ^ im->zob_phase[BG_ROLL] ^ im->zob_side[1 - player];
     bg_settle(g, s);
 }
 
-void bg_begin_play(const game_t *g, bg_state_t *s, int player, int hi, int lo)
+/* bg_begin_play() given the board's part of the hash, `board_h`. */
+static void start_play(const game_t *g, bg_state_t *s, int player, int hi, int lo, uint64_t board_h)
 {
+    const bg_impl_t *im = bg_impl(g);
     s->turns++;
     s->phase = BG_PLAY;
     s->to_move = (uint8_t)player;
@@ -185,7 +205,14 @@ void bg_begin_play(const game_t *g, bg_state_t *s, int player, int hi, int lo)
     s->nsteps = 0;
     memset(s->steps, 0, sizeof s->steps);
     s->need = (uint8_t)bg_play_length(&s->board, player, hi, lo);
-    s->hash = bg_hash_compute(g, s);
+    /* as bg_hash_compute(): no steps made yet */
+    s->hash = board_h ^ im->zob_phase[BG_PLAY] ^ im->zob_side[player] ^
+              im->zob_roll[(hi - 1) * 6 + lo - 1];
+}
+
+void bg_begin_play(const game_t *g, bg_state_t *s, int player, int hi, int lo)
+{
+    start_play(g, s, player, hi, lo, board_hash(bg_impl(g), &s->board));
 }
 
 void bg_init(const game_t *g, void *sv)
@@ -211,24 +238,17 @@ int bg_current_player(const game_t *g, const void *sv)
 
 int bg_chance_outcomes(const game_t *g, const void *sv, int *actions, double *probs)
 {
-    (void)g;
+    const bg_impl_t *im = bg_impl(g);
     const bg_state_t *s = sv;
-    int n = 0;
-    /* the opening roll gives one die to each side and the higher die
-     * moves first, so doubles are rolled again: 30 equally likely
-     * ordered pairs. Later rolls are unordered: 21 outcomes, the
-     * non-doubles twice as likely */
-    for (int a = 1; a <= 6; a++)
-        for (int b = 1; b <= 6; b++) {
-            if (s->phase == BG_OPENING && a != b) {
-                actions[n] = (a - 1) * 6 + b - 1;
-                probs[n++] = 1.0 / 30;
-            } else if (s->phase == BG_ROLL && a >= b) {
-                actions[n] = (a - 1) * 6 + b - 1;
-                probs[n++] = a == b ? 1.0 / 36 : 2.0 / 36;
-            }
-        }
-    return n;
+    if (s->phase == BG_OPENING) {
+        memcpy(actions, im->opening_actions, sizeof im->opening_actions);
+        memcpy(probs, im->opening_probs, sizeof im->opening_probs);
+        return BG_OPENING_ROLLS;
+    }
+    if (s->phase != BG_ROLL) return 0;
+    memcpy(actions, im->roll_actions, sizeof im->roll_actions);
+    memcpy(probs, im->roll_probs, sizeof im->roll_probs);
+    return BG_ROLLS;
 }
 
 int bg_legal_actions(const game_t *g, const void *sv, int *out)
@@ -243,18 +263,7 @@ int bg_legal_actions(const game_t *g, const void *sv, int *out)
         out[0] = BG_PASS;
         return 1;
     }
-    int np;
-    const bg_play_t *plays = bg_state_plays(s, &np);
-    bool seen[BG_NUM_ACTIONS] = {false};
-    /* the next step of every play that continues the steps made so
-     * far, each action once */
-    for (int i = 0; i < np; i++)
-        if (memcmp(plays[i].steps, s->steps, s->nsteps) == 0)
-            seen[plays[i].steps[s->nsteps]] = true;
-    int n = 0;
-    for (int a = 0; a < BG_NUM_ACTIONS; a++)
-        if (seen[a]) out[n++] = a;
-    return n;
+    return bg_state_next_steps(s, out);
 }
 
 void bg_apply(const game_t *g, void *sv, int action)
@@ -262,12 +271,15 @@ void bg_apply(const game_t *g, void *sv, int action)
     const bg_impl_t *im = bg_impl(g);
     bg_state_t *s = sv;
     int a = action / 6 + 1, b = action % 6 + 1;
+    /* the hash less the phase's keys is the board's */
     if (s->phase == BG_OPENING) {
-        bg_begin_play(g, s, a > b ? 0 : 1, a > b ? a : b, a > b ? b : a);
+        start_play(g, s, a > b ? 0 : 1, a > b ? a : b, a > b ? b : a,
+                   s->hash ^ im->zob_phase[BG_OPENING]);
         return;
     }
     if (s->phase == BG_ROLL) {
-        bg_begin_play(g, s, s->to_move, a, b);
+        start_play(g, s, s->to_move, a, b,
+                   s->hash ^ im->zob_phase[BG_ROLL] ^ im->zob_side[s->to_move]);
         return;
     }
     if (action == BG_PASS) {
