@@ -46,20 +46,42 @@ static const uint64_t man_key[2][BG_POINTS] = {
 
 static inline int highest(uint32_t m) { return 31 - __builtin_clz(m); }
 
-static uint32_t occupied(const int8_t *me)
+/* Bit i set when v[i] + bias >= 0x80, for i in 0..25 (the counts of one side,
+ * 0..15): bias 0x7f marks the points with men, 0x7e those with two or more.
+ * Eight counts at a time, their high bits gathered by one multiply. */
+static uint32_t count_bits(const int8_t *v, uint8_t bias)
 {
-    uint32_t occ = 0;
-    for (int i = 1; i <= BG_BAR; i++)
-        if (me[i]) occ |= 1u << i;
-    return occ;
+    uint32_t m = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t add = bias * 0x0101010101010101ull;
+    for (int k = 0; k < 3; k++) {
+        uint64_t w;
+        memcpy(&w, v + 8 * k, sizeof w);
+        uint64_t high = (w + add) & 0x8080808080808080ull; /* counts < 0x80: no carries */
+        m |= (uint32_t)(((high >> 7) * 0x0102040810204080ull) >> 56) << (8 * k);
+    }
+    for (int i = 24; i < BG_POINTS; i++)
+#else
+    for (int i = 0; i < BG_POINTS; i++)
+#endif
+        if (v[i] + bias >= 0x80) m |= 1u << i;
+    return m;
 }
 
+/* The mover's points with men, 1..25 (not the men off). */
+static uint32_t occupied(const int8_t *me) { return count_bits(me, 0x7f) & ~1u; }
+
+/* The mover's points 1..24 that the opponent holds: his point 25 - t. */
 static uint32_t blocks(const int8_t *opp)
 {
-    uint32_t blocked = 0;
-    for (int t = 1; t <= 24; t++)
-        if (opp[25 - t] >= 2) blocked |= 1u << t;
-    return blocked;
+    uint32_t x = count_bits(opp, 0x7e) & 0x1fffffeu; /* bit j: opp[j] >= 2, j in 1..24 */
+    /* reverse the 32 bits (j -> 31 - j), then shift: j -> 25 - j */
+    x = (x >> 1 & 0x55555555u) | (x & 0x55555555u) << 1;
+    x = (x >> 2 & 0x33333333u) | (x & 0x33333333u) << 2;
+    x = (x >> 4 & 0x0f0f0f0fu) | (x & 0x0f0f0f0fu) << 4;
+    x = (x >> 8 & 0x00ff00ffu) | (x & 0x00ff00ffu) << 8;
+    x = x >> 16 | x << 16;
+    return x >> 6;
 }
 
 /* The points a man may leave with `die` (bit from), as bg_step_ok() decides:
@@ -226,43 +248,6 @@ int bg_plays(const bg_board_t *b, int player, int d1, int d2, bg_play_t *out)
     gen_pair(&gn, b, occ, hi, lo, true);
     gen_pair(&gn, b, occ, lo, hi, gn.n == 0);
     return gn.best > 0 ? gn.n : 0;
-}
-
-/* The most steps of (first, second) that the mover (men `me`, points `occ`)
- * can make, stopping at the first play that uses them all: cheaper than
- * bg_plays() when only the length of the plays is wanted (every roll). Only
- * the mover's men change which steps are legal (`blocked` is fixed). */
-static int most_steps(const int8_t *me, uint32_t occ, uint32_t blocked, int first, int second,
-                      int depth, int max)
-{
-    if (depth == max) return depth;
-    int die = depth == 0 || first == second ? first : second, best = depth;
-    for (uint32_t m = step_froms(occ, blocked, die); m;) {
-        int from = highest(m), to = from > die ? from - die : BG_OFF;
-        m &= ~(1u << from);
-        int8_t next[BG_POINTS];
-        memcpy(next, me, sizeof next);
-        uint32_t o = occ;
-        if (--next[from] == 0) o &= ~(1u << from);
-        next[to]++;
-        if (to != BG_OFF) o |= 1u << to;
-        int got = most_steps(next, o, blocked, first, second, depth + 1, max);
-        if (got > best) best = got;
-        if (best == max) break;
-    }
-    return best;
-}
-
-int bg_play_length(const bg_board_t *b, int player, int d1, int d2)
-{
-    const int8_t *me = b->men[player];
-    uint32_t occ = occupied(me), blocked = blocks(b->men[1 - player]);
-    if (d1 == d2) return most_steps(me, occ, blocked, d1, d1, 0, BG_MAX_STEPS);
-    int a = most_steps(me, occ, blocked, d1, d2, 0, 2);
-    return a == 2                                            ? 2
-           : most_steps(me, occ, blocked, d2, d1, 0, 2) == 2 ? 2
-           : a                                               ? 1
-               : most_steps(me, occ, blocked, d2, d1, 0, 1);
 }
 
 typedef struct play_cache {
