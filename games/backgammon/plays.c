@@ -130,6 +130,8 @@ typedef struct gen {
     bg_play_t *out;
     int n, best; /* plays written; length of the longest play seen */
     uint8_t steps[BG_MAX_STEPS];
+    uint32_t hi_froms;            /* gen_pair(): the first pass's first steps */
+    uint32_t lo_froms[BG_POINTS]; /* and its second steps after each */
     /* open addressing on the key; a new epoch empties the table without
      * clearing it */
     uint32_t epoch;
@@ -196,11 +198,22 @@ static void gen_doubles(gen_t *gn, const bg_board_t *b, uint32_t occ, uint64_t k
 }
 
 /* Other rolls: `first` then `second`; a play of one step (`first` alone,
- * `second` impossible after it) is recorded only when `singles`. */
+ * `second` impossible after it) is recorded only when `singles`.
+ *
+ * The first pass (the higher die first, `twin` false) keeps its masks of
+ * legal steps: gn->hi_froms and, after each first step from x,
+ * gn->lo_froms[x]. In the second pass (the lower die first, `twin` true) a
+ * play "lo from y, hi from x" whose twin "hi from x, lo from y" was legal in
+ * the first pass reaches the same board (the two steps commute: the counts
+ * add up the same, and a blot on a landing point is hit by whichever man
+ * lands first), so it is skipped without building its board: the table
+ * would have found that board already. */
 static void gen_pair(gen_t *gn, const bg_board_t *b, uint32_t occ, int first, int second,
-                     bool singles)
+                     bool singles, bool twin)
 {
-    for (uint32_t m = step_froms(occ, gn->blocked, first); m;) {
+    uint32_t m = step_froms(occ, gn->blocked, first);
+    if (!twin) gn->hi_froms = m;
+    while (m) {
         int from = highest(m);
         m &= ~(1u << from);
         bg_board_t mid = *b;
@@ -209,6 +222,7 @@ static void gen_pair(gen_t *gn, const bg_board_t *b, uint32_t occ, int first, in
         step_on(&mid, &o1, &k1, gn->player, from, first);
         gn->steps[0] = (uint8_t)bg_step_action(from, first);
         uint32_t m2 = step_froms(o1, gn->blocked, second);
+        if (!twin) gn->lo_froms[from] = m2;
         if (m2 == 0 && singles) {
             gn->steps[1] = 0;
             record(gn, &mid, k1, 1);
@@ -216,6 +230,7 @@ static void gen_pair(gen_t *gn, const bg_board_t *b, uint32_t occ, int first, in
         while (m2) {
             int f2 = highest(m2);
             m2 &= ~(1u << f2);
+            if (twin && (gn->hi_froms >> f2 & 1) && (gn->lo_froms[f2] >> from & 1)) continue;
             bg_board_t end = mid;
             uint32_t o2 = o1;
             uint64_t k2 = k1;
@@ -245,8 +260,8 @@ int bg_plays(const bg_board_t *b, int player, int d1, int d2, bg_play_t *out)
     /* Both orders; plays of both dice replace plays of one. When only one
      * die can be used, the larger is played if it can be: the smaller die's
      * lone steps count only when the first pass found no step at all. */
-    gen_pair(&gn, b, occ, hi, lo, true);
-    gen_pair(&gn, b, occ, lo, hi, gn.n == 0);
+    gen_pair(&gn, b, occ, hi, lo, true, false);
+    gen_pair(&gn, b, occ, lo, hi, gn.n == 0, true);
     return gn.best > 0 ? gn.n : 0;
 }
 
