@@ -1,5 +1,5 @@
-/* plays.c — Backgammon: the canonical plays of a roll, their length, and the
- * per-thread cache of the plays of the roll in progress.
+/* plays.c — Backgammon: the canonical plays of a roll, the per-thread cache
+ * of the plays of the roll in progress, and the legal steps they allow.
  *
  * A play is generated whole from the board where it began, so the per-roll
  * rules (use both dice, else the larger; doubles as many as possible; one
@@ -130,8 +130,7 @@ typedef struct gen {
     bg_play_t *out;
     int n, best; /* plays written; length of the longest play seen */
     uint8_t steps[BG_MAX_STEPS];
-    uint32_t hi_froms;            /* gen_pair(): the first pass's first steps */
-    uint32_t lo_froms[BG_POINTS]; /* and its second steps after each */
+    uint32_t hi_froms; /* gen_pair(): the first pass's first steps */
     /* open addressing on the key; a new epoch empties the table without
      * clearing it */
     uint32_t epoch;
@@ -200,14 +199,16 @@ static void gen_doubles(gen_t *gn, const bg_board_t *b, uint32_t occ, uint64_t k
 /* Other rolls: `first` then `second`; a play of one step (`first` alone,
  * `second` impossible after it) is recorded only when `singles`.
  *
- * The first pass (the higher die first, `twin` false) keeps its masks of
- * legal steps: gn->hi_froms and, after each first step from x,
- * gn->lo_froms[x]. In the second pass (the lower die first, `twin` true) a
- * play "lo from y, hi from x" whose twin "hi from x, lo from y" was legal in
- * the first pass reaches the same board (the two steps commute: the counts
- * add up the same, and a blot on a landing point is hit by whichever man
- * lands first), so it is skipped without building its board: the table
- * would have found that board already. */
+ * The first pass (the higher die first, `twin` false) keeps its legal first
+ * steps in gn->hi_froms. In the second pass (the lower die first, `twin`
+ * true), when "lo from y, hi from x" is a play and "hi from x" is legal on
+ * the starting board, its twin "hi from x, lo from y" is a play of the first
+ * pass (the higher step takes nothing the lower one needed: a man stays on
+ * y, as y = x needs two men there in either order; the bar rule and bearing
+ * off from the highest point still allow it), and both reach the same board
+ * (the counts add up the same, and a blot on a landing point is hit by
+ * whichever man lands first). Such a play is skipped without building its
+ * board: the table would have found that board already. */
 static void gen_pair(gen_t *gn, const bg_board_t *b, uint32_t occ, int first, int second,
                      bool singles, bool twin)
 {
@@ -222,7 +223,6 @@ static void gen_pair(gen_t *gn, const bg_board_t *b, uint32_t occ, int first, in
         step_on(&mid, &o1, &k1, gn->player, from, first);
         gn->steps[0] = (uint8_t)bg_step_action(from, first);
         uint32_t m2 = step_froms(o1, gn->blocked, second);
-        if (!twin) gn->lo_froms[from] = m2;
         if (m2 == 0 && singles) {
             gn->steps[1] = 0;
             record(gn, &mid, k1, 1);
@@ -230,7 +230,7 @@ static void gen_pair(gen_t *gn, const bg_board_t *b, uint32_t occ, int first, in
         while (m2) {
             int f2 = highest(m2);
             m2 &= ~(1u << f2);
-            if (twin && (gn->hi_froms >> f2 & 1) && (gn->lo_froms[f2] >> from & 1)) continue;
+            if (twin && (gn->hi_froms >> f2 & 1)) continue;
             bg_board_t end = mid;
             uint32_t o2 = o1;
             uint64_t k2 = k1;
