@@ -130,16 +130,16 @@ bool bg_step_make(bg_board_t *b, int player, int action);
  * BG_MAX_PLAYS into out and returns the count (0: no legal play). */
 int bg_plays(const bg_board_t *b, int player, int d1, int d2, bg_play_t *out);
 /* The plays of the roll in progress in `s` (BG_PLAY), cached per thread:
- * the returned array stays valid until the thread's next call, or its next
- * roll applied (bg_begin_play() calls it). */
+ * the returned array stays valid until the thread's next call. */
 const bg_play_t *bg_state_plays(const bg_state_t *s, int *n);
+/* The length of the plays of (d1, d2): 0 when there is no legal play. */
+int bg_play_length(const bg_board_t *b, int player, int d1, int d2);
 /* The legal steps of the play in progress in `s` (BG_PLAY, need > 0): the
  * next step of every play of bg_state_plays() that continues the steps made,
  * ascending, each once; returns the count. */
 int bg_state_next_steps(const bg_state_t *s, int *out);
 /* Begin the play of `player` after rolling (hi, lo): compute `need` (0:
- * the player must pass) from the plays, which fills the thread's cache of
- * bg_state_plays() with them. */
+ * the player must pass). */
 void bg_begin_play(const game_t *g, bg_state_t *s, int player, int hi, int lo);
 /* Pip count: the steps `player` needs to bear every man off. */
 int bg_pips(const bg_board_t *b, int player);

@@ -1,5 +1,6 @@
-/* plays.c — Backgammon: the canonical plays of a roll, the per-thread cache
- * of the plays of the roll in progress, and the legal steps they allow.
+/* plays.c — Backgammon: the canonical plays of a roll, their length, the
+ * per-thread cache of the plays of the roll in progress, and the legal steps
+ * they allow.
  *
  * A play is generated whole from the board where it began, so the per-roll
  * rules (use both dice, else the larger; doubles as many as possible; one
@@ -263,6 +264,43 @@ int bg_plays(const bg_board_t *b, int player, int d1, int d2, bg_play_t *out)
     gen_pair(&gn, b, occ, hi, lo, true, false);
     gen_pair(&gn, b, occ, lo, hi, gn.n == 0, true);
     return gn.best > 0 ? gn.n : 0;
+}
+
+/* The most steps of (first, second) that the mover (men `me`, points `occ`)
+ * can make, stopping at the first play that uses them all: cheaper than
+ * bg_plays() when only the length of the plays is wanted (every roll). Only
+ * the mover's men change which steps are legal (`blocked` is fixed). */
+static int most_steps(const int8_t *me, uint32_t occ, uint32_t blocked, int first, int second,
+                      int depth, int max)
+{
+    if (depth == max) return depth;
+    int die = depth == 0 || first == second ? first : second, best = depth;
+    for (uint32_t m = step_froms(occ, blocked, die); m;) {
+        int from = highest(m), to = from > die ? from - die : BG_OFF;
+        m &= ~(1u << from);
+        int8_t next[BG_POINTS];
+        memcpy(next, me, sizeof next);
+        uint32_t o = occ;
+        if (--next[from] == 0) o &= ~(1u << from);
+        next[to]++;
+        if (to != BG_OFF) o |= 1u << to;
+        int got = most_steps(next, o, blocked, first, second, depth + 1, max);
+        if (got > best) best = got;
+        if (best == max) break;
+    }
+    return best;
+}
+
+int bg_play_length(const bg_board_t *b, int player, int d1, int d2)
+{
+    const int8_t *me = b->men[player];
+    uint32_t occ = occupied(me), blocked = blocks(b->men[1 - player]);
+    if (d1 == d2) return most_steps(me, occ, blocked, d1, d1, 0, BG_MAX_STEPS);
+    int a = most_steps(me, occ, blocked, d1, d2, 0, 2);
+    return a == 2                                            ? 2
+           : most_steps(me, occ, blocked, d2, d1, 0, 2) == 2 ? 2
+           : a                                               ? 1
+               : most_steps(me, occ, blocked, d2, d1, 0, 1);
 }
 
 typedef struct play_cache {

@@ -204,11 +204,8 @@ static void start_play(const game_t *g, bg_state_t *s, int player, int hi, int l
     s->start = s->board;
     s->nsteps = 0;
     memset(s->steps, 0, sizeof s->steps);
-    /* every play of the roll has the same length; the plays are wanted next
-     * (the legal steps), so generating them here costs nothing extra */
-    int n;
-    const bg_play_t *plays = bg_state_plays(s, &n);
-    s->need = n > 0 ? plays[0].n : 0;
+    /* only the length: a search may evaluate the state without its plays */
+    s->need = (uint8_t)bg_play_length(&s->board, player, hi, lo);
     /* as bg_hash_compute(): no steps made yet */
     s->hash = board_h ^ im->zob_phase[BG_PLAY] ^ im->zob_side[player] ^
               im->zob_roll[(hi - 1) * 6 + lo - 1];
