@@ -11,11 +11,12 @@
  * hit empties a point that held one man, and the bar is no destination), so
  * it is computed once per roll, and the legal starting points of a die are a
  * few mask operations (step_froms(), the same test as bg_step_ok()). Boards
- * reached are told apart by a key that each step updates (a sum of per-point
+ * reached are told apart by a key that each step updates (a sum of per-man
  * constants), confirmed by comparing the boards. */
 #include <string.h>
 
 #include "core/check.h"
+#include "core/rng.h"
 #include "games/backgammon/bg_internal.h"
 
 #define BAR_BIT     (1u << BG_BAR)
@@ -23,27 +24,6 @@
 #define TABLE_SLOTS (2 * BG_MAX_PLAYS)                              /* a power of two */
 #define TABLE_BITS  13
 _Static_assert(TABLE_SLOTS == 1 << TABLE_BITS, "TABLE_BITS must match TABLE_SLOTS");
-
-/* Key of one man of `player` on point i; a board's key is the sum over its
- * men (mod 2^64), taken relative to the board where the play began. Fixed
- * constants (splitmix64 from a fixed seed): the key decides only where a
- * board goes in the table, never whether two boards are equal. */
-static const uint64_t man_key[2][BG_POINTS] = {
-    {0x745516040d7ad2e1ull, 0xc546141551341381ull, 0x5499e943da0b9949ull, 0x4cb89ea0c0242dcfull,
-     0x5de7433e6cfc7b6dull, 0x07b216cae158d73cull, 0xcde3b15ef29e3dc6ull, 0xcbfab00618436eb1ull,
-     0xfcc724de691d4fc0ull, 0x9bae6dedb7874b64ull, 0x774431f8b16057f5ull, 0x93c82eeb738326edull,
-     0x7a567bb5217c5bcdull, 0x53a34f1123c455daull, 0x724a7efa94277acaull, 0x29cfd18621088156ull,
-     0x1a45282964fea16full, 0x435603bb07eaf296ull, 0x1039cae14ce1e13aull, 0x7048d4548338e310ull,
-     0x77efd8eb54fc2191ull, 0xe285db41d4be3925ull, 0xc09c0f3854c67ecbull, 0xde5877fc1bc8705cull,
-     0x0bd432c2d236b437ull, 0x96ccdf8f27589865ull},
-    {0x3ce27265118bb043ull, 0x0c206710d8bc353full, 0xd26299a190af5f13ull, 0xf9aeee516934926aull,
-     0x97211ec563aead7aull, 0xefbde758aa636dcfull, 0x19d90fd5684ad1ecull, 0x84a8284875d7c69bull,
-     0xd4a8056af6d620ffull, 0xba325a92278716e8ull, 0xe72c4016c46001c8ull, 0xd7ece4a1b1bac08bull,
-     0x3cc8eba31dbc98cdull, 0x4dd293e1f45afc29ull, 0x60f3ada27a23781aull, 0x1aaa06042fdcbcf1ull,
-     0xd463b25ee0725ac8ull, 0x987700fe086342f9ull, 0xfad8c6afe940e3a4ull, 0x2e4c927439cb3f40ull,
-     0x6469f28eeb64c646ull, 0x0a77085a31e3a3b2ull, 0x473df1b7fe0a59acull, 0x8dfab381ebd24319ull,
-     0x4fbc556af6f89436ull, 0x491ad2bb88cd2d85ull},
-};
 
 static inline int highest(uint32_t m) { return 31 - __builtin_clz(m); }
 
@@ -101,24 +81,6 @@ static inline uint32_t step_froms(uint32_t occ, uint32_t blocked, int die)
     return m;
 }
 
-/* bg_step_make() from `from` with `die`, keeping occ and the key. */
-static inline void step_on(bg_board_t *b, uint32_t *occ, uint64_t *key, int player, int from,
-                           int die)
-{
-    int8_t *me = b->men[player], *opp = b->men[1 - player];
-    int to = from > die ? from - die : BG_OFF;
-    if (--me[from] == 0) *occ &= ~(1u << from);
-    me[to]++;
-    *key += man_key[player][to] - man_key[player][from];
-    if (to == BG_OFF) return;
-    *occ |= 1u << to;
-    if (opp[25 - to] == 1) {
-        opp[25 - to] = 0;
-        opp[BG_BAR]++;
-        *key += man_key[1 - player][BG_BAR] - man_key[1 - player][25 - to];
-    }
-}
-
 typedef struct slot {
     uint32_t stamp; /* the slot is used when stamp == the epoch */
     int32_t play;   /* index into out */
@@ -132,11 +94,37 @@ typedef struct gen {
     int n, best; /* plays written; length of the longest play seen */
     uint8_t steps[BG_MAX_STEPS];
     uint32_t hi_froms; /* gen_pair(): the first pass's first steps */
+    /* Key of one man of a side on point i; a board's key is the sum over its
+     * men (mod 2^64), taken relative to the board where the play began. The
+     * key decides only where a board goes in the table, never whether two
+     * boards are equal. Drawn once per thread (`keyed`). */
+    bool keyed;
+    uint64_t man_key[2][BG_POINTS];
     /* open addressing on the key; a new epoch empties the table without
      * clearing it */
     uint32_t epoch;
     slot_t slot[TABLE_SLOTS];
 } gen_t;
+
+/* bg_step_make() from `from` with `die`, keeping occ and the key. */
+static inline void step_on(const gen_t *gn, bg_board_t *b, uint32_t *occ, uint64_t *key, int from,
+                           int die)
+{
+    int player = gn->player;
+    const uint64_t(*man_key)[BG_POINTS] = gn->man_key;
+    int8_t *me = b->men[player], *opp = b->men[1 - player];
+    int to = from > die ? from - die : BG_OFF;
+    if (--me[from] == 0) *occ &= ~(1u << from);
+    me[to]++;
+    *key += man_key[player][to] - man_key[player][from];
+    if (to == BG_OFF) return;
+    *occ |= 1u << to;
+    if (opp[25 - to] == 1) {
+        opp[25 - to] = 0;
+        opp[BG_BAR]++;
+        *key += man_key[1 - player][BG_BAR] - man_key[1 - player][25 - to];
+    }
+}
 
 /* Empty the table: a new epoch (clearing the stamps once in 2^32 epochs,
  * when the counter wraps and old stamps could look current). */
@@ -191,7 +179,7 @@ static void gen_doubles(gen_t *gn, const bg_board_t *b, uint32_t occ, uint64_t k
         bg_board_t next = *b;
         uint32_t o = occ;
         uint64_t k = key;
-        step_on(&next, &o, &k, gn->player, from, die);
+        step_on(gn, &next, &o, &k, from, die);
         gn->steps[depth] = (uint8_t)bg_step_action(from, die);
         gen_doubles(gn, &next, o, k, die, depth + 1, from);
     } while (m);
@@ -221,7 +209,7 @@ static void gen_pair(gen_t *gn, const bg_board_t *b, uint32_t occ, int first, in
         bg_board_t mid = *b;
         uint32_t o1 = occ;
         uint64_t k1 = 0;
-        step_on(&mid, &o1, &k1, gn->player, from, first);
+        step_on(gn, &mid, &o1, &k1, from, first);
         gn->steps[0] = (uint8_t)bg_step_action(from, first);
         uint32_t m2 = step_froms(o1, gn->blocked, second);
         if (m2 == 0 && singles) {
@@ -235,7 +223,7 @@ static void gen_pair(gen_t *gn, const bg_board_t *b, uint32_t occ, int first, in
             bg_board_t end = mid;
             uint32_t o2 = o1;
             uint64_t k2 = k1;
-            step_on(&end, &o2, &k2, gn->player, f2, second);
+            step_on(gn, &end, &o2, &k2, f2, second);
             gn->steps[1] = (uint8_t)bg_step_action(f2, second);
             record(gn, &end, k2, 2);
         }
@@ -245,6 +233,13 @@ static void gen_pair(gen_t *gn, const bg_board_t *b, uint32_t occ, int first, in
 int bg_plays(const bg_board_t *b, int player, int d1, int d2, bg_play_t *out)
 {
     static _Thread_local gen_t gn;
+    if (!gn.keyed) {
+        rng_t r;
+        rng_init(&r, 0x6261636b67616d6dull); /* "backgamm" */
+        for (int p = 0; p < 2; p++)
+            for (int i = 0; i < BG_POINTS; i++) gn.man_key[p][i] = rng_next(&r);
+        gn.keyed = true;
+    }
     next_epoch(&gn);
     memset(gn.steps, 0, sizeof gn.steps);
     gn.player = player;
