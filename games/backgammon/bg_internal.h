@@ -38,15 +38,17 @@
 
 #include "games/game.h"
 
-#define BG_MEN         15
-#define BG_OFF         0
-#define BG_BAR         25
-#define BG_POINTS      26 /* off, points 1..24, bar */
-#define BG_NUM_ACTIONS 151
-#define BG_PASS        150
-#define BG_MAX_STEPS   4
-#define BG_MAX_PLAYS   4096 /* distinct plays of one roll: far above the known maximum */
-#define BG_ID_LEN      14   /* gnubg Position ID characters */
+#define BG_MEN           15
+#define BG_OFF           0
+#define BG_BAR           25
+#define BG_POINTS        26 /* off, points 1..24, bar */
+#define BG_NUM_ACTIONS   151
+#define BG_PASS          150
+#define BG_MAX_STEPS     4
+#define BG_MAX_PLAYS     4096 /* distinct plays of one roll: far above the known maximum */
+#define BG_ID_LEN        14   /* gnubg Position ID characters */
+#define BG_OPENING_ROLLS 30   /* outcomes of the opening roll (one die each, no ties) */
+#define BG_ROLLS         21   /* outcomes of a later roll */
 
 /* Game phases (bg_state_t.phase). */
 enum { BG_OPENING = 0, BG_ROLL, BG_PLAY, BG_OVER };
@@ -96,6 +98,12 @@ typedef struct bg_impl {
     uint64_t zob_roll[36];
     uint64_t zob_step[BG_MAX_STEPS][BG_NUM_ACTIONS];
     uint64_t zob_hit[BG_MAX_STEPS]; /* step k hit a blot (the steps alone don't say) */
+    /* the chance outcomes, in bg_chance_outcomes() order: the opening roll
+     * (X's die, O's die) and later rolls (hi, lo) */
+    int opening_actions[BG_OPENING_ROLLS];
+    double opening_probs[BG_OPENING_ROLLS];
+    int roll_actions[BG_ROLLS];
+    double roll_probs[BG_ROLLS];
 } bg_impl_t;
 
 static inline const bg_impl_t *bg_impl(const game_t *g) { return (const bg_impl_t *)g->impl; }
@@ -121,11 +129,15 @@ bool bg_step_make(bg_board_t *b, int player, int action);
 /* The canonical plays of `player` rolling (d1, d2) on `b`: writes up to
  * BG_MAX_PLAYS into out and returns the count (0: no legal play). */
 int bg_plays(const bg_board_t *b, int player, int d1, int d2, bg_play_t *out);
-/* The length of the plays of (d1, d2): 0 when there is no legal play. */
-int bg_play_length(const bg_board_t *b, int player, int d1, int d2);
 /* The plays of the roll in progress in `s` (BG_PLAY), cached per thread:
  * the returned array stays valid until the thread's next call. */
 const bg_play_t *bg_state_plays(const bg_state_t *s, int *n);
+/* The length of the plays of (d1, d2): 0 when there is no legal play. */
+int bg_play_length(const bg_board_t *b, int player, int d1, int d2);
+/* The legal steps of the play in progress in `s` (BG_PLAY, need > 0): the
+ * next step of every play of bg_state_plays() that continues the steps made,
+ * ascending, each once; returns the count. */
+int bg_state_next_steps(const bg_state_t *s, int *out);
 /* Begin the play of `player` after rolling (hi, lo): compute `need` (0:
  * the player must pass). */
 void bg_begin_play(const game_t *g, bg_state_t *s, int player, int hi, int lo);

@@ -1,12 +1,8 @@
-/* rules.c — Backgammon: steps, the canonical plays of a roll, chance,
- * application and outcome.
+/* rules.c — Backgammon: steps, chance, application and outcome.
  *
- * A play is generated whole from the board where it began (bg_plays()), so
- * the per-roll rules (use both dice, else the larger; doubles as many as
- * possible; one play per resulting position) are decided once per roll; the
- * legal steps of a state are the next steps of the plays that begin with the
- * steps already made. A one-entry cache per thread keeps the plays of the
- * last roll asked about, which is every call of a play in progress. */
+ * The canonical plays of a roll are generated whole in plays.c; the legal
+ * steps of a state are the next steps of the plays that begin with the steps
+ * already made. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +44,21 @@ int bg_impl_create(game_t *g, bool points_scoring, int max_turns, bool foster)
     for (int k = 0; k < BG_MAX_STEPS; k++)
         for (int a = 0; a < BG_NUM_ACTIONS; a++) im->zob_step[k][a] = rng_next(&r);
     for (int k = 0; k < BG_MAX_STEPS; k++) im->zob_hit[k] = rng_next(&r);
+    /* the opening roll gives one die to each side and the higher die moves
+     * first, so doubles are rolled again: 30 equally likely ordered pairs.
+     * Later rolls are unordered: 21 outcomes, the non-doubles twice as likely */
+    int no = 0, nr = 0;
+    for (int a = 1; a <= 6; a++)
+        for (int b = 1; b <= 6; b++) {
+            if (a != b) {
+                im->opening_actions[no] = (a - 1) * 6 + b - 1;
+                im->opening_probs[no++] = 1.0 / 30;
+            }
+            if (a >= b) {
+                im->roll_actions[nr] = (a - 1) * 6 + b - 1;
+                im->roll_probs[nr++] = a == b ? 1.0 / 36 : 2.0 / 36;
+            }
+        }
     g->impl = im;
     return HOYLE_OK;
 }
@@ -88,185 +99,6 @@ bool bg_step_make(bg_board_t *b, int player, int action)
     opp[25 - to] = 0;
     opp[BG_BAR]++;
     return true;
-}
-
-/* ---- the plays of a roll ---- */
-
-typedef struct gen {
-    int player;
-    bg_play_t *out;
-    int n, best; /* plays written; length of the longest play seen */
-    uint8_t steps[BG_MAX_STEPS];
-    /* open addressing on the board: slot i holds play index table[i] when
-     * stamp[i] == epoch (a new epoch empties the table without clearing it) */
-    uint32_t epoch;
-    uint32_t stamp[2 * BG_MAX_PLAYS];
-    int table[2 * BG_MAX_PLAYS];
-} gen_t;
-
-/* Empty the table: a new epoch (clearing the stamps once in 2^32 epochs,
- * when the counter wraps and old stamps could look current). */
-static void next_epoch(gen_t *gn)
-{
-    if (++gn->epoch == 0) {
-        memset(gn->stamp, 0, sizeof gn->stamp);
-        gn->epoch = 1;
-    }
-}
-
-/* Hash of the raw bytes for the dedup table: bg_plays() gets a bare board,
- * without the game and so without its Zobrist keys. */
-static uint64_t board_key(const bg_board_t *b)
-{
-    uint64_t w[(sizeof *b + 7) / 8] = {0}, h = 0x9e3779b97f4a7c15ull;
-    memcpy(w, b, sizeof *b);
-    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) h = (h ^ w[i]) * 0xff51afd7ed558ccdull;
-    return h ^ (h >> 29);
-}
-
-/* Record a complete play of `len` steps ending on `b`: longer plays replace
- * shorter ones; a board already reached keeps the earlier play. */
-static void record(gen_t *gn, const bg_board_t *b, int len)
-{
-    if (len < gn->best) return;
-    if (len > gn->best) {
-        gn->best = len;
-        gn->n = 0;
-        next_epoch(gn);
-    }
-    size_t mask = 2 * BG_MAX_PLAYS - 1, i = board_key(b) & mask;
-    for (; gn->stamp[i] == gn->epoch; i = (i + 1) & mask)
-        if (memcmp(&gn->out[gn->table[i]].after, b, sizeof *b) == 0) return;
-    /* Unreachable from any input: plays are distinct resulting boards, every
-     * board that parses has at most BG_MEN men a side, and no such position
-     * has more than 3060 distinct plays of one roll (gnubg's MAX_MOVES), well
-     * under BG_MAX_PLAYS. Failing here means the generator is broken. */
-    CHECK_LT(gn->n, BG_MAX_PLAYS);
-    bg_play_t *pl = &gn->out[gn->n];
-    pl->n = (uint8_t)len;
-    memcpy(pl->steps, gn->steps, sizeof pl->steps);
-    pl->after = *b;
-    gn->stamp[i] = gn->epoch;
-    gn->table[i] = gn->n++;
-}
-
-/* Doubles: steps of `die`, each from a point no higher than the last. */
-static void gen_doubles(gen_t *gn, const bg_board_t *b, int die, int depth, int top)
-{
-    bool any = false;
-    if (depth < BG_MAX_STEPS)
-        for (int from = top; from >= 1; from--) {
-            int a = bg_step_action(from, die);
-            if (!bg_step_ok(b, gn->player, a)) continue;
-            bg_board_t next = *b;
-            bg_step_make(&next, gn->player, a);
-            gn->steps[depth] = (uint8_t)a;
-            any = true;
-            gen_doubles(gn, &next, die, depth + 1, from);
-        }
-    if (!any) record(gn, b, depth);
-}
-
-/* Other rolls: `first` then `second`; a play of one step (`first` alone,
- * `second` impossible after it) is recorded only when `singles`. */
-static void gen_pair(gen_t *gn, const bg_board_t *b, int first, int second, bool singles)
-{
-    for (int from = BG_BAR; from >= 1; from--) {
-        int a = bg_step_action(from, first);
-        if (!bg_step_ok(b, gn->player, a)) continue;
-        bg_board_t mid = *b;
-        bg_step_make(&mid, gn->player, a);
-        gn->steps[0] = (uint8_t)a;
-        bool any = false;
-        for (int f2 = BG_BAR; f2 >= 1; f2--) {
-            int a2 = bg_step_action(f2, second);
-            if (!bg_step_ok(&mid, gn->player, a2)) continue;
-            bg_board_t end = mid;
-            bg_step_make(&end, gn->player, a2);
-            gn->steps[1] = (uint8_t)a2;
-            any = true;
-            record(gn, &end, 2);
-        }
-        if (!any && singles) {
-            gn->steps[1] = 0;
-            record(gn, &mid, 1);
-        }
-    }
-}
-
-int bg_plays(const bg_board_t *b, int player, int d1, int d2, bg_play_t *out)
-{
-    static _Thread_local gen_t gn;
-    next_epoch(&gn);
-    memset(gn.steps, 0, sizeof gn.steps);
-    gn.player = player;
-    gn.out = out;
-    gn.n = 0;
-    gn.best = 0;
-    if (d1 == d2) {
-        gen_doubles(&gn, b, d1, 0, BG_BAR);
-        return gn.best > 0 ? gn.n : 0;
-    }
-    int hi = d1 > d2 ? d1 : d2, lo = d1 + d2 - hi;
-    /* Both orders; plays of both dice replace plays of one. When only one
-     * die can be used, the larger is played if it can be: the smaller die's
-     * lone steps count only when the first pass found no step at all. */
-    gen_pair(&gn, b, hi, lo, true);
-    gen_pair(&gn, b, lo, hi, gn.n == 0);
-    return gn.best > 0 ? gn.n : 0;
-}
-
-/* The most steps of (d1, d2) that `player` can make on `b`, stopping at
- * the first play that uses them all: cheaper than bg_plays() when only the
- * length of the plays is wanted (every roll). */
-static int most_steps(const bg_board_t *b, int player, int first, int second, int depth, int max)
-{
-    if (depth == max) return depth;
-    int die = depth == 0 || first == second ? first : second, best = depth;
-    for (int from = BG_BAR; from >= 1; from--) {
-        int a = bg_step_action(from, die);
-        if (!bg_step_ok(b, player, a)) continue;
-        bg_board_t next = *b;
-        bg_step_make(&next, player, a);
-        int got = most_steps(&next, player, first, second, depth + 1, max);
-        if (got > best) best = got;
-        if (best == max) break;
-    }
-    return best;
-}
-
-int bg_play_length(const bg_board_t *b, int player, int d1, int d2)
-{
-    if (d1 == d2) return most_steps(b, player, d1, d1, 0, BG_MAX_STEPS);
-    int a = most_steps(b, player, d1, d2, 0, 2);
-    return a == 2                                     ? 2
-           : most_steps(b, player, d2, d1, 0, 2) == 2 ? 2
-           : a                                        ? 1
-                                                      : most_steps(b, player, d2, d1, 0, 1);
-}
-
-typedef struct play_cache {
-    bool valid;
-    bg_board_t board;
-    uint8_t player, hi, lo;
-    int n;
-    bg_play_t plays[BG_MAX_PLAYS];
-} play_cache_t;
-
-const bg_play_t *bg_state_plays(const bg_state_t *s, int *n)
-{
-    static _Thread_local play_cache_t c;
-    if (!c.valid || c.player != s->to_move || c.hi != s->dice[0] || c.lo != s->dice[1] ||
-        memcmp(&c.board, &s->start, sizeof c.board) != 0) {
-        c.n = bg_plays(&s->start, s->to_move, s->dice[0], s->dice[1], c.plays);
-        c.board = s->start;
-        c.player = s->to_move;
-        c.hi = s->dice[0];
-        c.lo = s->dice[1];
-        c.valid = true;
-    }
-    *n = c.n;
-    return c.plays;
 }
 
 /* ---- hashing ---- */
@@ -348,17 +180,22 @@ void bg_settle(const game_t *g, bg_state_t *s)
 /* The roll is over (played or passed): the other player rolls next. */
 static void end_play(const game_t *g, bg_state_t *s, int player)
 {
+    /* the hash less the play's keys is the board's; then the roll's keys */
+    const bg_impl_t *im = bg_impl(g);
+    uint64_t board_h = s->hash ^ im->zob_phase[BG_PLAY] ^ im->zob_side[player] ^ play_hash(im, s);
     s->phase = BG_ROLL;
     s->to_move = (uint8_t)(1 - player);
     s->need = s->nsteps = 0;
     memset(s->steps, 0, sizeof s->steps);
     memset(s->dice, 0, sizeof s->dice);
-    s->hash = bg_hash_compute(g, s);
+    s->hash = board_h ^ im->zob_phase[BG_ROLL] ^ im->zob_side[1 - player];
     bg_settle(g, s);
 }
 
-void bg_begin_play(const game_t *g, bg_state_t *s, int player, int hi, int lo)
+/* bg_begin_play() given the board's part of the hash, `board_h`. */
+static void start_play(const game_t *g, bg_state_t *s, int player, int hi, int lo, uint64_t board_h)
 {
+    const bg_impl_t *im = bg_impl(g);
     s->turns++;
     s->phase = BG_PLAY;
     s->to_move = (uint8_t)player;
@@ -367,8 +204,16 @@ void bg_begin_play(const game_t *g, bg_state_t *s, int player, int hi, int lo)
     s->start = s->board;
     s->nsteps = 0;
     memset(s->steps, 0, sizeof s->steps);
+    /* only the length: a search may evaluate the state without its plays */
     s->need = (uint8_t)bg_play_length(&s->board, player, hi, lo);
-    s->hash = bg_hash_compute(g, s);
+    /* as bg_hash_compute(): no steps made yet */
+    s->hash = board_h ^ im->zob_phase[BG_PLAY] ^ im->zob_side[player] ^
+              im->zob_roll[(hi - 1) * 6 + lo - 1];
+}
+
+void bg_begin_play(const game_t *g, bg_state_t *s, int player, int hi, int lo)
+{
+    start_play(g, s, player, hi, lo, board_hash(bg_impl(g), &s->board));
 }
 
 void bg_init(const game_t *g, void *sv)
@@ -394,24 +239,17 @@ int bg_current_player(const game_t *g, const void *sv)
 
 int bg_chance_outcomes(const game_t *g, const void *sv, int *actions, double *probs)
 {
-    (void)g;
+    const bg_impl_t *im = bg_impl(g);
     const bg_state_t *s = sv;
-    int n = 0;
-    /* the opening roll gives one die to each side and the higher die
-     * moves first, so doubles are rolled again: 30 equally likely
-     * ordered pairs. Later rolls are unordered: 21 outcomes, the
-     * non-doubles twice as likely */
-    for (int a = 1; a <= 6; a++)
-        for (int b = 1; b <= 6; b++) {
-            if (s->phase == BG_OPENING && a != b) {
-                actions[n] = (a - 1) * 6 + b - 1;
-                probs[n++] = 1.0 / 30;
-            } else if (s->phase == BG_ROLL && a >= b) {
-                actions[n] = (a - 1) * 6 + b - 1;
-                probs[n++] = a == b ? 1.0 / 36 : 2.0 / 36;
-            }
-        }
-    return n;
+    if (s->phase == BG_OPENING) {
+        memcpy(actions, im->opening_actions, sizeof im->opening_actions);
+        memcpy(probs, im->opening_probs, sizeof im->opening_probs);
+        return BG_OPENING_ROLLS;
+    }
+    if (s->phase != BG_ROLL) return 0;
+    memcpy(actions, im->roll_actions, sizeof im->roll_actions);
+    memcpy(probs, im->roll_probs, sizeof im->roll_probs);
+    return BG_ROLLS;
 }
 
 int bg_legal_actions(const game_t *g, const void *sv, int *out)
@@ -426,18 +264,7 @@ int bg_legal_actions(const game_t *g, const void *sv, int *out)
         out[0] = BG_PASS;
         return 1;
     }
-    int np;
-    const bg_play_t *plays = bg_state_plays(s, &np);
-    bool seen[BG_NUM_ACTIONS] = {false};
-    /* the next step of every play that continues the steps made so
-     * far, each action once */
-    for (int i = 0; i < np; i++)
-        if (memcmp(plays[i].steps, s->steps, s->nsteps) == 0)
-            seen[plays[i].steps[s->nsteps]] = true;
-    int n = 0;
-    for (int a = 0; a < BG_NUM_ACTIONS; a++)
-        if (seen[a]) out[n++] = a;
-    return n;
+    return bg_state_next_steps(s, out);
 }
 
 void bg_apply(const game_t *g, void *sv, int action)
@@ -445,12 +272,15 @@ void bg_apply(const game_t *g, void *sv, int action)
     const bg_impl_t *im = bg_impl(g);
     bg_state_t *s = sv;
     int a = action / 6 + 1, b = action % 6 + 1;
+    /* the hash less the phase's keys is the board's */
     if (s->phase == BG_OPENING) {
-        bg_begin_play(g, s, a > b ? 0 : 1, a > b ? a : b, a > b ? b : a);
+        start_play(g, s, a > b ? 0 : 1, a > b ? a : b, a > b ? b : a,
+                   s->hash ^ im->zob_phase[BG_OPENING]);
         return;
     }
     if (s->phase == BG_ROLL) {
-        bg_begin_play(g, s, s->to_move, a, b);
+        start_play(g, s, s->to_move, a, b,
+                   s->hash ^ im->zob_phase[BG_ROLL] ^ im->zob_side[s->to_move]);
         return;
     }
     if (action == BG_PASS) {
