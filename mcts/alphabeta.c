@@ -46,6 +46,7 @@ struct ab {
     int max_frames;    /* max_game_length + 3: a ply past it is a leaf */
     size_t num_chance; /* chance outcomes per frame */
     bool oom;          /* a frame could not be allocated: the search fails */
+    bool pvs;          /* p.pvs, in a game without chance nodes */
     int64_t *history;  /* [num_players][num_actions] */
     int *counter;      /* [num_players][num_actions]: the quiet reply that last cut after that
                           action, or -1 */
@@ -127,6 +128,10 @@ int ab_create(const game_t *g, const ab_params_t *params, ab_t **out)
     if (t == NULL) return hoyle_error(HOYLE_ENOMEM, "alphabeta: out of memory");
     t->g = g;
     t->p = *params;
+    /* Null windows only pay where the tree is strongly ordered: at a chance
+     * node Star1 narrows a null window into probes that fail high and are
+     * searched again (backgammon at depth 2: 14% more nodes with PVS). */
+    t->pvs = params->pvs && g->max_chance_outcomes == 0;
     t->max_frames = g->max_game_length + 3;
     t->num_chance = g->max_chance_outcomes > 0 ? (size_t)g->max_chance_outcomes : 1;
     /* the depth bound: a ply per whole move and per quiescence step, plus a
@@ -411,7 +416,7 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
         if (d < depth && ply < 2 * t->root_depth && next >= 0 && game_is_forcing(g, c)) d = depth;
         double v;
         double nb = nextafter(alpha, INFINITY);
-        if (i == 0 || !t->p.pvs || nb >= beta) {
+        if (i == 0 || !t->pvs || nb >= beta) {
             v = child_value(t, ply + 1, c, d, alpha, beta, player, false);
         } else {
             v = child_value(t, ply + 1, c, d, alpha, nb, player, false);

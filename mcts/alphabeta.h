@@ -20,14 +20,17 @@
  * at each depth equals plain minimax's exactly), move ordering by TT move,
  * noisy actions, two killers per ply, the counter-move of the previous
  * action (Uiterwijk 1992) and the history heuristic (Schaeffer 1989).
- * Principal variation search (Marsland and Campbell 1982, "Parallel search of
- * strongly ordered game trees"): after the first move each move is searched
- * with a null window just above alpha and again with the whole window only
- * when it lands inside; an optional aspiration window at the root widens on
- * failure. Both keep the value at each depth equal to plain minimax's
- * (fail-soft bounds are on the correct side whatever the window). Search frames are sized by the
- * depth bound at ab_create(); only the first line deeper than that (long chains) adds frames, so
- * nothing is allocated in the steady state. The frame count never changes a result.
+ * Principal variation search (Marsland and Campbell 1982, "Parallel search
+ * of strongly ordered game trees"): after the first move each move is
+ * searched with a null window just above alpha, and again with the whole
+ * window only when it lands inside (only in games without chance nodes,
+ * where Star1 turns null windows into more re-searches than they save); an
+ * optional aspiration window at the root widens on failure. Both keep the
+ * value at each depth equal to plain minimax's (fail-soft bounds are on the
+ * correct side whatever the window). Search frames are sized by the depth
+ * bound at ab_create(); only the first line deeper than that (long chains)
+ * adds frames, so nothing is allocated in the steady state. The frame count
+ * never changes a result.
  *
  * One ab_t per thread; seeded nothing (alpha-beta is deterministic). */
 #ifndef HOYLE_MCTS_ALPHABETA_H
@@ -51,7 +54,7 @@ typedef struct ab_params {
     bool iterative;         /* iterative deepening from depth 1 (else max_depth only) */
     bool killers;           /* killer-move ordering */
     bool history;           /* history-heuristic ordering */
-    bool pvs;               /* principal variation search: null windows after the first move */
+    bool pvs;               /* principal variation search (games without chance nodes) */
     bool counter_moves;     /* counter-move ordering (the quiet reply that last cut after a move) */
     double aspiration;      /* root window +- this around the last iteration's value; 0 = none */
     uint64_t max_nodes;     /* stop iterating (and abort) after this many nodes; 0 = none */

@@ -19,27 +19,27 @@ static int ch_current_player(const game_t *g, const void *state)
     return s->result == CH_ONGOING ? s->pos.side : PLAYER_TERMINAL;
 }
 
-static int ch_legal(const game_t *g, const void *state, int *out)
+/* The legal actions, or with `noisy` only the captures and promotions
+ * (quiescence's moves, generated directly), ascending as the contract asks. */
+static int actions_of(const ch_state_t *s, int *out, bool noisy)
 {
-    (void)g;
-    const ch_state_t *s = state;
     if (s->result != CH_ONGOING) return 0;
     ch_move_t moves[CH_MAX_MOVES];
-    int n = ch_gen_legal(&s->pos, moves);
-    ch_moves_to_actions(&s->pos, moves, n, out); /* ascending, as the contract asks */
+    int n = noisy ? ch_gen_noisy(&s->pos, moves) : ch_gen_legal(&s->pos, moves);
+    ch_moves_to_actions(&s->pos, moves, n, out);
     return n;
 }
 
-/* Quiescence's moves generated directly (captures and promotions only). */
+static int ch_legal(const game_t *g, const void *state, int *out)
+{
+    (void)g;
+    return actions_of(state, out, false);
+}
+
 static int ch_noisy(const game_t *g, const void *state, int *out)
 {
     (void)g;
-    const ch_state_t *s = state;
-    if (s->result != CH_ONGOING) return 0;
-    ch_move_t moves[CH_MAX_MOVES];
-    int n = ch_gen_noisy(&s->pos, moves);
-    ch_moves_to_actions(&s->pos, moves, n, out);
-    return n;
+    return actions_of(state, out, true);
 }
 
 static void ch_do(const game_t *g, void *state, int action)
