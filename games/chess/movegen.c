@@ -9,7 +9,8 @@
  * En passant, which lifts two pieces off one rank, is tested by its own
  * attack check (the horizontal-pin case). Castling: not out of, through or
  * into check; the squares between king and rook empty. The generator has a
- * counting mode (perft's bulk counting) sharing the same code. */
+ * counting mode (perft's bulk counting) and a noisy mode (only captures and
+ * promotions, quiescence's moves) sharing the same code. */
 #include "games/chess/chess_internal.h"
 
 #define RANK1 0x00000000000000FFull
