@@ -35,6 +35,15 @@ bool game_is_noisy(const game_t *g, const void *s, int action)
     return g->vt->is_noisy ? g->vt->is_noisy(g, s, action) : false;
 }
 
+int game_noisy_actions(const game_t *g, const void *s, int *out)
+{
+    if (g->vt->noisy_actions) return g->vt->noisy_actions(g, s, out);
+    int n = game_legal_actions(g, s, out), k = 0;
+    for (int i = 0; i < n; i++)
+        if (game_is_noisy(g, s, out[i])) out[k++] = out[i];
+    return k;
+}
+
 bool game_is_forcing(const game_t *g, const void *s)
 {
     return g->vt->is_forcing ? g->vt->is_forcing(g, s) : false;

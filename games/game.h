@@ -132,6 +132,10 @@ typedef struct game_vt {
     /* True for actions that quiescence search should extend (captures).
      * Default: none. */
     bool (*is_noisy)(const game_t *g, const void *s, int action);
+    /* The legal actions is_noisy accepts, ascending, into out (max_legal
+     * room); returns the count (quiescence search). Default: legal_actions
+     * filtered by is_noisy; a game gives the slot to generate them faster. */
+    int (*noisy_actions)(const game_t *g, const void *s, int *out);
     /* True when the player to move in `s` (a decision state) is under a
      * threat a search must not stop at (chess: in check): alpha-beta
      * searches a move into such a state one ply deeper (check extension)
@@ -236,6 +240,7 @@ static inline int game_obs_size(const game_t *g)
 int game_chance_outcomes(const game_t *g, const void *s, int *actions, double *probs);
 double game_evaluate(const game_t *g, const void *s, int player);
 bool game_is_noisy(const game_t *g, const void *s, int action);
+int game_noisy_actions(const game_t *g, const void *s, int *out);
 bool game_is_forcing(const game_t *g, const void *s);
 int game_noisy_order(const game_t *g, const void *s, int action);
 bool game_is_legal(const game_t *g, const void *s, int action);

@@ -18,10 +18,19 @@
  * Iterative deepening, a transposition table keyed by the game's Zobrist
  * hash (cutoffs only from entries of the same remaining depth, so the value
  * at each depth equals plain minimax's exactly), move ordering by TT move,
- * noisy actions, two killers per ply and the history heuristic (Schaeffer
- * 1989). Search frames are sized by the depth bound at ab_create(); only
- * the first line deeper than that (long chains) adds frames, so nothing is
- * allocated in the steady state. The frame count never changes a result.
+ * noisy actions, two killers per ply, the counter-move of the previous
+ * action (Uiterwijk 1992) and the history heuristic (Schaeffer 1989).
+ * Principal variation search (Marsland and Campbell 1982, "Parallel search
+ * of strongly ordered game trees"): after the first move each move is
+ * searched with a null window just above alpha, and again with the whole
+ * window only when it lands inside (only in games without chance nodes,
+ * where Star1 turns null windows into more re-searches than they save); an
+ * optional aspiration window at the root widens on failure. Both keep the
+ * value at each depth equal to plain minimax's (fail-soft bounds are on the
+ * correct side whatever the window). Search frames are sized by the depth
+ * bound at ab_create(); only the first line deeper than that (long chains)
+ * adds frames, so nothing is allocated in the steady state. The frame count
+ * never changes a result.
  *
  * One ab_t per thread; seeded nothing (alpha-beta is deterministic). */
 #ifndef HOYLE_MCTS_ALPHABETA_H
@@ -45,13 +54,16 @@ typedef struct ab_params {
     bool iterative;         /* iterative deepening from depth 1 (else max_depth only) */
     bool killers;           /* killer-move ordering */
     bool history;           /* history-heuristic ordering */
+    bool pvs;               /* principal variation search (games without chance nodes) */
+    bool counter_moves;     /* counter-move ordering (the quiet reply that last cut after a move) */
+    double aspiration;      /* root window +- this around the last iteration's value; 0 = none */
     uint64_t max_nodes;     /* stop iterating (and abort) after this many nodes; 0 = none */
     const atomic_int *stop; /* set by another thread: abort like the clock; NULL = none */
 } ab_params_t;
 
 /* Defaults: depth 4, no time limit, 2^20 TT entries, quiescence off (qdepth
- * 8 when on), iterative deepening, killers and history on, no node limit,
- * no stop flag. */
+ * 8 when on), iterative deepening, killers, history, counter-moves and PVS
+ * on, no aspiration window, no node limit, no stop flag. */
 void ab_params_default(ab_params_t *p);
 
 typedef struct ab_result {

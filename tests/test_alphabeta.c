@@ -111,11 +111,12 @@ static bool random_position(const game_t *g, rng_t *r, int max_plies, void *s)
     return !game_is_terminal(g, s);
 }
 
-/* Compare alpha-beta (three configurations: TT + killers + history with
- * iterative deepening; no table, no ordering heuristics; a table without
- * iterative deepening) with minimax on `count` random positions at depths
- * 1..max_depth. Searchers are made once per depth and cleared between
- * positions. */
+/* Compare alpha-beta (three configurations: TT + killers + history +
+ * counter-moves, PVS and an aspiration window with iterative deepening;
+ * plain alpha-beta: no table, no ordering heuristics, no PVS; a table and
+ * PVS without iterative deepening) with minimax on `count` random positions
+ * at depths 1..max_depth. Searchers are made once per depth and cleared
+ * between positions. */
 static void compare_on_game(const game_t *g, int count, int max_depth, uint64_t seed)
 {
     enum { CONFIGS = 3, MAX_D = 8 };
@@ -131,8 +132,9 @@ static void compare_on_game(const game_t *g, int count, int max_depth, uint64_t 
             ab_params_default(&q);
             q.max_depth = d;
             q.tt_entries = k == 1 ? 0 : 1 << 10;
-            q.killers = q.history = k != 1;
+            q.killers = q.history = q.counter_moves = q.pvs = k != 1;
             q.iterative = k != 2;
+            q.aspiration = k == 0 ? 0.05 : 0;
             HARNESS_OK(ab_create(g, &q, &searchers[d][k]));
         }
     int mismatches = 0, done = 0;
@@ -169,6 +171,23 @@ static void test_toys_equal_minimax(void)
         const game_t *g = toy_create(toy_names[i]);
         compare_on_game(g, 1000, 4, 42 + (uint64_t)i);
         toy_free(g);
+    }
+}
+
+/* PVS (null windows, re-searched when inside) and the aspiration window
+ * keep the minimax value deeper than the registry sweep goes, in two games
+ * with heuristic leaves: chess to depth 3 and English checkers to 6. */
+static void test_pvs_deeper_equal_minimax(void)
+{
+    static const struct {
+        const char *spec;
+        int count, depth;
+    } cases[] = {{"chess", 24, 3}, {"checkers(variant=english)", 60, 6}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const game_t *g;
+        HARNESS_OK(game_create(cases[i].spec, &g));
+        compare_on_game(g, cases[i].count, cases[i].depth, 1234 + (uint64_t)i);
+        game_free(g);
     }
 }
 
@@ -305,6 +324,8 @@ int main(void)
         {"chains never flip the sign", test_chain_sign},
         {"quiescence and time limit", test_quiescence_and_time},
         {"registry games: alpha-beta equals minimax", test_registry_equal_minimax},
+        {"PVS and aspiration equal minimax deeper (chess, checkers)",
+         test_pvs_deeper_equal_minimax},
         {NULL, NULL},
     };
     return harness_run("alphabeta", tests);

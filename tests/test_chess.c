@@ -1,6 +1,7 @@
 /* test_chess.c — the chess game: perft tables (chessprogramming wiki and
  * rule traps), fast vs generic perft in random games and with a repetition
- * history, SAN and UCI round trips over every legal move of random games. */
+ * history, SAN and UCI round trips over every legal move of random games,
+ * the noisy-move generator against the filtered legal moves. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,61 @@ static void test_notation_random_games(void)
     game_free(g);
 }
 
+/* ---- quiescence's moves ---- */
+
+/* The noisy-move generator (the noisy_actions slot) gives exactly the legal
+ * actions is_noisy accepts, in the same ascending order: every position of
+ * the perft tables (en-passant pins, promotions, checks) and 12 random
+ * plies from each, and random games from the start. */
+static int noisy_checked(const game_t *g, const ch_state_t *s)
+{
+    int legal[CH_MAX_MOVES], noisy[CH_MAX_MOVES], k = 0;
+    int n = game_legal_actions(g, s, legal), m = game_noisy_actions(g, s, noisy);
+    bool same = true;
+    for (int i = 0; i < n; i++)
+        if (game_is_noisy(g, s, legal[i])) same = same && k < m && noisy[k++] == legal[i];
+    CU_ASSERT(same && k == m);
+    return m;
+}
+
+static void test_noisy_actions(void)
+{
+    const game_t *g = mk("chess(insufficient=play)");
+    rng_t rng;
+    rng_init(&rng, 31);
+    int positions = 0, noisy = 0, legal[CH_MAX_MOVES];
+    static const char *const files[] = {"chess/perft_traps.txt", "chess/perft_wiki.txt"};
+    for (int f = 0; f < 2; f++) {
+        char *text = harness_read_data(files[f]);
+        CU_ASSERT_FATAL(text != NULL);
+        for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+            char *a = strstr(line, " | "), *b = a ? strstr(a + 3, " | ") : NULL;
+            if (line[0] == '#' || !b) continue;
+            *b = 0;
+            ch_state_t s;
+            HARNESS_OK(game_position_from_string(g, a + 3, &s));
+            for (int ply = 0; ply < 12 && !game_is_terminal(g, &s); ply++, positions++) {
+                noisy += noisy_checked(g, &s);
+                int n = game_legal_actions(g, &s, legal);
+                game_apply(g, &s, legal[rng_below(&rng, (uint32_t)n)]);
+            }
+        }
+        free(text);
+    }
+    for (int game = 0; game < 20; game++) {
+        ch_state_t s;
+        game_init(g, &s);
+        for (int ply = 0; ply < 300 && !game_is_terminal(g, &s); ply++, positions++) {
+            noisy += noisy_checked(g, &s);
+            int n = game_legal_actions(g, &s, legal);
+            game_apply(g, &s, legal[rng_below(&rng, (uint32_t)n)]);
+        }
+    }
+    fprintf(stderr, "  %d positions, %d noisy moves\n", positions, noisy);
+    CU_ASSERT(positions > 2000 && noisy > 5000);
+    game_free(g);
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
@@ -144,6 +200,7 @@ int main(void)
         {"fast perft equals generic perft in random games", test_perft_fast_vs_generic},
         {"perft sees the repetition history", test_perft_repetition_history},
         {"SAN, UCI and actions round trip over random games", test_notation_random_games},
+        {"noisy actions: the captures and promotions, in legal order", test_noisy_actions},
         {NULL, NULL},
     };
     return harness_run("chess", tests);

@@ -369,6 +369,35 @@ static void test_seed_table(void)
 }
 
 /* The evaluation of a position and of its colour mirror are opposite. */
+/* The evaluation of fixed positions (middlegames, pawn endings with passed,
+ * doubled and isolated pawns), standard and the seed's values: the figures
+ * of the per-pawn evaluation the set-wise pawn terms replaced. */
+static void test_eval_fixed(void)
+{
+    static const struct {
+        const char *fen;
+        int standard, seed;
+    } cases[] = {
+        {"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8", 54, 54},
+        {"2q1rr1k/3bbnnp/p2p1pp1/2pPp3/PpP1P1P1/1P2BNNP/2BQ1PRK/7R b - - 0 1", 120, 120},
+        {"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 141, 141},
+        {"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", -35, -35},
+        {"4k3/1p4pp/p1p5/P7/2P1P3/3P4/5PPP/4K3 w - - 0 1", 265, 265},
+        {"8/3k4/2p5/2P5/p2P4/P7/1K6/8 w - - 0 1", 100, 100},
+        {"6k1/5p2/4p1p1/1P5p/P2P3P/6P1/5PK1/8 b - - 0 40", 310, 310},
+        {"8/1p3k2/1P6/3p4/3P2PP/5K2/8/8 w - - 0 50", 350, 350},
+        {"r1bq1rk1/pp2bppp/4pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8", 382, 412},
+    };
+    const game_t *g = chess();
+    ch_game_t seed = {.material_draw = true, .seed_values = true};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ch_state_t s;
+        HARNESS_OK(game_position_from_string(g, cases[i].fen, &s));
+        CU_ASSERT_EQUAL(ch_evaluate_cp(NULL, &s.pos), cases[i].standard);
+        CU_ASSERT_EQUAL(ch_evaluate_cp(&seed, &s.pos), cases[i].seed);
+    }
+}
+
 static void test_eval_symmetric(void)
 {
     const game_t *g = chess();
@@ -489,8 +518,10 @@ static void test_search_equals_reference(void)
     p.max_depth = 1;
     p.quiescence = true;
     p.qdepth = 3;
-    ab_t *t;
+    ab_t *t, *t2; /* depth 1, and depth 2 (PVS's null windows into quiescence) */
     HARNESS_OK(ab_create(g, &p, &t));
+    p.max_depth = 2;
+    HARNESS_OK(ab_create(g, &p, &t2));
     int bad = 0, done = 0, legal[CH_MAX_MOVES];
     forcing_nodes = 0;
     for (int k = 0; k < 400 && done < 40; k++) {
@@ -500,10 +531,12 @@ static void test_search_equals_reference(void)
         for (int i = 0; i < plies && !game_is_terminal(g, &s); i++)
             game_apply(g, &s, legal[rng_below(&r, (uint32_t)game_legal_actions(g, &s, legal))]);
         if (game_is_terminal(g, &s)) continue;
-        double want = ref_search(g, &s, 1, 0, 1, 3);
+        int depth = 1 + done % 2;
+        double want = ref_search(g, &s, depth, 0, depth, 3);
         const ab_result_t *res;
-        ab_clear(t);
-        HARNESS_OK(ab_search(t, &s, &res));
+        ab_t *ab = depth == 1 ? t : t2;
+        ab_clear(ab);
+        HARNESS_OK(ab_search(ab, &s, &res));
         if (fabs(res->value - want) > 1e-9) bad++;
         done++;
     }
@@ -511,6 +544,7 @@ static void test_search_equals_reference(void)
     CU_ASSERT(done >= 30);
     CU_ASSERT(forcing_nodes > 0);
     ab_free(t);
+    ab_free(t2);
 }
 
 int main(void)
@@ -525,6 +559,7 @@ int main(void)
         {"a game in descriptive and German", test_game_text},
         {"the 1,500-game table", test_seed_table},
         {"evaluation: colour symmetry, the seed's values", test_eval_symmetric},
+        {"evaluation: fixed positions", test_eval_fixed},
         {"search: check extension finds a back-rank mate", test_search_extends_checks},
         {"search: check extension and quiescence in check as documented",
          test_search_equals_reference},

@@ -95,6 +95,17 @@ static int check_legal(const game_t *g, const void *s, scratch_t *x)
         EXPECT(st == 0 && back == x->legal[i], "action '%s' (%d) parsed back as %d (%s)", a,
                x->legal[i], back, st ? hoyle_last_error() : "ok");
     }
+    /* a game's own noisy-action generator (quiescence's moves) gives exactly the legal
+     * actions is_noisy accepts, in order (the default is that filter) */
+    if (!g->vt->noisy_actions) return n;
+    int k = 0, m = game_noisy_actions(g, s, x->legal2);
+    for (int i = 0; i < n; i++)
+        if (game_is_noisy(g, s, x->legal[i])) {
+            EXPECT(k < m && x->legal2[k] == x->legal[i], "noisy action %d missing or out of order",
+                   x->legal[i]);
+            k++;
+        }
+    EXPECT(m == k, "noisy_actions gave %d actions, is_noisy accepts %d", m, k);
     return n;
 }
 

@@ -19,20 +19,27 @@ static int ch_current_player(const game_t *g, const void *state)
     return s->result == CH_ONGOING ? s->pos.side : PLAYER_TERMINAL;
 }
 
+/* The legal actions, or with `noisy` only the captures and promotions
+ * (quiescence's moves, generated directly), ascending as the contract asks. */
+static int actions_of(const ch_state_t *s, int *out, bool noisy)
+{
+    if (s->result != CH_ONGOING) return 0;
+    ch_move_t moves[CH_MAX_MOVES];
+    int n = noisy ? ch_gen_noisy(&s->pos, moves) : ch_gen_legal(&s->pos, moves);
+    ch_moves_to_actions(&s->pos, moves, n, out);
+    return n;
+}
+
 static int ch_legal(const game_t *g, const void *state, int *out)
 {
     (void)g;
-    const ch_state_t *s = state;
-    if (s->result != CH_ONGOING) return 0;
-    ch_move_t moves[CH_MAX_MOVES];
-    int n = ch_gen_legal(&s->pos, moves);
-    /* ascending, as the contract asks: insertion sort (n is a few dozen) */
-    for (int i = 0; i < n; i++) {
-        int a = ch_move_to_action(&s->pos, moves[i]), j = i;
-        while (j > 0 && out[j - 1] > a) out[j] = out[j - 1], j--;
-        out[j] = a;
-    }
-    return n;
+    return actions_of(state, out, false);
+}
+
+static int ch_noisy(const game_t *g, const void *state, int *out)
+{
+    (void)g;
+    return actions_of(state, out, true);
 }
 
 static void ch_do(const game_t *g, void *state, int action)
@@ -83,6 +90,7 @@ static const game_vt_t ch_vt = {
     .move_from_string = ch_move_from_string,
     .evaluate = ch_evaluate,
     .is_noisy = ch_is_noisy,
+    .noisy_actions = ch_noisy,
     .is_forcing = ch_is_forcing,
     .noisy_order = ch_noisy_order,
     .perft = ch_perft,

@@ -189,6 +189,9 @@ void ch_state_make(const ch_game_t *cg, ch_state_t *s, ch_move_t m);
 /* Every legal move of the side to move, written to out (CH_MAX_MOVES room);
  * returns the count. Order: by piece, not sorted. */
 int ch_gen_legal(const ch_pos_t *p, ch_move_t *out);
+/* Only the legal captures (en passant included) and promotions, in the
+ * order ch_gen_legal gives them (quiescence's moves). */
+int ch_gen_noisy(const ch_pos_t *p, ch_move_t *out);
 /* Only the count (perft's bulk counting). */
 int ch_count_legal(const ch_pos_t *p);
 /* Whether the side to move has any legal move. */
@@ -207,6 +210,8 @@ bool ch_gives_check(const ch_pos_t *p, ch_move_t m);
  * action is not legal in `p`. */
 int ch_move_to_action(const ch_pos_t *p, ch_move_t m);
 ch_move_t ch_action_to_move(const ch_pos_t *p, int action);
+/* The actions of the legal moves m[0..n) of `p`, ascending, into out. */
+void ch_moves_to_actions(const ch_pos_t *p, const ch_move_t *m, int n, int *out);
 /* The move an action names, unchecked (apply's fast path: `action` must be
  * legal in `p`); 0 when it names no move at all. */
 ch_move_t ch_action_decode(const ch_pos_t *p, int action);

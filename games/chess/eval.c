@@ -78,14 +78,6 @@ static inline uint64_t adjacent_files(int f)
 {
     return (f > 0 ? file_mask(f - 1) : 0) | (f < 7 ? file_mask(f + 1) : 0);
 }
-/* Squares strictly in front of `sq` from `color`'s side, on its file. */
-static inline uint64_t front_span(int color, int sq)
-{
-    uint64_t f = file_mask(ch_file(sq));
-    int r = ch_rank(sq);
-    return color == CH_WHITE ? (r < 7 ? f << ((r + 1) * 8) : 0) : (r > 0 ? f >> ((8 - r) * 8) : 0);
-}
-
 static inline uint64_t pawn_attacks_all(uint64_t pawns, int color)
 {
     uint64_t not_a = ~FILE_A, not_h = ~(FILE_A << 7);
@@ -97,6 +89,52 @@ typedef struct score {
     int mg, eg;
 } score_t;
 
+/* Squares strictly in front of the men of `b` from `color`'s side, on their files. */
+static inline uint64_t front_fill(int color, uint64_t b)
+{
+    if (color == CH_WHITE) {
+        b <<= 8;
+        b |= b << 8, b |= b << 16, b |= b << 32;
+    } else {
+        b >>= 8;
+        b |= b >> 8, b |= b >> 16, b |= b >> 32;
+    }
+    return b;
+}
+
+/* The squares beside the men of `b` on the files left and right. */
+static inline uint64_t beside(uint64_t b)
+{
+    return ((b << 1) & ~FILE_A) | ((b >> 1) & ~(FILE_A << 7));
+}
+
+/* The pawn terms of one colour, set-wise: a pawn is passed when no enemy
+ * pawn stands in front of it on its file or the next ones (it is behind the
+ * enemy pawns and the squares beside them, seen from its own side), doubled when a
+ * pawn of its own stands in front of it, isolated when no pawn of its own
+ * stands on a neighbouring file. */
+static void eval_pawns(const ch_pos_t *p, int us, const int *value, score_t *s)
+{
+    int them = us ^ 1;
+    uint64_t ours = ch_pieces(p, us, CH_PAWN), theirs = ch_pieces(p, them, CH_PAWN);
+    for (uint64_t b = ours; b; b &= b - 1) {
+        int sq = ch_lsb(b), idx = us == CH_WHITE ? sq ^ 56 : sq;
+        int rel = us == CH_WHITE ? ch_rank(sq) : 7 - ch_rank(sq);
+        s->mg += value[CH_PAWN] + pst_mg[CH_PAWN][idx];
+        s->eg += value[CH_PAWN] + pawn_eg_rank[rel];
+    }
+    for (uint64_t b = ours & ~front_fill(them, theirs | beside(theirs)); b; b &= b - 1) {
+        int sq = ch_lsb(b), rel = us == CH_WHITE ? ch_rank(sq) : 7 - ch_rank(sq);
+        s->mg += passed_mg[rel];
+        s->eg += passed_eg[rel];
+    }
+    int doubled = ch_popcount(ours & front_fill(them, ours));
+    s->mg -= 10 * doubled, s->eg -= 20 * doubled;
+    uint64_t files = front_fill(CH_WHITE, ours) | front_fill(CH_BLACK, ours) | ours;
+    int isolated = ch_popcount(ours & ~beside(files));
+    s->mg -= 10 * isolated, s->eg -= 15 * isolated;
+}
+
 /* Everything for one colour, added to s (White's sign applied by the caller). */
 static void eval_side(const ch_pos_t *p, int us, const int *value, score_t *s, int *bishops)
 {
@@ -107,26 +145,13 @@ static void eval_side(const ch_pos_t *p, int us, const int *value, score_t *s, i
     int their_king = ch_king_sq(p, them);
     uint64_t zone = ch_king_att[their_king] | ch_bit(their_king);
     int units = 0, attackers = 0;
-    for (int t = CH_PAWN; t <= CH_KING; t++) {
+    eval_pawns(p, us, value, s);
+    for (int t = CH_KNIGHT; t <= CH_KING; t++) {
         for (uint64_t b = ch_pieces(p, us, t); b; b &= b - 1) {
             int sq = ch_lsb(b), idx = us == CH_WHITE ? sq ^ 56 : sq;
             s->mg += value[t] + pst_mg[t][idx];
             if (t == CH_KING) {
                 s->eg += king_eg[idx];
-                continue;
-            }
-            if (t == CH_PAWN) {
-                int rel = us == CH_WHITE ? ch_rank(sq) : 7 - ch_rank(sq);
-                s->eg += value[t] + pawn_eg_rank[rel];
-                uint64_t span = front_span(us, sq);
-                uint64_t block = span | ((span << 1) & ~FILE_A) | ((span >> 1) & ~(FILE_A << 7));
-                if (!(their_pawns & block)) { /* passed */
-                    s->mg += passed_mg[rel];
-                    s->eg += passed_eg[rel];
-                }
-                if (span & our_pawns) s->mg -= 10, s->eg -= 20; /* doubled */
-                if (!(adjacent_files(ch_file(sq)) & our_pawns))
-                    s->mg -= 10, s->eg -= 15; /* isolated */
                 continue;
             }
             s->eg += value[t] + pst_mg[t][idx];

@@ -9,7 +9,8 @@
  * En passant, which lifts two pieces off one rank, is tested by its own
  * attack check (the horizontal-pin case). Castling: not out of, through or
  * into check; the squares between king and rook empty. The generator has a
- * counting mode (perft's bulk counting) sharing the same code. */
+ * counting mode (perft's bulk counting) and a noisy mode (only captures and
+ * promotions, quiescence's moves) sharing the same code. */
 #include "games/chess/chess_internal.h"
 
 #define RANK1 0x00000000000000FFull
@@ -58,7 +59,10 @@ static bool ep_safe(const ch_pos_t *p, int from, int to)
     return (leapers & p->colors[them] & ~ch_bit(victim)) == 0;
 }
 
-static inline __attribute__((always_inline)) int generate(const ch_pos_t *p, ch_move_t *out)
+/* Every legal move, or with `noisy` only the captures and promotions
+ * (quiescence's moves: the same moves the full list holds, in its order). */
+static inline __attribute__((always_inline)) int generate(const ch_pos_t *p, ch_move_t *out,
+                                                          bool noisy)
 {
     int us = p->side, them = us ^ 1, n = 0;
     uint64_t own = p->colors[us], enemy = p->colors[them], occ = own | enemy;
@@ -67,7 +71,7 @@ static inline __attribute__((always_inline)) int generate(const ch_pos_t *p, ch_
 
     /* 1. king steps */
     uint64_t kocc = occ ^ ch_bit(ksq);
-    for (uint64_t t = ch_king_att[ksq] & ~own; t; t &= t - 1) {
+    for (uint64_t t = ch_king_att[ksq] & (noisy ? enemy : ~own); t; t &= t - 1) {
         int to = ch_lsb(t);
         if (ch_attacked(p, to, them, kocc)) continue;
         if (out)
@@ -80,6 +84,8 @@ static inline __attribute__((always_inline)) int generate(const ch_pos_t *p, ch_
     /* 2. the check line and the pins */
     uint64_t mask = ~own;
     if (checkers) mask = ch_between[ksq][ch_lsb(checkers)] | checkers;
+    /* where pieces may go: with `noisy` only onto enemy men */
+    uint64_t pmask = noisy ? mask & enemy : mask;
     uint64_t rq = (p->pieces[CH_ROOK] | p->pieces[CH_QUEEN]) & enemy;
     uint64_t bq = (p->pieces[CH_BISHOP] | p->pieces[CH_QUEEN]) & enemy;
     uint64_t snipers = (ch_rook_att(ksq, enemy) & rq) | (ch_bishop_att(ksq, enemy) & bq);
@@ -95,18 +101,18 @@ static inline __attribute__((always_inline)) int generate(const ch_pos_t *p, ch_
     /* 3. knights (a pinned knight never moves) */
     for (uint64_t b = p->pieces[CH_KNIGHT] & movable & ~pinned; b; b &= b - 1) {
         int from = ch_lsb(b);
-        n = emit(out, n, from, ch_knight_att[from] & mask);
+        n = emit(out, n, from, ch_knight_att[from] & pmask);
     }
     /* 4. sliders */
     for (uint64_t b = (p->pieces[CH_BISHOP] | p->pieces[CH_QUEEN]) & movable; b; b &= b - 1) {
         int from = ch_lsb(b);
-        uint64_t t = ch_bishop_att(from, occ) & mask;
+        uint64_t t = ch_bishop_att(from, occ) & pmask;
         if (pinned & ch_bit(from)) t &= ch_line[ksq][from];
         n = emit(out, n, from, t);
     }
     for (uint64_t b = (p->pieces[CH_ROOK] | p->pieces[CH_QUEEN]) & movable; b; b &= b - 1) {
         int from = ch_lsb(b);
-        uint64_t t = ch_rook_att(from, occ) & mask;
+        uint64_t t = ch_rook_att(from, occ) & pmask;
         if (pinned & ch_bit(from)) t &= ch_line[ksq][from];
         n = emit(out, n, from, t);
     }
@@ -124,9 +130,9 @@ static inline __attribute__((always_inline)) int generate(const ch_pos_t *p, ch_
     capl = (capl >> 1) & enemy & mask;
     capr = (capr << 1) & enemy & mask;
     int dl = up - 1, dr = up + 1;
-    n = emit_pawn(out, n, one & ~last, up, CH_MV_NORMAL, false);
+    if (!noisy) n = emit_pawn(out, n, one & ~last, up, CH_MV_NORMAL, false);
     n = emit_pawn(out, n, one & last, up, 0, true);
-    n = emit_pawn(out, n, two, 2 * up, CH_MV_DOUBLE, false);
+    if (!noisy) n = emit_pawn(out, n, two, 2 * up, CH_MV_DOUBLE, false);
     n = emit_pawn(out, n, capl & ~last, dl, CH_MV_NORMAL, false);
     n = emit_pawn(out, n, capl & last, dl, 0, true);
     n = emit_pawn(out, n, capr & ~last, dr, CH_MV_NORMAL, false);
@@ -135,7 +141,8 @@ static inline __attribute__((always_inline)) int generate(const ch_pos_t *p, ch_
         int from = ch_lsb(b);
         uint64_t line = ch_line[ksq][from];
         uint64_t o = shift_up(ch_bit(from), us) & empty;
-        uint64_t t2 = shift_up(o & third, us) & empty & line;
+        uint64_t t2 = noisy ? 0 : shift_up(o & third, us) & empty & line;
+        if (noisy) o &= last;
         uint64_t t = (o | (ch_pawn_att[us][from] & enemy)) & line;
         for (; t; t &= t - 1) {
             int to = ch_lsb(t);
@@ -167,7 +174,7 @@ static inline __attribute__((always_inline)) int generate(const ch_pos_t *p, ch_
         }
 
     /* 7. castling */
-    if (!checkers && (p->castling & (us == CH_WHITE ? CH_WK | CH_WQ : CH_BK | CH_BQ))) {
+    if (!noisy && !checkers && (p->castling & (us == CH_WHITE ? CH_WK | CH_WQ : CH_BK | CH_BQ))) {
         int base = us == CH_WHITE ? 0 : 56;
         int kr = us == CH_WHITE ? CH_WK : CH_BK, qr = us == CH_WHITE ? CH_WQ : CH_BQ;
         if ((p->castling & kr) && !(occ & (ch_bit(base + 5) | ch_bit(base + 6))) &&
@@ -189,9 +196,11 @@ static inline __attribute__((always_inline)) int generate(const ch_pos_t *p, ch_
     return n;
 }
 
-int ch_gen_legal(const ch_pos_t *p, ch_move_t *out) { return generate(p, out); }
+int ch_gen_legal(const ch_pos_t *p, ch_move_t *out) { return generate(p, out, false); }
 
-int ch_count_legal(const ch_pos_t *p) { return generate(p, NULL); }
+int ch_gen_noisy(const ch_pos_t *p, ch_move_t *out) { return generate(p, out, true); }
+
+int ch_count_legal(const ch_pos_t *p) { return generate(p, NULL, false); }
 
 /* A free king step answers most positions without the full count. */
 bool ch_has_legal(const ch_pos_t *p)
@@ -200,7 +209,7 @@ bool ch_has_legal(const ch_pos_t *p)
     uint64_t occ = ch_occupied(p) ^ ch_bit(ksq);
     for (uint64_t t = ch_king_att[ksq] & ~p->colors[p->side]; t; t &= t - 1)
         if (!ch_attacked(p, ch_lsb(t), them, occ)) return true;
-    return generate(p, NULL) > 0;
+    return generate(p, NULL, false) > 0;
 }
 
 bool ch_gives_check(const ch_pos_t *p, ch_move_t m)

@@ -48,11 +48,35 @@ static int plane_of(int fv, int tv)
     return plane;
 }
 
+/* Each action's move in the mover's view, for the unchecked decoder: the
+ * from- and to-square (bits 0-5, 6-11), whether it steps two ranks forward
+ * (bit 12: a pawn's double step) or two files (bit 13: a king's castling),
+ * and the underpromotion (bits 14-15: 0 none, 1 N, 2 B, 3 R); ACT_NONE when
+ * it leaves the board. Built once by ch_attacks_init. */
+#define ACT_NONE 0xFFFF
+static uint16_t act_info[CH_ACTIONS];
+
 void ch_rules_build(void);
 void ch_rules_build(void)
 {
     for (int a = 0; a < 64; a++)
         for (int b = 0; b < 64; b++) move_plane[a][b] = (int8_t)(a == b ? -1 : plane_of(a, b));
+    for (int action = 0; action < CH_ACTIONS; action++) {
+        int fv = action / 73, plane = action % 73, dr, df, under = 0;
+        if (plane < 56) {
+            int d = plane / 7, dist = plane % 7 + 1;
+            dr = queen_dir[d][0] * dist, df = queen_dir[d][1] * dist;
+        } else if (plane < 64) {
+            dr = knight_step[plane - 56][0], df = knight_step[plane - 56][1];
+        } else {
+            dr = 1, df = (plane - 64) / 3 - 1, under = 1 + (plane - 64) % 3;
+        }
+        int r = ch_rank(fv) + dr, f = ch_file(fv) + df;
+        act_info[action] = ACT_NONE;
+        if (r < 0 || r > 7 || f < 0 || f > 7) continue;
+        act_info[action] = (uint16_t)(fv | (r * 8 + f) << 6 | (dr == 2) << 12 |
+                                      (df == 2 || df == -2) << 13 | under << 14);
+    }
 }
 
 int ch_move_to_action(const ch_pos_t *p, ch_move_t m)
@@ -63,35 +87,61 @@ int ch_move_to_action(const ch_pos_t *p, ch_move_t m)
     return fv * 73 + move_plane[fv][tv];
 }
 
+/* Ascending by a bitset over the action space (a word per 64 actions):
+ * cheaper than a comparison sort at a few dozen moves. */
+void ch_moves_to_actions(const ch_pos_t *p, const ch_move_t *m, int n, int *out)
+{
+    enum { WORDS = (CH_ACTIONS + 63) / 64 };
+    if (n <= 8) { /* a few moves (quiescence, check): insertion sort */
+        for (int i = 0; i < n; i++) {
+            int a = ch_move_to_action(p, m[i]), j = i;
+            while (j > 0 && out[j - 1] > a) out[j] = out[j - 1], j--;
+            out[j] = a;
+        }
+        return;
+    }
+    uint64_t bits[WORDS];
+    int lo = WORDS, hi = -1;
+    for (int i = 0; i < n; i++) {
+        int a = ch_move_to_action(p, m[i]), w = a >> 6;
+        if (w < lo) {
+            for (int k = w; k < (hi < 0 ? w + 1 : lo); k++) bits[k] = 0;
+            lo = w;
+        }
+        if (w > hi) {
+            for (int k = hi < 0 ? w : hi + 1; k <= w; k++) bits[k] = 0;
+            hi = w;
+        }
+        bits[w] |= 1ull << (a & 63);
+    }
+    int k = 0;
+    for (int w = lo; w <= hi; w++)
+        for (uint64_t b = bits[w]; b; b &= b - 1) out[k++] = w * 64 + ch_lsb(b);
+}
+
+/* The table form of the decoding in the comment at the top: the same move
+ * for every action, legal or not (the kind follows the man on the square). */
 ch_move_t ch_action_decode(const ch_pos_t *p, int action)
 {
-    int fv = action / 73, plane = action % 73, dr, df, promo = -1;
-    if (plane < 56) {
-        int d = plane / 7, dist = plane % 7 + 1;
-        dr = queen_dir[d][0] * dist, df = queen_dir[d][1] * dist;
-    } else if (plane < 64) {
-        dr = knight_step[plane - 56][0], df = knight_step[plane - 56][1];
-    } else {
-        dr = 1, df = (plane - 64) / 3 - 1, promo = CH_KNIGHT + (plane - 64) % 3;
-    }
-    int r = ch_rank(fv) + dr, f = ch_file(fv) + df;
-    if (r < 0 || r > 7 || f < 0 || f > 7) return 0;
-    int from = view(fv, p->side), to = view(r * 8 + f, p->side);
+    unsigned info = act_info[action];
+    if (info == ACT_NONE) return 0;
+    int flip = p->side == CH_WHITE ? 0 : 56;
+    int from = (int)(info & 63) ^ flip, to = (int)((info >> 6) & 63) ^ flip;
     int piece = p->board[from];
     if (piece == CH_EMPTY) return 0;
-    int type = ch_piece_type(piece), kind = CH_MV_NORMAL;
+    int type = ch_piece_type(piece), kind = CH_MV_NORMAL, under = (int)(info >> 14);
     if (type == CH_PAWN) {
-        if (promo >= 0)
-            kind = CH_MV_PROMO + promo - CH_KNIGHT;
+        if (under)
+            kind = CH_MV_PROMO + under - 1;
         else if (ch_rank(to) == 0 || ch_rank(to) == 7)
             kind = CH_MV_PROMO + CH_QUEEN - CH_KNIGHT;
         else if (to == p->ep)
             kind = CH_MV_EP;
-        else if (dr == 2)
+        else if (info & (1u << 12))
             kind = CH_MV_DOUBLE;
-    } else if (promo >= 0) {
+    } else if (under) {
         return 0;
-    } else if (type == CH_KING && (df == 2 || df == -2)) {
+    } else if (type == CH_KING && (info & (1u << 13))) {
         kind = CH_MV_CASTLE;
     }
     return ch_move(from, to, kind);
