@@ -1,0 +1,32 @@
+// render/index.js — the renderers by game name; a game without one falls back to its text board.
+import * as gobang from "./gobang.js";
+import * as checkers from "./checkers.js";
+
+const RENDERERS = { gobang, checkers };
+
+// "checkers(variant=polish)" -> "checkers"
+export function gameName(spec) {
+  return String(spec).split("(")[0].trim();
+}
+
+// The renderer of a game spec, or null (the page then shows the `board` text).
+export function rendererFor(spec) {
+  return RENDERERS[gameName(spec)] || null;
+}
+
+// Draw `position` with the game's renderer; on any failure (a format the
+// renderer does not know) the text board instead, so a game always shows.
+export function drawPosition(spec, position, board, opts = {}) {
+  const r = rendererFor(spec);
+  if (r && position) {
+    try {
+      return { node: r.draw(position, opts), renderer: r };
+    } catch (e) {
+      console.warn(`renderer ${gameName(spec)}: ${e}`);
+    }
+  }
+  const pre = document.createElement("pre");
+  pre.className = "textboard";
+  pre.textContent = board || position || "";
+  return { node: pre, renderer: null };
+}
