@@ -204,13 +204,13 @@ function defaultAgent(agents) {
 }
 
 async function newGame() {
-  if (play.state) api("DELETE", `/api/games/${play.state.id}`).catch(() => {});
   const body = { game: $("spec").value.trim(), agents: play.seats.map((s) => s.spec.value.trim() || "human"),
                  seed: Number($("seed").value) || 0 };
   const pos = $("position").value.trim();
   if (pos) body.position = pos;
   const st = await guard(() => api("POST", "/api/games/new", body));
   if (!st) return;
+  if (play.state) api("DELETE", `/api/games/${play.state.id}`).catch(() => {});
   play.flip = false;
   $("exportbox").hidden = true;
   setState(st);

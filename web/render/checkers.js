@@ -2,6 +2,7 @@
 import { el, text, svgRoot, zone } from "./svg.js";
 
 const C = 52, M = 14;
+export const players = ["Black", "White"];
 
 function squares(field) {
   const out = [];
@@ -66,3 +67,4 @@ export function draw(pos, opts = {}) {
 export function stepSquares(step) {
   return step.trim().split(/[-x:\s]+/i).filter(Boolean);
 }
+export const moveSquares = stepSquares;

@@ -2,6 +2,7 @@
 import { el, text, svgRoot, zone } from "./svg.js";
 
 const C = 40, M = 30;
+export const players = ["White (x)", "Black (o)"];
 
 export function parse(pos) {
   const [board, side, inW, inB, moves] = pos.trim().split(/\s+/);
@@ -43,3 +44,4 @@ export function draw(pos, opts = {}) {
 export function stepSquares(step) {
   return step.trim().split(/[\s-]+/).filter(Boolean);
 }
+export const moveSquares = stepSquares;

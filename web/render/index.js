@@ -1,8 +1,17 @@
 // render/index.js — the renderers by game name; a game without one falls back to its text board.
 import * as gobang from "./gobang.js";
 import * as checkers from "./checkers.js";
+import * as chess from "./chess.js";
+import * as backgammon from "./backgammon.js";
+import * as fanorona from "./fanorona.js";
+import * as foxgeese from "./foxgeese.js";
+import * as solitaire from "./solitaire.js";
+import * as fifteen from "./fifteen.js";
 
-const RENDERERS = { gobang, checkers };
+// game name (the registry's) -> renderer module: draw(position, {flip}) -> <svg>
+// with zones named by data-sq, stepSquares(step, position) -> the zones a step
+// names, optional moveSquares(move, position) and players (seat names).
+const RENDERERS = { gobang, checkers, chess, backgammon, fanorona, foxgeese, solitaire, fifteen };
 
 // "checkers(variant=polish)" -> "checkers"
 export function gameName(spec) {
