@@ -180,6 +180,7 @@ async function loadSeats() {
   for (let i = 0; i < n; i++) {
     const kind = h("select", { class: "seatkind" }, agents.map((a) => h("option", { value: a.kind, title: a.description || "" }, a.kind)));
     const params = h("div", { class: "params" });
+    const details = h("details", {}, h("summary", {}, "parameters"), params);
     const specIn = h("input", { class: "seatspec", spellcheck: "false" });
     const seat = { kind, params, spec: specIn };
     const kindChanged = (initial) => {
@@ -187,13 +188,14 @@ async function loadSeats() {
       const given = initial && parseSpec(initial).name === a.kind ? parseSpec(initial).params : {};
       specIn.value = initial && parseSpec(initial).name === a.kind ? initial : a.kind;
       paramForm(params, a.params || [], given, (vals) => { specIn.value = buildSpec(a.kind, a.params || [], vals); });
+      details.hidden = !(a.params && a.params.length);
     };
     kind.addEventListener("change", () => kindChanged());
     const initial = old[i] || (i === 0 || n === 1 ? "human" : defaultAgent(agents));
     const initialKind = parseSpec(initial).name;
     kind.value = agents.some((a) => a.kind === initialKind) ? initialKind : "human";
     kindChanged(initial);
-    box.append(h("div", { class: "seat" }, h("label", {}, `Seat ${i + 1}`, kind), params, h("label", {}, "spec", specIn)));
+    box.append(h("div", { class: "seat" }, h("label", {}, `Seat ${i + 1}`, kind), details, h("label", {}, "spec", specIn)));
     play.seats.push(seat);
   }
 }
@@ -268,7 +270,7 @@ function renderPlay() {
   if (st.to_move === "over") s = `Game over: ${st.result || "finished"}` + (st.returns ? ` (returns ${st.returns.join(", ")})` : "");
   else if (st.to_move === "chance") s = "Rolling…";
   else s = `${seatLabel(st, st.to_move)} to move` + (st.chain && st.chain.length ? ` — continue ${st.chain.join(", ")}` : "");
-  if (st.chance && st.chance.outcome) s += `   🎲 ${st.chance.outcome}`;
+  if (st.chance && st.chance.outcome) s += ` — roll ${st.chance.outcome}`;
   $("status").textContent = s;
   // legal moves as buttons (the fallback's way to play; a list for every game)
   const human = humanToMove(st);
@@ -286,13 +288,17 @@ function renderPlay() {
   $("movesbox").open = !renderer;
   $("choices").replaceChildren();
   // step choices with no square to click (a "stop", a pass)
-  for (const c of cands) if (!c.squares.length) $("choices").append(h("button", { onclick: () => sendStep(c) }, c.step));
+  const zones = new Set([...node.querySelectorAll("[data-sq]")].map((z) => z.dataset.sq));
+  for (const c of cands) {
+    if (!c.squares.length || !zones.has(c.squares[0])) $("choices").append(h("button", { onclick: () => sendStep(c) }, c.step || "(pass)"));
+  }
   // history and agent info
   const hist = st.history || [];
   $("history").replaceChildren(...hist.map((e, i) => h("li", { class: i === hist.length - 1 ? "current" : "", title: e.info ? infoText(e.info) : "" },
-    `${e.player === "chance" ? "🎲 " : ""}${e.move}`)));
+    `${e.player === "chance" ? "roll " : ""}${e.move}`)));
   $("history").scrollTop = $("history").scrollHeight;
   const lastInfo = [...hist].reverse().find((e) => e.info);
+  $("undo").disabled = play.busy;
   $("info").textContent = play.busy ? "thinking…" : lastInfo ? `${lastInfo.move}: ${infoText(lastInfo.info)}` : "—";
   if (renderer) markBoard(st, cands);
 }
@@ -489,7 +495,7 @@ async function openGame(index, toEnd) {
   replay.index = index;
   $("replayer").hidden = false;
   $("slider").max = g.moves.length;
-  $("rmoves").replaceChildren(...g.moves.map((m, i) => h("li", { onclick: () => setPly(i + 1) }, `${m.player === "chance" ? "🎲 " : ""}${m.move}`)));
+  $("rmoves").replaceChildren(...g.moves.map((m, i) => h("li", { onclick: () => setPly(i + 1) }, `${m.player === "chance" ? "roll " : ""}${m.move}`)));
   markSelectedGame();
   setPly(toEnd ? g.moves.length : 0);
 }

@@ -43,6 +43,7 @@ for prog in (CHROMIUM, CHROMEDRIVER):
         skip(f"{prog} is not installed")
 
 HOYLE, OUT = sys.argv[1], sys.argv[2]
+WEB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "web")  # this checkout's page
 if subprocess.run([HOYLE, "serve", "--help"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
     skip(f"{HOYLE} has no serve command (built without libmicrohttpd?)")
 os.makedirs(OUT, exist_ok=True)
@@ -64,13 +65,13 @@ def free_port():
 
 def make_data(root):
     """A tiny tournament record file and a training run folder."""
-    cfg = os.path.join(root, "tiny.yaml")
+    cfg = os.path.join(os.path.dirname(root), os.path.basename(root) + ".yaml")  # outside --data
     with open(cfg, "w") as f:
-        f.write('name: tiny\ngames: ["gobang(board=5,men=6)"]\nagents: [random, greedy]\n'
+        f.write('name: tiny\ngames: ["gobang(board=5,men=6)"]\nopenings:\n  gobang: random:2\n'
+                "agents: [random, greedy]\n"
                 "schedule: round-robin\nopenings_per_pairing: 2\ngames_per_opening: 1\n"
                 f"max_moves: 60\nworkers: 1\nseed: 1\noutput: {root}/tiny.h5\n")
     subprocess.run([HOYLE, "tournament", cfg, "--quiet"], check=True, stdout=subprocess.DEVNULL)
-    os.remove(cfg)
     run = os.path.join(root, "run1")
     os.mkdir(run)
     with open(os.path.join(run, "train.csv"), "w") as f:
@@ -87,7 +88,7 @@ def main():
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = open(os.path.join(OUT, "serve.log"), "w")
-    server = subprocess.Popen([HOYLE, "serve", "--data", data, "--port", str(port)], stdout=log, stderr=log)
+    server = subprocess.Popen([HOYLE, "serve", "--data", data, "--port", str(port), "--web", WEB], stdout=log, stderr=log)
     driver = None
     try:
         for _ in range(100):
@@ -107,7 +108,7 @@ def main():
         driver.set_page_load_timeout(20)
         play_gobang(driver, base)
         play_checkers(driver, base)
-        replay(driver, base)
+        replay(driver, base, data + ".yaml")
         results(driver, base)
         errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE" and e.get("source") != "network"] if hasattr(driver, "get_log") else []
         check(not errors, f"no errors in the browser console {errors[:3]}")
@@ -121,6 +122,7 @@ def main():
             server.kill()
         log.close()
         shutil.rmtree(data, ignore_errors=True)
+        os.remove(data + ".yaml")
     print(f"screenshots in {OUT}")
     if failures:
         print(f"{len(failures)} failed")
@@ -147,6 +149,7 @@ def error(driver):
 
 
 def shot(driver, name):
+    driver.execute_script("window.scrollTo(0, 0)")
     driver.save_screenshot(os.path.join(OUT, f"{name}.png"))
 
 
@@ -246,6 +249,7 @@ def play_checkers(driver, base):
     check(not error(driver), f"no error while playing checkers ({error(driver)})")
     check(len(driver.find_elements(By.CSS_SELECTOR, "#board .crown")) >= 1, "the crowned man is drawn as a king")
     # undo goes back to the human's turn
+    wait(driver, human_turn_or_over, "the human's turn or the end")
     n = len(driver.find_elements(By.CSS_SELECTOR, "#history li"))
     if not status(driver).startswith("Game over"):
         driver.find_element(By.ID, "undo").click()
@@ -258,23 +262,24 @@ def play_checkers(driver, base):
     check("14x23x32" in driver.find_element(By.ID, "exporttext").get_attribute("value"), "the PDN export holds the double jump")
 
 
-def replay(driver, base):
+def replay(driver, base, cfg):
     driver.get(base + "/#replay")
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#files tr[data-name="tiny.h5"] a.open-records'), "tiny.h5 in the file list")
     check(bool(driver.find_elements(By.CSS_SELECTOR, '#files tr[data-name="run1"]')), "the run folder is listed")
     driver.find_element(By.CSS_SELECTOR, '#files tr[data-name="tiny.h5"] a.open-records').click()
-    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#recgames tr[data-index]")) == 2, "the two stored games")
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#recgames tr[data-index]")) == 4, "the four stored games")
     driver.find_element(By.CSS_SELECTOR, '#recgames tr[data-index="1"]').click()
     wait(driver, lambda d: d.find_element(By.ID, "rply").text.startswith("0 /") and
          d.find_elements(By.CSS_SELECTOR, "#recgames tr.selected[data-index='1']"), "game 1 opened")
     total = int(driver.find_element(By.ID, "rply").text.split("/")[1])
     check(total >= 9, f"the stored game has its moves ({total})")
     board0 = driver.find_element(By.ID, "rboard").get_attribute("innerHTML")
+    stones0 = len(driver.find_elements(By.CSS_SELECTOR, "#rboard .stone"))
     body = driver.find_element(By.TAG_NAME, "body")
     for _ in range(3):
         body.send_keys(Keys.ARROW_RIGHT)
     check(driver.find_element(By.ID, "rply").text == f"3 / {total}", "three right arrows step to move 3")
-    check(len(driver.find_elements(By.CSS_SELECTOR, "#rboard .stone")) == 3, "three stones after three placements")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#rboard .stone")) == stones0 + 3, "three more stones after three placements")
     check(driver.find_element(By.ID, "rboard").get_attribute("innerHTML") != board0, "the board changed")
     body.send_keys(Keys.ARROW_LEFT)
     check(driver.find_element(By.ID, "rply").text == f"2 / {total}", "the left arrow steps back")
@@ -284,6 +289,11 @@ def replay(driver, base):
     slider.send_keys(Keys.ARROW_LEFT)
     check(driver.find_element(By.ID, "rply").text == f"{total - 1} / {total}", "the arrow key on the slider steps once")
     shot(driver, "replay")
+    # live: the tournament resumed with more games; the page polls the file
+    driver.find_element(By.ID, "live").click()
+    subprocess.run([HOYLE, "tournament", cfg, "--quiet", "--set", "openings_per_pairing=3"], check=True, stdout=subprocess.DEVNULL)
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#recgames tr[data-index]")) == 6, "the live view to list the new games", 10)
+    check(True, "the live view lists the games added while the page was open")
 
 
 def results(driver, base):
