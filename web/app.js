@@ -67,7 +67,14 @@ function showView(name) {
   for (const a of document.querySelectorAll("nav a")) a.classList.toggle("active", a.dataset.view === name);
   if (name === "replay" && !replay.listed) listDir("");
 }
-window.addEventListener("hashchange", () => showView(location.hash.slice(1).split("?")[0]));
+window.addEventListener("hashchange", () => {
+  showView(location.hash.slice(1).split("?")[0]);
+  const want = new URLSearchParams(location.hash.split("?")[1] || "").get("game");
+  if (want && play.games.some((g) => g.name === gameName(want)) && want !== $("spec").value) {
+    $("game").value = gameName(want);
+    gameChanged(want);
+  }
+});
 
 // ---------------------------------------------------------------- specs and parameter forms
 
@@ -150,7 +157,7 @@ async function loadGames() {
 function gameChanged(spec) {
   const g = currentGameInfo();
   if (!g) return;
-  if (!spec) $("position").value = "";
+  $("position").value = ""; // a position belongs to one game
   const variants = g.variants && g.variants.length ? g.variants : [g.name];
   $("variant").replaceChildren(...variants.map((v) => h("option", { value: v }, v)));
   setSpec(spec && variants.includes(spec) ? spec : spec || variants[0]);
@@ -171,7 +178,7 @@ function setSpec(spec) {
 async function loadSeats() {
   const spec = $("spec").value;
   const agents = await guard(() => api("GET", `/api/agents?game=${encodeURIComponent(spec)}`));
-  if (!agents) return;
+  if (!agents || spec !== $("spec").value) return; // a later spec's seats are on their way
   const n = seatCount(currentGameInfo());
   const old = play.seats.map((s) => s.spec.value);
   const box = $("seats");
@@ -198,6 +205,7 @@ async function loadSeats() {
     box.append(h("div", { class: "seat" }, h("label", {}, `Seat ${i + 1}`, kind), details, h("label", {}, "spec", specIn)));
     play.seats.push(seat);
   }
+  box.dataset.spec = spec; // the seats are made for this spec (scripts wait on it)
 }
 
 function defaultAgent(agents) {

@@ -31,7 +31,7 @@ def skip(why):
 
 try:
     from selenium import webdriver
-    from selenium.common.exceptions import TimeoutException
+    from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -108,6 +108,7 @@ def main():
         driver.set_page_load_timeout(20)
         play_gobang(driver, base)
         play_checkers(driver, base)
+        other_renderers(driver, base)
         replay(driver, base, data + ".yaml")
         results(driver, base)
         errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE" and e.get("source") != "network"] if hasattr(driver, "get_log") else []
@@ -163,8 +164,8 @@ def new_game(driver, base, game, spec, agent, position=""):
     wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#game option")) > 0, "the game list")
     Select(driver.find_element(By.ID, "game")).select_by_value(game)
     set_input(driver, "spec", spec)
-    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#seats .seatkind")) == 2, "two seats")
-    time.sleep(0.2)  # the seats are rebuilt once more after the spec's change
+    wait(driver, lambda d: d.find_element(By.ID, "seats").get_attribute("data-spec") == spec, "the seats of the spec")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#seats .seatkind")) == 2, "two seats")
     seats = driver.find_elements(By.CSS_SELECTOR, "#seats .seatspec")
     check(seats[0].get_attribute("value") == "human", "seat 1 is human by default")
     driver.execute_script("arguments[0].value = arguments[1];", seats[1], agent)
@@ -190,7 +191,10 @@ def click_move(driver):
         targets = driver.find_elements(By.CSS_SELECTOR, "#board .zone.to") or driver.find_elements(By.CSS_SELECTOR, "#board .zone.from")
         if not targets:
             break
-        targets[0].click()
+        try:
+            targets[0].click()
+        except StaleElementReferenceException:
+            continue  # the board was drawn again meanwhile
         time.sleep(0.05)
         if len(driver.find_elements(By.CSS_SELECTOR, "#history li")) > before or status(driver).startswith("Game over"):
             return True
@@ -260,6 +264,22 @@ def play_checkers(driver, base):
     driver.find_element(By.ID, "export").click()
     wait(driver, lambda d: d.find_element(By.ID, "exporttext").get_attribute("value"), "the exported game")
     check("14x23x32" in driver.find_element(By.ID, "exporttext").get_attribute("value"), "the PDN export holds the double jump")
+
+
+def other_renderers(driver, base):
+    """Each other game drawn by its renderer (not the text fallback) and one move clicked."""
+    for game, cls in (("chess", "chess"), ("backgammon", "backgammon"), ("fanorona", "fanorona"),
+                      ("foxgeese", "foxgeese"), ("solitaire", "solitaire"), ("fifteen", "fifteen")):
+        driver.get(base + f"/#play?game={game}")
+        wait(driver, lambda d: (d.find_element(By.ID, "seats").get_attribute("data-spec") or "").startswith(game), f"{game}'s seats")
+        for e in driver.find_elements(By.CSS_SELECTOR, "#seats .seatspec"):
+            driver.execute_script("arguments[0].value = 'human';", e)
+        driver.find_element(By.ID, "new").click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f"#board svg.{cls}") and "(you) to move" in status(d), f"the {game} board")
+        check(not driver.find_elements(By.CSS_SELECTOR, "#board pre.textboard"), f"{game} is drawn by its renderer")
+        check(click_move(driver), f"a {game} move played by clicking")
+        if game in ("backgammon", "fanorona"):
+            shot(driver, game)
 
 
 def replay(driver, base, cfg):
