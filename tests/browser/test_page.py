@@ -84,6 +84,7 @@ def make_data(root):
 
 def main():
     data = tempfile.mkdtemp(prefix="hoyle-web-")
+    profile = tempfile.mkdtemp(prefix="hoyle-chromium-")  # outside --data
     make_data(data)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -102,7 +103,7 @@ def main():
         opts = webdriver.ChromeOptions()
         opts.binary_location = CHROMIUM
         for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                  "--window-size=1400,1000", f"--user-data-dir={data}/.chromium"):
+                  "--window-size=1400,1000", f"--user-data-dir={profile}"):
             opts.add_argument(a)
         driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
         driver.set_page_load_timeout(20)
@@ -123,6 +124,7 @@ def main():
             server.kill()
         log.close()
         shutil.rmtree(data, ignore_errors=True)
+        shutil.rmtree(profile, ignore_errors=True)
         os.remove(data + ".yaml")
     print(f"screenshots in {OUT}")
     if failures:
