@@ -408,7 +408,8 @@ async function maybeAgent() {
   play.busy = true;
   renderPlay();
   const id = st.id;
-  const next = await guard(() => api("POST", `/api/games/${id}/agent`, { time_ms: Number($("think").value) || 1000 }));
+  const ms = Number($("think").value);
+  const next = await guard(() => api("POST", `/api/games/${id}/agent`, ms > 0 ? { time_ms: ms } : {}));
   play.busy = false;
   if (play.state && play.state.id !== id) return; // a new game meanwhile
   if (next) setState(next);
@@ -434,12 +435,12 @@ async function exportGame() {
   const st = play.state;
   if (!st) return;
   const f = $("exportfmt").value;
-  const txt = await guard(() => api("GET", `/api/games/${st.id}/export?format=${f}`));
+  const txt = await guard(() => api("GET", `/api/games/${st.id}/export${f ? `?format=${f}` : ""}`));
   if (txt === undefined) return;
   const t = typeof txt === "string" ? txt : JSON.stringify(txt, null, 1);
   $("exporttext").value = t;
   $("download").href = URL.createObjectURL(new Blob([t], { type: "text/plain" }));
-  $("download").download = `${gameName(st.game)}.${f === "hoyle" ? "txt" : f}`;
+  $("download").download = `${gameName(st.game)}.${f === "hoyle" || !f ? "txt" : f}`;
   $("exportbox").hidden = false;
 }
 
@@ -536,10 +537,17 @@ function liveTick() {
 
 // ---------------------------------------------------------------- Results
 
-async function loadRatings(file) {
+async function loadRatings(file, pool) {
   $("ratingsfile").value = file;
-  const r = await guard(() => api("GET", `/api/ratings?file=${encodeURIComponent(file)}`));
+  const q = `file=${encodeURIComponent(file)}` + (pool ? `&game=${encodeURIComponent(pool)}` : "");
+  const r = await guard(() => api("GET", `/api/ratings?${q}`));
   if (!r) return;
+  // a file with several game specs: one pool each
+  const pools = r.pools || [];
+  $("poolbox").hidden = pools.length < 2;
+  $("pool").replaceChildren(...pools.map((p) => h("option", { value: p }, p)));
+  if (r.game) $("pool").value = r.game;
+  $("pool").onchange = () => loadRatings(file, $("pool").value);
   const box = $("ratings");
   box.replaceChildren();
   const rat = [...(r.ratings || [])].sort((a, b) => b.elo - a.elo);
@@ -553,7 +561,10 @@ async function loadRatings(file) {
     span.innerHTML = s;
     return span;
   };
-  box.append(h("h3", {}, "Elo"), h("table", { class: "table", id: "elotable" },
+  const head = [r.game, r.num_games !== undefined ? `${r.num_games} games` : null,
+    r.advantage !== undefined && r.advantage !== null ? `first-move advantage ${fmt(r.advantage)} Elo` : null,
+    r.drawelo !== undefined && r.drawelo !== null ? `drawelo ${fmt(r.drawelo)}` : null].filter(Boolean).join(", ");
+  box.append(h("h3", {}, "Elo"), h("div", { class: "muted" }, head), h("table", { class: "table", id: "elotable" },
     h("tr", {}, h("th", {}, "#"), h("th", {}, "agent"), h("th", { class: "num" }, "Elo"), h("th", { class: "num" }, "interval"), h("th", {}, ""),
       h("th", { class: "num" }, "games"), h("th", { class: "num" }, "score")),
     rat.map((x, i) => h("tr", {}, h("td", { class: "num" }, i + 1), h("td", {}, x.agent), h("td", { class: "num" }, fmt(x.elo)),

@@ -266,6 +266,9 @@ def play_checkers(driver, base):
     driver.find_element(By.ID, "export").click()
     wait(driver, lambda d: d.find_element(By.ID, "exporttext").get_attribute("value"), "the exported game")
     check("14x23x32" in driver.find_element(By.ID, "exporttext").get_attribute("value"), "the PDN export holds the double jump")
+    Select(driver.find_element(By.ID, "exportfmt")).select_by_value("hoyle")
+    driver.find_element(By.ID, "export").click()
+    wait(driver, lambda d: "position: B:W18,21,27,30:B1,2,3,14" in d.find_element(By.ID, "exporttext").get_attribute("value"), "the hoyle export with the start position")
 
 
 def other_renderers(driver, base):
