@@ -172,6 +172,7 @@ def new_game(driver, base, game, spec, agent, position=""):
     check(seats[0].get_attribute("value") == "human", "seat 1 is human by default")
     driver.execute_script("arguments[0].value = arguments[1];", seats[1], agent)
     driver.execute_script("arguments[0].value = arguments[1];", driver.find_element(By.ID, "position"), position)
+    driver.execute_script("arguments[0].value = '100';", driver.find_element(By.ID, "think"))  # ms a reply
     driver.find_element(By.ID, "new").click()
 
 
