@@ -49,3 +49,9 @@ export function drawCross(chars, cls, piece, opts = {}) {
 export function stepSquares(step) {
   return step.trim().split(/[-x\s]+/).filter(Boolean);
 }
+
+// A renderer module's draw() for a game on the cross whose position text
+// starts with the seven rows; piece(ch, cx, cy, svg) draws a point's piece.
+export function crossDraw(cls, piece) {
+  return (pos, opts = {}) => drawCross(cells(pos.trim().split(/\s+/)[0]), cls, piece, { ...opts, numbers: true });
+}
