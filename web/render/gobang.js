@@ -36,7 +36,7 @@ export function draw(pos, opts = {}) {
     text(svg, x + C / 2, M - 12, fileName(i), { class: "label" });
     text(svg, M - 14, y + C / 2, String(i + 1), { class: "label" });
   }
-  text(svg, W / 2, W + 6, `in hand: White (x) ${p.inW}, Black (o) ${p.inB}` + (p.moves ? `; moves ${p.moves}` : ""), { class: "caption", "font-size": Math.min(14, W / 24) });
+  text(svg, W / 2, W + 6, `in hand: White (x) ${p.inW}, Black (o) ${p.inB}` + (p.moves ? `; moves ${p.moves}` : ""), { class: "caption", "font-size": Math.min(14, W / 34) });
   return svg;
 }
 
