@@ -634,8 +634,11 @@ static void act_limits(const agent_t *a, double req_ms, double left_ms, const at
     l->stop = stop;
     double t = left_ms;
     if (req_ms <= 0) {
-        if (params_has(&a->params, "sims")) l->nodes = params_int(&a->params, "sims");
-        if (params_has(&a->params, "nodes")) l->nodes = params_int(&a->params, "nodes");
+        /* a search agent's budget is `sims` (its `nodes` caps the tree, not the search) */
+        if (params_has(&a->params, "sims"))
+            l->nodes = params_int(&a->params, "sims");
+        else if (params_has(&a->params, "nodes"))
+            l->nodes = params_int(&a->params, "nodes");
         if (params_has(&a->params, "depth")) l->depth = (int)params_int(&a->params, "depth");
         double spec = params_has(&a->params, "time_ms") ? params_double(&a->params, "time_ms") : 0;
         if (spec > 0 && spec < t) t = spec;

@@ -503,7 +503,8 @@ static void test_undo(void)
     const cJSON *info =
         cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(s, "history"), 1), "info");
     CU_ASSERT_STRING_EQUAL(jstr(info, "kind"), "mcts");
-    CU_ASSERT(jint(info, "visits", 0) >= 50);
+    /* the spec's own budget, not the server's time cap */
+    CU_ASSERT(jint(info, "visits", 0) >= 50 && jint(info, "visits", 0) <= 60);
     CU_ASSERT(jlen(info, "pv") >= 1);
     cJSON_Delete(s);
     cJSON_Delete(game_post(id, "undo", NULL, 200));
