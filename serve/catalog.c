@@ -101,6 +101,9 @@ void route_games(const serve_req_t *rq, serve_reply_t *rp)
         json_open(&j, NULL, '{');
         json_str(&j, "name", e->name);
         json_str(&j, "description", e->description);
+        const game_t *g = NULL; /* the default variant: its number of players */
+        if (game_create(e->name, &g) == 0) json_int(&j, "players", g->num_players);
+        game_free(g);
         json_open(&j, "variants", '[');
         for (int v = 0; e->variants && e->variants[v]; v++) json_str(&j, NULL, e->variants[v]);
         json_close(&j);

@@ -285,6 +285,10 @@ static void test_catalog(void)
     const cJSON *e;
     cJSON_ArrayForEach(e, g)
     {
+        CU_ASSERT_EQUAL(jint(e, "players", 0), strcmp(jstr(e, "name"), "fifteen") == 0 ||
+                                                       strcmp(jstr(e, "name"), "solitaire") == 0
+                                                   ? 1
+                                                   : 2);
         if (strcmp(jstr(e, "name"), "checkers") != 0) continue;
         found = 1;
         CU_ASSERT(jlen(e, "variants") >= 2);
