@@ -805,16 +805,19 @@ static void test_busy_and_disconnect(void)
     snprintf(path, sizeof path, "/api/games/%s/agent", id);
     int fd = dial(port);
     CU_ASSERT_EQUAL(send_request(fd, "POST", path, NULL, NULL, 0), 0);
-    /* wait until the search runs: a second search is refused with 503 */
+    /* wait until the search runs: undo (which cannot start a search of its own, so the
+     * poll cannot overtake the request above) answers 409 before and 503 while it runs */
+    snprintf(path, sizeof path, "/api/games/%s/undo", id);
     int busy = 0;
-    for (int i = 0; i < 200 && !busy; i++) {
+    for (int i = 0; i < 1000 && !busy; i++) {
         r = request_on(port, "POST", path, NULL, NULL);
         busy = r.status == 503;
         free(r.body);
         if (!busy) sleep_ms(20);
     }
     CU_ASSERT(busy);
-    snprintf(path, sizeof path, "/api/games/%s/undo", id);
+    /* a second search is refused with 503 */
+    snprintf(path, sizeof path, "/api/games/%s/agent", id);
     r = request_on(port, "POST", path, NULL, NULL);
     CU_ASSERT_EQUAL(r.status, 503);
     free(r.body);
