@@ -2,12 +2,13 @@
  * network (--model, libtorch builds) or a stand-in evaluator (fake network,
  * rollouts), samples optionally written to an HDF5 shard, and throughput
  * figures: evaluations/s inside self-play and, with --model --bench, a raw
- * forward of the same net at the same mean batch size. */
+ * forward of the same net replaying the batch sizes self-play produced. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -66,6 +67,97 @@ static int check_output(const char *path, bool force)
     return EXIT_OK;
 }
 
+#ifdef HOYLE_TORCH
+/* One side of the --bench comparison: wall and CPU time, context switches, positions. */
+typedef struct phase {
+    double wall, user, sys;
+    long switches;
+    uint64_t positions;
+} phase_t;
+
+static void usage_now(double *user, double *sys, long *switches)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    *user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+    *sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+    *switches = ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+/* Mark the start (sign -1) or the end (sign +1) of a phase: adds the CPU time and switches
+ * between the two calls to *ph. */
+static void phase_mark(phase_t *ph, int sign)
+{
+    double u, s;
+    long c;
+    usage_now(&u, &s, &c);
+    ph->user += sign * u;
+    ph->sys += sign * s;
+    ph->switches += sign * c;
+}
+
+static double rate(const phase_t *ph)
+{
+    return ph->wall > 0 ? (double)ph->positions / ph->wall : 0;
+}
+
+static void phase_json(json_t *j, const char *key, const phase_t *ph)
+{
+    json_open(j, key, '{');
+    json_num(j, "seconds", "%.3f", ph->wall);
+    json_num(j, "user_seconds", "%.3f", ph->user);
+    json_num(j, "system_seconds", "%.3f", ph->sys);
+    json_int(j, "context_switches", ph->switches);
+    json_u64(j, "positions", ph->positions);
+    json_num(j, "positions_per_s", "%.1f", rate(ph));
+    json_close(j);
+}
+
+enum { BENCH_ROUNDS = 3 };
+#define BENCH_RAW_SECONDS 10.0
+
+/* The raw side of one round: the evaluator's recorded forward calls replayed alone. */
+static int bench_raw(evaluator_t *e, uint64_t seed, phase_t *raw)
+{
+    uint64_t pos;
+    double secs;
+    phase_mark(raw, -1);
+    int status = net_evaluator_replay(e, BENCH_RAW_SECONDS, seed, &pos, &secs);
+    phase_mark(raw, +1);
+    raw->wall += secs;
+    raw->positions += pos;
+    return status;
+}
+
+/* Rounds 2..BENCH_ROUNDS: the same games again (other seeds, empty cache, samples not kept),
+ * each followed by a raw replay; round 1's two halves are the caller's. */
+static int bench_more(const game_t *g, evaluator_t *e, const selfplay_params_t *p, phase_t *sp,
+                      phase_t *raw)
+{
+    int status = HOYLE_OK;
+    for (int r = 1; r < BENCH_ROUNDS && status == HOYLE_OK; r++) {
+        selfplay_params_t q = *p;
+        q.seed = rng_mix(p->seed + (uint64_t)r);
+        sample_set_t scratch;
+        sample_set_init(&scratch, g->obs_shape, g->num_actions);
+        selfplay_stats_t st;
+        uint64_t before, after;
+        net_evaluator_forwards(e, &before);
+        net_evaluator_clear_cache(e);
+        phase_mark(sp, -1);
+        status = selfplay_run(g, e, &q, &scratch, &st, NULL, NULL);
+        phase_mark(sp, +1);
+        sample_set_done(&scratch);
+        net_evaluator_forwards(e, &after);
+        sp->wall += st.seconds;
+        sp->positions += after - before;
+        if (status == HOYLE_OK) status = bench_raw(e, rng_mix(p->seed ^ (uint64_t)r), raw);
+        fprintf(stderr, "[bench] round %d of %d done\n", r + 1, BENCH_ROUNDS);
+    }
+    return status;
+}
+#endif
+
 /* Exit codes: 0 the games were played (and the shard written); 2 bad
  * usage, PARAMS, game, evaluator, output path or a model that will not load; 1 a
  * failure during self-play, the benchmark or the shard write. */
@@ -87,7 +179,9 @@ int cmd_selfplay(int argc, char **argv)
         CLI_OPT("--seed", CLI_U64, &seed, "S", "seed (default 1)"),
         CLI_OPT("--cache", CLI_U64, &cache, "N", "network cache entries (default 65536, 0 = none)"),
         CLI_OPT("--threads", CLI_U64, &threads, "N", "libtorch threads"),
-        CLI_OPT_FLAG("--bench", &bench, "also time a raw forward at the same batch size (--model)"),
+        CLI_OPT_FLAG("--bench", &bench,
+                     "with --model: 3 rounds of the games, each followed by >= 10 s of a raw "
+                     "forward replaying their batch sizes; rates, CPU time, context switches"),
         CLI_OPT("--model-dir", CLI_STRING, &model_dir, "RUN",
                 "be an actor of the training run in RUN (its config, newest net, stop file)"),
         CLI_OPT("--output-dir", CLI_STRING, &output_dir, "DIR",
@@ -145,6 +239,9 @@ int cmd_selfplay(int argc, char **argv)
     int status = 0;
     double raw = 0;
 #ifdef HOYLE_TORCH
+    phase_t bsp = {0}, braw = {0};
+#endif
+#ifdef HOYLE_TORCH
     tch_net_t *net = NULL;
     if (model) {
         if (threads > 0) tch_set_threads((int)threads);
@@ -174,14 +271,24 @@ int cmd_selfplay(int argc, char **argv)
     fprintf(stderr, "selfplay %s: %s, %d games, %s evaluator\n", g->spec, canon, p.games, e->name);
     selfplay_progress_t gp = {.total = p.games, .final_line = 1};
     progress_start(&gp.pg, stderr, "[selfplay]", "games", 0);
+#ifdef HOYLE_TORCH
+    if (net && bench) phase_mark(&bsp, -1);
+#endif
     status = selfplay_run(g, e, &p, &set, &st, selfplay_progress_line, &gp);
     double mean_batch =
         st.evaluator_calls ? (double)st.evaluations / (double)st.evaluator_calls : 0;
 #ifdef HOYLE_TORCH
-    /* The raw forward runs at the batch self-play actually reached, so the
-     * two rates compare the same work with and without the search around it. */
-    if (!status && net && bench && mean_batch >= 1)
-        status = tch_bench_forward(net, (int)(mean_batch + 0.5), 50, &raw);
+    /* The raw forward replays the forward calls self-play made (the same batch sizes, the
+     * cache's hits left out), so the two rates compare the same network work with and without
+     * the search around it; rounds alternate so that a change in the machine's load hits both. */
+    if (net && bench) {
+        phase_mark(&bsp, +1);
+        bsp.wall = st.seconds;
+        net_evaluator_forwards(e, &bsp.positions);
+        if (!status) status = bench_raw(e, rng_mix(seed ^ 0x52415752ULL), &braw);
+        if (!status) status = bench_more(g, e, &p, &bsp, &braw);
+        raw = rate(&braw);
+    }
 #endif
     if (!status && output) {
         samples_meta_t meta = {.game_spec = g->spec,
@@ -234,6 +341,16 @@ int cmd_selfplay(int argc, char **argv)
         json_num(&j, "evals_per_s", "%.1f", eps_wall);
         json_num(&j, "evals_per_s_in_evaluator", "%.1f", eps_eval);
         json_num(&j, "raw_forward_evals_per_s", "%.1f", raw);
+#ifdef HOYLE_TORCH
+        if (raw > 0) {
+            json_open(&j, "bench", '{');
+            json_int(&j, "rounds", BENCH_ROUNDS);
+            json_num(&j, "ratio", "%.4f", rate(&bsp) / raw);
+            phase_json(&j, "selfplay", &bsp);
+            phase_json(&j, "raw_forward", &braw);
+            json_close(&j);
+        }
+#endif
         json_num(&j, "samples_per_s", "%.1f", (double)st.samples / secs);
         json_num(&j, "actions_per_s", "%.1f", (double)st.actions / secs);
         json_num(&j, "seconds", "%.3f", st.seconds);
@@ -247,10 +364,23 @@ int cmd_selfplay(int argc, char **argv)
         printf("  noise alpha %.4f (typical legal moves %.1f)\n", st.alpha, st.typical_legal);
         printf("  evaluations %" PRIu64 " in %" PRIu64 " calls (mean batch %.1f)\n", st.evaluations,
                st.evaluator_calls, mean_batch);
-        printf("  %.0f evals/s in self-play (%.0f/s inside the evaluator)", eps_wall, eps_eval);
-        if (raw > 0) printf(", raw forward %.0f/s at batch %.0f", raw, mean_batch);
-        printf("\n  %.1f samples/s, %.1f actions/s, %.2f s\n", (double)st.samples / secs,
+        printf("  %.0f evals/s in self-play (%.0f/s inside the evaluator)\n", eps_wall, eps_eval);
+        printf("  %.1f samples/s, %.1f actions/s, %.2f s\n", (double)st.samples / secs,
                (double)st.actions / secs, st.seconds);
+#ifdef HOYLE_TORCH
+        if (raw > 0) {
+            printf("  bench, %d rounds interleaved: network positions/s in self-play %.0f, raw "
+                   "forward of the same batch sizes %.0f: %.3fx\n",
+                   BENCH_ROUNDS, rate(&bsp), raw, rate(&bsp) / raw);
+            const phase_t *ph[2] = {&bsp, &braw};
+            const char *name[2] = {"self-play", "raw forward"};
+            for (int k = 0; k < 2; k++)
+                printf("    %-11s %8.2f s wall, %8.2f s user, %6.2f s system, %ld context "
+                       "switches, %" PRIu64 " positions\n",
+                       name[k], ph[k]->wall, ph[k]->user, ph[k]->sys, ph[k]->switches,
+                       ph[k]->positions);
+        }
+#endif
     }
     sample_set_done(&set);
     game_free(g);

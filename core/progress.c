@@ -2,25 +2,19 @@
  * rewriting on a terminal and throttled plain lines otherwise. */
 #include "core/progress.h"
 
+#include "core/clock.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 void progress_start(progress_t *p, FILE *out, const char *label, const char *unit, int64_t done0)
 {
     memset(p, 0, sizeof *p);
     p->out = out;
     p->tty = out != NULL && isatty(fileno(out));
-    p->t0 = now_s();
+    p->t0 = clock_seconds();
     p->last = -1;
     p->last_done = -1;
     p->done0 = done0;
@@ -33,7 +27,7 @@ void progress_defer(progress_t *p)
     if (!p->tty) p->last = p->t0;
 }
 
-double progress_elapsed(const progress_t *p) { return now_s() - p->t0; }
+double progress_elapsed(const progress_t *p) { return clock_seconds() - p->t0; }
 
 void progress_format_time(double seconds, char *buf, size_t size)
 {
@@ -47,7 +41,7 @@ void progress_format_time(double seconds, char *buf, size_t size)
 void progress_update(progress_t *p, int64_t done, int64_t total, const char *extra, int final)
 {
     if (p->out == NULL) return;
-    double t = now_s();
+    double t = clock_seconds();
     if (!final && p->last >= 0 && t - p->last < (p->tty ? 0.25 : PROGRESS_PLAIN_INTERVAL)) return;
     if (final && !p->tty && p->last_done == done) return; /* that line is already there */
     p->last = t;

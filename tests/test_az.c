@@ -1,7 +1,8 @@
 /* test_az.c — the `az` agent and the training loop's evaluation (libtorch builds
  * only): time_ms stops a search early, a net file is loaded once per match, the
  * in-loop evaluation plays distinct random openings with both colours and stops at
- * an SPRT decision, and bad eval settings are refused with one-line errors. */
+ * an SPRT decision, and bad eval settings are refused with one-line errors; the net
+ * evaluator's record of forward batch sizes and its replay (hoyle selfplay --bench). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "train/agent_az.h"
 #include "train/loop.h"
 #include "train/loop_internal.h"
+#include "train/net_eval.h"
 #include "train/tch/tch.h"
 
 #define GAME "gobang(board=5,men=0)"
@@ -314,6 +316,60 @@ static void test_train_config_errors(void)
     }
 }
 
+/* The net evaluator counts its forward calls by batch size (the cache's hits are not
+ * forwarded), and its replay runs exactly those calls again: one pass with min_seconds 0. */
+static void test_evaluator_batch_sizes(void)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/net-000000.pt", tmpdir);
+    tch_net_t *net = NULL;
+    HARNESS_OK(tch_load(path, &net, NULL));
+    evaluator_t *e = NULL;
+    HARNESS_OK(net_evaluator_create(g, net, 8, 64, &e));
+    uint64_t pos;
+    double secs;
+    CU_ASSERT_EQUAL(net_evaluator_replay(e, 0, 1, &pos, &secs), HOYLE_EINVAL); /* nothing yet */
+    /* five distinct positions: the start and four first moves */
+    size_t S = g->state_size;
+    char *states = malloc(5 * S);
+    int legal[64];
+    game_init(g, states);
+    int n = game_legal_actions(g, states, legal);
+    CU_ASSERT_FATAL(n >= 4);
+    for (int i = 1; i < 5; i++) {
+        game_init(g, states + (size_t)i * S);
+        game_apply(g, states + (size_t)i * S, legal[i - 1]);
+    }
+    double values[5 * 2];
+    float *priors = malloc(sizeof(float) * 5 * (size_t)g->num_actions);
+    HARNESS_OK(evaluator_evaluate(e, states, 3, values, priors));     /* 3 misses */
+    HARNESS_OK(evaluator_evaluate(e, states, 5, values, priors));     /* 2 misses, 3 hits */
+    HARNESS_OK(evaluator_evaluate(e, states + S, 2, values, priors)); /* all hits: no forward */
+    net_evaluator_clear_cache(e);
+    HARNESS_OK(evaluator_evaluate(e, states, 5, values, priors)); /* 5 misses */
+    int max_batch = 0;
+    const uint64_t *sizes = net_evaluator_batch_sizes(e, &max_batch);
+    CU_ASSERT_EQUAL(max_batch, 8);
+    CU_ASSERT_EQUAL(sizes[0], 0);
+    CU_ASSERT_EQUAL(sizes[2], 1);
+    CU_ASSERT_EQUAL(sizes[3], 1);
+    CU_ASSERT_EQUAL(sizes[5], 1);
+    uint64_t total = 0;
+    for (int b = 0; b <= max_batch; b++) total += sizes[b];
+    CU_ASSERT_EQUAL(total, 3);
+    uint64_t forwarded;
+    CU_ASSERT_EQUAL(net_evaluator_forwards(e, &forwarded), 3);
+    CU_ASSERT_EQUAL(forwarded, 10);
+    HARNESS_OK(net_evaluator_replay(e, 0, 7, &pos, &secs));
+    CU_ASSERT_EQUAL(pos, 10); /* one pass: the same calls, the same positions */
+    CU_ASSERT(secs >= 0);
+    CU_ASSERT_EQUAL(net_evaluator_forwards(e, NULL), 3); /* a replay is not self-play's */
+    free(priors);
+    free(states);
+    evaluator_free(e);
+    tch_net_free(net);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/hoyle_az_XXXXXX");
@@ -331,6 +387,7 @@ int main(void)
     }
     static const harness_test_t tests[] = {
         {"az: time_ms stops the search in fewer simulations", test_time_ms},
+        {"net evaluator: forward calls by batch size, replayed", test_evaluator_batch_sizes},
         {"eval: random openings, both colours, one load per net", test_eval_openings_and_loads},
         {"eval: the SPRT stops a match", test_eval_sprt},
         {"eval: bad settings name their key", test_eval_check},

@@ -7,6 +7,10 @@
 
 #include "train/net_eval.h"
 
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/rng.h"
+
 typedef struct net_eval {
     tch_net_t *net;
     int obs_size;
@@ -21,6 +25,7 @@ typedef struct net_eval {
     float *cprior;  /* [slots][A] */
     uint64_t hits;
     uint64_t forwards, forwarded; /* tch_forward calls, positions they held */
+    uint64_t *sizes;              /* [max_batch + 1] forward calls by batch size */
 } net_eval_t;
 
 int net_config_check(const game_t *g, const tch_net_config_t *c)
@@ -94,6 +99,7 @@ static int net_evaluate(evaluator_t *e, const void *states, int n, double *value
     if (status) return status;
     ne->forwards++;
     ne->forwarded += (uint64_t)misses;
+    ne->sizes[misses]++;
     for (int k = 0; k < misses; k++) {
         int i = ne->miss[k];
         const char *s = (const char *)states + (size_t)i * g->state_size;
@@ -121,6 +127,7 @@ static void net_destroy(evaluator_t *e)
         free(ne->logits);
         free(ne->vals);
         free(ne->miss);
+        free(ne->sizes);
         free(ne->legal);
         free(ne->keys);
         free(ne->cvalue);
@@ -169,8 +176,9 @@ int net_evaluator_create(const game_t *g, tch_net_t *net, int max_batch, int cac
     ne->logits = malloc(sizeof(float) * B * A);
     ne->vals = malloc(sizeof(float) * B);
     ne->miss = malloc(sizeof(int) * B);
+    ne->sizes = calloc(B + 1, sizeof *ne->sizes);
     ne->legal = malloc(sizeof(int) * (size_t)g->max_legal);
-    bool ok = ne->obs && ne->logits && ne->vals && ne->miss && ne->legal;
+    bool ok = ne->obs && ne->logits && ne->vals && ne->miss && ne->sizes && ne->legal;
     if (ok && cache_entries > 0) { /* a power of two, so that the slot is hash & mask */
         uint64_t slots = 1;
         while (slots < (uint64_t)cache_entries) slots *= 2;
@@ -205,4 +213,50 @@ uint64_t net_evaluator_forwards(const evaluator_t *e, uint64_t *positions)
     const net_eval_t *ne = e->impl;
     if (positions) *positions = ne->forwarded;
     return ne->forwards;
+}
+
+const uint64_t *net_evaluator_batch_sizes(const evaluator_t *e, int *max_batch)
+{
+    const net_eval_t *ne = e->impl;
+    if (max_batch) *max_batch = e->max_batch;
+    return ne->sizes;
+}
+
+int net_evaluator_replay(evaluator_t *e, double min_seconds, uint64_t seed, uint64_t *positions,
+                         double *seconds)
+{
+    net_eval_t *ne = e->impl;
+    int B = e->max_batch;
+    uint64_t calls = 0;
+    for (int b = 1; b <= B; b++) calls += ne->sizes[b];
+    *positions = 0;
+    *seconds = 0;
+    if (calls == 0) return hoyle_error(HOYLE_EINVAL, "net evaluator: no forward to replay");
+    /* The recorded calls in a seeded random order (Fisher-Yates), so that the sizes mix as they
+     * did in self-play rather than running sorted. */
+    int *order = malloc(sizeof(int) * (size_t)calls);
+    if (order == NULL) return hoyle_error(HOYLE_ENOMEM, "net evaluator: out of memory");
+    uint64_t k = 0;
+    for (int b = 1; b <= B; b++)
+        for (uint64_t c = 0; c < ne->sizes[b]; c++) order[k++] = b;
+    rng_t rng;
+    rng_init(&rng, seed);
+    for (uint64_t i = calls - 1; i > 0; i--) {
+        uint64_t j = rng_below(&rng, (uint32_t)(i + 1)); /* calls < 2^32: one per forward */
+        int t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    /* the inputs are the last batch's observations (real positions, repeated) */
+    int status = HOYLE_OK;
+    double t0 = clock_seconds();
+    do {
+        for (uint64_t i = 0; i < calls && status == HOYLE_OK; i++) {
+            status = tch_forward(ne->net, ne->obs, order[i], ne->logits, ne->vals);
+            *positions += (uint64_t)order[i];
+        }
+        *seconds = clock_seconds() - t0;
+    } while (status == HOYLE_OK && *seconds < min_seconds);
+    free(order);
+    return status;
 }

@@ -42,6 +42,18 @@ uint64_t net_evaluator_cache_hits(const evaluator_t *e);
  * forward batch = positions / forwards: the cache's hits are not forwarded). */
 uint64_t net_evaluator_forwards(const evaluator_t *e, uint64_t *positions);
 
+/* Forward calls so far by batch size: counts[b] for b = 0..*max_batch (counts[0] is 0: a call
+ * with every state cached forwards nothing). Owned by the evaluator. */
+const uint64_t *net_evaluator_batch_sizes(const evaluator_t *e, int *max_batch);
+
+/* The raw forward that self-play's evaluations are measured against (docs/training.md,
+ * "Throughput"): the forward calls recorded so far, the same batch sizes in a random order
+ * (seeded), through the same net, with nothing around them, passes over the whole list until
+ * at least `min_seconds` have passed. *positions gets the positions forwarded, *seconds the
+ * wall time. HOYLE_EINVAL when nothing was recorded. */
+int net_evaluator_replay(evaluator_t *e, double min_seconds, uint64_t seed, uint64_t *positions,
+                         double *seconds);
+
 /* HOYLE_OK when a net of config `c` fits game g (shapes above). */
 int net_config_check(const game_t *g, const tch_net_config_t *c);
 
