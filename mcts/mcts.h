@@ -66,7 +66,9 @@ typedef enum mcts_fpu {
     X(int, gumbel_m, PARAM_INT, 16, 1, 1024, "gumbel: root actions considered")                    \
     X(double, c_visit, PARAM_DOUBLE, 50, 0, 1e6,                                                   \
       "gumbel: sigma(q) = (c_visit + max N) * c_scale * q")                                        \
-    X(double, c_scale, PARAM_DOUBLE, 1, 0, 1e3, "gumbel: sigma(q) scale")
+    X(double, c_scale, PARAM_DOUBLE, 1, 0, 1e3, "gumbel: sigma(q) scale")                          \
+    X(bool, decisive, PARAM_BOOL, false, 0, 0,                                                     \
+      "decisive moves: a move that ends the game is proven when its parent is expanded (solver)")
 
 /* Every tunable, one line each (KataGo searchparams.h habit). */
 typedef struct mcts_params {
@@ -87,13 +89,13 @@ typedef struct mcts_params {
     bool reuse;             /* keep the subtree of the played move (mcts_advance) */
     uint64_t seed;          /* seeds chance sampling, noise and temperature choice */
 #define MCTS_KNOB_FIELD_(ctype, name, type, dflt, lo, hi, help) ctype name;
-    MCTS_KNOBS(MCTS_KNOB_FIELD_) /* gumbel, gumbel_m, c_visit, c_scale: see MCTS_KNOBS */
+    MCTS_KNOBS(MCTS_KNOB_FIELD_) /* gumbel, gumbel_m, c_visit, c_scale, decisive: MCTS_KNOBS */
 #undef MCTS_KNOB_FIELD_
 } mcts_params_t;
 
 /* The defaults: UCT c=1.4, FPU inf, 1000 sims, batch 1, solver on, 1M-node cap
  * (0 = sized by mcts_nodes_for, mcts/mcts_params.h), reuse on, no noise, and
- * the MCTS_KNOBS defaults (Gumbel off, gumbel_m 16, c_visit 50, c_scale 1). */
+ * the MCTS_KNOBS defaults (Gumbel off, gumbel_m 16, c_visit 50, c_scale 1, decisive off). */
 void mcts_params_default(mcts_params_t *p);
 
 /* What a search found, valid until the next call on the same mcts_t. Arrays

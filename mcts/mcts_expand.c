@@ -3,8 +3,40 @@
  * actions (uniform when the evaluator has none); chance nodes get one child
  * per outcome with its probability as prior. A full arena leaves the node
  * unexpanded (HOYLE_EFULL, recorded in arena_full): it stays a leaf and is
- * simply evaluated again next time. */
+ * simply evaluated again next time. With `decisive` (and the solver), a decision
+ * node's children are tried one move deep as it is expanded (decisive_scan). */
+#include <string.h>
+
 #include "mcts/mcts_internal.h"
+
+/* Decisive moves (Teytaud & Teytaud 2010, "On the huge benefit of decisive moves in
+ * Monte-Carlo tree search algorithms"): each child whose move ends the game is made a
+ * proven terminal node at once, and the first that wins for the mover proves the node
+ * itself. A win in one is then never missed however small its prior, and a move that
+ * leaves the opponent a win in one is refuted the first time its node is expanded,
+ * instead of after enough visits to reach that one child. Costs one game_apply per legal
+ * move of each expanded node; no evaluator call. */
+static void decisive_scan(mcts_t *m, uint32_t index, const void *state)
+{
+    const game_t *g = m->g;
+    mcts_node_t *node = &m->nodes[index];
+    int player = node->player;
+    double r[GAME_MAX_PLAYERS];
+    for (int i = 0; i < node->num_children; i++) {
+        uint32_t c = node->first_child + (uint32_t)i;
+        memcpy(m->state, state, g->state_size);
+        if (game_apply_checked(g, m->state, m->nodes[c].action)) continue;
+        if (!game_is_terminal(g, m->state)) continue;
+        game_returns(g, m->state, r);
+        m->nodes[c].player = PLAYER_TERMINAL;
+        m->nodes[c].flags |= NODE_EXPANDED;
+        mcts_prove_terminal(m, c, r);
+        if (r[player] >= 1.0 - 1e-6) { /* nothing does better for the mover */
+            mcts_prove_terminal(m, index, r);
+            return;
+        }
+    }
+}
 
 /* Contract: `state` is the node's state. On HOYLE_OK the node is
  * NODE_EXPANDED (terminal nodes too, with no children); on HOYLE_EFULL it
@@ -48,5 +80,6 @@ int mcts_expand(mcts_t *m, uint32_t index, const void *state, const float *prior
     node->first_child = first;
     node->num_children = (uint16_t)n;
     node->flags |= NODE_EXPANDED;
+    if (player >= 0 && m->p.decisive && m->p.solver) decisive_scan(m, index, state);
     return HOYLE_OK;
 }

@@ -254,7 +254,14 @@ int mcts_search_deliver(mcts_t *m, const double *values, const float *priors)
                 mcts_add_noise(m);
             }
         }
-        mcts_backup(m, path, len, values + (size_t)i * (size_t)g->num_players);
+        const double *v = values + (size_t)i * (size_t)g->num_players;
+        double proven[GAME_MAX_PLAYERS];
+        /* a leaf its expansion proved (decisive moves) backs up its exact value */
+        if (m->p.solver && (leaf->flags & NODE_PROVEN)) {
+            for (int p = 0; p < g->num_players; p++) proven[p] = leaf->proven_value[p];
+            v = proven;
+        }
+        mcts_backup(m, path, len, v);
         m->sims++;
     }
     if (m->slots > 0) m->calls++;

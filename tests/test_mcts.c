@@ -1,7 +1,7 @@
 /* test_mcts.c — MCTS on the toy games: convergence to the minimax value,
  * MCTS-Solver proofs, chance nodes, chains, one-player puzzles, a full
  * arena, batching with virtual loss, tree reuse, noise, determinism; Gumbel
- * root selection (schedule, step API, best move, improved policy). */
+ * root selection (schedule, step API, best move, improved policy); decisive moves. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -710,6 +710,72 @@ static void test_gumbel_agent_keys(void)
     toy_free(g);
 }
 
+/* One search of `spec_keys` over the Go-Bang 8x8 position after `moves`; its result. */
+static const mcts_result_t *gobang_search(const game_t *g, const char *moves, bool decisive,
+                                          long long sims, mcts_t **m, evaluator_t **e, void *s)
+{
+    mcts_params_t p;
+    mcts_params_default(&p);
+    p.select = MCTS_PUCT;
+    p.fpu = MCTS_FPU_PARENT;
+    p.max_sims = sims;
+    p.decisive = decisive;
+    game_init(g, s);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", moves);
+    for (char *t = strtok(buf, ";"); t; t = strtok(NULL, ";"))
+        HARNESS_OK(game_apply_move_string(g, s, t));
+    HARNESS_OK(evaluator_create_named(g, "fake", 1, 9, e));
+    HARNESS_OK(mcts_create(g, &p, *e, m));
+    const mcts_result_t *r = NULL;
+    HARNESS_OK(mcts_search(*m, s, &r));
+    return r;
+}
+
+/* Decisive moves: a win in one is proven the moment the root is expanded (two simulations
+ * are enough; without the key they are not), and a move that leaves the opponent a win in
+ * one is refuted at its first visit, so the one block is played. */
+static void test_decisive_moves(void)
+{
+    const game_t *g;
+    HARNESS_OK(game_create("gobang(board=8,men=12)", &g));
+    char s[4096];
+    CU_ASSERT_FATAL(g->state_size <= sizeof s);
+    mcts_t *m;
+    evaluator_t *e;
+    int d3;
+    /* x on d4-d7, o on d8: x to move wins at d3 */
+    const char *win = "d4;d8;d5;a1;d6;a2;d7;a3";
+    const mcts_result_t *r = gobang_search(g, win, true, 2, &m, &e, s);
+    HARNESS_OK(game_action_from_string(g, s, "d3", &d3));
+    CU_ASSERT(r->root_proven);
+    CU_ASSERT_DOUBLE_EQUAL(r->proven_value[r->player], 1.0, 1e-6);
+    CU_ASSERT_EQUAL(r->best_action, d3);
+    CU_ASSERT(r->sims <= 2);
+    mcts_free(m);
+    evaluator_free(e);
+    r = gobang_search(g, win, false, 2, &m, &e, s);
+    CU_ASSERT(!r->root_proven);
+    mcts_free(m);
+    evaluator_free(e);
+    /* o to move must block at d3: every other move loses at once */
+    const char *block = "d4;d8;d5;a1;d6;a2;d7";
+    r = gobang_search(g, block, true, 400, &m, &e, s);
+    HARNESS_OK(game_action_from_string(g, s, "d3", &d3));
+    CU_ASSERT_EQUAL(r->best_action, d3);
+    int refuted = 0, visited = 0; /* every other move tried is refuted: one visit each */
+    for (int c = 0; c < r->num_children; c++) {
+        if (r->actions[c] == d3 || r->visits[c] == 0) continue;
+        visited++;
+        refuted += r->proven[c] && r->q[c] <= -1.0 + 1e-6 && r->visits[c] == 1;
+    }
+    CU_ASSERT(visited > 10);
+    CU_ASSERT_EQUAL(refuted, visited);
+    mcts_free(m);
+    evaluator_free(e);
+    game_free(g);
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
@@ -728,6 +794,7 @@ int main(void)
         {"gumbel: exact evaluator, best move, improved policy", test_gumbel_best_and_policy},
         {"gumbel: off, bad parameters", test_gumbel_off_and_errors},
         {"gumbel: agent keys", test_gumbel_agent_keys},
+        {"decisive moves: a win in one, the one block", test_decisive_moves},
         {NULL, NULL},
     };
     return harness_run("mcts", tests);
