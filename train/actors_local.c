@@ -51,7 +51,7 @@ static int find_exe(char *buf, size_t cap)
     const char *fn = (const char *)getauxval(AT_EXECFN);
     if (fn && fn[0] && (size_t)snprintf(buf, cap, "%s", fn) < cap) return HOYLE_OK;
 #endif
-    return hoyle_error(HOYLE_EIO, "train: selfplay.processes: cannot find this program's file");
+    return hoyle_error(HOYLE_EIO, "selfplay.processes: cannot find this program's file");
 }
 
 /* "exited with status 1", "was killed by signal 9 (Killed)" */
@@ -107,7 +107,7 @@ static int watch(void *ctx)
         describe(ws, how, sizeof how);
         pid_t pid = l->pid[i];
         l->pid[i] = 0;
-        return hoyle_error(HOYLE_EIO, "train: actor %d (pid %ld) %s before the run ended", i + 1,
+        return hoyle_error(HOYLE_EIO, "actor %d (pid %ld) %s before the run ended", i + 1,
                            (long)pid, how);
     }
     return HOYLE_OK;
