@@ -2,10 +2,10 @@
 # selfplay.processes (docs/training.md, "Self-play in processes"): `hoyle train` is the learner
 # over the run-folder transport and starts the actor processes itself.
 #   1. a tiny run with selfplay.processes=2 finishes; train.csv has samples, rates and held-out
-#      losses; the actors' game records are in RUN/games/ and read like gen-N files; no actor
-#      is left running; the actors run with one libtorch thread;
-#   2. the learner killed (-9): its actors end within seconds (checked by pid); the rerun
-#      resumes and finishes;
+#      losses; the actors' game records are in RUN/games/ and read like gen-N files; the
+#      learner has reaped both actors, one of them stopped (SIGSTOP) all along;
+#   2. the actors run with one libtorch thread; the learner killed (-9): its actors end within
+#      seconds (checked by pid); the rerun resumes and finishes;
 #   3. an actor killed: the learner fails with one line naming it, and its other actor ends;
 #   4. bad combinations and values exit 2 with one line.
 # Skipped (77) without libtorch.
@@ -49,14 +49,19 @@ children() {
   fail "the learner did not start 2 actor processes"
 }
 
-# ---- 1. a finished run ----
+# ---- 1. a finished run; one actor stopped (SIGSTOP) all along: the learner must end it ----
 run=$dir/run
-timeout 300 "$hoyle" train "$cfg" --set "output=$run" --set selfplay.processes=2 --json \
-  >"$dir/out.json" 2>"$dir/err" || fail "learner failed: $(tail -3 "$dir/err")"
-! pgrep -f "model-dir $run" >/dev/null || fail "actors still running after the run ended"
+"$hoyle" train "$cfg" --set "output=$run" --set selfplay.processes=2 --json \
+  >"$dir/out.json" 2>"$dir/err" &
+learner=$!
+kids=($(children $learner))
+kill -STOP "${kids[1]}"
+for _ in $(seq 1 1200); do kill -0 "$learner" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$learner" 2>/dev/null && { kill -9 "$learner"; fail "the learner did not finish"; }
+wait "$learner" || fail "learner failed: $(tail -3 "$dir/err")"
+for k in "${kids[@]}"; do [ ! -e "/proc/$k" ] || fail "actor $k was not reaped by the learner"; done
 [ -s "$run/heldout.h5" ] || fail "no heldout.h5 in an actor run"
-ls "$run"/games/g*-a1-*.h5 "$run"/games/g*-a2-*.h5 >/dev/null 2>&1 ||
-  fail "no game records of both actors in $run/games"
+ls "$run"/games/g*-a[12]-*.h5 >/dev/null 2>&1 || fail "no game records in $run/games"
 ! ls "$run"/games/*.tmp >/dev/null 2>&1 || fail "a temporary game file was left"
 for f in "$run"/games/g*.h5; do # read as the gen-N files are: stored, not rated
   set +e; "$hoyle" report "$f" >/dev/null 2>"$dir/rep"; rc=$?; set -e
