@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -49,24 +50,56 @@ typedef struct learner {
 
 /* The statistics a shard carries (samples_meta_t.stats): the counts and times of
  * selfplay_stats_t that add up over batches, as "key=value,..." text. */
-#define STATS_I64(X)                                                                               \
-    X(games)                                                                                       \
-    X(actions) X(samples) X(full_searches) X(fast_searches) X(draws) X(resigned) X(truncated)      \
-        X(forced) X(game_actions) X(dropped) X(resign_checks) X(false_resigns)
-#define STATS_DBL(X) X(eval_seconds) X(seconds)
+typedef struct stat_field {
+    const char *name;
+    size_t offset; /* in selfplay_stats_t */
+    char kind;     /* 'i' int64_t, 'u' uint64_t, 'd' double */
+} stat_field_t;
+
+/* one row: {STAT(field, kind)} */
+#define STAT(field, kind) #field, offsetof(selfplay_stats_t, field), kind
+static const stat_field_t stat_fields[] = {
+    {STAT(games, 'i')},
+    {STAT(actions, 'i')},
+    {STAT(samples, 'i')},
+    {STAT(full_searches, 'i')},
+    {STAT(fast_searches, 'i')},
+    {STAT(draws, 'i')},
+    {STAT(resigned, 'i')},
+    {STAT(truncated, 'i')},
+    {STAT(forced, 'i')},
+    {STAT(game_actions, 'i')},
+    {STAT(dropped, 'i')},
+    {STAT(resign_checks, 'i')},
+    {STAT(false_resigns, 'i')},
+    {STAT(evaluations, 'u')},
+    {STAT(evaluator_calls, 'u')},
+    {STAT(eval_seconds, 'd')},
+    {STAT(seconds, 'd')},
+    {"wins0", offsetof(selfplay_stats_t, wins), 'i'},
+    {"wins1", offsetof(selfplay_stats_t, wins) + sizeof(int64_t), 'i'},
+};
+#undef STAT
+#define NUM_STAT_FIELDS (sizeof stat_fields / sizeof stat_fields[0])
 
 static void stats_format(const selfplay_stats_t *ss, char *buf, size_t cap)
 {
     size_t n = 0;
-#define PUT_I64(f) n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, #f "=%" PRId64 ",", ss->f);
-#define PUT_DBL(f) n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, #f "=%.17g,", ss->f);
-    STATS_I64(PUT_I64)
-    STATS_DBL(PUT_DBL)
-#undef PUT_I64
-#undef PUT_DBL
-    snprintf(buf + (n < cap ? n : cap - 1), n < cap ? cap - n : 1,
-             "wins0=%" PRId64 ",wins1=%" PRId64 ",evaluations=%" PRIu64 ",evaluator_calls=%" PRIu64,
-             ss->wins[0], ss->wins[1], ss->evaluations, ss->evaluator_calls);
+    buf[0] = '\0';
+    for (size_t i = 0; i < NUM_STAT_FIELDS && n < cap; i++) {
+        const stat_field_t *f = &stat_fields[i];
+        const char *at = (const char *)ss + f->offset;
+        const char *sep = i ? "," : "";
+        if (f->kind == 'i')
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s=%" PRId64, sep, f->name,
+                                  *(const int64_t *)at);
+        else if (f->kind == 'u')
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s=%" PRIu64, sep, f->name,
+                                  *(const uint64_t *)at);
+        else
+            n +=
+                (size_t)snprintf(buf + n, cap - n, "%s%s=%.17g", sep, f->name, *(const double *)at);
+    }
 }
 
 /* The text of stats_format back into *ss (zeroed first); unknown keys are skipped, so that a
@@ -78,21 +111,17 @@ static void stats_parse(const char *text, selfplay_stats_t *ss)
         const char *eq = strchr(p, '=');
         if (eq == NULL) break;
         size_t k = (size_t)(eq - p);
-        const char *v = eq + 1;
-#define KEY(f) (k == sizeof #f - 1 && strncmp(p, #f, k) == 0)
-#define GET_I64(f)                                                                                 \
-    if (KEY(f)) ss->f = strtoll(v, NULL, 10);
-#define GET_DBL(f)                                                                                 \
-    if (KEY(f)) ss->f = strtod(v, NULL);
-        STATS_I64(GET_I64)
-        STATS_DBL(GET_DBL)
-        if (KEY(wins0)) ss->wins[0] = strtoll(v, NULL, 10);
-        if (KEY(wins1)) ss->wins[1] = strtoll(v, NULL, 10);
-        if (KEY(evaluations)) ss->evaluations = strtoull(v, NULL, 10);
-        if (KEY(evaluator_calls)) ss->evaluator_calls = strtoull(v, NULL, 10);
-#undef KEY
-#undef GET_I64
-#undef GET_DBL
+        for (size_t i = 0; i < NUM_STAT_FIELDS; i++) {
+            const stat_field_t *f = &stat_fields[i];
+            if (strlen(f->name) != k || strncmp(p, f->name, k) != 0) continue;
+            char *at = (char *)ss + f->offset;
+            if (f->kind == 'i')
+                *(int64_t *)at = strtoll(eq + 1, NULL, 10);
+            else if (f->kind == 'u')
+                *(uint64_t *)at = strtoull(eq + 1, NULL, 10);
+            else
+                *(double *)at = strtod(eq + 1, NULL);
+        }
     }
 }
 

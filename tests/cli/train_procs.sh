@@ -12,20 +12,17 @@
 # Usage: train_procs.sh HOYLE_BINARY
 set -euo pipefail
 hoyle=$1
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/../.." && pwd)
-python=""
-for p in ${PYTHON:-} python3 /usr/bin/python3; do
-  if "$p" -c 'import h5py, numpy' 2>/dev/null; then python=$p; break; fi
-done
-[ -n "$python" ] || { echo "train_procs.sh: python3 with h5py is required" >&2; exit 1; }
-dir=$(mktemp -d)
-trap 'pkill -9 -f "$dir/" 2>/dev/null || true; rm -rf "$dir"' EXIT
+cfg=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/configs/train/tiny.yaml
 fail() { echo "train_procs.sh: FAIL: $*" >&2; exit 1; }
-cfg=$root/configs/train/tiny.yaml
-if "$hoyle" selfplay checkers --model "$dir/none.pt" 2>&1 | grep -q "needs a build with libtorch"; then
+if "$hoyle" selfplay checkers --model /nonexistent.pt 2>&1 | grep -q "needs a build with libtorch"; then
   echo "train_procs.sh: no libtorch, skipped"; exit 77
 fi
+python=$(for p in ${PYTHON:-} python3 /usr/bin/python3; do
+  "$p" -c 'import h5py, numpy' 2>/dev/null && { echo "$p"; break; }; done) ||
+  fail "python3 with h5py is required"
+[ -n "$python" ] || fail "python3 with h5py is required"
+dir=$(mktemp -d)
+trap 'pkill -9 -f "$dir/" 2>/dev/null || true; rm -rf "$dir"' EXIT
 # a process is gone when it no longer exists or is a zombie nobody reaped yet
 gone() { [ ! -e "/proc/$1" ] || grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
 # wait_gone SECONDS PID...: fail unless every PID is gone within SECONDS
