@@ -8,6 +8,7 @@
 #define _GNU_SOURCE /* strsignal, getauxval */
 #include "train/actors_local.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -37,6 +38,7 @@ typedef struct local {
     pid_t pid[LOCAL_MAX]; /* 0 = not started or reaped */
     bool started;
     char exe[4096];
+    char run[4096]; /* the run folder (from the first net published) */
 } local_t;
 
 /* This program's file: /proc/self/exe, else the name it was started by (AT_EXECFN). */
@@ -96,6 +98,28 @@ static int spawn(local_t *l, int i, const char *dir)
     return HOYLE_OK;
 }
 
+/* What a dead actor (I, PID) left half written in RUN/SUB: its gGGGGGG-aI-PID-NNNNNN.h5.tmp
+ * files (and an h5rec journal); its finished files stay. */
+static void sweep(const local_t *l, const char *sub, int actor, pid_t pid)
+{
+    char path[4200], mark[48];
+    snprintf(path, sizeof path, "%s/%s", l->run, sub);
+    snprintf(mark, sizeof mark, "-a%d-%ld-", actor, (long)pid);
+    DIR *d = opendir(path);
+    if (d == NULL) return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] != 'g' || strstr(e->d_name, mark) == NULL ||
+            (len > 3 && strcmp(e->d_name + len - 3, ".h5") == 0))
+            continue;
+        char file[4500];
+        snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+        unlink(file);
+    }
+    closedir(d);
+}
+
 /* An actor that ended while the run goes on: the learner would wait for its samples forever. */
 static int watch(void *ctx)
 {
@@ -106,6 +130,8 @@ static int watch(void *ctx)
         char how[96];
         describe(ws, how, sizeof how);
         pid_t pid = l->pid[i];
+        sweep(l, "incoming", i + 1, pid);
+        sweep(l, "games", i + 1, pid);
         l->pid[i] = 0;
         return hoyle_error(HOYLE_EIO, "actor %d (pid %ld) %s before the run ended", i + 1,
                            (long)pid, how);
@@ -119,11 +145,10 @@ static int local_publish(void *ctx, int64_t gen, const char *path)
     int status = l->dir.publish(l->dir.ctx, gen, path);
     if (status || l->started) return status;
     /* the first net is out and an old stop file gone: the actors can start */
-    char dir[4096];
     const char *slash = strrchr(path, '/');
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    snprintf(l->run, sizeof l->run, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
     l->started = true;
-    for (int i = 1; i <= l->processes && !status; i++) status = spawn(l, i, dir);
+    for (int i = 1; i <= l->processes && !status; i++) status = spawn(l, i, l->run);
     return status;
 }
 
@@ -149,10 +174,13 @@ static int reap(local_t *l, int ms)
         for (int i = 0; i < l->processes; i++) {
             if (l->pid[i] <= 0) continue;
             pid_t w = waitpid(l->pid[i], NULL, WNOHANG);
-            if (w == l->pid[i] || (w < 0 && errno == ECHILD))
+            if (w == l->pid[i] || (w < 0 && errno == ECHILD)) {
+                sweep(l, "incoming", i + 1, l->pid[i]);
+                sweep(l, "games", i + 1, l->pid[i]);
                 l->pid[i] = 0;
-            else
+            } else {
                 left++;
+            }
         }
         if (left == 0 || t >= ms) return left;
         nap_ms(LOCAL_POLL_MS);

@@ -3,7 +3,8 @@
 # over the run-folder transport and starts the actor processes itself.
 #   1. a tiny run with selfplay.processes=2 finishes; train.csv has samples, rates and held-out
 #      losses; the actors' game records are in RUN/games/ and read like gen-N files; the
-#      learner has reaped both actors, one of them stopped (SIGSTOP) all along;
+#      learner has reaped both actors, one of them stopped (SIGSTOP) all along, and removed
+#      the stopped one's half-written files;
 #   2. the actors run with one libtorch thread; the learner killed (-9): its actors end within
 #      seconds (checked by pid); the rerun resumes and finishes;
 #   3. an actor killed: the learner fails with one line naming it, and its other actor ends;
@@ -53,13 +54,20 @@ run=$dir/run
 learner=$!
 kids=($(children $learner))
 kill -STOP "${kids[1]}"
+# what an actor killed mid-write leaves: the learner removes its half-written files
+a=$(tr '\0' ' ' <"/proc/${kids[1]}/cmdline" | sed 's/.*--actor \([0-9]*\).*/\1/')
+for sub in games incoming; do
+  for _ in $(seq 1 100); do [ -d "$run/$sub" ] && break; sleep 0.1; done
+  : >"$run/$sub/g000000-a$a-${kids[1]}-000099.h5.tmp"
+done
 for _ in $(seq 1 1200); do kill -0 "$learner" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$learner" 2>/dev/null && { kill -9 "$learner"; fail "the learner did not finish"; }
 wait "$learner" || fail "learner failed: $(tail -3 "$dir/err")"
 for k in "${kids[@]}"; do [ ! -e "/proc/$k" ] || fail "actor $k was not reaped by the learner"; done
 [ -s "$run/heldout.h5" ] || fail "no heldout.h5 in an actor run"
 ls "$run"/games/g*-a[12]-*.h5 >/dev/null 2>&1 || fail "no game records in $run/games"
-! ls "$run"/games/*.tmp >/dev/null 2>&1 || fail "a temporary game file was left"
+! ls "$run"/games/*.tmp "$run"/incoming/*.tmp >/dev/null 2>&1 ||
+  fail "half-written files of a dead actor were left: $(ls "$run"/games/*.tmp "$run"/incoming/*.tmp)"
 for f in "$run"/games/g*.h5; do # read as the gen-N files are: stored, not rated
   set +e; "$hoyle" report "$f" >/dev/null 2>"$dir/rep"; rc=$?; set -e
   [ $rc = 2 ] && grep -q "self-play games are not rated" "$dir/rep" ||
