@@ -25,12 +25,14 @@ static const char help[] =
     "usage: hoyle selfplay GAME [PARAMS] [--model PATH | --eval fake|rollout|heuristic]\n"
     "                      [--output FILE.h5 [--force]] [--seed S] [--cache N] [--threads N]\n"
     "                      [--bench] [--json]\n"
-    "       hoyle selfplay --model-dir RUN [--output-dir RUN] [--actor N]\n\n"
+    "       hoyle selfplay --model-dir RUN [--output-dir RUN] [--actor N] [--threads N]\n"
+    "                      [--quiet]\n\n"
     "Play self-play games (train/selfplay.h) and report games, samples and\n"
     "throughput. PARAMS is 'key=value,...' over the keys listed below.\n"
     "With --model-dir, be an actor of the training run in folder RUN (started by\n"
     "`hoyle train CONFIG --external-actors`): play batches with its newest net,\n"
-    "leave them in RUN/incoming/, stop when the run ends (docs/scaling.md).\n";
+    "leave them in RUN/incoming/ and their game records in RUN/games/, stop when\n"
+    "the run ends (docs/scaling.md). --threads there replaces the run's train.threads.\n";
 
 /* The PARAMS keys, after the option list. */
 static void print_params(void)
@@ -167,7 +169,7 @@ int cmd_selfplay(int argc, char **argv)
     const char *pos[2] = {NULL, ""}, *model = NULL, *eval = "fake", *output = NULL;
     const char *model_dir = NULL, *output_dir = NULL;
     uint64_t seed = 1, cache = 65536, threads = 0, actor = 0;
-    bool json = false, bench = false, force = false;
+    bool json = false, bench = false, force = false, quiet = false;
     const cli_opt_t opts[] = {
         CLI_OPT("--model", CLI_STRING, &model, "PATH",
                 "a net written by hoyle train (net-NNNNNN.pt); needs libtorch"),
@@ -189,6 +191,8 @@ int cmd_selfplay(int argc, char **argv)
         CLI_OPT("--actor", CLI_U64, &actor, "N",
                 "with --model-dir: this actor's number, for its seeds and shard names "
                 "(default: the process id)"),
+        CLI_OPT_FLAG("--quiet", &quiet,
+                     "with --model-dir: no progress lines (errors still go to stderr)"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
@@ -202,16 +206,19 @@ int cmd_selfplay(int argc, char **argv)
                                    .more_help = print_params};
     int rc = cli_parse(&command, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
-    if (model_dir || output_dir || actor) {
+    if (model_dir || output_dir || actor || quiet) {
         if (!model_dir)
-            return cli_usage_error("selfplay", "--output-dir and --actor need --model-dir");
+            return cli_usage_error("selfplay",
+                                   "--output-dir, --actor and --quiet need --model-dir");
         if (pos[0] || model || output || bench || json)
             return cli_usage_error("selfplay",
                                    "--model-dir takes its game, net and parameters from "
                                    "the run: no GAME, --model, --output, --bench or --json");
 #ifdef HOYLE_TORCH
         int id = actor ? (int)actor : (int)getpid();
-        if (train_run_dir_actor(model_dir, output_dir ? output_dir : model_dir, id, stderr))
+        /* --threads: libtorch threads in place of the run's train.threads */
+        if (train_run_dir_actor(model_dir, output_dir ? output_dir : model_dir, id, (int)threads,
+                                quiet ? NULL : stderr))
             return cli_fail("selfplay", EXIT_FAILED);
         return EXIT_OK;
 #else

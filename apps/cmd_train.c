@@ -23,6 +23,8 @@ static const char help[] =
     "and the other ranks play self-play games with the newest net (docs/scaling.md).\n"
     "--external-actors: no self-play here; `hoyle selfplay --model-dir RUN`\n"
     "processes (any number, on machines sharing the run folder) play the games.\n"
+    "selfplay.processes: P > 0 starts P such actor processes here (one libtorch\n"
+    "thread each; both cores busy), ended with the run; not with the two above.\n"
     "Learning options: optim.kind (adam, adamw, sgd + optim.nesterov),\n"
     "optim.schedule (constant, step, cosine; optim.warmup_steps), net.policy_head /\n"
     "net.value_head / net.trunk, train.keep_every + train.keep_last (retention, on by\n"

@@ -345,7 +345,7 @@ int dist_train_run(const char *path, char *const *sets, int num_sets, FILE *prog
     const char *tmp = getenv("TMPDIR");
     snprintf(a.path, sizeof a.path, "%s/hoyle-actor-%d-%ld.pt", tmp && *tmp ? tmp : "/tmp", rank,
              (long)getpid());
-    train_actor_io_t io = {actor_fetch, actor_send, &a};
+    train_actor_io_t io = {actor_fetch, actor_send, &a, NULL}; /* MPI actors keep no game records */
     memset(out, 0, sizeof *out);
     int status = train_run_actor(path, sets, num_sets, rank, &io, progress);
     unlink(a.path);

@@ -5,14 +5,17 @@
  * The files are the messages: nets are the run's own checkpoints RUN/net-NNNNNN.pt (tch_save
  * writes them atomically), a batch of samples is a shard
  * RUN/incoming/gGGGGGG-aACTOR-NNNNNN.h5 written with samples_create_shard (atomic, never
- * replacing a file) whose name carries the generation of the net that played it, and the end
- * of the run is the file RUN/stop. Any number of actors, on any machines that share the folder,
+ * replacing a file) whose name carries the generation of the net that played it and whose
+ * `selfplay_stats` attribute carries the actor's statistics of the batch, the batch's game
+ * records are RUN/games/gGGGGGG-aACTOR-PID-NNNNNN.h5 (the same name), and the end of the run
+ * is the file RUN/stop. Any number of actors, on any machines that share the folder,
  * may come and go; a learner killed and restarted takes the shards waiting for it. */
 #include "train/actors_dir.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,7 +44,86 @@ static bool exists(const char *path)
 typedef struct learner {
     char dir[1024];
     char incoming[1100];
+    int (*watch)(void *ctx); /* called while waiting (train_dir_actors_watch); may be NULL */
+    void *watch_ctx;
 } learner_t;
+
+/* The statistics a shard carries (samples_meta_t.stats): the counts and times of
+ * selfplay_stats_t that add up over batches, as "key=value,..." text. */
+typedef struct stat_field {
+    const char *name;
+    size_t offset; /* in selfplay_stats_t */
+    char kind;     /* 'i' int64_t, 'u' uint64_t, 'd' double */
+} stat_field_t;
+
+/* one row: {STAT(field, kind)} */
+#define STAT(field, kind) #field, offsetof(selfplay_stats_t, field), kind
+static const stat_field_t stat_fields[] = {
+    {STAT(games, 'i')},
+    {STAT(actions, 'i')},
+    {STAT(samples, 'i')},
+    {STAT(full_searches, 'i')},
+    {STAT(fast_searches, 'i')},
+    {STAT(draws, 'i')},
+    {STAT(resigned, 'i')},
+    {STAT(truncated, 'i')},
+    {STAT(forced, 'i')},
+    {STAT(game_actions, 'i')},
+    {STAT(dropped, 'i')},
+    {STAT(resign_checks, 'i')},
+    {STAT(false_resigns, 'i')},
+    {STAT(evaluations, 'u')},
+    {STAT(evaluator_calls, 'u')},
+    {STAT(eval_seconds, 'd')},
+    {STAT(seconds, 'd')},
+    {"wins0", offsetof(selfplay_stats_t, wins), 'i'},
+    {"wins1", offsetof(selfplay_stats_t, wins) + sizeof(int64_t), 'i'},
+};
+#undef STAT
+#define NUM_STAT_FIELDS (sizeof stat_fields / sizeof stat_fields[0])
+
+static void stats_format(const selfplay_stats_t *ss, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < NUM_STAT_FIELDS && n < cap; i++) {
+        const stat_field_t *f = &stat_fields[i];
+        const char *at = (const char *)ss + f->offset;
+        const char *sep = i ? "," : "";
+        if (f->kind == 'i')
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s=%" PRId64, sep, f->name,
+                                  *(const int64_t *)at);
+        else if (f->kind == 'u')
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s=%" PRIu64, sep, f->name,
+                                  *(const uint64_t *)at);
+        else
+            n +=
+                (size_t)snprintf(buf + n, cap - n, "%s%s=%.17g", sep, f->name, *(const double *)at);
+    }
+}
+
+/* The text of stats_format back into *ss (zeroed first); unknown keys are skipped, so that a
+ * newer actor's extra counts do not stop an older learner. */
+static void stats_parse(const char *text, selfplay_stats_t *ss)
+{
+    memset(ss, 0, sizeof *ss);
+    for (const char *p = text; p && *p; p = strchr(p, ','), p = p ? p + 1 : NULL) {
+        const char *eq = strchr(p, '=');
+        if (eq == NULL) break;
+        size_t k = (size_t)(eq - p);
+        for (size_t i = 0; i < NUM_STAT_FIELDS; i++) {
+            const stat_field_t *f = &stat_fields[i];
+            if (strlen(f->name) != k || strncmp(p, f->name, k) != 0) continue;
+            char *at = (char *)ss + f->offset;
+            if (f->kind == 'i')
+                *(int64_t *)at = strtoll(eq + 1, NULL, 10);
+            else if (f->kind == 'u')
+                *(uint64_t *)at = strtoull(eq + 1, NULL, 10);
+            else
+                *(double *)at = strtod(eq + 1, NULL);
+        }
+    }
+}
 
 static int cmp_names(const void *a, const void *b)
 {
@@ -111,11 +193,18 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
 {
     learner_t *l = ctx;
     int64_t got = 0;
+    /* ss->seconds becomes the mean playing time per contributing actor (as dist/train_mpi.c
+     * does), so that the logged rates are those of all actors together */
+    selfplay_stats_t sum;
+    memset(&sum, 0, sizeof sum);
+    char writers[64][48]; /* "aACTOR-PID" of the shards taken (past 64: the divisor is 64) */
+    int num_writers = 0;
     while (got < games) {
         char **names;
         int n;
-        int status = list_shards(l->incoming, &names, &n);
+        int status = l->watch ? l->watch(l->watch_ctx) : HOYLE_OK;
         if (status) return status;
+        if ((status = list_shards(l->incoming, &names, &n))) return status;
         for (int i = 0; i < n && got < games && status == 0; i++) {
             char path[1400];
             snprintf(path, sizeof path, "%s/%s", l->incoming, names[i]);
@@ -125,7 +214,24 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
                 if (samples_shard_info(path, &k, &g) == 0) *stale += k;
             } else if ((status = samples_read_shard(path, set, &g)) == 0) {
                 got += g;
-                ss->games += g;
+                char *text = NULL;
+                selfplay_stats_t a;
+                if (samples_shard_stats(path, &text) == 0) {
+                    stats_parse(text, &a);
+                } else { /* a shard without statistics (an older actor): its games only */
+                    memset(&a, 0, sizeof a);
+                }
+                free(text);
+                a.games = g;
+                selfplay_stats_add(&sum, &a);
+                /* the writer: the name between the generation and the batch number */
+                const char *dash = strchr(names[i], '-'), *end = dash ? strrchr(dash, '-') : NULL;
+                char who[48];
+                snprintf(who, sizeof who, "%.*s", dash && end > dash ? (int)(end - dash) : 0,
+                         dash ? dash : "");
+                int w = 0;
+                while (w < num_writers && strcmp(writers[w], who) != 0) w++;
+                if (w == num_writers && num_writers < 64) memcpy(writers[num_writers++], who, 48);
             } else {
                 /* a foreign or damaged file in incoming/: say so and set it aside, so that
                  * one bad file does not stop the run */
@@ -145,7 +251,10 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
         if (status) return status;
         if (got < games) nap();
     }
+    sum.seconds /= num_writers > 0 ? num_writers : 1;
+    selfplay_stats_add(ss, &sum);
     ss->samples = set->n;
+    ss->workers = num_writers;
     return HOYLE_OK;
 }
 
@@ -165,6 +274,13 @@ int train_dir_actors(train_actors_t *out)
     if (l == NULL) return hoyle_error(HOYLE_ENOMEM, "train: out of memory");
     *out = (train_actors_t){learner_publish, learner_collect, learner_stop, l};
     return HOYLE_OK;
+}
+
+void train_dir_actors_watch(train_actors_t *a, int (*watch)(void *ctx), void *ctx)
+{
+    learner_t *l = a->ctx;
+    l->watch = watch;
+    l->watch_ctx = ctx;
 }
 
 void train_dir_actors_free(train_actors_t *a)
@@ -217,22 +333,46 @@ static int actor_fetch(void *ctx, bool wait, int64_t have, int64_t *gen, char *p
     }
 }
 
+/* OUT/SUB/gGGGGGG-aACTOR-PID-NNNNNN.h5 for this actor's batch `batch`: the pid keeps two actors
+ * given the same number apart. */
+static void batch_path(const actor_t *a, const char *sub, int64_t gen, int64_t batch, char *buf,
+                       size_t cap)
+{
+    snprintf(buf, cap, "%s/%s/g%06" PRId64 "-a%d-%ld-%06" PRId64 ".h5", a->out, sub, gen, a->actor,
+             (long)getpid(), batch);
+}
+
 static int actor_send(void *ctx, int64_t gen, const sample_set_t *set, const selfplay_stats_t *ss)
 {
     actor_t *a = ctx;
-    char path[1400];
-    /* the pid keeps two actors given the same number apart */
-    snprintf(path, sizeof path, "%s/incoming/g%06" PRId64 "-a%d-%ld-%06" PRId64 ".h5", a->out, gen,
-             a->actor, (long)getpid(), a->batches++);
-    char netid[64];
+    char path[1400], netid[64], stats[1024];
+    batch_path(a, "incoming", gen, a->batches++, path, sizeof path);
     snprintf(netid, sizeof netid, "net-%06" PRId64 ".pt", gen);
-    samples_meta_t meta = {.network_id = netid, .generation = gen, .games = ss->games};
+    stats_format(ss, stats, sizeof stats);
+    samples_meta_t meta = {
+        .network_id = netid, .generation = gen, .games = ss->games, .stats = stats};
     return samples_create_shard(path, set, &meta);
 }
 
-int train_run_dir_actor(const char *dir, const char *out, int actor, FILE *progress)
+/* The batch's game records under the shard's name in OUT/games/, written as NAME.tmp and then
+ * linked into place, so that the file appears complete and never replaces another. */
+static int actor_record(void *ctx, int64_t gen, const game_t *g, const selfplay_games_t *games,
+                        const char *agent, const char *config)
 {
-    char config[1100], incoming[1100];
+    actor_t *a = ctx;
+    char path[1400], tmp[1500];
+    batch_path(a, "games", gen, a->batches, path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    int status = selfplay_games_write(tmp, g, games, agent, (int32_t)gen, config);
+    if (!status && link(tmp, path) != 0)
+        status = hoyle_error(HOYLE_EIO, "'%s': cannot create: %s", path, strerror(errno));
+    unlink(tmp);
+    return status;
+}
+
+int train_run_dir_actor(const char *dir, const char *out, int actor, int threads, FILE *progress)
+{
+    char config[1100], incoming[1100], games[1100];
     snprintf(config, sizeof config, "%s/config.yaml", dir);
     snprintf(incoming, sizeof incoming, "%s/incoming", out);
     /* a learner not started yet: wait for its config and its first net */
@@ -246,7 +386,12 @@ int train_run_dir_actor(const char *dir, const char *out, int actor, FILE *progr
         }
         nap();
     }
+    snprintf(games, sizeof games, "%s/games", out);
+    if (mkdir(games, 0755) != 0 && errno != EEXIST)
+        return hoyle_error(HOYLE_EIO, "'%s': cannot create: %s", games, strerror(errno));
     actor_t a = {.dir = dir, .out = out, .actor = actor};
-    train_actor_io_t io = {actor_fetch, actor_send, &a};
-    return train_run_actor(config, NULL, 0, actor, &io, progress);
+    train_actor_io_t io = {actor_fetch, actor_send, &a, actor_record};
+    char set[64], *sets[1] = {set};
+    snprintf(set, sizeof set, "train.threads=%d", threads);
+    return train_run_actor(config, sets, threads > 0 ? 1 : 0, actor, &io, progress);
 }

@@ -18,6 +18,7 @@
 #include "data/config.h"
 #include "data/lockfile.h"
 #include "mcts/agent.h"
+#include "train/actors_local.h"
 #include "train/agent_az.h"
 #include "train/loop_internal.h"
 #include "train/net_eval.h"
@@ -160,6 +161,7 @@ typedef struct run {
     int cache;                   /* `train.cache`: network cache entries during self-play */
     int stale;            /* `train.stale`: distributed runs take samples of nets G-stale.. */
     int actor_games;      /* `train.actor_games`: games per batch an actor sends */
+    int processes;        /* `selfplay.processes`: actor processes of the learner (0 = none) */
     loop_eval_cfg_t eval; /* `eval.*` (loop_internal.h) */
     int lock_fd;          /* the locked DIR/lock while the run holds the folder, else -1 */
 } run_t;
@@ -247,9 +249,17 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     char text[2048] = "";
     size_t used = 0;
     const config_node_t *sp = config_find(c, "selfplay");
-    for (int i = 0; sp && i < sp->num_children; i++)
-        used += (size_t)snprintf(text + used, sizeof text - used, "%s%s=%s", i ? "," : "",
-                                 sp->children[i]->key, sp->children[i]->value);
+    for (int i = 0; sp && i < sp->num_children && used < sizeof text; i++)
+        if (strcmp(sp->children[i]->key, "processes") != 0) /* the loop's, not self-play's */
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s%s=%s", used ? "," : "",
+                                     sp->children[i]->key, sp->children[i]->value);
+    key_at(c, "selfplay.processes", at, sizeof at);
+    const char *procs = config_string(c, "selfplay.processes", "0");
+    char *end = NULL;
+    long long np = strtoll(procs, &end, 10);
+    if (end == procs || *end != '\0' || np < 0 || np > 64)
+        return hoyle_error(HOYLE_EINVAL, "%s: '%s' is not an integer in 0..64", at, procs);
+    r->processes = (int)np;
     key_at(c, "selfplay", at, sizeof at);
     if (used >= sizeof text) return hoyle_error(HOYLE_EINVAL, "%s: too long", at);
     if (selfplay_params_parse(text, &r->sp, r->sp_canon, sizeof r->sp_canon))
@@ -442,11 +452,11 @@ static int effective_lines(const run_t *r, char **out)
                       "optim.weight_decay=%.17g\noptim.schedule=%s\noptim.warmup_steps=%d\n"
                       "optim.step_every=%d\noptim.step_gamma=%.17g\noptim.cosine_steps=%d\n"
                       "optim.min_lr=%.17g\ntrain.keep_every=%d\ntrain.keep_last=%d\n"
-                      "train.init_from=%s\n",
+                      "train.init_from=%s\nselfplay.processes=%d\n",
                       words[0][r->heads[0]], words[1][r->heads[1]], words[2][r->heads[2]],
                       o->nesterov, o->weight_decay, words[4][o->schedule], o->warmup_steps,
                       o->step_size, o->gamma, o->total_steps, o->lr_min, r->keep_every,
-                      r->keep_last, r->init_from);
+                      r->keep_last, r->init_from, r->processes);
     if (n < 0 || (size_t)n >= sizeof buf) return hoyle_error(HOYLE_EFULL, "train: config too long");
     *out = strdup(buf);
     return *out ? HOYLE_OK : hoyle_error(HOYLE_ENOMEM, "train: out of memory");
@@ -690,16 +700,17 @@ static int log_more(loop_log_t *log, const selfplay_stats_t *ss, const gen_log_t
                         gl->entropy, gl->kl, hp, hv);
 }
 
-/* Before the first generation: the self-play session (its workers and, with selfplay.carry,
- * the games they carry between generations; a resumed run starts with none in flight) and the
- * held-out set RUN/heldout.h5, played once by net 0 with a seed of its own and never trained
- * on. */
-static int selfplay_start(run_t *r, tch_net_t *net)
+/* Before the first generation: the self-play session when `session` (its workers and, with
+ * selfplay.carry, the games they carry between generations; a resumed run starts with none in
+ * flight; actor runs have none) and the held-out set RUN/heldout.h5, played once by net 0 with a
+ * seed of its own and never trained on. */
+static int selfplay_start(run_t *r, tch_net_t *net, bool session)
 {
     selfplay_params_t sp = r->sp;
     sp.seed = rng_mix(r->seed ^ 0x53455353ULL);
     sp.first_game_id = 0;
-    int status = selfplay_session_create(r->g, &sp, r->sp.threads, &r->session);
+    int status =
+        session ? selfplay_session_create(r->g, &sp, r->sp.threads, &r->session) : HOYLE_OK;
     sample_set_init(&r->heldout, r->g->obs_shape, r->g->num_actions);
     char path[1200];
     snprintf(path, sizeof path, "%s/games", r->dir);
@@ -941,6 +952,18 @@ int train_run_learner(const char *path, char *const *sets, int num_sets, FILE *p
     int status = load_config(&r, path, sets, num_sets);
     if (!status) status = train_register_agents(); /* evaluation plays `az` agents */
     if (!status) status = check_run(&r);           /* every error so far: nothing written */
+    train_actors_t local = {0}; /* selfplay.processes: the learner's own actor processes */
+    if (!status && r.processes > 0) {
+        char at[1400];
+        key_at(r.cfg, "selfplay.processes", at, sizeof at);
+        if (actors)
+            status = hoyle_error(HOYLE_EINVAL,
+                                 "%s: %d, but the games are played by actors already "
+                                 "(--external-actors or mpirun): use one of them",
+                                 at, r.processes);
+        else if (!(status = train_local_actors(r.processes, &local)))
+            actors = &local;
+    }
     if (!status) status = tch_set_threads(r.threads);
     if (!status) status = lock_dir(&r);
     loop_state_t st;
@@ -959,7 +982,7 @@ int train_run_learner(const char *path, char *const *sets, int num_sets, FILE *p
     if (!status) status = replay_init(&rb, r.g, r.window_samples, r.window_games, r.augment);
     if (!status && r.growing)
         status = replay_set_growing(&rb, r.window_min, r.window_alpha, r.window_beta);
-    if (!status && !actors) status = selfplay_start(&r, net);
+    if (!status) status = selfplay_start(&r, net, actors == NULL);
     snprintf(p, sizeof p, "%s/samples", r.dir);
     if (!status) status = replay_load_dir(&rb, p, (int)st.generation);
     const char *names[3] = {"train.csv", "eval_games.csv", "eval.csv"};
@@ -1019,6 +1042,7 @@ int train_run_learner(const char *path, char *const *sets, int num_sets, FILE *p
            (r.minutes <= 0 || st.seconds < r.minutes * 60))
         status = generation(&r, net, opt, &rb, &st, actors, logs, progress, out);
     if (actors) actors->stop(actors->ctx);
+    train_local_actors_free(&local);
     if (!status) {
         snprintf(out->output, sizeof out->output, "%s", r.dir);
         out->generation = st.generation;
@@ -1054,8 +1078,19 @@ int train_run_actor(const char *path, char *const *sets, int num_sets, int actor
     sample_set_t set;
     bool have_set = status == 0;
     if (have_set) sample_set_init(&set, r.g->obs_shape, r.g->num_actions);
+    /* one worker's session: with selfplay.carry the games unfinished at the end of a batch
+     * continue in the next one; game ids are numbered apart from every other actor's
+     * (actor << 40) */
+    selfplay_session_t *session = NULL;
+    if (!status) {
+        selfplay_params_t sp = r.sp;
+        sp.seed = rng_mix(r.seed ^ rng_mix(0x4153ULL + ((uint64_t)actor << 32)));
+        sp.first_game_id = (int64_t)actor << 40;
+        status = selfplay_session_create(r.g, &sp, 1, &session);
+    }
+    selfplay_games_t games = {0};
     int64_t have = -1, batches = 0;
-    char file[1200];
+    char file[1200], agent[96];
     while (!status) {
         /* the newest net: wait for the first one, then take a newer one between batches */
         int64_t gen;
@@ -1082,16 +1117,19 @@ int train_run_actor(const char *path, char *const *sets, int num_sets, int actor
             status = net_evaluator_create(r.g, net, r.sp.parallel * r.sp.search.batch, r.cache, &e);
             if (status) break;
         }
-        /* one batch: games numbered apart from every other actor's (actor << 40), seeded by
-         * (seed, actor, batch) */
+        /* one batch of finished games, the games started in it seeded by (seed, actor, batch) */
         selfplay_params_t sp = r.sp;
         sp.games = r.actor_games;
         sp.seed =
             rng_mix(r.seed ^ rng_mix(0x4143ULL + ((uint64_t)actor << 32) + (uint64_t)batches));
-        sp.first_game_id = ((int64_t)actor << 40) + batches * (int64_t)r.actor_games;
         selfplay_stats_t ss;
         sample_set_clear(&set);
-        status = selfplay_run(r.g, e, &sp, &set, &ss, NULL, NULL);
+        selfplay_games_done(&games);
+        status = selfplay_session_run(session, &e, &sp, &set, io->record ? &games : NULL, &ss, NULL,
+                                      NULL);
+        snprintf(agent, sizeof agent, "selfplay(net=net-%06" PRId64 ".pt)", have);
+        if (!status && io->record)
+            status = io->record(io->ctx, have, r.g, &games, agent, r.config_text);
         if (!status) status = io->send(io->ctx, have, &set, &ss);
         batches++;
         if (progress && !status) {
@@ -1104,6 +1142,8 @@ int train_run_actor(const char *path, char *const *sets, int num_sets, int actor
         }
     }
     if (have_set) sample_set_done(&set);
+    selfplay_games_done(&games);
+    selfplay_session_free(session);
     evaluator_free(e);
     tch_net_free(net);
     run_free(&r);

@@ -40,6 +40,8 @@ typedef struct train_summary {
 
 struct sample_set;
 struct selfplay_stats;
+struct selfplay_games;
+struct game;
 
 /* Where a generation's games come from when actors play them in other processes (the ranks
  * of an MPI job, dist/train_mpi.c): the learner hands each new net to the actors and collects
@@ -68,6 +70,10 @@ typedef struct train_actor_io {
     int (*send)(void *ctx, int64_t gen, const struct sample_set *set,
                 const struct selfplay_stats *ss);
     void *ctx;
+    /* Optional (NULL: the games are not kept): store the records of the same batch's finished
+     * games (selfplay_games_write's arguments), called just before `send`. */
+    int (*record)(void *ctx, int64_t gen, const struct game *g, const struct selfplay_games *games,
+                  const char *agent, const char *config);
 } train_actor_io_t;
 
 /* Run (or resume) the loop of the YAML config at `path` with --set overrides
@@ -81,8 +87,11 @@ int train_run(const char *path, char *const *sets, int num_sets, FILE *progress,
 int train_run_learner(const char *path, char *const *sets, int num_sets, FILE *progress,
                       const train_actors_t *actors, train_summary_t *out);
 /* An actor: read the same config (nothing is written to the run folder), then until the run is
- * over: take the newest net, play `train.actor_games` self-play games with it, send their
- * samples. `actor` (1, 2, ...) seeds its games and numbers them apart from other actors'. */
+ * over: take the newest net, play a batch of `train.actor_games` finished self-play games with
+ * it, send their samples (and, with io->record, their records). The batches are runs of one
+ * self-play session (one worker): with `selfplay.carry` the games unfinished at the end of a
+ * batch continue in the next one, with the net newest then, so forward batches stay full.
+ * `actor` (1, 2, ...) seeds its games and numbers them apart from other actors'. */
 int train_run_actor(const char *path, char *const *sets, int num_sets, int actor,
                     const train_actor_io_t *io, FILE *progress);
 

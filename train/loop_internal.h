@@ -40,7 +40,8 @@ int loop_state_save(const char *path, const loop_state_t *st);
  * HOYLE_EINVAL naming each key with its old and new value, and nothing is written. */
 #define LOOP_RESUME_KEYS                                                                           \
     "name", "output", "train.generations", "train.minutes", "train.threads", "eval.every",         \
-        "eval.games", "train.stale", "train.actor_games", LOOP_RESUME_LEARN_KEYS
+        "eval.games", "train.stale", "train.actor_games", "selfplay.processes",                    \
+        LOOP_RESUME_LEARN_KEYS
 /* The optimiser's hyper-parameters (the loaded optimiser takes them, its state is kept),
  * retention and the warm start (read by a fresh run only). */
 #define LOOP_RESUME_LEARN_KEYS                                                                     \

@@ -166,6 +166,7 @@ static int write_file(const char *path, const sample_set_t *s, const samples_met
     rc |= put_ints(fid, "obs_shape", shape, 3);
     rc |= put_ints(fid, "num_actions", &actions, 0);
     rc |= put_ints(fid, "created_unix", &created, 0);
+    if (m && m->stats) rc |= h5_attr_put_str(fid, "selfplay_stats", m->stats);
     rc |= put_dset(fid, "obs", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 4, obs_dims, s->obs);
     rc |= put_dset(fid, "policy", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 2, pol_dims, s->policy);
     rc |= put_dset(fid, "legal", H5T_STD_U8LE, H5T_NATIVE_UINT8, 2, pol_dims, s->legal);
@@ -367,4 +368,22 @@ int samples_shard_info(const char *path, int64_t *n, int64_t *games)
         return hoyle_error(HOYLE_EIO, "shard '%s': missing or not a %s file", path,
                            SAMPLES_SCHEMA_NAME);
     return HOYLE_OK;
+}
+
+int samples_shard_stats(const char *path, char **out)
+{
+    *out = NULL;
+    int rc = 1;
+    H5E_BEGIN_TRY
+    {
+        hid_t fid = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+        if (fid < 0)
+            rc = -1;
+        else if (H5Aexists(fid, "selfplay_stats") > 0)
+            rc = h5_attr_get_str(fid, "selfplay_stats", out) < 0 ? -1 : 0;
+        if (fid >= 0) H5Fclose(fid);
+    }
+    H5E_END_TRY;
+    if (rc < 0) return hoyle_error(HOYLE_EIO, "shard '%s': cannot read its statistics", path);
+    return rc;
 }

@@ -60,6 +60,8 @@ typedef struct samples_meta {
     const char *config;     /* the run's YAML config, or "" */
     int64_t generation;     /* loop generation (0 outside the loop) */
     int64_t games;          /* games whose samples the shard holds */
+    const char *stats;      /* the writer's self-play statistics as "key=value,..." text, for
+                               the learner of a run-folder run (NULL = no such attribute) */
 } samples_meta_t;
 
 /* Write all samples of `s` to a new shard at `path` (atomically: PATH.tmp +
@@ -74,6 +76,11 @@ int samples_create_shard(const char *path, const sample_set_t *s, const samples_
  * file's (HOYLE_EINVAL otherwise); a shard without `flags` (older files) reads as 0. *games_out
  * (may be NULL) receives the shard's `games` attribute. Foreign or damaged files: HOYLE_EIO. */
 int samples_read_shard(const char *path, sample_set_t *s, int64_t *games_out);
+
+/* The shard's `selfplay_stats` attribute (samples_meta_t.stats) as a new string the caller
+ * frees: 0 with *out set, 1 when the shard has none (*out NULL), HOYLE_EIO when the file
+ * cannot be read. */
+int samples_shard_stats(const char *path, char **out);
 
 /* Samples and games in a shard without reading its datasets. */
 int samples_shard_info(const char *path, int64_t *n, int64_t *games);
