@@ -180,7 +180,7 @@ int cmd_selfplay(int argc, char **argv)
         CLI_OPT_FLAG("--force", &force, "with --output: replace an existing file"),
         CLI_OPT("--seed", CLI_U64, &seed, "S", "seed (default 1)"),
         CLI_OPT("--cache", CLI_U64, &cache, "N", "network cache entries (default 65536, 0 = none)"),
-        CLI_OPT("--threads", CLI_U64, &threads, "N", "libtorch threads"),
+        CLI_OPT("--threads", CLI_U64, &threads, "N", "libtorch threads (default 1)"),
         CLI_OPT_FLAG("--bench", &bench,
                      "with --model: 3 rounds of the games, each followed by >= 10 s of a raw "
                      "forward replaying their batch sizes; rates, CPU time, context switches"),

@@ -1,5 +1,6 @@
 /* main.c — `hoyle`, one binary with subcommands (see cli.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -69,9 +70,22 @@ static void tune_malloc(void)
 #endif
 }
 
+/* One libtorch intra-op thread per calling thread unless the user's environment says otherwise:
+ * an `az` agent then uses one core, as every other agent does (equal time per move means equal
+ * hardware), and two tournament workers do not run four busy-waiting OpenMP threads on two
+ * cores. Commands that want more set it themselves (train.threads, selfplay --threads). Read by
+ * libtorch's OpenMP when the library is first loaded, which is after this. */
+static void default_torch_threads(void)
+{
+#ifdef HOYLE_TORCH
+    setenv("OMP_NUM_THREADS", "1", 0);
+#endif
+}
+
 int main(int argc, char **argv)
 {
     tune_malloc();
+    default_torch_threads();
     if (argc < 2) {
         fprintf(stderr, "hoyle: missing command (try hoyle --help)\n");
         return EXIT_USAGE;
