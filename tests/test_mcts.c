@@ -710,7 +710,8 @@ static void test_gumbel_agent_keys(void)
     toy_free(g);
 }
 
-/* One search of `spec_keys` over the Go-Bang 8x8 position after `moves`; its result. */
+/* One PUCT search (fake evaluator, `sims` simulations, decisive moves on or off) of the Go-Bang
+ * 8x8 position after `moves`; its result. */
 static const mcts_result_t *gobang_search(const game_t *g, const char *moves, bool decisive,
                                           long long sims, mcts_t **m, evaluator_t **e, void *s)
 {
