@@ -16,7 +16,7 @@ skip() {
   if [ "${HOYLE_REQUIRE_MPI:-0}" = 1 ]; then echo "mpi.sh: FAIL: $* (HOYLE_REQUIRE_MPI=1)" >&2; exit 1; fi
   echo "mpi.sh: skipped: $*" >&2; exit 77
 }
-"$hoyle" --version | grep -q '^mpi: yes' || skip "hoyle was built without MPI"
+"$hoyle" --version | grep '^mpi: yes' >/dev/null || skip "hoyle was built without MPI"
 command -v mpirun >/dev/null || skip "mpirun not found (Debian: openmpi-bin)"
 python=""
 for p in ${PYTHON:-} python3 /usr/bin/python3; do

@@ -12,11 +12,11 @@ hoyle=$1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 skip() { echo "mpi_train.sh: skipped: $*" >&2; exit 77; }
-if ! "$hoyle" --version | grep -q '^mpi: yes' || ! command -v mpirun >/dev/null; then
+if ! "$hoyle" --version | grep "^mpi: yes" >/dev/null || ! command -v mpirun >/dev/null; then
   [ "${HOYLE_REQUIRE_MPI:-0}" = 1 ] && { echo "mpi_train.sh: FAIL: no MPI (HOYLE_REQUIRE_MPI=1)" >&2; exit 1; }
   skip "no MPI in this build or no mpirun"
 fi
-"$hoyle" train --help 2>&1 | grep -q "Under MPI" || skip "no train command"
+"$hoyle" train --help 2>&1 | grep "Under MPI" >/dev/null || skip "no train command"
 python=""
 for p in ${PYTHON:-} python3 /usr/bin/python3; do
   if "$p" -c 'import h5py, numpy' 2>/dev/null; then python=$p; break; fi

@@ -15,7 +15,7 @@ if [ -z "$python" ]; then
 fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-"$hoyle" selfplay --help | grep -q "usage: hoyle selfplay"
+"$hoyle" selfplay --help | grep "usage: hoyle selfplay" >/dev/null
 "$hoyle" selfplay 'gobang(board=5,men=0)' 'games=4,parallel=4,sims=16,fast_sims=4,full_prob=0.5' \
   --output "$dir/s.h5" --json >"$dir/out.json"
 grep -q '"games":4' "$dir/out.json"

@@ -11,7 +11,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cfg=$here/../../configs/train/tiny.yaml
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-"$hoyle" train --help | grep -q "usage: hoyle train"
+"$hoyle" train --help | grep "usage: hoyle train" >/dev/null
 set +e
 "$hoyle" train "$cfg" --set output="$dir/probe" --set train.generations=1 --set eval.every=0 \
   --quiet 2>"$dir/err" >/dev/null

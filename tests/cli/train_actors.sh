@@ -21,7 +21,7 @@ dir=$(mktemp -d)
 trap 'pkill -9 -f "$dir/" 2>/dev/null || true; rm -rf "$dir"' EXIT
 fail() { echo "train_actors.sh: FAIL: $*" >&2; exit 1; }
 cfg=$root/configs/train/tiny.yaml
-if "$hoyle" selfplay checkers --model "$dir/none.pt" 2>&1 | grep -q "needs a build with libtorch"; then
+if "$hoyle" selfplay checkers --model "$dir/none.pt" 2>&1 | grep "needs a build with libtorch" >/dev/null; then
   echo "train_actors.sh: no libtorch, skipped"; exit 77
 fi
 

@@ -16,7 +16,7 @@ set +e
 rc=$?
 set -e
 [ "$rc" -eq 0 ] && grep -q "usage: hoyle export RUN|NET" "$dir/help" || fail "export --help"
-"$hoyle" train --help | grep -q "usage: hoyle train"
+"$hoyle" train --help | grep "usage: hoyle train" >/dev/null
 quick=(--set eval.every=0 --set selfplay.games=8 --set selfplay.parallel=8 --quiet)
 set +e
 "$hoyle" train "$cfg" --set output="$dir/probe" --set train.generations=1 "${quick[@]}" \

@@ -15,7 +15,7 @@ set -euo pipefail
 hoyle=$1
 cfg=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/configs/train/tiny.yaml
 fail() { echo "train_procs.sh: FAIL: $*" >&2; exit 1; }
-if "$hoyle" selfplay checkers --model /nonexistent.pt 2>&1 | grep -q "needs a build with libtorch"; then
+if "$hoyle" selfplay checkers --model /nonexistent.pt 2>&1 | grep "needs a build with libtorch" >/dev/null; then
   echo "train_procs.sh: no libtorch, skipped"; exit 77
 fi
 python=$(for p in ${PYTHON:-} python3 /usr/bin/python3; do
