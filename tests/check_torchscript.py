@@ -2,8 +2,9 @@
 """check_torchscript.py — load a hoyle TorchScript export with Python torch and compare its
 outputs with the C side's (tests/tch_fixture.c wrote them).
 
-usage: check_torchscript.py DIR  (DIR holds net.pt, meta.txt, input.bin, logits.bin, values.bin)
-Exit 0 when every output matches within 1e-5, 1 otherwise."""
+usage: check_torchscript.py DIR...  (each DIR holds net.pt, meta.txt, input.bin, logits.bin,
+values.bin)
+Exit 0 when every output of every DIR matches within 1e-5, 1 otherwise."""
 import sys
 
 import torch
@@ -15,8 +16,8 @@ def floats(path, shape):
     return torch.frombuffer(data, dtype=torch.float32).reshape(shape)
 
 
-def main():
-    d = sys.argv[1]
+def check(d):
+    print(f"{d}:")
     with open(f"{d}/meta.txt") as f:
         n, c, h, w, a, v = (int(x) for x in f.read().split())
     x = floats(f"{d}/input.bin", (n, c, h, w))
@@ -48,7 +49,12 @@ def main():
     if (one_logits - want_logits[2:3]).abs().max().item() > 1e-5:
         print("FAIL: single-position forward differs")
         ok = False
-    return 0 if ok else 1
+    return ok
+
+
+def main():
+    results = [check(d) for d in sys.argv[1:]]
+    return 0 if results and all(results) else 1
 
 
 if __name__ == "__main__":

@@ -874,6 +874,53 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* tch_forward runs an inference copy of the net (batch norm folded in): every change to the
+ * weights must reach it, and a step refused for a non-finite loss must change nothing, the
+ * batch-norm statistics its training-mode forward moved included. */
+static void test_inference_copy_follows(void)
+{
+    tch_net_t *net = NULL, *loaded = NULL;
+    tch_opt_t *opt = NULL;
+    tch_opt_config_t oc;
+    tch_opt_config_default(&oc);
+    oc.kind = TCH_OPT_ADAM, oc.lr = 0.01;
+    HARNESS_OK(tch_net_create(&small_cfg, 21, &net));
+    HARNESS_OK(tch_opt_create(net, &oc, &opt));
+    batch_t b, huge;
+    batch_make(&b, &small_cfg, BATCH, 4);
+    batch_make(&huge, &small_cfg, BATCH, 4);
+    const int obs_len = BATCH * small_cfg.in_channels * small_cfg.height * small_cfg.width;
+    for (int i = 0; i < obs_len; i++) /* finite; their convolutions are not */
+        huge.obs[i] = i % 2 ? 3.4e38f : -3.4e38f;
+    const int A = small_cfg.num_actions, V = small_cfg.num_values;
+    float *l0, *v0, *l1, *v1, *l2, *v2, *l3, *v3;
+    forward(net, &b, &l0, &v0); /* makes the inference copy */
+
+    hoyle_clear_error();
+    CU_ASSERT_EQUAL(tch_train_step(net, opt, huge.obs, huge.pi, huge.legal, huge.z, BATCH, NULL),
+                    HOYLE_EINVAL);
+    CU_ASSERT(strstr(hoyle_last_error(), "not finite") != NULL);
+    CU_ASSERT_EQUAL(tch_opt_steps(opt), 0);
+    forward(net, &b, &l1, &v1);
+    CU_ASSERT(memcmp(l0, l1, sizeof(float) * BATCH * A) == 0);
+    CU_ASSERT(memcmp(v0, v1, sizeof(float) * BATCH * V) == 0);
+
+    HARNESS_OK(tch_train_step(net, opt, b.obs, b.pi, b.legal, b.z, BATCH, NULL));
+    forward(net, &b, &l2, &v2);
+    CU_ASSERT(max_abs_diff(l0, l2, BATCH * A) > 1e-6);
+    /* a loaded copy starts without an inference copy: it must agree bit for bit */
+    const char *path = tmp_file("inference.tch");
+    HARNESS_OK(tch_save(net, NULL, path));
+    HARNESS_OK(tch_load(path, &loaded, NULL));
+    forward(loaded, &b, &l3, &v3);
+    CU_ASSERT(memcmp(l2, l3, sizeof(float) * BATCH * A) == 0);
+    CU_ASSERT(memcmp(v2, v3, sizeof(float) * BATCH * V) == 0);
+    free(l0), free(v0), free(l1), free(v1), free(l2), free(v2), free(l3), free(v3);
+    batch_free(&b), batch_free(&huge);
+    tch_opt_free(opt);
+    tch_net_free(net), tch_net_free(loaded);
+}
+
 static void test_concurrent_forward(void)
 {
     HARNESS_OK(tch_set_threads(1));
@@ -935,6 +982,7 @@ int main(void)
         {"identical saves, identical bytes (Adam)", test_save_bytes_adam},
         {"old checkpoint layout loads (Adam)", test_load_old_adam},
         {"bad inputs", test_bad_inputs},
+        {"the inference copy follows the weights", test_inference_copy_follows},
         {"concurrent forward", test_concurrent_forward},
         {"threads, seed, bench", test_threads_seed_bench},
         {NULL, NULL},

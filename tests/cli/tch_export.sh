@@ -21,13 +21,18 @@ if [ -z "$python" ]; then
   exit 77
 fi
 
-dir=$(mktemp -d /tmp/hoyle_tch_export.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
-if ! "$fixture" "$dir"; then
-  echo "FAIL: tch_fixture"
-  exit 1
-fi
-if ! "$python" "$here/check_torchscript.py" "$dir"; then
+root=$(mktemp -d /tmp/hoyle_tch_export.XXXXXX)
+trap 'rm -rf "$root"' EXIT
+# every layout: tch_forward runs a folded inference copy, Python the export op by op
+for variant in dense conv pool fc; do
+  dir=$root/$variant
+  mkdir "$dir"
+  if ! "$fixture" "$dir" "$variant"; then
+    echo "FAIL: tch_fixture $variant"
+    exit 1
+  fi
+done
+if ! "$python" "$here/check_torchscript.py" "$root"/dense "$root"/conv "$root"/pool "$root"/fc; then
   echo "FAIL: TorchScript export differs in Python torch"
   exit 1
 fi

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,6 +40,9 @@ inline std::string first_line(const char *what)
 
 /* A fresh serial number for a new net (optimisers remember theirs, see tch_opt). */
 uint64_t new_net_serial();
+
+/* The inference copy of a net (tch_net.cpp): batch norm folded into the layer before it. */
+struct folded_net;
 
 } // namespace tch_impl
 
@@ -65,6 +69,13 @@ struct tch_net {
     torch::jit::Module module;         /* the network (parameters, buffers, forward) */
     std::vector<at::Tensor> params;    /* trainable tensors, registration order */
     std::vector<at::Tensor> l2_params; /* conv and linear weights (the L2 term) */
+    /* tch_forward's inference copy, rebuilt when a parameter or buffer changed since it was
+     * made (their version counters: every optimiser step, load and copy_ bumps them; the
+     * batch-norm statistics a training forward moves do not, but a step that moved them
+     * either steps the parameters too or puts the statistics back with copy_). The mutex
+     * guards it: several self-play workers may call tch_forward on one net at once. */
+    std::mutex infer_mu;
+    std::shared_ptr<const tch_impl::folded_net> infer;
     explicit tch_net(const tch_net_config_t &c)
         : cfg(c), serial(tch_impl::new_net_serial()), module("__torch__.HoyleNet")
     {
@@ -96,6 +107,12 @@ std::pair<at::Tensor, at::Tensor> run_forward(tch_net &net, const at::Tensor &x)
 
 /* A tensor view (no copy) of the caller's observations obs[n][C][H][W]. */
 at::Tensor obs_tensor(const tch_net &net, const float *obs, int n);
+
+/* What forward() computes, in evaluation mode, through the inference copy: batch norm folded
+ * into the convolution or linear map before it, the ops called directly (no interpreter).
+ * Equal to run_forward's outputs up to float rounding (about 1e-6). Call inside
+ * c10::InferenceMode; throws on libtorch errors. */
+std::pair<at::Tensor, at::Tensor> run_inference(tch_net &net, const at::Tensor &x);
 
 /* ---- tch_train.cpp ---- */
 

@@ -274,6 +274,146 @@ std::pair<at::Tensor, at::Tensor> run_forward(tch_net &net, const at::Tensor &x)
     return {out->elements()[0].toTensor(), out->elements()[1].toTensor()};
 }
 
+/* ---- the inference copy ---- */
+
+/* One layer of the inference copy: a weight and a bias (batch norm folded in, or the layer's
+ * own bias). */
+struct layer {
+    at::Tensor w, b;
+};
+
+struct folded_net {
+    std::vector<layer> trunk;    /* the stem, then each block's two layers */
+    layer pol, pol_fc;           /* conv head: pol = the 1x1 conv; dense: folded conv + linear */
+    layer val, val_fc1, val_fc2; /* val: the dense value head's folded 1x1 conv */
+    /* what it was made from: every parameter and buffer with its version counter then */
+    std::vector<at::Tensor> src;
+    std::vector<uint32_t> version;
+
+    bool fresh() const
+    {
+        for (size_t i = 0; i < src.size(); i++)
+            if (src[i]._version() != version[i]) return false;
+        return true;
+    }
+};
+
+namespace
+{
+
+at::Tensor attr(const tch_net &net, const std::string &name)
+{
+    return net.module.attr(name).toTensor().detach();
+}
+
+/* w' = w * s and b' = beta - mean * s per output channel, s = gamma / sqrt(var + eps): the
+ * scale in double, then back to float. */
+layer fold(const tch_net &net, const std::string &w, const std::string &bn)
+{
+    at::Tensor g = attr(net, bn + "_g").to(at::kDouble),
+               beta = attr(net, bn + "_b").to(at::kDouble);
+    at::Tensor mean = attr(net, bn + "_m").to(at::kDouble),
+               var = attr(net, bn + "_v").to(at::kDouble);
+    at::Tensor s = g / torch::sqrt(var + kBnEps);
+    at::Tensor weight = attr(net, w + "_w");
+    std::vector<int64_t> shape(weight.dim(), 1);
+    shape[0] = -1;
+    return {(weight.to(at::kDouble) * s.view(shape)).to(at::kFloat).contiguous(),
+            (beta - mean * s).to(at::kFloat).contiguous()};
+}
+
+layer plain(const tch_net &net, const std::string &name)
+{
+    return {attr(net, name + "_w").clone(), attr(net, name + "_b").clone()};
+}
+
+std::shared_ptr<const folded_net> make_folded(const tch_net &net)
+{
+    auto f = std::make_shared<folded_net>();
+    const tch_net_config_t &c = net.cfg;
+    const bool fc = c.trunk == TCH_TRUNK_FC;
+    f->trunk.push_back(fold(net, fc ? "stem_fc" : "stem_conv", "stem_bn"));
+    for (int i = 0; i < c.blocks; i++) {
+        std::string p = "b" + std::to_string(i) + "_";
+        f->trunk.push_back(fold(net, p + (fc ? "fc1" : "conv1"), p + "bn1"));
+        f->trunk.push_back(fold(net, p + (fc ? "fc2" : "conv2"), p + "bn2"));
+    }
+    if (fc || c.policy_head != TCH_POLICY_CONV) {
+        if (!fc) f->pol = fold(net, "pol_conv", "pol_bn");
+        f->pol_fc = plain(net, "pol_fc");
+    } else {
+        f->pol = plain(net, "pol_conv");
+    }
+    if (!fc && c.value_head != TCH_VALUE_POOL) f->val = fold(net, "val_conv", "val_bn");
+    f->val_fc1 = plain(net, "val_fc1");
+    f->val_fc2 = plain(net, "val_fc2");
+    for (const auto &p : net.module.named_parameters(false)) f->src.push_back(p.value);
+    for (const auto &b : net.module.named_buffers(false)) f->src.push_back(b.value);
+    for (const at::Tensor &t : f->src) f->version.push_back(t._version());
+    return f;
+}
+
+/* The net's inference copy, rebuilt first when the weights changed since it was made. */
+std::shared_ptr<const folded_net> inference_copy(tch_net &net)
+{
+    std::lock_guard<std::mutex> lock(net.infer_mu);
+    if (!net.infer || !net.infer->fresh()) {
+        c10::InferenceMode off(false); /* the copy is ordinary tensors, made outside inference */
+        net.infer = make_folded(net);
+    }
+    return net.infer;
+}
+
+at::Tensor conv(const at::Tensor &x, const layer &l, int pad)
+{
+    return at::conv2d(x, l.w, l.b, {1, 1}, {pad, pad});
+}
+
+} // namespace
+
+std::pair<at::Tensor, at::Tensor> run_inference(tch_net &net, const at::Tensor &x)
+{
+    sync_threads();
+    std::shared_ptr<const folded_net> f = inference_copy(net);
+    const tch_net_config_t &c = net.cfg;
+    const std::vector<layer> &t = f->trunk;
+    at::Tensor h, p, v;
+    if (c.trunk == TCH_TRUNK_FC) {
+        h = at::linear(torch::flatten(x, 1), t[0].w, t[0].b).relu_();
+        for (int i = 0; i < c.blocks; i++) {
+            at::Tensor r = at::linear(h, t[1 + 2 * i].w, t[1 + 2 * i].b).relu_();
+            h = at::linear(r, t[2 + 2 * i].w, t[2 + 2 * i].b).add_(h).relu_();
+        }
+        p = at::linear(h, f->pol_fc.w, f->pol_fc.b);
+        v = h;
+    } else {
+        h = conv(x, t[0], 1).relu_();
+        for (int i = 0; i < c.blocks; i++) {
+            at::Tensor r = conv(h, t[1 + 2 * i], 1).relu_();
+            h = conv(r, t[2 + 2 * i], 1).add_(h).relu_();
+        }
+        if (c.policy_head == TCH_POLICY_CONV) {
+            const int P = c.policy_planes, L = c.policy_lead;
+            p = conv(h, f->pol, 0);
+            if (L == P)
+                p = torch::flatten(p, 1);
+            else if (L == 0)
+                p = torch::flatten(p.permute({0, 2, 3, 1}), 1);
+            else
+                p = torch::cat({torch::flatten(p.slice(1, 0, L), 1),
+                                torch::flatten(p.slice(1, L).permute({0, 2, 3, 1}), 1)},
+                               1);
+        } else {
+            p = at::linear(torch::flatten(conv(h, f->pol, 0).relu_(), 1), f->pol_fc.w, f->pol_fc.b);
+        }
+        v = c.value_head == TCH_VALUE_POOL ? torch::mean(h, {2, 3})
+                                           : torch::flatten(conv(h, f->val, 0).relu_(), 1);
+    }
+    v = at::linear(v, f->val_fc1.w, f->val_fc1.b).relu_();
+    v = at::linear(v, f->val_fc2.w, f->val_fc2.b).tanh_();
+    return {p, v};
+}
+
 at::Tensor obs_tensor(const tch_net &net, const float *obs, int n)
 {
     const tch_net_config_t &c = net.cfg;
@@ -326,7 +466,7 @@ int tch_forward(tch_net_t *net, const float *obs, int n, float *logits, float *v
     if (n <= 0) return hoyle_error(HOYLE_EINVAL, "tch_forward: batch size %d must be > 0", n);
     try {
         c10::InferenceMode inference;
-        auto [p, v] = run_forward(*net, obs_tensor(*net, obs, n));
+        auto [p, v] = run_inference(*net, obs_tensor(*net, obs, n));
         /* Copy into the caller's buffers only once everything succeeded. */
         if (logits) {
             at::Tensor pc = p.contiguous();

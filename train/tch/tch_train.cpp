@@ -312,13 +312,21 @@ int tch_train_step(tch_net_t *net, tch_opt_t *opt, const float *obs, const float
         tch_losses_t losses;
         { /* training mode (batch statistics) only inside this block, even when it throws */
             train_mode_scope training(net->module);
+            /* the forward in training mode moves the batch-norm statistics: kept, to be put
+             * back when the step is refused */
+            std::vector<at::Tensor> stats;
+            for (const auto &b : net->module.named_buffers(false)) stats.push_back(b.value.clone());
             auto [p, v] = run_forward(*net, obs_tensor(*net, obs, n));
             loss_terms t = compute_losses(*net, p, v, policy_target, legal_mask, value_target, n,
                                           opt->cfg.l2, opt->cfg.value_weight);
-            if (!std::isfinite(t.total.item<double>()))
+            if (!std::isfinite(t.total.item<double>())) {
+                torch::NoGradGuard no_grad;
+                size_t i = 0;
+                for (const auto &b : net->module.named_buffers(false)) b.value.copy_(stats[i++]);
                 return hoyle_error(HOYLE_EINVAL,
                                    "tch_train_step: loss is not finite (diverged? lower the "
                                    "learning rate); no update made");
+            }
             /* the schedule is ours, not a torch::optim scheduler: set this step's rate */
             double lr = schedule_lr(opt->cfg, opt->steps);
             for (auto &g : opt->opt->param_groups()) g.options().set_lr(lr);
