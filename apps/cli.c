@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "mcts/agent.h"
 
@@ -64,12 +63,6 @@ const game_t *cli_game(const char *cmd, const char *spec)
     return g;
 }
 
-double cli_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 /* Static: the kind list is printed once per --help, and 16 KiB holds it;
  * a list that does not fit is left out rather than printed cut. */
 

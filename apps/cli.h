@@ -38,9 +38,6 @@ int cli_parse_u64(const char *cmd, const char *option, const char *text, uint64_
 /* Create a game from its spec, printing the error on failure (returns NULL). */
 const game_t *cli_game(const char *cmd, const char *spec);
 
-/* Monotonic wall clock in seconds. */
-double cli_now(void);
-
 /* The arguments of a command run from a YAML config (tournament, train):
  * CONFIG.yaml, --set key=value (repeatable), --json, --quiet, --help. */
 #define CLI_MAX_SETS 64

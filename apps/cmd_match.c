@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "apps/cli.h"
+#include "core/clock.h"
 #include "core/progress.h"
 #include "core/rng.h"
 #include "eval/score.h"
@@ -129,7 +130,7 @@ int cmd_match(int argc, char **argv)
         return rc;
     }
     int wins = 0, draws = 0, losses = 0, status = 0;
-    double sum = 0, t0 = cli_now();
+    double sum = 0, t0 = clock_seconds();
     long long total_length = 0;
     progress_t pg;
     progress_start(&pg, stderr, "[match]", "games", 0);
@@ -191,7 +192,7 @@ int cmd_match(int argc, char **argv)
     double elo = score_to_elo(mean);
     double elo_lo = mean <= 0 ? -INFINITY : score_to_elo(lo);
     double elo_hi = mean >= 1 ? INFINITY : score_to_elo(hi);
-    double seconds = cli_now() - t0;
+    double seconds = clock_seconds() - t0;
     if (json) {
         json_t j;
         json_begin(&j, stdout);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "apps/cli.h"
+#include "core/clock.h"
 
 static const char help[] =
     "usage: hoyle perft GAME DEPTH [--position P] [--divide] [--generic] [--json]\n\n"
@@ -90,7 +91,7 @@ int cmd_perft(int argc, char **argv)
         json_str(&j, "game", g->spec);
         json_u64(&j, "depth", depth);
     }
-    double start = cli_now();
+    double start = clock_seconds();
     uint64_t nodes;
     /* --divide at depth 0 has no first moves to list: plain perft (1). */
     if (divide && depth > 0) {
@@ -102,7 +103,7 @@ int cmd_perft(int argc, char **argv)
     } else {
         nodes = generic ? game_perft_generic(g, s, (int)depth) : game_perft(g, s, (int)depth);
     }
-    double seconds = cli_now() - start;
+    double seconds = clock_seconds() - start;
     double rate = seconds > 0 ? (double)nodes / seconds : 0.0;
     if (json) {
         json_u64(&j, "nodes", nodes);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "apps/cli.h"
+#include "core/clock.h"
 #include "games/playout.h"
 
 static const char help[] =
@@ -45,9 +46,9 @@ int cmd_random(int argc, char **argv)
         return cli_usage_error("random", "the position is already terminal");
     }
     game_random_stats_t st;
-    double t0 = cli_now();
+    double t0 = clock_seconds();
     int status = game_random_games(g, start, games, seed, &st);
-    double seconds = cli_now() - t0;
+    double seconds = clock_seconds() - t0;
     free(start);
     if (status) {
         game_free(g);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "apps/cli.h"
+#include "core/clock.h"
 #include "core/rng.h"
 #include "games/fifteen/fifteen.h"
 #include "games/registry.h"
@@ -98,12 +99,12 @@ static int run_agent(int argc, char **argv, const struct solve_family *fam)
     for (uint64_t i = 0; rc == EXIT_OK && i < runs; i++) {
         agent_game_result_t res;
         agent_game_opts_t o = {.start = start, .actions = actions};
-        double t0 = cli_now();
+        double t0 = clock_seconds();
         if (agent_reseed(a, rng_mix(seed + i)) || agent_play(g, &a, &o, &res)) {
             rc = cli_fail("solve", EXIT_FAILED);
             break;
         }
-        sum_seconds += cli_now() - t0;
+        sum_seconds += clock_seconds() - t0;
         memcpy(s, start, g->state_size);
         for (int k = 0; k < res.num_actions; k++) game_apply(g, s, actions[k]);
         bool ok = res.end == AGENT_GAME_RULES && res.returns[0] >= 1.0 - 1e-9;

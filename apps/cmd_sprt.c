@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "apps/cli.h"
+#include "core/clock.h"
 #include "core/progress.h"
 #include "eval/score.h"
 #include "eval/sprt_run.h"
@@ -98,7 +99,7 @@ int cmd_sprt(int argc, char **argv)
         game_free(g);
         return cli_fail("sprt", EXIT_USAGE);
     }
-    double t0 = cli_now();
+    double t0 = clock_seconds();
     uint64_t pairs = 0;
     sprt_decision_t d = SPRT_CONTINUE;
     pair_progress_t pp = {.max_pairs = max_pairs};
@@ -137,7 +138,7 @@ int cmd_sprt(int argc, char **argv)
         json_num(&j, "lower", "%.4f", test.lower);
         json_num(&j, "upper", "%.4f", test.upper);
         json_str(&j, "accepted", verdict);
-        json_num(&j, "seconds", "%.2f", cli_now() - t0);
+        json_num(&j, "seconds", "%.2f", clock_seconds() - t0);
         json_end(&j);
     } else {
         printf("sprt %s: A = %s, B = %s\n", g->spec, pos[1], pos[2]);
@@ -151,7 +152,7 @@ int cmd_sprt(int argc, char **argv)
                d == SPRT_ACCEPT_H1   ? "H1 accepted (A is stronger by about elo1)"
                : d == SPRT_ACCEPT_H0 ? "H0 accepted"
                                      : "no decision (max pairs reached)");
-        printf("  %.1f s\n", cli_now() - t0);
+        printf("  %.1f s\n", clock_seconds() - t0);
     }
     game_free(g);
     return EXIT_OK;

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "apps/cli.h"
+#include "core/clock.h"
 #include "mcts/agent.h"
 #include "mcts/uci.h"
 
@@ -71,12 +72,7 @@ static void say(server_t *sv, const char *fmt, ...)
     pthread_mutex_unlock(&sv->out);
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
+static double now_ms(void) { return 1e3 * clock_seconds(); }
 
 /* ---- the search thread ---- */
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "apps/cli.h"
+#include "core/clock.h"
 #include "core/progress.h"
 #include "games/registry.h"
 #include "solve/fifteen.h"
@@ -237,14 +238,14 @@ int solve_fifteen(int argc, char **argv)
     fifteen_pdb_t *pdb = NULL;
     double pdb_seconds = 0;
     if (rc == CLI_CONTINUE && h == FIFTEEN_H_PDB) {
-        double t0 = cli_now();
+        double t0 = clock_seconds();
         fifteen_board_t b;
         game_init(g, start);
         fifteen_board(g, start, &b);
         if (fifteen_pdb_open(n, b.goal_cell[0], p555 ? FIFTEEN_PDB_555 : FIFTEEN_PDB_663, pdb_dir,
                              quiet ? NULL : stderr, &pdb))
             rc = cli_fail("solve", EXIT_USAGE);
-        pdb_seconds = cli_now() - t0;
+        pdb_seconds = clock_seconds() - t0;
     }
     /* 3. solve, replay, check, report */
     progress_t pg;

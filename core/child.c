@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 
 #define PATH_CAP 4096
@@ -37,12 +38,7 @@ struct child {
 
 extern char **environ;
 
-long long child_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+long long child_now_ms(void) { return (long long)(1e3 * clock_seconds()); }
 
 /* The executable `program` names, written to out[PATH_CAP]: itself when it
  * contains a '/', else the first match in $PATH. Returns 1 when found. */

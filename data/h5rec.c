@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/rng.h"
 #include "data/h5rec_internal.h"
@@ -33,12 +34,7 @@
 #define DEFAULT_CHECKPOINT_MS    30000
 
 /* Monotonic: checkpoint intervals must not jump with the wall clock. */
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+static int64_t now_ms(void) { return (int64_t)(1e3 * clock_seconds()); }
 
 /* a + b in a new string (NULL when out of memory). */
 static char *cat(const char *a, const char *b)

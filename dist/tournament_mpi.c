@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "dist/dist.h"
 #include "eval/tournament_internal.h"
@@ -94,13 +95,6 @@ static int result_unpack(const unsigned char *buf, size_t len, int *job, tour_ga
 
 /* ---- rank 0 ---- */
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* The runner's loop; *busy_s sums the time spent on messages (receive, store, answer), which
  * is rank 0's cost per game (docs/scaling.md). */
 static int run_master(tour_runner_t *r, int size, double *busy_s)
@@ -111,7 +105,7 @@ static int run_master(tour_runner_t *r, int size, double *busy_s)
     while (hellos > 0 || live > 0 || outstanding > 0) {
         MPI_Status st;
         dist_probe(MPI_ANY_SOURCE, MPI_ANY_TAG, &st);
-        double t0 = now_s();
+        double t0 = clock_seconds();
         int count = 0, src = st.MPI_SOURCE;
         MPI_Get_count(&st, MPI_BYTE, &count);
         if ((size_t)count + 1 > cap) {
@@ -170,7 +164,7 @@ static int run_master(tour_runner_t *r, int size, double *busy_s)
             tour_runner_fail(r, hoyle_error(HOYLE_EINVAL, "rank %d: %s", src,
                                             (const char *)buf + sizeof(int32_t)));
         }
-        *busy_s += now_s() - t0;
+        *busy_s += clock_seconds() - t0;
     }
     free(buf);
     return HOYLE_OK;

@@ -18,9 +18,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "dist/dist.h"
 #include "train/loop.h"
@@ -135,13 +135,6 @@ typedef struct learner {
     int64_t samples, messages, net_bytes;
 } learner_t;
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Free the published nets every actor has received. */
 static void reap(learner_t *l, bool wait)
 {
@@ -208,7 +201,7 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
     while (got < games) {
         MPI_Status st;
         dist_probe(MPI_ANY_SOURCE, TAG_SAMPLES, &st);
-        double t0 = now_s();
+        double t0 = clock_seconds();
         size_t len;
         int status = recv_into(&st, &l->buf, &l->cap, &len);
         if (status) return status;
@@ -227,7 +220,7 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
             if (!seen[src]) seen[src] = 1, actors++;
         }
         reap(l, false);
-        l->busy_s += now_s() - t0;
+        l->busy_s += clock_seconds() - t0;
         l->samples += view.n;
         l->messages++;
     }

@@ -20,9 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/progress.h"
 #include "data/h5rec.h"
@@ -55,13 +55,6 @@ struct tour_runner {
     int32_t opening_buf[OPENING_MAX_ACTIONS]; /* the record's opening, the file's layout */
 };
 typedef tour_runner_t run_t;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Running per-agent score for the progress line only; the ratings are fitted
  * later from the file, never from these counters. */
@@ -404,7 +397,7 @@ int tour_runner_open(const tour_config_t *c, FILE *progress, tour_runner_t **out
     stats->already = r->done;
     stats->ranks = 1;
     pthread_mutex_init(&r->mu, NULL);
-    r->t0 = now_s();
+    r->t0 = clock_seconds();
     char label[sizeof r->c->name + 4];
     snprintf(label, sizeof label, "[%s]", c->name);
     progress_start(&r->progress, progress, label, "games", r->done);
@@ -423,7 +416,7 @@ int tour_runner_close(tour_runner_t *r, tour_run_stats_t *stats)
     pthread_mutex_destroy(&r->mu);
     stats->played = r->done - r->done_at_start;
     stats->interrupted = stop_requested && r->done < r->num_jobs;
-    stats->seconds = now_s() - r->t0;
+    stats->seconds = clock_seconds() - r->t0;
     int status = HOYLE_OK;
     if (r->status)
         status = hoyle_error(r->status, "%s", r->error);

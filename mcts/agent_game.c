@@ -7,18 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/check.h"
+#include "core/clock.h"
 #include "games/playout.h"
 #include "mcts/agent_kind.h"
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
+static double now_ms(void) { return 1e3 * clock_seconds(); }
 
 /* Room for every action of the longest game, with a margin: the opening and
  * the game share the actions[] and action_ms[] arrays the caller sizes by it. */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "mcts/tt.h"
 
 /* AB_INF lies outside every value, so the first move always raises best; the
@@ -56,13 +57,6 @@ struct ab {
     bool abort;
     ab_result_t result;
 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void ab_params_default(ab_params_t *p)
 {
@@ -201,7 +195,8 @@ static bool out_of_time(ab_t *t)
     /* The clock is read every 1024 nodes: clock_gettime per node would cost
      * more than the node. */
     if ((t->nodes & 1023) == 0 &&
-        ((t->p.time_limit_ms > 0 && (now_s() - t->t_start) * 1000.0 >= t->p.time_limit_ms) ||
+        ((t->p.time_limit_ms > 0 &&
+          (clock_seconds() - t->t_start) * 1000.0 >= t->p.time_limit_ms) ||
          stop_requested(t)))
         t->abort = true;
     return t->abort;
@@ -476,7 +471,7 @@ int ab_search(ab_t *t, const void *state, const ab_result_t **out)
     memset(r, 0, sizeof *r);
     t->nodes = 0;
     t->abort = t->oom = false;
-    t->t_start = now_s();
+    t->t_start = clock_seconds();
     memcpy(t->frames[0]->state, state, g->state_size);
     game_legal_actions(g, state, t->frames[0]->legal);
     r->best_action = t->frames[0]->legal[0];
@@ -509,11 +504,12 @@ int ab_search(ab_t *t, const void *state, const ab_result_t **out)
         memcpy(r->pv, f->pv, sizeof(int) * (size_t)f->pv_len);
         if (f->pv_len > 0) r->best_action = f->pv[0];
         /* Stop before starting an iteration that the clock has already used up. */
-        if (t->p.time_limit_ms > 0 && (now_s() - t->t_start) * 1000.0 >= t->p.time_limit_ms) break;
+        if (t->p.time_limit_ms > 0 && (clock_seconds() - t->t_start) * 1000.0 >= t->p.time_limit_ms)
+            break;
         if (stop_requested(t)) break;
     }
     r->nodes = t->nodes;
-    r->seconds = now_s() - t->t_start;
+    r->seconds = clock_seconds() - t->t_start;
     *out = r;
     return HOYLE_OK;
 }

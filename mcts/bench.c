@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/rng.h"
 #include "games/playout.h"
 #include "mcts/alphabeta.h"
@@ -103,16 +104,16 @@ int bench_item(const char *spec, bench_item_t *row)
     }
     game_init(g, s);
     for (int depth = 1; depth <= BENCH_PERFT_MAX_DEPTH; depth++) {
-        double t0 = mcts_now();
+        double t0 = clock_seconds();
         uint64_t nodes = game_perft(g, s, depth);
-        row->perft_seconds = mcts_now() - t0;
+        row->perft_seconds = clock_seconds() - t0;
         row->perft_depth = depth;
         row->perft_nodes = nodes;
         if (nodes >= BENCH_PERFT_NODES || nodes == 0) break;
     }
-    double t0 = mcts_now();
+    double t0 = clock_seconds();
     int status = game_random_games(g, s, BENCH_RANDOM_GAMES, 1, &row->random);
-    row->random_seconds = mcts_now() - t0;
+    row->random_seconds = clock_seconds() - t0;
     if (status == 0) status = bench_mcts(g, BENCH_MCTS_SIMS, 1, &row->mcts);
     long long last = 0;
     for (int depth = 1; status == 0 && depth <= BENCH_AB_MAX_DEPTH; depth++) {

@@ -107,7 +107,6 @@ struct mcts {
 /* mcts_tree.c */
 uint32_t mcts_alloc_children(mcts_t *m, int n); /* 0 when the arena is full */
 void mcts_reset_root(mcts_t *m, const void *state);
-double mcts_now(void);
 
 /* mcts_select.c: index (into the arena) of the child to descend into. */
 uint32_t mcts_select_child(mcts_t *m, const mcts_node_t *node, int player);

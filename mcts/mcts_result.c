@@ -6,6 +6,7 @@
  * params.gumbel (and an unproven root): the Gumbel choice (mcts_select.c). */
 #include <math.h>
 
+#include "core/clock.h"
 #include "mcts/mcts_internal.h"
 
 /* Proven values are stored as float and chance means may round, so equality
@@ -112,7 +113,7 @@ void mcts_fill_result(mcts_t *m)
     r->max_nodes = m->p.max_nodes;
     r->arena_full = m->arena_full;
     r->evaluator_calls = m->calls;
-    r->seconds = mcts_now() - m->t_start;
+    r->seconds = clock_seconds() - m->t_start;
 }
 
 /* Samples a root move with probability proportional to N(a)^(1/T) (the

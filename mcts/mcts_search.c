@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "core/check.h"
+#include "core/clock.h"
 #include "games/playout.h"
 #include "mcts/mcts_internal.h"
 
@@ -42,7 +43,7 @@ int mcts_search_begin(mcts_t *m, const void *state)
     m->calls = 0;
     m->arena_full = false;
     m->stop = false;
-    m->t_start = mcts_now();
+    m->t_start = clock_seconds();
     m->g_ready = false;
     if (m->nodes[0].flags & NODE_EXPANDED) {
         if (m->p.gumbel)
@@ -87,7 +88,7 @@ bool mcts_search_finished(const mcts_t *m)
     if (m->p.solver && (m->nodes[0].flags & NODE_PROVEN) && (m->nodes[0].flags & NODE_EXPANDED))
         return true;
     if (m->p.max_sims > 0 && m->sims >= m->p.max_sims) return true;
-    if (m->p.time_limit_ms > 0 && (mcts_now() - m->t_start) * 1000.0 >= m->p.time_limit_ms)
+    if (m->p.time_limit_ms > 0 && (clock_seconds() - m->t_start) * 1000.0 >= m->p.time_limit_ms)
         return true;
     return false;
 }

@@ -5,18 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "mcts/mcts_internal.h"
 #include "mcts/mcts_params.h"
-
-/* Monotonic, so a time-limited search is immune to wall-clock jumps. */
-double mcts_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Rejects what would break the search later rather than at the first
  * move: a search needs a stop rule, the arena a root plus one child, and

@@ -14,6 +14,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/rng.h"
 #include "games/playout.h"
@@ -618,12 +619,7 @@ static void fill_info(const session_t *s, const agent_t *a, const void *before, 
     }
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
+static double now_ms(void) { return 1e3 * clock_seconds(); }
 
 /* The limits of one act: the request's time alone, or the spec's own
  * simulations, nodes, depth and time; never longer than `left_ms`. */

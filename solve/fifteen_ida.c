@@ -9,8 +9,8 @@
  * board. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "solve/fifteen_internal.h"
 
@@ -38,13 +38,6 @@ typedef struct search {
     uint8_t path[FIFTEEN_SOLVE_MAX_LEN];
     const fifteen_solve_params_t *params;
 } search_t;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Linear conflicts of row (dim 0) or column (dim 1) `k`: 2 x (tiles in
  * their goal line there - the longest subsequence of them in goal order). */
@@ -272,7 +265,7 @@ int fifteen_solve(const fifteen_board_t *b, const fifteen_solve_params_t *p,
     local.params = p;
     local.max_nodes = p->max_nodes;
     memset(out, 0, sizeof *out);
-    double t0 = now_seconds();
+    double t0 = clock_seconds();
     int md = md_of_board(&local), lc = 0;
     for (int dim = 0; local.lc && dim < 2; dim++)
         for (int k = 0; k < local.n; k++) lc += local.line_conf[dim][k];
@@ -289,7 +282,7 @@ int fifteen_solve(const fifteen_board_t *b, const fifteen_solve_params_t *p,
     out->bound = local.bound;
     out->length = found ? local.length : 0;
     out->nodes = local.nodes;
-    out->seconds = now_seconds() - t0;
+    out->seconds = clock_seconds() - t0;
     if (found) memcpy(out->moves, local.path, (size_t)out->length);
     return HOYLE_OK;
 }

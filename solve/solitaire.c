@@ -8,8 +8,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/rng.h"
 
@@ -34,13 +34,6 @@ typedef struct search {
     int8_t region_of[SOL_HOLES];
     int path[SOL_HOLES];
 } search_t;
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 void solitaire_options_default(solitaire_options_t *opt)
 {
@@ -249,7 +242,7 @@ static void finish(search_t *s, solitaire_result_t *out, bool solved, int len, i
     memcpy(out->jumps, s->path, sizeof(int) * (size_t)out->num_jumps);
     out->moves = solved ? solitaire_count_moves(&s->geo, last, out->jumps, len) : 0;
     out->nodes = s->nodes;
-    out->seconds = now_seconds() - start;
+    out->seconds = clock_seconds() - start;
     free(s->tt);
     free(s->back);
 }
@@ -317,7 +310,7 @@ static int solve_direct(uint64_t pegs, int target, const solitaire_options_t *op
         free(s);
         return status;
     }
-    double start = now_seconds();
+    double start = clock_seconds();
     memset(out, 0, sizeof *out);
     out->by_class = class_dead(s, pegs);
     /* the classes alone decide, without the backward set or a search */
@@ -386,7 +379,7 @@ int solitaire_min_moves(uint64_t pegs, int last, int target, int max_moves,
         free(s);
         return status;
     }
-    double start = now_seconds();
+    double start = clock_seconds();
     memset(out, 0, sizeof *out);
     out->by_class = class_dead(s, pegs);
     bool solved = false;
@@ -394,7 +387,8 @@ int solitaire_min_moves(uint64_t pegs, int last, int target, int max_moves,
     if ((pegs & (pegs - 1)) == 0) budget = 0;
     for (; budget <= max_moves && !solved && !s->aborted; budget++) {
         solved = moves_dfs(s, pegs, last, budget, 0);
-        if (progress && !s->aborted) progress(budget, solved, s->nodes, now_seconds() - start, ctx);
+        if (progress && !s->aborted)
+            progress(budget, solved, s->nodes, clock_seconds() - start, ctx);
         if (solved) break;
     }
     out->bound = budget > max_moves ? max_moves + 1 : budget;

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/rng.h"
 #include "data/h5rec.h"
@@ -552,13 +553,6 @@ static void test_journal_recovery(void)
 
 /* ---- cost ---- */
 
-static double seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void measure(const char *name, int checkpoint_games, int games)
 {
     char path[512];
@@ -567,11 +561,11 @@ static void measure(const char *name, int checkpoint_games, int games)
     h5rec_t *h = NULL;
     HARNESS_OK(h5rec_create(path, &m, &h));
     HARNESS_OK(h5rec_set_checkpoint(h, checkpoint_games, 0));
-    double t0 = seconds();
+    double t0 = clock_seconds();
     append_range(h, 0, games);
-    double t_append = seconds() - t0;
+    double t_append = clock_seconds() - t0;
     HARNESS_OK(h5rec_close(h));
-    double dt = seconds() - t0;
+    double dt = clock_seconds() - t0;
     struct stat st;
     stat(path, &st);
     fprintf(stderr,

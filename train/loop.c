@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/check.h"
+#include "core/clock.h"
 #include "core/progress.h"
 #include "core/rng.h"
 #include "data/config.h"
@@ -498,14 +498,6 @@ static int check_resume(const run_t *r, int64_t generation)
     return status;
 }
 
-/* Monotonic seconds: wall time of a run must not jump with the clock. */
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void net_path(const run_t *r, int64_t gen, char *buf, size_t cap)
 {
     snprintf(buf, cap, "%s/net-%06" PRId64 ".pt", r->dir, gen);
@@ -746,7 +738,7 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
                       const train_actors_t *actors, loop_log_t *logs, FILE *progress,
                       train_summary_t *out)
 {
-    double t0 = now_s();
+    double t0 = clock_seconds();
     int64_t gen = st->generation;
     char path[1200], shard[1200], netid[64];
     /* 1. self-play with net-G (here, or by the actors with nets G - stale .. G): one evaluator
@@ -772,7 +764,7 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
     int64_t stale = 0;
     if (!status && actors) {
         memset(&ss, 0, sizeof ss);
-        double c0 = now_s();
+        double c0 = clock_seconds();
         status = actors->collect(actors->ctx, gen - r->stale, sp.games, &set, &ss, &stale);
         if (!status) status = renumber_games(&set, st->games);
         if (progress && !status)
@@ -780,7 +772,7 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
                           "[selfplay] gen %" PRId64 ": %" PRId64 " games, %" PRId64
                           " samples from the actors, waited %.1f s (%" PRId64
                           " stale samples dropped)",
-                          gen + 1, ss.games, set.n, now_s() - c0, stale);
+                          gen + 1, ss.games, set.n, clock_seconds() - c0, stale);
     } else if (!status) {
         status = selfplay_session_run(r->session, evals, &sp, &set, &games, &ss,
                                       progress ? selfplay_progress_line : NULL, &spp);
@@ -790,7 +782,7 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
             if (!status) status = s2;
         }
     }
-    gen_log_t gl = {.selfplay_seconds = now_s() - t0};
+    gen_log_t gl = {.selfplay_seconds = clock_seconds() - t0};
     for (int i = 0; i < T; i++) {
         if (evals[i] == NULL) continue;
         uint64_t positions = 0;
@@ -820,10 +812,10 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
     int64_t new_samples = set.n;
     sample_set_done(&set);
     /* 2. train on the window */
-    double t_opt = now_s();
+    double t_opt = clock_seconds();
     if (!status) status = replay_add_shard(rb, shard);
     if (!status) status = optimise(r, net, opt, rb, new_samples, st);
-    gl.optimise_seconds = now_s() - t_opt;
+    gl.optimise_seconds = clock_seconds() - t_opt;
     if (!status && r->heldout.n > 0)
         status =
             tch_eval_losses(net, &r->opt_cfg, r->heldout.obs, r->heldout.policy, r->heldout.legal,
@@ -838,17 +830,17 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
     /* 4. evaluation */
     loop_eval_out_t ev = {.score_prev = -1, .score_base = -1};
     bool evaluated = false;
-    double t_eval = now_s();
+    double t_eval = clock_seconds();
     if (!status && r->eval.every > 0 && st->generation % r->eval.every == 0) {
         /* the previous evaluated net (generation 0 is always evaluated, see train_run) */
         int64_t prev = st->generation - r->eval.every;
-        status =
-            loop_evaluate(r->g, r->dir, &r->eval, st->generation, prev, st->seconds + now_s() - t0,
-                          rng_mix(r->seed + (uint64_t)gen), &logs[1], &logs[2], progress, &ev);
+        status = loop_evaluate(r->g, r->dir, &r->eval, st->generation, prev,
+                               st->seconds + clock_seconds() - t0, rng_mix(r->seed + (uint64_t)gen),
+                               &logs[1], &logs[2], progress, &ev);
         evaluated = true;
     }
-    gl.eval_seconds = now_s() - t_eval;
-    st->seconds += now_s() - t0;
+    gl.eval_seconds = clock_seconds() - t_eval;
+    st->seconds += clock_seconds() - t0;
     if (!status)
         status = loop_log_add(
             &logs[0],
@@ -1020,7 +1012,7 @@ int train_run_learner(const char *path, char *const *sets, int num_sets, FILE *p
      * counts in the run's elapsed time (st.seconds) */
     if (!status && st.generation == 0 && r.eval.every > 0) {
         loop_eval_out_t ev;
-        double t0 = now_s();
+        double t0 = clock_seconds();
         if (progress) {
             fprintf(progress, "gen 0 | net 0 plays the baseline %s: %d games\n", r.eval.baseline,
                     r.eval.games);
@@ -1029,7 +1021,7 @@ int train_run_learner(const char *path, char *const *sets, int num_sets, FILE *p
         status = loop_evaluate(r.g, r.dir, &r.eval, 0, -1, 0, rng_mix(r.seed ^ 0xe0), &logs[1],
                                &logs[2], progress, &ev);
         if (!status) out->elo_generation = 0;
-        st.seconds += now_s() - t0;
+        st.seconds += clock_seconds() - t0;
         if (progress && !status) {
             char el[32];
             fmt_time(st.seconds, el, sizeof el);

@@ -16,15 +16,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "train/selfplay.h"
+#include "core/clock.h"
 #include "core/rng.h"
 #include "data/h5rec.h"
 #include "data/record.h"
 #include "games/playout.h"
 #include "mcts/mcts_params.h"
-#include "train/selfplay.h"
 
 const param_def_t selfplay_param_defs[] = {
     {.key = "games", .type = PARAM_INT, .def = "32", .min = 1, .max = 1e9, .help = "games per run"},
@@ -248,13 +248,6 @@ struct selfplay_session {
     void *ctx;
     selfplay_stats_t shown; /* what progress lines see: finished games and samples */
 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void selfplay_games_done(selfplay_games_t *gs)
 {
@@ -539,7 +532,7 @@ static int evaluate_all(worker_t *w, int total)
 {
     const game_t *g = w->ss->g;
     evaluator_t *e = w->e;
-    double t0 = now_s();
+    double t0 = clock_seconds();
     for (int at = 0; at < total;) {
         int n = total - at < e->max_batch ? total - at : e->max_batch;
         float *pr = e->has_priors ? w->priors + (size_t)at * (size_t)g->num_actions : NULL;
@@ -550,7 +543,7 @@ static int evaluate_all(worker_t *w, int total)
         w->st.evaluator_calls++;
     }
     w->st.evaluations += (uint64_t)total;
-    w->st.eval_seconds += now_s() - t0;
+    w->st.eval_seconds += clock_seconds() - t0;
     return HOYLE_OK;
 }
 
@@ -731,7 +724,7 @@ int selfplay_session_run(selfplay_session_t *s, evaluator_t *const *evals,
 {
     memset(st, 0, sizeof *st);
     if (p->games < 0) return hoyle_error(HOYLE_EINVAL, "selfplay: games: %d is negative", p->games);
-    double t0 = now_s();
+    double t0 = clock_seconds();
     int T = s->workers;
     if (selfplay_session_in_flight(s) == 0) { /* nothing carried: ids restart */
         s->id_base = p->first_game_id;
@@ -781,7 +774,7 @@ int selfplay_session_run(selfplay_session_t *s, evaluator_t *const *evals,
     st->typical_legal = s->typical_legal;
     st->in_flight = selfplay_session_in_flight(s);
     st->workers = T;
-    st->seconds = now_s() - t0;
+    st->seconds = clock_seconds() - t0;
     s->progress = NULL;
     return status;
 }
