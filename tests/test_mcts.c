@@ -774,6 +774,22 @@ static void test_decisive_moves(void)
     CU_ASSERT_EQUAL(refuted, visited);
     mcts_free(m);
     evaluator_free(e);
+    /* The visit that expanded a refuted move backs up its exact value, not the evaluator's:
+     * after two simulations (the root's own evaluation, then one child) the root's mean is
+     * (v(root) + v(child)) / 2 with v(child) = -1 for the mover. */
+    r = gobang_search(g, block, true, 2, &m, &e, s);
+    int o = r->player, tried = -1;
+    for (int c = 0; c < r->num_children; c++)
+        if (r->visits[c] > 0) tried = c;
+    CU_ASSERT_FATAL(tried >= 0);
+    CU_ASSERT(r->actions[tried] != d3 && r->proven[tried]);
+    double v_root[GAME_MAX_PLAYERS];
+    float *priors = malloc(sizeof(float) * (size_t)g->num_actions);
+    HARNESS_OK(evaluator_evaluate(e, s, 1, v_root, priors));
+    CU_ASSERT_DOUBLE_EQUAL(r->value[o], (v_root[o] - 1.0) / 2, 1e-9);
+    free(priors);
+    mcts_free(m);
+    evaluator_free(e);
     game_free(g);
 }
 
