@@ -72,6 +72,18 @@ void reply_error(serve_reply_t *rp, int status, const char *fmt, ...)
     va_end(ap);
     for (char *p = msg; *p; p++)
         if (*p == '\n' || *p == '\r') *p = ' ';
+    /* Paths in messages are the resolved ones; a client sees them relative to --data (the
+     * names it sent), not where the server's files are. */
+    size_t root = rp->data_root && strcmp(rp->data_root, "/") ? strlen(rp->data_root) : 0;
+    for (char *p = root ? strstr(msg, rp->data_root) : NULL; p; p = strstr(p, rp->data_root)) {
+        size_t cut = root + (p[root] == '/');
+        if (cut == root && p[root] != '\0' && p[root] != ' ' && p[root] != ':' && p[root] != '\'') {
+            p += root; /* a longer name that only starts like the root */
+            continue;
+        }
+        if (cut == root) *p++ = '.', cut--; /* the root itself */
+        memmove(p, p + cut, strlen(p + cut) + 1);
+    }
     free(rp->body);
     rp->body = NULL;
     rp->len = 0;
@@ -322,7 +334,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         ctx->body[ctx->len] = '\0';
         return MHD_YES;
     }
-    serve_reply_t rp = {.status = MHD_HTTP_OK, .fd = -1};
+    serve_reply_t rp = {.status = MHD_HTTP_OK, .fd = -1, .data_root = srv->data_real};
     serve_req_t rq = {.srv = srv,
                       .conn = c,
                       .method = method,

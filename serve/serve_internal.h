@@ -47,6 +47,7 @@ typedef struct serve_reply {
     char *body;       /* owned */
     size_t len;
     int fd; /* >= 0: a static file's descriptor sent as the body (len bytes) */
+    const char *data_root; /* not owned: written as "" in error messages (paths relative) */
 } serve_reply_t;
 
 /* The query argument `key` of the request, or NULL. */
