@@ -46,7 +46,7 @@ typedef struct serve_reply {
     const char *type; /* Content-Type */
     char *body;       /* owned */
     size_t len;
-    int fd; /* >= 0: a static file's descriptor sent as the body (len bytes) */
+    int fd;                /* >= 0: a static file's descriptor sent as the body (len bytes) */
     const char *data_root; /* not owned: written as "" in error messages (paths relative) */
 } serve_reply_t;
 
