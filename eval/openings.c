@@ -269,15 +269,25 @@ int openings_random(const game_t *g, int moves, int count, uint64_t seed, openin
     return HOYLE_OK;
 }
 
+int openings_parse_random(const char *src, int *k)
+{
+    if (strncmp(src, "random:", 7) != 0) return 0;
+    char *end;
+    errno = 0;
+    long v = strtol(src + 7, &end, 10);
+    if (end == src + 7 || *end || errno || v < 0 || v > OPENINGS_RANDOM_MAX) return -1;
+    *k = (int)v;
+    return 1;
+}
+
 int openings_from_source(const game_t *g, const char *src, int count, uint64_t seed,
                          opening_list_t *out)
 {
     if (strncmp(src, "book:", 5) == 0) return openings_load_book(g, src + 5, out);
     if (strcmp(src, "none") == 0) return openings_random(g, 0, 1, seed, out);
-    char *end = NULL;
-    long k = strncmp(src, "random:", 7) == 0 ? strtol(src + 7, &end, 10) : -1;
-    if (end == NULL || end == src + 7 || *end || k < 0 || k > 60)
-        return hoyle_error(HOYLE_EINVAL, "'%s' is not random:K (K in 0..60), book:PATH or none",
-                           src);
-    return openings_random(g, (int)k, count, seed, out);
+    int k;
+    if (openings_parse_random(src, &k) != 1)
+        return hoyle_error(HOYLE_EINVAL, "'%s' is not random:K (K in 0..%d), book:PATH or none",
+                           src, OPENINGS_RANDOM_MAX);
+    return openings_random(g, k, count, seed, out);
 }

@@ -44,6 +44,16 @@ int openings_load_book(const game_t *g, const char *path, opening_list_t *out);
  * (HOYLE_EINVAL) when it cannot find enough distinct openings. */
 int openings_random(const game_t *g, int moves, int count, uint64_t seed, opening_list_t *out);
 
+/* The most whole moves of a random opening: far beyond any useful one, and it keeps
+ * OPENING_MAX_ACTIONS from being reached by multi-action moves. */
+#define OPENINGS_RANDOM_MAX 60
+
+/* "random:K": 1 with *k = K when K is a whole number in 0..OPENINGS_RANDOM_MAX, -1 when
+ * `src` starts with "random:" but K is not, 0 when it does not start with "random:". The
+ * one reading of the spelling for every caller (openings_from_source, tournament configs,
+ * hoyle sprt), each with its own messages. */
+int openings_parse_random(const char *src, int *k);
+
 /* The openings of a source as configs spell it: "random:K" (`count` distinct K-move
  * openings from `seed`, K in 0..60), "book:PATH" (the book) or "none" (the start).
  * HOYLE_EINVAL names the source when it is none of these. */

@@ -74,19 +74,17 @@ int sprt_runner_create(const game_t *g, const sprt_run_params_t *p, sprt_runner_
         status = openings_load_book(g, src + 5, &r->book);
     else if (strcmp(src, "none") == 0)
         r->random_k = 0;
-    else if (strncmp(src, "random:", 7) == 0) {
-        /* The same rule as a tournament's openings (tournament_config.c): K is
-         * a whole number of moves, 0..60. */
-        char *end;
-        long k = strtol(src + 7, &end, 10);
-        if (end == src + 7 || *end || k < 0 || k > 60)
-            status =
-                hoyle_error(HOYLE_EINVAL, "--openings: '%s': K in random:K must be 0..60", src);
+    else {
+        int k, how = openings_parse_random(src, &k);
+        if (how == 1)
+            r->random_k = k;
+        else if (how < 0)
+            status = hoyle_error(HOYLE_EINVAL, "--openings: '%s': K in random:K must be 0..%d", src,
+                                 OPENINGS_RANDOM_MAX);
         else
-            r->random_k = (int)k;
-    } else
-        status =
-            hoyle_error(HOYLE_EINVAL, "--openings: '%s' is not random:K, book:PATH or none", src);
+            status = hoyle_error(HOYLE_EINVAL,
+                                 "--openings: '%s' is not random:K, book:PATH or none", src);
+    }
     if (r->random_k < 0 && r->book.n == 0 && status == 0)
         status = hoyle_error(HOYLE_EINVAL, "--openings: bad K");
     for (int k = 0; k < 2 && status == 0; k++) {

@@ -148,21 +148,17 @@ static int load_openings(tour_config_t *c, const config_t *cf, int i, const char
     uint64_t seed = rng_mix(c->seed ^ rng_mix(0x6f70656eULL + (uint64_t)i));
     opening_list_t *l = &c->openings[i];
     if (strcmp(src, "none") == 0) return openings_random(g, 0, 1, seed, l);
-    if (strncmp(src, "random:", 7) == 0) {
-        char *end;
-        long moves = strtol(src + 7, &end, 10);
-        /* 60 whole moves is far beyond any useful random opening and keeps
-         * OPENING_MAX_ACTIONS from being reached by multi-action moves. */
-        if (end == src + 7 || *end || moves < 0 || moves > 60)
-            return hoyle_error(HOYLE_EINVAL,
-                               "%s: key 'openings.%s': '%s': K in random:K must be 0..60", at,
-                               g->entry->name, src);
+    int moves, how = openings_parse_random(src, &moves);
+    if (how < 0)
+        return hoyle_error(HOYLE_EINVAL, "%s: key 'openings.%s': '%s': K in random:K must be 0..%d",
+                           at, g->entry->name, src, OPENINGS_RANDOM_MAX);
+    if (how == 1) {
         /* Ask for distinct openings for every pairing first, so no two pairings
          * share one; a game with too few distinct k-move openings falls back to
          * k openings that all pairings share. */
         int want = (k > 0 ? k : 1) * npairings(c);
-        if (openings_random(g, (int)moves, want, seed, l) == 0) return HOYLE_OK;
-        if (openings_random(g, (int)moves, k > 0 ? k : 1, seed, l) == 0) return HOYLE_OK;
+        if (openings_random(g, moves, want, seed, l) == 0) return HOYLE_OK;
+        if (openings_random(g, moves, k > 0 ? k : 1, seed, l) == 0) return HOYLE_OK;
         return hoyle_error_prefix(HOYLE_EINVAL, "%s: key 'openings.%s'", at, g->entry->name);
     }
     if (strncmp(src, "book:", 5) == 0) {

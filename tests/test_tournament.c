@@ -254,6 +254,14 @@ static void test_bad_configs(void)
              "book:/no/such/book\n",
              head);
     expect_bad(y, ":6: key 'openings.checkers'");
+    const char *bad_k[] = {"random:61", "random:-1", "random:x", "random:", "random:99999999999"};
+    for (int i = 0; i < 5; i++) {
+        snprintf(y, sizeof y,
+                 "%sagents: [random, greedy]\noutput: %%s/never.h5\nopenings:\n  checkers: "
+                 "\"%s\"\n",
+                 head, bad_k[i]);
+        expect_bad(y, "K in random:K must be 0..60");
+    }
     snprintf(y, sizeof y, "%sagents: [random, greedy]\noutput: %%s/never.h5\nanchor: mcts\n", head);
     expect_bad(y, ":5: key 'anchor'");
     snprintf(y, sizeof y, "%sagents: [random, greedy]\noutput: %%s/never.h5\nworkers: 1000\n",
