@@ -755,7 +755,7 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
     selfplay_params_t sp = r->sp;
     sp.seed = rng_mix(r->seed ^ rng_mix(0x5350ULL + (uint64_t)gen));
     sp.first_game_id = st->games;
-    selfplay_stats_t ss;
+    selfplay_stats_t ss = {0};
     selfplay_progress_t spp = {.total = sp.games};
     char label[64];
     snprintf(label, sizeof label, "[selfplay] gen %" PRId64, gen + 1);
@@ -782,7 +782,11 @@ static int generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, lo
             if (!status) status = s2;
         }
     }
-    gen_log_t gl = {.selfplay_seconds = clock_seconds() - t0};
+    /* actor runs: the counts the actors sent with their samples (0 in-process) */
+    gen_log_t gl = {.selfplay_seconds = clock_seconds() - t0,
+                    .forwards = ss.forwards,
+                    .forwarded = ss.forwarded,
+                    .cache_hits = ss.cache_hits};
     for (int i = 0; i < T; i++) {
         if (evals[i] == NULL) continue;
         uint64_t positions = 0;
@@ -1117,8 +1121,14 @@ int train_run_actor(const char *path, char *const *sets, int num_sets, int actor
         selfplay_stats_t ss;
         sample_set_clear(&set);
         selfplay_games_done(&games);
+        uint64_t hits0 = net_evaluator_cache_hits(e), pos0 = 0, pos1 = 0;
+        uint64_t calls0 = net_evaluator_forwards(e, &pos0);
         status = selfplay_session_run(session, &e, &sp, &set, io->record ? &games : NULL, &ss, NULL,
                                       NULL);
+        /* this batch's share of the evaluator's counts, for the learner's train.csv */
+        ss.forwards = net_evaluator_forwards(e, &pos1) - calls0;
+        ss.forwarded = pos1 - pos0;
+        ss.cache_hits = net_evaluator_cache_hits(e) - hits0;
         snprintf(agent, sizeof agent, "selfplay(net=net-%06" PRId64 ".pt)", have);
         if (!status && io->record)
             status = io->record(io->ctx, have, r.g, &games, agent, r.config_text);

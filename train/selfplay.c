@@ -715,6 +715,9 @@ void selfplay_stats_add(selfplay_stats_t *to, const selfplay_stats_t *a)
     to->evaluations += a->evaluations;
     to->evaluator_calls += a->evaluator_calls;
     to->eval_seconds += a->eval_seconds;
+    to->cache_hits += a->cache_hits;
+    to->forwards += a->forwards;
+    to->forwarded += a->forwarded;
     to->seconds += a->seconds;
 }
 

@@ -135,6 +135,10 @@ typedef struct selfplay_stats {
                                               evaluator batch = evaluations / calls) */
     uint64_t batch_capacity;               /* leaves one call could hold: parallel * batch */
     double eval_seconds;                   /* time inside the evaluator (summed over workers) */
+    uint64_t cache_hits, forwards, forwarded; /* the evaluators' cache hits, network calls and
+                                                 positions forwarded: filled in by callers that
+                                                 know their evaluators (the loop's actors), 0
+                                                 from selfplay_run */
     double seconds;                        /* wall time of the run */
     int64_t in_flight;                     /* games left in flight at the end (carry) */
     int workers;                           /* workers that played */

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # selfplay.processes (docs/training.md, "Self-play in processes"): `hoyle train` is the learner
 # over the run-folder transport and starts the actor processes itself.
-#   1. a tiny run with selfplay.processes=2 finishes; train.csv has samples, rates and held-out
-#      losses; the actors' game records are in RUN/games/ and read like gen-N files; the
-#      learner has reaped both actors, one of them stopped (SIGSTOP) all along, and removed
-#      the stopped one's half-written files;
+#   1. a tiny run with selfplay.processes=2 finishes; train.csv has samples, rates (the
+#      actors' evaluator columns too) and held-out losses; the actors' game records are in
+#      RUN/games/ and read like gen-N files; the learner has reaped both actors, one of them
+#      stopped (SIGSTOP) all along, and removed the stopped one's half-written files;
 #   2. the actors run with one libtorch thread; the learner killed (-9): its actors end within
 #      seconds (checked by pid); the rerun resumes and finishes;
 #   3. an actor killed: the learner fails with one line naming it, and its other actor ends;
@@ -86,6 +86,10 @@ for r in rows:
     assert float(r["selfplay_evals_per_s"]) >= float(r["selfplay_samples_per_s"]), r
     assert int(r["wins_first"]) + int(r["wins_second"]) + int(r["draws"]) >= 8, r
     assert float(r["heldout_loss_policy"]) > 0 and float(r["heldout_loss_value"]) >= 0, r
+    # the actors' evaluators: calls of at least one position, up to parallel * batch
+    assert 1 <= float(r["mean_forward_batch"]) <= 4096, r
+    assert 0 <= float(r["cache_hit_rate"]) < 1, r
+assert any(float(r["cache_hit_rate"]) > 0 for r in rows), rows
 games = 0
 for f in glob.glob(sys.argv[2] + "/games/g*.h5"):
     gen = int(f.rsplit("/", 1)[1][1:7])  # gGGGGGG-aA-PID-NNNNNN.h5: the net that played
