@@ -139,11 +139,11 @@ typedef struct selfplay_stats {
                                                  positions forwarded: filled in by callers that
                                                  know their evaluators (the loop's actors), 0
                                                  from selfplay_run */
-    double seconds;                        /* wall time of the run */
-    int64_t in_flight;                     /* games left in flight at the end (carry) */
-    int workers;                           /* workers that played */
-    double alpha;                          /* the Dirichlet alpha used */
-    double typical_legal;                  /* L in alpha = noise_scale / L */
+    double seconds;                           /* wall time of the run */
+    int64_t in_flight;                        /* games left in flight at the end (carry) */
+    int workers;                              /* workers that played */
+    double alpha;                             /* the Dirichlet alpha used */
+    double typical_legal;                     /* L in alpha = noise_scale / L */
 } selfplay_stats_t;
 
 /* Add the counts and times of *a to *to (alpha, typical_legal, batch_capacity, in_flight
