@@ -118,6 +118,33 @@ static void pv_text(const game_t *g, const void *s, const agent_info_t *info, ch
     }
 }
 
+/* One "info depth ... score ... nodes ... nps ... time ... pv ..." line; `t` is scratch. */
+static void say_info(server_t *sv, const agent_info_t *info, double ms, void *t)
+{
+    char score[64], pv[2048];
+    score_text(sv->g, sv->pos, info, score, sizeof score, t);
+    pv_text(sv->g, sv->pos, info, pv, sizeof pv, t);
+    unsigned long long nodes =
+        info->sims > 0 ? (unsigned long long)info->sims : (unsigned long long)info->nodes;
+    int depth = info->depth > 0 ? info->depth : info->pv_len > 0 ? info->pv_len : 1;
+    unsigned long long nps = ms > 0 ? (unsigned long long)(nodes * 1000.0 / ms) : 0;
+    say(sv, "info depth %d score %s nodes %llu nps %llu time %.0f%s%s", depth, score, nodes, nps,
+        ms, pv[0] ? " pv" : "", pv);
+}
+
+/* What a deepening search reports after each iteration (agent_on_iteration). */
+typedef struct iteration_ctx {
+    server_t *sv;
+    void *scratch; /* for the PV; NULL when it could not be allocated */
+} iteration_ctx_t;
+
+static void on_iteration(void *ctx, const agent_info_t *info)
+{
+    iteration_ctx_t *it = ctx;
+    if (it->scratch == NULL) return;
+    say_info(it->sv, info, 1e3 * info->seconds, it->scratch);
+}
+
 static void *search_main(void *arg)
 {
     server_t *sv = arg;
@@ -129,10 +156,13 @@ static void *search_main(void *arg)
     } else {
         int status = agent_set_limits(sv->a, sv->has_limits ? &sv->limits : NULL);
         if (status && status != HOYLE_EUNSUP) say(sv, "info string limits: %s", hoyle_last_error());
+        iteration_ctx_t it = {sv, t};
+        agent_on_iteration(sv->a, on_iteration, &it);
         double t0 = now_ms();
         int action = -1;
         status = agent_act(sv->a, sv->pos, &action);
         double ms = now_ms() - t0;
+        agent_on_iteration(sv->a, NULL, NULL);
         if (status || !game_is_legal(g, sv->pos, action)) {
             int legal[1024];
             int n = g->max_legal <= 1024 ? game_legal_actions(g, sv->pos, legal) : 0;
@@ -140,16 +170,9 @@ static void *search_main(void *arg)
                 status ? hoyle_last_error() : "illegal action");
             action = n > 0 ? legal[0] : -1;
         } else if (t) {
-            const agent_info_t *info = agent_info(sv->a);
-            char score[64], pv[2048];
-            score_text(g, sv->pos, info, score, sizeof score, t);
-            pv_text(g, sv->pos, info, pv, sizeof pv, t);
-            unsigned long long nodes =
-                info->sims > 0 ? (unsigned long long)info->sims : (unsigned long long)info->nodes;
-            int depth = info->depth > 0 ? info->depth : info->pv_len > 0 ? info->pv_len : 1;
-            unsigned long long nps = ms > 0 ? (unsigned long long)(nodes * 1000.0 / ms) : 0;
-            say(sv, "info depth %d score %s nodes %llu nps %llu time %.0f%s%s", depth, score, nodes,
-                nps, ms, pv[0] ? " pv" : "", pv);
+            /* the search's summary (a deepening search said each iteration already; this
+             * line's nodes and time are the whole act's) */
+            say_info(sv, agent_info(sv->a), ms, t);
         }
         if (action >= 0 && game_action_to_string(g, sv->pos, action, move, sizeof move) < 0)
             snprintf(move, sizeof move, "(none)");

@@ -177,6 +177,12 @@ int agent_set_limits(agent_t *a, const agent_limits_t *limits)
     return a->vt->limits(a, limits);
 }
 
+void agent_on_iteration(agent_t *a, agent_iteration_fn fn, void *ctx)
+{
+    a->on_iteration = fn;
+    a->on_iteration_ctx = ctx;
+}
+
 void agent_reset(agent_t *a)
 {
     if (a->vt->reset) a->vt->reset(a);

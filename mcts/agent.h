@@ -121,6 +121,15 @@ typedef struct agent_limits {
  * greedy and human need none; the uci agent takes movetime/depth/nodes). */
 int agent_set_limits(agent_t *a, const agent_limits_t *limits);
 
+/* Called by searches that deepen (alpha-beta, expectimax) after each completed iteration of
+ * an act, from the thread that acts, with that iteration's info: depth, value, PV, and the
+ * nodes and seconds of the act so far (a UCI engine's "info depth ..." lines). */
+typedef void (*agent_iteration_fn)(void *ctx, const agent_info_t *info);
+
+/* Set (or, with fn NULL, clear) `a`'s iteration callback for its next acts. Kinds that do
+ * not deepen never call it. */
+void agent_on_iteration(agent_t *a, agent_iteration_fn fn, void *ctx);
+
 /* Called before each action is applied (display, records); may be NULL. */
 typedef void (*agent_move_fn)(void *ctx, const void *state_before, int player, int action);
 

@@ -5,14 +5,9 @@
 #include "mcts/agent_kind.h"
 #include "mcts/alphabeta.h"
 
-static int alphabeta_act(agent_t *a, const void *state, int *action)
+/* The agent's info from a result: value, depth and PV for the mover. */
+static void fill_info(agent_t *a, const ab_result_t *r)
 {
-    const ab_result_t *r;
-    int status = ab_search(a->impl, state, &r);
-    if (status) return status;
-    /* The move of the deepest completed iteration (ab_search); value, depth
-     * and PV are that iteration's, for the mover. */
-    *action = r->best_action;
     agent_info_t *info = &a->info;
     info->value = r->value;
     info->depth = r->depth;
@@ -20,6 +15,25 @@ static int alphabeta_act(agent_t *a, const void *state, int *action)
     info->seconds = r->seconds;
     info->pv_len = r->pv_len < AGENT_PV_MAX ? r->pv_len : AGENT_PV_MAX;
     memcpy(info->pv, r->pv, sizeof(int) * (size_t)info->pv_len);
+}
+
+static void on_iteration(void *ctx, const ab_result_t *r)
+{
+    agent_t *a = ctx;
+    fill_info(a, r);
+    if (a->on_iteration) a->on_iteration(a->on_iteration_ctx, &a->info);
+}
+
+static int alphabeta_act(agent_t *a, const void *state, int *action)
+{
+    const ab_result_t *r;
+    ab_on_iteration(a->impl, a->on_iteration ? on_iteration : NULL, a);
+    int status = ab_search(a->impl, state, &r);
+    if (status) return status;
+    /* The move of the deepest completed iteration (ab_search); value, depth
+     * and PV are that iteration's, for the mover. */
+    *action = r->best_action;
+    fill_info(a, r);
     return HOYLE_OK;
 }
 
@@ -60,7 +74,7 @@ static void alphabeta_destroy(agent_t *a) { ab_free(a->impl); }
 /* Alpha-beta uses no randomness: a cleared search is a new one. */
 static int alphabeta_reseed(agent_t *a)
 {
-    ab_clear(a->impl);
+    alphabeta_reset(a);
     return HOYLE_OK;
 }
 

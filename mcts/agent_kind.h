@@ -52,6 +52,8 @@ struct agent {
     int *legal;               /* max_legal scratch for kinds that want it */
     int num_options;          /* the spec's option_prefix keys, in spec order */
     agent_option_t options[AGENT_MAX_OPTIONS];
+    agent_iteration_fn on_iteration; /* agent_on_iteration's, or NULL */
+    void *on_iteration_ctx;
     void *impl; /* the kind's own state, freed by vt->destroy */
 };
 

@@ -182,6 +182,12 @@ void ab_set_limits(ab_t *t, const ab_params_t *p)
     t->p.stop = p->stop;
 }
 
+void ab_on_iteration(ab_t *t, void (*fn)(void *ctx, const ab_result_t *r), void *ctx)
+{
+    t->p.on_iteration = fn;
+    t->p.on_iteration_ctx = ctx;
+}
+
 /* The limits other than the clock: a stop request or the node budget. */
 static bool stop_requested(const ab_t *t)
 {
@@ -503,6 +509,11 @@ int ab_search(ab_t *t, const void *state, const ab_result_t **out)
         r->pv_len = f->pv_len;
         memcpy(r->pv, f->pv, sizeof(int) * (size_t)f->pv_len);
         if (f->pv_len > 0) r->best_action = f->pv[0];
+        if (t->p.on_iteration) {
+            r->nodes = t->nodes;
+            r->seconds = clock_seconds() - t->t_start;
+            t->p.on_iteration(t->p.on_iteration_ctx, r);
+        }
         /* Stop before starting an iteration that the clock has already used up. */
         if (t->p.time_limit_ms > 0 && (clock_seconds() - t->t_start) * 1000.0 >= t->p.time_limit_ms)
             break;

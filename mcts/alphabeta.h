@@ -45,6 +45,8 @@
 
 #define AB_PV_MAX 64
 
+struct ab_result;
+
 typedef struct ab_params {
     int max_depth;          /* deepest iteration, in whole moves (>= 1) */
     double time_limit_ms;   /* stop iterating (and abort) after this; 0 = depth only */
@@ -59,6 +61,10 @@ typedef struct ab_params {
     double aspiration;      /* root window +- this around the last iteration's value; 0 = none */
     uint64_t max_nodes;     /* stop iterating (and abort) after this many nodes; 0 = none */
     const atomic_int *stop; /* set by another thread: abort like the clock; NULL = none */
+    /* called after each completed iteration with the result so far (its depth, value, PV,
+     * and the nodes and seconds of the search up to then); NULL = none (ab_on_iteration) */
+    void (*on_iteration)(void *ctx, const struct ab_result *r);
+    void *on_iteration_ctx;
 } ab_params_t;
 
 /* Defaults: depth 4, no time limit, 2^20 TT entries, quiescence off (qdepth
@@ -86,6 +92,9 @@ void ab_free(ab_t *t);
 /* Search `state` (a decision state). *out is owned by t, valid until the
  * next call. */
 int ab_search(ab_t *t, const void *state, const ab_result_t **out);
+
+/* Set the per-iteration callback of the next searches (NULL = none). */
+void ab_on_iteration(ab_t *t, void (*fn)(void *ctx, const ab_result_t *r), void *ctx);
 
 /* Change the limits of the next searches (a driver that sets them move by
  * move, `hoyle uci`): max_depth (0 = 64), time_limit_ms, max_nodes and stop

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # UCI both ways (docs/uci.md):
 #   1. a scripted session against `hoyle uci --agent alphabeta(...)`: uciok,
-#      readyok, info lines, legal bestmoves, bad commands answered with an
+#      readyok, info lines (one per completed iteration), legal bestmoves, bad commands answered with an
 #      `info string` and no change, isready and stop answered promptly during
 #      `go infinite`, the time manager, quit;
 #   2. hoyle's uci agent playing `hoyle uci` in a match, the games written as
@@ -77,7 +77,10 @@ expect '^readyok$'
 send ucinewgame
 send position startpos moves e2e4
 send go depth 2
-expect '^info depth [0-9]+ score (cp -?[0-9]+|mate -?[0-9]+) nodes [0-9]+ nps [0-9]+ time [0-9]+ pv [a-h][1-8]'
+# one line per completed iteration, then the search's summary, then bestmove
+expect '^info depth 1 score (cp -?[0-9]+|mate -?[0-9]+) nodes [0-9]+ nps [0-9]+ time [0-9]+ pv [a-h][1-8]'
+expect '^info depth 2 score (cp -?[0-9]+|mate -?[0-9]+) nodes [0-9]+ nps [0-9]+ time [0-9]+ pv [a-h][1-8]'
+expect '^info depth 2 '
 expect '^bestmove '
 move=${got#bestmove }
 legal_in "$after_e4" "$move" || fail "bestmove '$move' is not legal after 1. e4"
