@@ -74,7 +74,7 @@ static void alphabeta_destroy(agent_t *a) { ab_free(a->impl); }
 /* Alpha-beta uses no randomness: a cleared search is a new one. */
 static int alphabeta_reseed(agent_t *a)
 {
-    alphabeta_reset(a);
+    ab_clear(a->impl);
     return HOYLE_OK;
 }
 

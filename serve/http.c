@@ -76,13 +76,15 @@ void reply_error(serve_reply_t *rp, int status, const char *fmt, ...)
      * names it sent), not where the server's files are. */
     size_t root = rp->data_root && strcmp(rp->data_root, "/") ? strlen(rp->data_root) : 0;
     for (char *p = root ? strstr(msg, rp->data_root) : NULL; p; p = strstr(p, rp->data_root)) {
-        size_t cut = root + (p[root] == '/');
-        if (cut == root && p[root] != '\0' && p[root] != ' ' && p[root] != ':' && p[root] != '\'') {
+        char next = p[root];
+        if (next == '/') { /* ROOT/name -> name */
+            memmove(p, p + root + 1, strlen(p + root + 1) + 1);
+        } else if (next == '\0' || next == ' ' || next == ':' || next == '\'') { /* ROOT -> . */
+            *p++ = '.';
+            memmove(p, p + root - 1, strlen(p + root - 1) + 1);
+        } else {
             p += root; /* a longer name that only starts like the root */
-            continue;
         }
-        if (cut == root) *p++ = '.', cut--; /* the root itself */
-        memmove(p, p + cut, strlen(p + cut) + 1);
     }
     free(rp->body);
     rp->body = NULL;
