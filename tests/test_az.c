@@ -2,7 +2,8 @@
  * only): time_ms stops a search early, a net file is loaded once per match, the
  * in-loop evaluation plays distinct random openings with both colours and stops at
  * an SPRT decision, and bad eval settings are refused with one-line errors; the net
- * evaluator's record of forward batch sizes and its replay (hoyle selfplay --bench). */
+ * evaluator's record of forward batch sizes and its replay (hoyle selfplay --bench); the
+ * shared-folder learner sets files in incoming/ that are not shards aside. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +13,15 @@
 #include "core/error.h"
 #include "eval/openings.h"
 #include "mcts/agent.h"
+#include "mcts/evaluator.h"
 #include "tests/harness.h"
+#include "train/actors_dir.h"
 #include "train/agent_az.h"
 #include "train/loop.h"
 #include "train/loop_internal.h"
 #include "train/net_eval.h"
+#include "train/samples.h"
+#include "train/selfplay.h"
 #include "train/tch/tch.h"
 
 #define GAME "gobang(board=5,men=0)"
@@ -370,6 +375,80 @@ static void test_evaluator_batch_sizes(void)
     tch_net_free(net);
 }
 
+/* The folder learner's collect: a file in incoming/ that is not a shard is set aside as
+ * NAME.bad whether its name says an old generation or a current one, an old shard is counted
+ * stale and removed, a current one is taken. */
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_folder_learner_sets_aside(void)
+{
+    char dir[128], path[300], bad[320];
+    snprintf(dir, sizeof dir, "%s/folder", tmpdir);
+    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0755), 0);
+    train_actors_t a;
+    HARNESS_OK(train_dir_actors(&a));
+    snprintf(path, sizeof path, "%s/net-000003.pt", dir);
+    HARNESS_OK(a.publish(a.ctx, 3, path)); /* makes DIR/incoming */
+    /* a real shard's contents: two games with the fake evaluator */
+    sample_set_t set;
+    selfplay_stats_t st;
+    selfplay_params_t p = {.seed = 5};
+    HARNESS_OK(selfplay_params_parse("games=2,parallel=2,sims=8", &p, NULL, 0));
+    evaluator_t *e = NULL;
+    HARNESS_OK(evaluator_fake_create(g, 3, 64, &e));
+    sample_set_init(&set, g->obs_shape, g->num_actions);
+    HARNESS_OK(selfplay_run(g, e, &p, &set, &st, NULL, NULL));
+    evaluator_free(e);
+    samples_meta_t meta = {.game_spec = g->spec, .network_id = "fake", .games = st.games};
+    const char *shards[] = {"g000002-a1-7-0.h5", "g000003-a1-7-1.h5"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/incoming/%s", dir, shards[i]);
+        HARNESS_OK(samples_write_shard(path, &set, &meta));
+    }
+    /* one foreign file sorts first (an old generation), the other last (a current one) */
+    const char *foreign[] = {"g000001-x.h5", "g000003-zz.h5"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/incoming/%s", dir, foreign[i]);
+        write_text(path, "not a shard\n");
+    }
+    sample_set_t got;
+    sample_set_init(&got, g->obs_shape, g->num_actions);
+    selfplay_stats_t ss;
+    memset(&ss, 0, sizeof ss);
+    int64_t stale = 0;
+    /* the games of one shard: the old foreign file, the old shard and the current shard */
+    HARNESS_OK(a.collect(a.ctx, 3, st.games, &got, &ss, &stale));
+    CU_ASSERT_EQUAL(got.n, set.n);
+    CU_ASSERT_EQUAL(stale, set.n);
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/incoming/%s", dir, shards[i]);
+        CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0); /* taken, or counted stale: removed */
+    }
+    snprintf(path, sizeof path, "%s/incoming/%s", dir, foreign[0]);
+    snprintf(bad, sizeof bad, "%s.bad", path);
+    CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
+    CU_ASSERT_EQUAL(access(bad, F_OK), 0);
+    /* the current foreign file sorted after the shard that filled the request: the next
+     * collect sets it aside, then takes a newer shard */
+    snprintf(path, sizeof path, "%s/incoming/g000004-a2-8-0.h5", dir);
+    HARNESS_OK(samples_write_shard(path, &set, &meta));
+    HARNESS_OK(a.collect(a.ctx, 3, st.games, &got, &ss, &stale));
+    CU_ASSERT_EQUAL(got.n, 2 * set.n);
+    snprintf(path, sizeof path, "%s/incoming/%s", dir, foreign[1]);
+    snprintf(bad, sizeof bad, "%s.bad", path);
+    CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
+    CU_ASSERT_EQUAL(access(bad, F_OK), 0);
+    sample_set_done(&got);
+    sample_set_done(&set);
+    train_dir_actors_free(&a);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/hoyle_az_XXXXXX");
@@ -393,6 +472,7 @@ int main(void)
         {"eval: bad settings name their key", test_eval_check},
         {"train: bad eval keys in a config", test_train_config_errors},
         {"train: retention keeps the net anchors", test_retention_keeps_anchors},
+        {"train: the folder learner sets foreign files aside", test_folder_learner_sets_aside},
         {NULL, NULL},
     };
     int rc = harness_run("az", tests);

@@ -214,7 +214,8 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
             long long gen = strtoll(names[i] + 1, NULL, 10);
             int64_t k = 0, g = 0;
             if (gen < min_gen) {
-                if (samples_shard_info(path, &k, &g) == 0) *stale += k;
+                /* too old to train on: counted as stale and removed, once it proves a shard */
+                if ((status = samples_shard_info(path, &k, &g)) == 0) *stale += k;
             } else if ((status = samples_read_shard(path, set, &g)) == 0) {
                 got += g;
                 char *text = NULL;
@@ -235,9 +236,10 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
                 int w = 0;
                 while (w < num_writers && strcmp(writers[w], who) != 0) w++;
                 if (w == num_writers && num_writers < 64) memcpy(writers[num_writers++], who, 48);
-            } else {
-                /* a foreign or damaged file in incoming/: say so and set it aside, so that
-                 * one bad file does not stop the run */
+            }
+            if (status) {
+                /* a foreign or damaged file in incoming/, old or new: say so and set it
+                 * aside, so that one bad file does not stop the run */
                 fprintf(stderr, "train: %s: %s; moved to %s.bad\n", path, hoyle_last_error(),
                         names[i]);
                 char bad[1500];

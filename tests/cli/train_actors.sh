@@ -60,12 +60,12 @@ kill -9 "$learner" 2>/dev/null || true
 wait "$learner" 2>/dev/null || true
 was=$(sed -n 's/^generation //p' "$run/state.txt")
 pgrep -f "model-dir $run" >/dev/null || fail "the actors stopped with the learner"
-printf 'not a shard\n' >"$run/incoming/g999999-foreign.h5"
+printf 'not a shard\n' >"$run/incoming/g000000-foreign.h5"
 timeout 300 "$hoyle" train "$cfg" "${long[@]}" --external-actors --json >"$dir/k.json" 2>"$dir/k.err" ||
   fail "resumed learner failed: $(tail -3 "$dir/k.err")"
 "$python" -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['generations']==8 and d['resumed'], d" "$dir/k.json"
-[ -e "$run/incoming/g999999-foreign.h5.bad" ] || fail "the foreign file was not set aside"
-grep -q "g999999-foreign.h5" "$dir/k.err" || fail "the foreign file was not reported"
+[ -e "$run/incoming/g000000-foreign.h5.bad" ] || fail "the foreign file was not set aside"
+grep -q "g000000-foreign.h5" "$dir/k.err" || fail "the foreign file was not reported"
 for _ in $(seq 1 100); do pgrep -f "model-dir $run" >/dev/null || break; sleep 0.1; done
 ! pgrep -f "model-dir $run" >/dev/null || fail "the actors did not stop when the resumed run ended"
 wait
