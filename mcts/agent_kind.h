@@ -110,6 +110,18 @@ const agent_kind_t *agent_kind_at(int i);
 int agent_search_create(agent_t *a, const mcts_params_t *p, evaluator_t *eval, uint64_t tree_salt,
                         uint64_t eval_salt, void (*release)(void *owner), void *owner);
 
+/* Make `a` an agent that plays the move `eval` likes best one move ahead (the body of the
+ * greedy kind and of az(search=ply), mcts/agent_ply.c): every legal action, or with `whole`
+ * the mover's whole turn (his chain of actions until another player or chance moves; one
+ * action in one-player games), valued by the evaluator at the states it reaches, chance
+ * nodes on the way by the expectation over their outcomes, terminal states by their
+ * returns. Distinct states are evaluated once, in batches of eval->max_batch. Ties are
+ * broken by a->rng. Takes ownership of `eval` and `owner` as agent_search_create does;
+ * agent_reseed() reseeds the evaluator. a->info: value, sims (positions evaluated), nodes
+ * (distinct states walked), seconds. */
+int agent_ply_create(agent_t *a, evaluator_t *eval, bool whole, void (*release)(void *owner),
+                     void *owner);
+
 extern const agent_kind_t agent_random_kind;
 extern const agent_kind_t agent_greedy_kind;
 extern const agent_kind_t agent_alphabeta_kind;

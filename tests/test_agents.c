@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "games/playout.h"
 #include "games/registry.h"
 #include "mcts/agent.h"
 #include "mcts/agent_kind.h" /* AGENT_MAX_OPTIONS */
@@ -292,6 +293,117 @@ static void test_limits(void)
     game_free(g);
 }
 
+/* What the one-move body must find, written plainly: no memo, no batches. The mover's
+ * value of `s`: terminal returns, chance the weighted mean, his own chain (while `chain`)
+ * the best continuation, any other state the heuristic's value for him. */
+static double ply_oracle(const game_t *g, const void *s, int mover, bool chain)
+{
+    if (game_is_terminal(g, s)) {
+        double r[GAME_MAX_PLAYERS];
+        game_returns(g, s, r);
+        return r[mover];
+    }
+    int player = game_current_player(g, s);
+    if (player != PLAYER_CHANCE && !(chain && player == mover)) return game_evaluate(g, s, mover);
+    int n = g->max_legal > g->max_chance_outcomes ? g->max_legal : g->max_chance_outcomes;
+    int *acts = malloc(sizeof(int) * (size_t)n);
+    double *probs = malloc(sizeof(double) * (size_t)n);
+    void *next = malloc(g->state_size);
+    double value = player == PLAYER_CHANCE ? 0 : -1e300, total = 0;
+    n = player == PLAYER_CHANCE ? game_chance_outcomes(g, s, acts, probs)
+                                : game_legal_actions(g, s, acts);
+    for (int i = 0; i < n; i++) {
+        memcpy(next, s, g->state_size);
+        game_apply(g, next, acts[i]);
+        double v = ply_oracle(g, next, mover, chain && player != PLAYER_CHANCE);
+        if (player == PLAYER_CHANCE) {
+            value += probs[i] * v;
+            total += probs[i];
+        } else if (v > value) {
+            value = v;
+        }
+    }
+    free(acts);
+    free(probs);
+    free(next);
+    return player == PLAYER_CHANCE ? value / total : value;
+}
+
+/* greedy and greedy(whole=true) against the oracle along a game: the value reported is
+ * the best root action's, the action played attains it. */
+static void check_ply_game(const game_t *g, const char *spec, bool whole, const void *start)
+{
+    agent_t *a = NULL;
+    HARNESS_OK(agent_create(g, spec, 3, &a));
+    void *s = malloc(g->state_size), *after = malloc(g->state_size);
+    int *legal = malloc(sizeof(int) * (size_t)g->max_legal);
+    memcpy(s, start, g->state_size);
+    rng_t rng;
+    rng_init(&rng, 9);
+    int checked = 0;
+    for (int ply = 0; ply < 40 && !game_is_terminal(g, s); ply++) {
+        int player = game_current_player(g, s), action = -1;
+        if (player == PLAYER_CHANCE) {
+            int *acts = malloc(sizeof(int) * (size_t)g->max_chance_outcomes);
+            double *probs = malloc(sizeof(double) * (size_t)g->max_chance_outcomes);
+            action = game_chance_sample(g, s, &rng, acts, probs);
+            free(acts);
+            free(probs);
+            game_apply(g, s, action);
+            continue;
+        }
+        HARNESS_OK(agent_act(a, s, &action));
+        int n = game_legal_actions(g, s, legal);
+        double best = -1e300, chosen = -1e300;
+        for (int i = 0; i < n; i++) {
+            memcpy(after, s, g->state_size);
+            game_apply(g, after, legal[i]);
+            double v = ply_oracle(g, after, player, whole && g->num_players > 1);
+            if (v > best) best = v;
+            if (legal[i] == action) chosen = v;
+        }
+        CU_ASSERT_DOUBLE_EQUAL(agent_info(a)->value, best, 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(chosen, best, 1e-9);
+        checked++;
+        agent_observe(a, s, action);
+        game_apply(g, s, action);
+    }
+    CU_ASSERT(checked > 0);
+    free(s);
+    free(after);
+    free(legal);
+    agent_free(a);
+}
+
+static void test_greedy_whole_turns(void)
+{
+    for (const char *const *name = toy_names; *name; name++) {
+        const game_t *g = toy_create(*name);
+        void *s = malloc(g->state_size);
+        game_init(g, s);
+        check_ply_game(g, "greedy", false, s);
+        check_ply_game(g, "greedy(whole=true)", true, s);
+        free(s);
+        toy_free(g);
+    }
+    /* backgammon after the opening roll 3-1: 16 plays x 21 rolls, more leaves than one
+     * evaluator batch; a step's successor is the same player's, so whole turns differ */
+    const game_t *g = NULL;
+    HARNESS_OK(game_create("backgammon", &g));
+    void *s = malloc(g->state_size);
+    HARNESS_OK(game_position_from_string(g, "4HPwATDgc/ABMA:X:31", s));
+    check_ply_game(g, "greedy(whole=true)", true, s);
+    check_ply_game(g, "greedy", false, s);
+    agent_t *a = NULL;
+    HARNESS_OK(agent_create(g, "greedy(whole=true)", 1, &a));
+    int action;
+    HARNESS_OK(agent_act(a, s, &action));
+    CU_ASSERT_EQUAL(agent_info(a)->sims, 16 * 21); /* distinct positions evaluated */
+    agent_free(a);
+    free(s);
+    game_free(g);
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
@@ -303,6 +415,7 @@ int main(void)
         {"free-form option keys (uci)", test_option_keys},
         {"uci: command splitter and scores", test_uci_pieces},
         {"per-move limits and the stop flag", test_limits},
+        {"greedy: one action or the whole turn, as the oracle", test_greedy_whole_turns},
         {NULL, NULL},
     };
     return harness_run("agents", tests);

@@ -2,8 +2,9 @@
  * only): time_ms stops a search early, a net file is loaded once per match, the
  * in-loop evaluation plays distinct random openings with both colours and stops at
  * an SPRT decision, and bad eval settings are refused with one-line errors; the net
- * evaluator's record of forward batch sizes and its replay (hoyle selfplay --bench); the
- * shared-folder learner sets files in incoming/ that are not shards aside. */
+ * evaluator's record of forward batch sizes and its replay (hoyle selfplay --bench);
+ * search=ply against the net's own values; the shared-folder learner sets files in
+ * incoming/ that are not shards aside. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -375,6 +376,55 @@ static void test_evaluator_batch_sizes(void)
     tch_net_free(net);
 }
 
+/* az(search=ply): the move whose after-state the net values best for the mover, each
+ * after-state evaluated once; the same file's net is not loaded again. */
+static void test_search_ply(void)
+{
+    char path[160], spec[256];
+    snprintf(path, sizeof path, "%s/net-000002.pt", tmpdir);
+    snprintf(spec, sizeof spec, "az(model=%s,search=ply,cache=0)", path);
+    tch_net_t *net = NULL;
+    HARNESS_OK(tch_load(path, &net, NULL));
+    evaluator_t *e = NULL;
+    HARNESS_OK(net_evaluator_create(g, net, 1, 0, &e));
+    agent_t *a = NULL, *b = NULL;
+    HARNESS_OK(agent_create(g, spec, 1, &a));
+    long long loads = agent_az_loads();
+    HARNESS_OK(agent_create(g, spec, 2, &b));
+    CU_ASSERT_EQUAL(agent_az_loads(), loads);
+    void *s = malloc(g->state_size), *after = malloc(g->state_size);
+    int *legal = malloc(sizeof(int) * (size_t)g->max_legal);
+    game_init(g, s);
+    for (int move = 0; move < 6 && !game_is_terminal(g, s); move++) {
+        int action = -1, player = game_current_player(g, s);
+        HARNESS_OK(agent_act(a, s, &action));
+        int n = game_legal_actions(g, s, legal);
+        double best = -1e300, chosen = -1e300, v[GAME_MAX_PLAYERS];
+        for (int i = 0; i < n; i++) {
+            memcpy(after, s, g->state_size);
+            game_apply(g, after, legal[i]);
+            if (game_is_terminal(g, after))
+                game_returns(g, after, v);
+            else
+                HARNESS_OK(evaluator_evaluate(e, after, 1, v, NULL));
+            if (v[player] > best) best = v[player];
+            if (legal[i] == action) chosen = v[player];
+        }
+        /* batched against one-by-one forwards: float rounding only */
+        CU_ASSERT_DOUBLE_EQUAL(agent_info(a)->value, best, 1e-5);
+        CU_ASSERT_DOUBLE_EQUAL(chosen, best, 1e-5);
+        CU_ASSERT_EQUAL(agent_info(a)->sims, n);
+        game_apply(g, s, action);
+    }
+    free(s);
+    free(after);
+    free(legal);
+    agent_free(a);
+    agent_free(b);
+    evaluator_free(e);
+    tch_net_free(net);
+}
+
 /* The folder learner's collect: a file in incoming/ that is not a shard is set aside as
  * NAME.bad whether its name says an old generation or a current one, an old shard is counted
  * stale and removed, a current one is taken. */
@@ -473,6 +523,7 @@ int main(void)
         {"train: bad eval keys in a config", test_train_config_errors},
         {"train: retention keeps the net anchors", test_retention_keeps_anchors},
         {"train: the folder learner sets foreign files aside", test_folder_learner_sets_aside},
+        {"az: search=ply plays the net's best after-state", test_search_ply},
         {NULL, NULL},
     };
     int rc = harness_run("az", tests);

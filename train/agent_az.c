@@ -2,7 +2,8 @@
  * (mcts/agent_search.c) with PUCT over a network evaluator with a position
  * cache, on one net loaded from `model`. The search keys are the mcts/
  * fragments with az's defaults (c=1.25, batch 4, vloss 1, fpu 0.2 from the
- * parent: self-play's search), plus time_ms. Nets are shared through a cache
+ * parent: self-play's search), plus time_ms; search=ply is the one-move body
+ * (agent_ply_create) over the same evaluator instead. Nets are shared through a cache
  * keyed by path (and the file's size and mtime), so the agents of a match or
  * a tournament load each file once. */
 #include <pthread.h>
@@ -28,6 +29,9 @@ typedef struct az_net {
     int refs;
     unsigned long long released; /* when refs last fell to 0 (az_clock) */
 } az_net_t;
+
+/* search=ply's forward batch: the positions one turn reaches, in few calls */
+#define AZ_PLY_BATCH 256
 
 static pthread_mutex_t az_lock = PTHREAD_MUTEX_INITIALIZER;
 static az_net_t *az_nets;
@@ -124,15 +128,19 @@ static int az_create(agent_t *a)
     mcts_params_default(&p);
     p.select = MCTS_PUCT;
     if (mcts_params_bind(pp, &p)) return HOYLE_EINVAL;
+    bool ply = params_choice(pp, "search") == 1;
     az_net_t *shared = NULL;
     evaluator_t *eval = NULL;
     int status = az_net_get(model, &shared);
     if (status) return status;
-    status = net_evaluator_create(a->g, shared->net, p.batch, (int)params_int(pp, "cache"), &eval);
+    status = net_evaluator_create(a->g, shared->net, ply ? AZ_PLY_BATCH : p.batch,
+                                  (int)params_int(pp, "cache"), &eval);
     if (status) {
         az_release(shared);
         return status;
     }
+    /* the net's value of every position the mover's whole turn reaches, no tree */
+    if (ply) return agent_ply_create(a, eval, true, az_release, shared);
     /* tree salt "az" as always; the net evaluator has no random stream (salt unused) */
     return agent_search_create(a, &p, eval, 0x617aULL, 0, az_release, shared);
 }
@@ -142,6 +150,12 @@ static const param_def_t az_params[] = {
      .type = PARAM_STRING,
      .def = "",
      .help = "network file written by tch_save (hoyle train's net-NNNNNN.pt)"},
+    {.key = "search",
+     .type = PARAM_CHOICE,
+     .def = "mcts",
+     .choices = "mcts|ply",
+     .help = "mcts: PUCT search; ply: the net's value one whole turn ahead (no tree; the "
+             "search keys unused)"},
     {.key = "sims",
      .type = PARAM_INT,
      .def = "200",
