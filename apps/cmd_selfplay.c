@@ -24,7 +24,7 @@
 static const char help[] =
     "usage: hoyle selfplay GAME [PARAMS] [--model PATH | --eval fake|rollout|heuristic]\n"
     "                      [--output FILE.h5 [--force]] [--seed S] [--cache N] [--threads N]\n"
-    "                      [--bench] [--json]\n"
+    "                      [--bench [--bench-seconds S]] [--json]\n"
     "       hoyle selfplay --model-dir RUN [--output-dir RUN] [--actor N] [--threads N]\n"
     "                      [--quiet]\n\n"
     "Play self-play games (train/selfplay.h) and report games, samples and\n"
@@ -116,15 +116,15 @@ static void phase_json(json_t *j, const char *key, const phase_t *ph)
 }
 
 enum { BENCH_ROUNDS = 3 };
-#define BENCH_RAW_SECONDS 10.0
 
-/* The raw side of one round: the evaluator's recorded forward calls replayed alone. */
-static int bench_raw(evaluator_t *e, uint64_t seed, phase_t *raw)
+/* The raw side of one round: the evaluator's recorded forward calls replayed alone for at
+ * least `seconds`. */
+static int bench_raw(evaluator_t *e, double seconds, uint64_t seed, phase_t *raw)
 {
     uint64_t pos;
     double secs;
     phase_mark(raw, -1);
-    int status = net_evaluator_replay(e, BENCH_RAW_SECONDS, seed, &pos, &secs);
+    int status = net_evaluator_replay(e, seconds, seed, &pos, &secs);
     phase_mark(raw, +1);
     raw->wall += secs;
     raw->positions += pos;
@@ -133,8 +133,8 @@ static int bench_raw(evaluator_t *e, uint64_t seed, phase_t *raw)
 
 /* Rounds 2..BENCH_ROUNDS: the same games again (other seeds, empty cache, samples not kept),
  * each followed by a raw replay; round 1's two halves are the caller's. */
-static int bench_more(const game_t *g, evaluator_t *e, const selfplay_params_t *p, phase_t *sp,
-                      phase_t *raw)
+static int bench_more(const game_t *g, evaluator_t *e, const selfplay_params_t *p, double seconds,
+                      phase_t *sp, phase_t *raw)
 {
     int status = HOYLE_OK;
     for (int r = 1; r < BENCH_ROUNDS && status == HOYLE_OK; r++) {
@@ -153,7 +153,7 @@ static int bench_more(const game_t *g, evaluator_t *e, const selfplay_params_t *
         net_evaluator_forwards(e, &after);
         sp->wall += st.seconds;
         sp->positions += after - before;
-        if (status == HOYLE_OK) status = bench_raw(e, rng_mix(p->seed ^ (uint64_t)r), raw);
+        if (status == HOYLE_OK) status = bench_raw(e, seconds, rng_mix(p->seed ^ (uint64_t)r), raw);
         fprintf(stderr, "[bench] round %d of %d done\n", r + 1, BENCH_ROUNDS);
     }
     return status;
@@ -170,6 +170,7 @@ int cmd_selfplay(int argc, char **argv)
     const char *model_dir = NULL, *output_dir = NULL;
     uint64_t seed = 1, cache = 65536, threads = 0, actor = 0;
     bool json = false, bench = false, force = false, quiet = false;
+    double bench_seconds = -1; /* -1: not given (10 s) */
     const cli_opt_t opts[] = {
         CLI_OPT("--model", CLI_STRING, &model, "PATH",
                 "a net written by hoyle train (net-NNNNNN.pt); needs libtorch"),
@@ -184,6 +185,8 @@ int cmd_selfplay(int argc, char **argv)
         CLI_OPT_FLAG("--bench", &bench,
                      "with --model: 3 rounds of the games, each followed by >= 10 s of a raw "
                      "forward replaying their batch sizes; rates, CPU time, context switches"),
+        CLI_OPT("--bench-seconds", CLI_DOUBLE, &bench_seconds, "S",
+                "with --bench: the raw forward's seconds per round (default 10, up to 3600)"),
         CLI_OPT("--model-dir", CLI_STRING, &model_dir, "RUN",
                 "be an actor of the training run in RUN (its config, newest net, stop file)"),
         CLI_OPT("--output-dir", CLI_STRING, &output_dir, "DIR",
@@ -210,7 +213,7 @@ int cmd_selfplay(int argc, char **argv)
         if (!model_dir)
             return cli_usage_error("selfplay",
                                    "--output-dir, --actor and --quiet need --model-dir");
-        if (pos[0] || model || output || bench || json)
+        if (pos[0] || model || output || bench || bench_seconds != -1 || json)
             return cli_usage_error("selfplay",
                                    "--model-dir takes its game, net and parameters from "
                                    "the run: no GAME, --model, --output, --bench or --json");
@@ -226,6 +229,12 @@ int cmd_selfplay(int argc, char **argv)
 #endif
     }
     if (pos[0] == NULL) return cli_usage_error("selfplay", "missing GAME (try --help)");
+    if (bench_seconds != -1 && !bench)
+        return cli_usage_error("selfplay", "--bench-seconds needs --bench");
+    if (bench_seconds == -1)
+        bench_seconds = 10;
+    else if (!(bench_seconds > 0 && bench_seconds <= 3600))
+        return cli_usage_error("selfplay", "--bench-seconds %g: need 0 < S <= 3600", bench_seconds);
     const char *game_spec = pos[0], *params = pos[1];
 #ifndef HOYLE_TORCH
     if (model) return cli_usage_error("selfplay", "--model needs a build with libtorch");
@@ -292,8 +301,8 @@ int cmd_selfplay(int argc, char **argv)
         phase_mark(&bsp, +1);
         bsp.wall = st.seconds;
         net_evaluator_forwards(e, &bsp.positions);
-        if (!status) status = bench_raw(e, rng_mix(seed ^ 0x52415752ULL), &braw);
-        if (!status) status = bench_more(g, e, &p, &bsp, &braw);
+        if (!status) status = bench_raw(e, bench_seconds, rng_mix(seed ^ 0x52415752ULL), &braw);
+        if (!status) status = bench_more(g, e, &p, bench_seconds, &bsp, &braw);
         raw = rate(&braw);
     }
 #endif

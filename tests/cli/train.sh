@@ -3,7 +3,7 @@
 # a seeded run to completion; the same run killed with kill -9 part-way and
 # resumed by the same command must end in the same state (same games,
 # samples, steps and losses); the trained net plays as the `az` agent in a
-# match; bad configs exit 2. Skipped (77) without libtorch.
+# match and runs `hoyle selfplay --bench`; bad configs exit 2. Skipped (77) without libtorch.
 # Usage: train.sh HOYLE_BINARY DATA_DIR
 set -euo pipefail
 hoyle=$1
@@ -87,6 +87,31 @@ grep -q "^$gens," "$dir/b/elo.csv"
 "$hoyle" match 'gobang(board=5,men=0)' "az(model=$dir/b/net-00000$gens.pt,sims=8)" random \
   --games 2 --json >"$dir/match.json"
 grep -q '"games":2' "$dir/match.json"
+# the net in `hoyle selfplay --bench` (a short raw forward per round): both sides measured,
+# three rounds, in JSON and in the text printout; --bench-seconds alone or out of range: exit 2
+net=$dir/b/net-00000$gens.pt
+sp=('gobang(board=5,men=0)' 'games=4,parallel=4,sims=8' --model "$net")
+"$hoyle" selfplay "${sp[@]}" --bench --bench-seconds 0.2 --json >"$dir/bench.json" 2>/dev/null
+python3 - "$dir/bench.json" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))["bench"]
+assert b["rounds"] == 3 and b["ratio"] > 0, b
+s, r = b["selfplay"], b["raw_forward"]
+assert s["positions"] > 0 and s["seconds"] > 0 and s["user_seconds"] >= 0, s
+assert r["positions"] > 0 and 0.6 <= r["seconds"] < 30, r
+assert abs(b["ratio"] - s["positions_per_s"] / r["positions_per_s"]) < 0.01 * b["ratio"] + 1e-3, b
+PY
+"$hoyle" selfplay "${sp[@]}" --bench --bench-seconds 0.2 2>/dev/null >"$dir/bench.txt"
+grep -q "bench, 3 rounds interleaved: network positions/s in self-play" "$dir/bench.txt"
+grep -q "raw forward .* s wall, .* s user, .* s system, .* context switches" "$dir/bench.txt"
+for bad in "--bench-seconds 1" "--bench --bench-seconds 0" "--bench --bench-seconds 4000"; do
+  set +e
+  # shellcheck disable=SC2086
+  "$hoyle" selfplay "${sp[@]}" $bad 2>"$dir/err" >/dev/null; rc=$?
+  set -e
+  [ "$rc" -eq 2 ] && [ "$(wc -l <"$dir/err")" -eq 1 ] && grep -q "bench-seconds" "$dir/err" ||
+    { echo "train.sh: selfplay $bad: exit $rc: $(cat "$dir/err")" >&2; exit 1; }
+done
 # bad input: exit 2 with one line
 set +e
 "$hoyle" train "$cfg" --set output="$dir/c" --set selfplay.bogus=1 2>"$dir/err"; rc=$?
