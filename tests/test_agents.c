@@ -19,6 +19,7 @@
 static const char *const specs[] = {
     "random",
     "greedy",
+    "greedy(whole=true)",
     "alphabeta(depth=2)",
     "alphabeta(time_ms=5,quiescence=true)",
     "mcts(sims=100)",

@@ -537,6 +537,7 @@ static void fuzz_agent_spec_text(const game_t *g, rng_t *rng, const char *other)
     static const char *const bases[] = {
         "random",
         "greedy",
+        "greedy(whole=true)",
         "alphabeta(depth=2,tt_mb=1)",
         "expectimax(depth=1,tt_mb=1)",
         "alphabeta(depth=1,time_ms=5,tt_mb=1,quiescence=true,qdepth=4)",
