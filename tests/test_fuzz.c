@@ -547,8 +547,9 @@ static void fuzz_agent_spec_text(const game_t *g, rng_t *rng, const char *other)
     cur.target = "agent spec";
     const char *base = bases[fuzz_pick(rng, sizeof bases / sizeof *bases)];
     int changed;
-    char *in =
-        fuzz_mutated(rng, base, rng_below(rng, 2) ? other : bases[fuzz_pick(rng, 8)], &changed);
+    char *in = fuzz_mutated(
+        rng, base, rng_below(rng, 2) ? other : bases[fuzz_pick(rng, sizeof bases / sizeof *bases)],
+        &changed);
     cur.input = in;
     if (bind_caps(g, in) != BIND_OVER_CAPS) {
         agent_t *a = (agent_t *)&changed; /* a sentinel agent_create must not touch */
