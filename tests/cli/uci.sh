@@ -7,7 +7,8 @@
 #   2. hoyle's uci agent playing `hoyle uci` in a match, the games written as
 #      PGN that pgn-extract reads without a complaint;
 #   3. misbehaving engines (hang, die, illegal or empty bestmove, no
-#      handshake) cost their games with a clear message, never a hang;
+#      handshake) cost their games with a clear message, never a hang; an engine sees
+#      OMP_NUM_THREADS=1 from hoyle's start-up unless the user set it;
 #   4. Stockfish at UCI_Elo 1350 against alpha-beta (the command),
 #      its PGN through pgn-extract; and a tournament's PGN export.
 # pgn-extract and stockfish checks skip when the program is missing, unless
@@ -187,6 +188,23 @@ for p in $(cat "$dir/hang.pid" 2>/dev/null); do
   kill -0 "$p" 2>/dev/null && fail "a hung engine (pid $p) was left running"
 done
 [ -s "$dir/hang.pid" ] || fail "the hang engine never reached go"
+# hoyle's start-up (apps/main.c): one OpenMP (libtorch) thread unless the user's environment
+# says otherwise; its children inherit what hoyle itself runs with
+if "$H" selfplay checkers --model "$dir/none.pt" 2>&1 | grep -q "needs a build with libtorch"; then
+  want_default=unset
+else
+  want_default=1
+fi
+for given in "" 3; do
+  rm -f "$dir/env.txt"
+  if [ -n "$given" ]; then
+    OMP_NUM_THREADS=$given FAKE_ENV_FILE="$dir/env.txt" "$H" match chess "uci(cmd=$fake env)" random --games 1 >/dev/null 2>&1
+  else
+    (unset OMP_NUM_THREADS; FAKE_ENV_FILE="$dir/env.txt" "$H" match chess "uci(cmd=$fake env)" random --games 1 >/dev/null 2>&1)
+  fi
+  got=$(cat "$dir/env.txt" 2>/dev/null)
+  [ "$got" = "OMP_NUM_THREADS=${given:-$want_default}" ] || fail "OMP_NUM_THREADS given '${given}': the engine saw '$got'"
+done
 err=$("$H" match chess "uci(cmd=/nonexistent/engine)" random 2>&1 >/dev/null); rc=$?
 [ $rc -eq 2 ] || fail "missing engine: exit $rc"
 echo "$err" | grep -q "'/nonexistent/engine' is not an executable program" || fail "missing engine: $err"

@@ -3,8 +3,10 @@
 # every tests/cli/*.sh is a test of its own).
 # It completes the handshake, then, at `go`: hang (never answers), die (exits),
 # illegal (answers the move "zz99"), garbage (answers "bestmove" alone).
-# MODE silent never answers `uci` at all.
+# MODE silent never answers `uci` at all; MODE env writes the OMP_NUM_THREADS it was given
+# (what hoyle's own environment holds: apps/main.c) to $FAKE_ENV_FILE, then dies at `go`.
 mode=$1
+[ "$mode" = env ] && echo "OMP_NUM_THREADS=${OMP_NUM_THREADS-unset}" >"$FAKE_ENV_FILE"
 while read -r line; do
     case "$line" in
     uci) [ "$mode" = silent ] || { echo "id name fake-$mode"; echo uciok; } ;;
@@ -14,7 +16,7 @@ while read -r line; do
         hang) # exec: the kill reaches the sleeper (same pid, kept in $FAKE_PID_FILE)
             [ -n "${FAKE_PID_FILE:-}" ] && echo $$ >>"$FAKE_PID_FILE"
             exec sleep 3600 ;;
-        die) exit 3 ;;
+        die | env) exit 3 ;;
         illegal) echo "bestmove zz99" ;;
         garbage) echo "bestmove" ;;
         esac
