@@ -13,7 +13,8 @@ static const char help[] =
     "Search position P (default: the start) with agent SPEC (default\n"
     "mcts(sims=10000)) and print what it found: the move, the value for the\n"
     "player to move, the principal variation, per-move statistics (MCTS:\n"
-    "visits, Q, prior, proven), depth, simulations/nodes and time.\n"
+    "visits, Q, prior, proven; greedy and az(search=ply): Q), depth,\n"
+    "simulations/nodes and time.\n"
     "--json prints one JSON object on stdout.\n";
 
 /* The moves of the actions pv[0..n) from `s`, in notation: each one to
@@ -186,25 +187,33 @@ int cmd_analyze(int argc, char **argv)
             if (info->depth) printf("depth: %d\n", info->depth);
             if (info->sims) printf("simulations: %lld\n", info->sims);
             printf("nodes: %llu   time: %.3f s\n", (unsigned long long)info->nodes, info->seconds);
-            if (info->num_moves > 0 && info->visits) {
-                printf("%-12s %8s %8s %8s\n", "move", "visits", "Q", "prior");
-                /* most visited first */
+            if (info->num_moves > 0 && (info->visits || info->q)) {
+                if (info->visits)
+                    printf("%-12s %8s %8s %8s\n", "move", "visits", "Q", "prior");
+                else
+                    printf("%-12s %8s\n", "move", "Q");
+                /* most visited first (a search without visits: best Q first) */
                 int *order = malloc(sizeof(int) * (size_t)info->num_moves);
                 for (int i = 0; order && i < info->num_moves; i++) order[i] = i;
                 for (int i = 1; order && i < info->num_moves; i++)
-                    for (int j = i; j > 0 && info->visits[order[j]] > info->visits[order[j - 1]];
-                         j--) {
-                        int t = order[j];
-                        order[j] = order[j - 1];
-                        order[j - 1] = t;
+                    for (int j = i; j > 0; j--) {
+                        int x = order[j], y = order[j - 1];
+                        if (info->visits ? info->visits[x] <= info->visits[y]
+                                         : info->q[x] <= info->q[y])
+                            break;
+                        order[j] = y;
+                        order[j - 1] = x;
                     }
                 for (int k = 0; order && k < info->num_moves; k++) {
                     int i = order[k];
                     char move[GAME_MOVE_MAX];
                     if (game_action_to_string(g, s, info->actions[i], move, sizeof move) < 0)
                         move[0] = '\0';
-                    printf("%-12s %8d %+8.4f %8.4f\n", move, info->visits[i], info->q[i],
-                           (double)info->priors[i]);
+                    if (info->visits)
+                        printf("%-12s %8d %+8.4f %8.4f\n", move, info->visits[i], info->q[i],
+                               (double)info->priors[i]);
+                    else
+                        printf("%-12s %+8.4f\n", move, info->q[i]);
                 }
                 free(order);
             }

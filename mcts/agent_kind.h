@@ -117,8 +117,8 @@ int agent_search_create(agent_t *a, const mcts_params_t *p, evaluator_t *eval, u
  * nodes on the way by the expectation over their outcomes, terminal states by their
  * returns. Distinct states are evaluated once, in batches of eval->max_batch. Ties are
  * broken by a->rng. Takes ownership of `eval` and `owner` as agent_search_create does;
- * agent_reseed() reseeds the evaluator. a->info: value, sims (positions evaluated), nodes
- * (distinct states walked), seconds. */
+ * agent_reseed() reseeds the evaluator. a->info: value, q per root action (visits NULL),
+ * sims (positions evaluated), nodes (distinct states walked), seconds. */
 int agent_ply_create(agent_t *a, evaluator_t *eval, bool whole, void (*release)(void *owner),
                      void *owner);
 

@@ -51,6 +51,7 @@ typedef struct ply {
     double *leaf_value;         /* the mover's value of each, after the evaluation */
     int num_leaves, leaf_cap;
     double *batch_values; /* max_batch x num_players */
+    double *root_q;       /* max_legal: the mover's value of each root action (a->info.q) */
     level_t *levels;
     int num_levels;
 } ply_t;
@@ -269,6 +270,7 @@ static int ply_act(agent_t *a, const void *state, int *action)
             int status = walk(a, p, 0, chain, pass == 1, &v);
             if (status) return status;
             if (pass == 0) continue;
+            p->root_q[i] = v;
             /* Values within 1e-12 are ties: float noise between equal positions must not
              * decide the move, the seeded tie-break does (the k-th tie replaces the
              * choice with probability 1/k). */
@@ -282,6 +284,9 @@ static int ply_act(agent_t *a, const void *state, int *action)
         }
     }
     a->info.kind = a->kind->name;
+    a->info.num_moves = n;
+    a->info.actions = a->legal;
+    a->info.q = p->root_q;
     a->info.value = best;
     a->info.sims = p->num_leaves; /* the evaluator's positions */
     a->info.nodes = p->memo_used;
@@ -307,6 +312,7 @@ static void ply_destroy(agent_t *a)
     free(p->leaves);
     free(p->leaf_value);
     free(p->batch_values);
+    free(p->root_q);
     free(p);
     a->impl = NULL;
 }
@@ -326,7 +332,8 @@ int agent_ply_create(agent_t *a, evaluator_t *eval, bool whole, void (*release)(
     a->impl = p;
     a->vt = &ply_vt;
     p->batch_values = malloc(sizeof(double) * (size_t)ply_batch(eval) * (size_t)a->g->num_players);
-    if (p->batch_values == NULL || ply_level(p, a->g, 0) == NULL) {
+    p->root_q = malloc(sizeof(double) * (size_t)(a->g->max_legal > 0 ? a->g->max_legal : 1));
+    if (p->batch_values == NULL || p->root_q == NULL || ply_level(p, a->g, 0) == NULL) {
         ply_destroy(a);
         return hoyle_error(HOYLE_ENOMEM, "%s: out of memory", a->kind->name);
     }

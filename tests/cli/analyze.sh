@@ -32,4 +32,13 @@ best=$("$H" analyze backgammon --position '4HPwATDgc/ABMA:X:31:t1' --agent expec
 [ "$best" = "8/5 6/5" ] || fail "backgammon 31: best move '$best', want the whole play '8/5 6/5'"
 best=$("$H" analyze checkers --position 'B:W18,24,27,28,10:B12,16,20,K22,K25,K29' --agent 'alphabeta(depth=2)' | sed -n 's/^best move: \([^ ]*\) .*/\1/p')
 case "$best" in *x*x*) ;; *) fail "checkers: best move '$best' should be the whole jump chain" ;; esac
+# greedy(whole=true): every first step with the value of its best whole play, best first;
+# the JSON's moves carry the same Q values and the best equals the value
+out=$("$H" analyze backgammon --position '4HPwATDgc/ABMA:X:31:t1' --agent 'greedy(whole=true)') || fail "greedy analyze"
+echo "$out" | grep -A1 '^move  *Q$' | tail -1 | grep -q '^8/5  *+0\.3196$' || fail "greedy: Q table: $out"
+if command -v python3 >/dev/null; then
+  "$H" analyze backgammon --position '4HPwATDgc/ABMA:X:31:t1' --agent 'greedy(whole=true)' --json |
+    python3 -c 'import json,sys; d=json.load(sys.stdin); q=[m["q"] for m in d["moves"]]; assert len(q)==4 and max(q)==d["value"] and d["sims"]==336, d' ||
+    fail "greedy json"
+fi
 echo "analyze: ok"
