@@ -176,36 +176,33 @@ static int walk(agent_t *a, ply_t *p, int depth, bool chain, bool second, double
     l = &p->levels[depth]; /* ply_level may have moved the array */
     level_t *next = &p->levels[depth + 1];
     double value = 0;
-    if (player == PLAYER_CHANCE) {
-        int n = game_chance_outcomes(g, l->state, l->actions, l->probs);
+    if (inner) {
+        /* chance: the probability-weighted mean of the outcomes; the mover's chain: the best
+         * continuation */
+        bool chance = player == PLAYER_CHANCE;
+        int n = chance ? game_chance_outcomes(g, l->state, l->actions, l->probs)
+                       : game_legal_actions(g, l->state, l->actions);
+        if (n <= 0 && !chance)
+            return hoyle_error(HOYLE_ESTATE, "%s: live state without actions", g->spec);
         double sum = 0, total = 0;
-        for (int i = 0; i < n; i++) {
-            memcpy(next->state, l->state, g->state_size);
-            game_apply(g, next->state, l->actions[i]);
-            double w;
-            int status = walk(a, p, depth + 1, false, second, &w);
-            if (status) return status;
-            l = &p->levels[depth];
-            next = &p->levels[depth + 1];
-            sum += l->probs[i] * w;
-            total += l->probs[i];
-        }
-        /* divided by the total, not assumed to be 1: games may round probabilities */
-        value = total > 0 ? sum / total : 0;
-    } else if (inner) {
-        int n = game_legal_actions(g, l->state, l->actions);
-        if (n <= 0) return hoyle_error(HOYLE_ESTATE, "%s: live state without actions", g->spec);
         value = -1e300;
         for (int i = 0; i < n; i++) {
             memcpy(next->state, l->state, g->state_size);
             game_apply(g, next->state, l->actions[i]);
             double w;
-            int status = walk(a, p, depth + 1, true, second, &w);
+            int status = walk(a, p, depth + 1, !chance, second, &w);
             if (status) return status;
-            l = &p->levels[depth];
+            l = &p->levels[depth]; /* the walk below may have moved the array */
             next = &p->levels[depth + 1];
-            if (w > value) value = w;
+            if (chance) {
+                sum += l->probs[i] * w;
+                total += l->probs[i];
+            } else if (w > value) {
+                value = w;
+            }
         }
+        /* divided by the total, not assumed to be 1: games may round probabilities */
+        if (chance) value = total > 0 ? sum / total : 0;
     } else if (!second) {
         if ((e->leaf = ply_add_leaf(p, g, l->state)) < 0)
             return hoyle_error(HOYLE_ENOMEM, "%s: out of memory", a->kind->name);
