@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "data/h5rec.h"
@@ -437,6 +438,58 @@ static void test_workers(void)
     game_free(g);
 }
 
+/* A fake evaluator that sleeps 2 ms before each call: a worker much slower than the other. */
+static int (*fake_evaluate)(evaluator_t *, const void *, int, double *, float *);
+static int slow_evaluate(evaluator_t *e, const void *states, int n, double *values, float *priors)
+{
+    struct timespec ms2 = {.tv_sec = 0, .tv_nsec = 2000000};
+    nanosleep(&ms2, NULL);
+    return fake_evaluate(e, states, n, values, priors);
+}
+
+/* Carry on with two workers: the run ends when the workers together have finished its
+ * games, so a fast worker does not stop at half of them and wait for a slow one. Worker 0
+ * plays the even game ids and worker 1 the odd ones. */
+static void test_carry_shared_quota(void)
+{
+    const game_t *g = tiny_game();
+    selfplay_params_t p = {.seed = 5};
+    HARNESS_OK(selfplay_params_parse("games=8,parallel=2,sims=16,batch=4,carry=true", &p, NULL, 0));
+    evaluator_t *e[2] = {NULL};
+    for (int i = 0; i < 2; i++) HARNESS_OK(evaluator_fake_create(g, 3, 4096, &e[i]));
+    static evaluator_vt_t slow;
+    slow = *e[1]->vt;
+    fake_evaluate = slow.evaluate;
+    slow.evaluate = slow_evaluate;
+    e[1]->vt = &slow;
+    selfplay_session_t *s = NULL;
+    HARNESS_OK(selfplay_session_create(g, &p, 2, &s));
+    sample_set_t set;
+    sample_set_init(&set, g->obs_shape, g->num_actions);
+    selfplay_games_t games = {0};
+    selfplay_stats_t st;
+    HARNESS_OK(selfplay_session_run(s, e, &p, &set, &games, &st, NULL, NULL));
+    int64_t fast = 0;
+    for (int64_t i = 0; i < games.n; i++) fast += games.game[i].game_id % 2 == 0;
+    CU_ASSERT(st.games >= 8);
+    CU_ASSERT_EQUAL(games.n, st.games);
+    CU_ASSERT(fast > 4); /* a fixed share would stop it at 4 */
+    CU_ASSERT(st.in_flight > 0);
+    /* the next run continues the carried games and again stops at the run's quota */
+    selfplay_stats_t st2;
+    HARNESS_OK(selfplay_session_run(s, e, &p, &set, &games, &st2, NULL, NULL));
+    CU_ASSERT(st2.games >= 8);
+    CU_ASSERT_EQUAL(games.n, st.games + st2.games);
+    for (int64_t i = 0; i < games.n; i++)
+        for (int64_t j = i + 1; j < games.n; j++)
+            CU_ASSERT(games.game[i].game_id != games.game[j].game_id);
+    selfplay_session_free(s);
+    for (int i = 0; i < 2; i++) evaluator_free(e[i]);
+    sample_set_done(&set);
+    selfplay_games_done(&games);
+    game_free(g);
+}
+
 /* Play a stored game again: *returns gets the final state's returns; true when every
  * action was legal. */
 static bool replays(const game_t *g, const int32_t *actions, int n, double *returns, bool *terminal)
@@ -629,6 +682,7 @@ int main(void)
         {"forced moves: no search, no sample", test_forced_moves},
         {"workers: repeatable, same samples as one", test_workers},
         {"carried games: full batches, unique ids, replayable", test_carry},
+        {"carried games, two workers: one quota for both", test_carry_shared_quota},
         {"truncated games and value targets", test_truncation_and_value_targets},
         {"game records: stored, read, replayed", test_game_records},
         {"register kind", test_register_kind},

@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,7 +228,7 @@ typedef struct worker {
     /* the run in progress */
     evaluator_t *e;
     const selfplay_params_t *p;
-    int64_t share, to_start; /* games to finish; games still to start (carry off) */
+    int64_t share, to_start; /* carry off: games to finish; games still to start */
     sample_set_t out;
     selfplay_games_t games;
     selfplay_stats_t st;
@@ -241,8 +242,9 @@ struct selfplay_session {
     int workers;
     worker_t *w;
     double alpha, typical_legal;
-    int cap;         /* actions a game may hold: max_game_length + 1 */
-    int64_t id_base; /* game id of worker 0's first game since the ids restarted */
+    int cap;                      /* actions a game may hold: max_game_length + 1 */
+    int64_t id_base;              /* game id of worker 0's first game since the ids restarted */
+    atomic_int_fast64_t finished; /* games the workers have finished in this run */
     pthread_mutex_t lock;
     selfplay_progress_fn progress;
     void *ctx;
@@ -391,6 +393,7 @@ static int game_finish(worker_t *w, slot_t *s, const double *returns, int end)
     st->samples += kept;
     st->dropped += s->pending.n - kept;
     st->games++;
+    atomic_fetch_add(&w->ss->finished, 1);
     st->game_actions += s->actions;
     st->resigned += end == RECORD_END_RESIGN;
     st->truncated += truncated;
@@ -547,11 +550,20 @@ static int evaluate_all(worker_t *w, int total)
     return HOYLE_OK;
 }
 
-/* May slot s take a new game? Carry on: while the worker's share is not finished (its
- * unfinished games wait for the next run); off: the run's own games only. */
+/* Is the worker's part of the run over? Carry on: once the workers together have finished
+ * the run's games, so that no worker sits idle while another plays its last games (the
+ * games in flight wait for the next run); off: once it has finished its own share. */
+static bool worker_done(const worker_t *w)
+{
+    if (w->ss->p.carry) return atomic_load(&w->ss->finished) >= w->p->games;
+    return w->st.games >= w->share;
+}
+
+/* May a slot take a new game? Carry on: until the run's games are finished; off: the
+ * worker's own share only. */
 static bool may_start(const worker_t *w)
 {
-    if (w->st.games >= w->share) return false;
+    if (worker_done(w)) return false;
     return w->ss->p.carry || w->to_start > 0;
 }
 
@@ -559,7 +571,7 @@ static int worker_loop(worker_t *w)
 {
     const game_t *g = w->ss->g;
     int P = w->ss->p.parallel, status = HOYLE_OK;
-    while (status == HOYLE_OK && w->st.games < w->share) {
+    while (status == HOYLE_OK && !worker_done(w)) {
         /* 1. start games, prepare searches */
         int total = 0;
         for (int k = 0; k < P && status == HOYLE_OK; k++) {
@@ -669,6 +681,7 @@ int selfplay_session_create(const game_t *g, const selfplay_params_t *p, int wor
     selfplay_session_t *s = calloc(1, sizeof *s);
     if (s == NULL) return hoyle_error(HOYLE_ENOMEM, "selfplay: out of memory");
     pthread_mutex_init(&s->lock, NULL);
+    atomic_init(&s->finished, 0);
     s->g = g;
     s->p = *p;
     s->workers = workers;
@@ -736,6 +749,7 @@ int selfplay_session_run(selfplay_session_t *s, evaluator_t *const *evals,
     s->progress = progress;
     s->ctx = ctx;
     memset(&s->shown, 0, sizeof s->shown);
+    atomic_store(&s->finished, 0);
     for (int i = 0; i < T; i++) {
         worker_t *w = &s->w[i];
         w->e = evals[i];

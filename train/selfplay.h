@@ -11,7 +11,7 @@
  * each on its own thread with its own games, trees and evaluator (the
  * evaluators may share one network when its forward is thread-safe, as
  * train/tch's is). Worker w plays the games w, w + T, w + 2T, ... of a run
- * (T workers), so the result is deterministic for a given seed, parameters,
+ * (T workers), so with carry off the result is deterministic for a given seed, parameters,
  * evaluators and T; the samples are merged in worker order. Between T = 1
  * and T = 2 a game's moves can differ only through the evaluator's answers
  * (a network's float rounding depends on the batch it is in, a cache on
@@ -19,13 +19,17 @@
  * the samples are the same set, in another order.
  *
  * Sessions and the generation tail: a session (selfplay_session_t) keeps
- * its games between runs. With `carry` on, a worker keeps every slot busy
- * until its share of finished games is reached and the games still in
- * flight continue in the next run of the session (with that run's
- * evaluators: the trees are cleared at the start of a run), so evaluator
- * batches stay full to the end. With carry off (the default) a run starts
- * exactly `games` games and finishes them all; the last batches shrink as
- * games end. selfplay_run() is a one-run session.
+ * its games between runs. With `carry` on, every worker keeps its slots busy
+ * until the workers together have finished `games` games (a few more when
+ * games end in the same step), and the games still in flight continue in the
+ * next run of the session (with that run's evaluators: the trees are cleared
+ * at the start of a run), so evaluator batches stay full to the end and no
+ * worker waits idle for another. Which worker finishes how many games then
+ * depends on their speed, so with T >= 2 and carry on a run is not
+ * repeatable (each game's moves still derive from its id). With carry off
+ * (the default) each worker starts exactly its share of `games` and finishes
+ * them all; the last batches shrink as games end. selfplay_run() is a
+ * one-run session.
  *
  * Per move (docs/training.md has the formulas and references):
  *   - root Dirichlet noise on full searches: P' = (1 - eps) P + eps Dir(alpha),
