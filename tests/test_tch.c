@@ -1,6 +1,7 @@
 /* test_tch.c — the libtorch wrapper through its C header: shapes, determinism, training
  * reduces the loss on a fixed batch, learning-rate schedules, save/load round trips,
  * bad inputs (status + message, nothing changed), export. Built only with libtorch. */
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <pthread.h>
@@ -8,6 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#define HAVE_MXCSR 1
+#endif
 
 #include "core/error.h"
 #include "tests/harness.h"
@@ -947,6 +953,59 @@ static void test_concurrent_forward(void)
     tch_net_free(net);
 }
 
+/* A thread that computes runs with denormal floats flushed to zero (tch_net.cpp,
+ * sync_threads): a net whose numbers drift into the denormal range would otherwise run its
+ * matrix products many times slower. The thread first clears the flush and denormals-are-zero
+ * bits (x86's MXCSR), so half of FLT_MIN is a denormal; after a forward it is zero. */
+typedef struct flush {
+    tch_net_t *net;
+    const batch_t *b;
+    uint32_t before, after; /* the products' bits: a denormal compares as 0 under DAZ */
+    int ok;
+} flush_t;
+
+/* Out of line, so that the compiler cannot move the product across the MXCSR write. */
+static __attribute__((noinline)) uint32_t halve(const volatile float *x)
+{
+    float h = *x * 0.5f;
+    uint32_t bits;
+    memcpy(&bits, &h, sizeof bits);
+    return bits;
+}
+
+static void *flush_main(void *arg)
+{
+    flush_t *f = arg;
+    static const volatile float tiny = FLT_MIN;
+#ifdef HAVE_MXCSR
+    _mm_setcsr(_mm_getcsr() & ~0x8040u);
+#endif
+    f->before = halve(&tiny);
+    float lg[BATCH * 21], vl[BATCH * 2];
+    f->ok = tch_forward(f->net, f->b->obs, f->b->n, lg, vl) == HOYLE_OK;
+    f->after = halve(&tiny);
+    return NULL;
+}
+
+static void test_flush_denormals(void)
+{
+    tch_net_t *net = NULL;
+    HARNESS_OK(tch_net_create(&small_cfg, 5, &net));
+    batch_t b;
+    batch_make(&b, &small_cfg, BATCH, 3);
+    flush_t f = {.net = net, .b = &b};
+    pthread_t th;
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&th, NULL, flush_main, &f), 0);
+    pthread_join(th, NULL);
+    CU_ASSERT(f.ok);
+#ifdef HAVE_MXCSR
+    CU_ASSERT(f.before != 0); /* a denormal */
+    CU_ASSERT_EQUAL(f.after, 0);
+#endif
+    batch_free(&b);
+    tch_net_free(net);
+}
+
 static void test_threads_seed_bench(void)
 {
     HARNESS_OK(tch_set_threads(1));
@@ -984,6 +1043,7 @@ int main(void)
         {"bad inputs", test_bad_inputs},
         {"the inference copy follows the weights", test_inference_copy_follows},
         {"concurrent forward", test_concurrent_forward},
+        {"denormals flushed on computing threads", test_flush_denormals},
         {"threads, seed, bench", test_threads_seed_bench},
         {NULL, NULL},
     };

@@ -41,6 +41,15 @@ std::atomic<int> threads_generation{1};
 
 void sync_threads()
 {
+    /* Denormal floats flushed to zero on every thread that computes (and so on the OpenMP
+     * threads it starts, which copy its floating-point state): a net whose weights or
+     * activations drift into the denormal range otherwise runs its matrix products 20-40x
+     * slower (docs/tch.md, "Threads and speed"). */
+    thread_local bool flushing = false;
+    if (!flushing) {
+        at::globalContext().setFlushDenormal(true);
+        flushing = true;
+    }
     thread_local int seen = 0;
     int g = threads_generation.load(std::memory_order_acquire);
     if (g != seen) {
