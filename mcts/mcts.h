@@ -59,7 +59,9 @@ typedef enum mcts_fpu {
  *   gumbel   Gumbel root selection with Sequential Halving (needs max_sims > 0)
  *   gumbel_m actions considered at the root: min(gumbel_m, legal) (paper: 16)
  *   c_visit  sigma(q) = (c_visit + max_b N(b)) * c_scale * q (paper: 50)
- *   c_scale  see c_visit (paper: 1.0) */
+ *   c_scale  see c_visit (paper: 1.0)
+ *   prove    plies of the root proof search (mcts_prove.c): root moves that
+ *            win or lose within them are handed to the solver as proven */
 #define MCTS_KNOBS(X)                                                                              \
     X(bool, gumbel, PARAM_BOOL, false, 0, 0,                                                       \
       "Gumbel root selection with Sequential Halving (Danihelka et al. 2022)")                     \
@@ -68,7 +70,9 @@ typedef enum mcts_fpu {
       "gumbel: sigma(q) = (c_visit + max N) * c_scale * q")                                        \
     X(double, c_scale, PARAM_DOUBLE, 1, 0, 1e3, "gumbel: sigma(q) scale")                          \
     X(bool, decisive, PARAM_BOOL, false, 0, 0,                                                     \
-      "decisive moves: a move that ends the game is proven when its parent is expanded (solver)")
+      "decisive moves: a move that ends the game is proven when its parent is expanded (solver)")  \
+    X(int, prove, PARAM_INT, 0, 0, 9,                                                              \
+      "plies of an exact win/loss search at each new root (two players, solver); 0 = off")
 
 /* Every tunable, one line each (KataGo searchparams.h habit). */
 typedef struct mcts_params {
@@ -89,13 +93,14 @@ typedef struct mcts_params {
     bool reuse;             /* keep the subtree of the played move (mcts_advance) */
     uint64_t seed;          /* seeds chance sampling, noise and temperature choice */
 #define MCTS_KNOB_FIELD_(ctype, name, type, dflt, lo, hi, help) ctype name;
-    MCTS_KNOBS(MCTS_KNOB_FIELD_) /* gumbel, gumbel_m, c_visit, c_scale, decisive: MCTS_KNOBS */
+    MCTS_KNOBS(MCTS_KNOB_FIELD_) /* gumbel ... decisive, prove: MCTS_KNOBS */
 #undef MCTS_KNOB_FIELD_
 } mcts_params_t;
 
 /* The defaults: UCT c=1.4, FPU inf, 1000 sims, batch 1, solver on, 1M-node cap
  * (0 = sized by mcts_nodes_for, mcts/mcts_params.h), reuse on, no noise, and
- * the MCTS_KNOBS defaults (Gumbel off, gumbel_m 16, c_visit 50, c_scale 1, decisive off). */
+ * the MCTS_KNOBS defaults (Gumbel off, gumbel_m 16, c_visit 50, c_scale 1, decisive off, prove 0).
+ */
 void mcts_params_default(mcts_params_t *p);
 
 /* What a search found, valid until the next call on the same mcts_t. Arrays

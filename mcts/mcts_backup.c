@@ -72,6 +72,8 @@ static bool try_prove(mcts_t *m, mcts_node_t *node)
     return true;
 }
 
+bool mcts_try_prove(mcts_t *m, uint32_t index) { return try_prove(m, &m->nodes[index]); }
+
 /* Every value is added to every node on the path as the returns vector of
  * all players (no sign flipping): each node reads the component of the
  * player to move at its parent. Then, with the solver on and a proven leaf,

@@ -83,6 +83,9 @@ struct mcts {
     struct mcts_gumbel_rec *g_sort; /* max_legal sort records */
     double *g_score;                /* max_legal: logit + sigma(completed Q) scratch */
     bool root_raw_valid;            /* root_raw holds the root's own evaluation */
+    bool root_proved;               /* mcts_prove_root() has run on this root */
+    char *prove_states;             /* (prove + 2) * state_size: one state per proof level */
+    int *prove_legal;               /* (prove + 2) * max_legal */
     double root_raw[GAME_MAX_PLAYERS];
 
     /* search bookkeeping */
@@ -119,6 +122,12 @@ int mcts_expand(mcts_t *m, uint32_t index, const void *state, const float *prior
 void mcts_backup(mcts_t *m, const uint32_t *path, int len, const double *values);
 void mcts_undo_virtual(mcts_t *m, const uint32_t *path, int len);
 void mcts_prove_terminal(mcts_t *m, uint32_t index, const double *returns);
+/* The solver's proof rules at one node (children already proven); true when proven. */
+bool mcts_try_prove(mcts_t *m, uint32_t index);
+
+/* mcts_prove.c: the root proof search (params.prove), once per root after
+ * its expansion; marks root children proven won or lost, and the root. */
+void mcts_prove_root(mcts_t *m);
 
 /* mcts_select.c: Gumbel root selection (Danihelka et al. 2022) */
 void mcts_gumbel_init(mcts_t *m);

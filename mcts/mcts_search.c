@@ -46,6 +46,7 @@ int mcts_search_begin(mcts_t *m, const void *state)
     m->t_start = clock_seconds();
     m->g_ready = false;
     if (m->nodes[0].flags & NODE_EXPANDED) {
+        mcts_prove_root(m);
         if (m->p.gumbel)
             mcts_gumbel_init(m);
         else
@@ -244,6 +245,7 @@ int mcts_search_deliver(mcts_t *m, const double *values, const float *priors)
             /* HOYLE_EFULL is not an error: the leaf stays unexpanded and its value is
              * still backed up, so the search degrades to re-evaluating leaves. */
             if (status < 0 && status != HOYLE_EFULL) return status;
+            if (index == 0) mcts_prove_root(m);
             /* The root's own evaluation is kept for Gumbel: the completed Q of an
              * unvisited candidate uses it (v_mix, Danihelka et al. 2022, Appendix D). */
             if (index == 0 && m->p.gumbel) {

@@ -76,11 +76,17 @@ int mcts_create(const game_t *g, const mcts_params_t *params_in, evaluator_t *ev
     m->g_in = malloc(sizeof *m->g_in * nl);
     m->g_sort = malloc(sizeof *m->g_sort * nl);
     m->g_score = malloc(sizeof *m->g_score * nl);
-    if (!m->nodes || !m->root_state || !m->state || !m->slot_states || !m->slot_paths ||
-        !m->slot_len || !m->values || !m->priors || !m->legal || !m->chance_actions ||
-        !m->chance_probs || !m->noise || !m->r_actions || !m->r_visits || !m->r_q || !m->r_priors ||
-        !m->r_proven || !m->r_improved || !m->g_cand || !m->g_base || !m->g_in || !m->g_sort ||
-        !m->g_score) {
+    /* The root proof search keeps one state and one legal list per level. */
+    size_t levels = params->prove > 0 ? (size_t)params->prove + 2 : 0;
+    if (levels) {
+        m->prove_states = malloc(g->state_size * levels);
+        m->prove_legal = malloc(sizeof *m->prove_legal * (size_t)g->max_legal * levels);
+    }
+    if ((levels && (!m->prove_states || !m->prove_legal)) || !m->nodes || !m->root_state ||
+        !m->state || !m->slot_states || !m->slot_paths || !m->slot_len || !m->values ||
+        !m->priors || !m->legal || !m->chance_actions || !m->chance_probs || !m->noise ||
+        !m->r_actions || !m->r_visits || !m->r_q || !m->r_priors || !m->r_proven ||
+        !m->r_improved || !m->g_cand || !m->g_base || !m->g_in || !m->g_sort || !m->g_score) {
         mcts_free(m);
         return hoyle_error(HOYLE_ENOMEM, "mcts: out of memory (nodes=%zu)", params->max_nodes);
     }
@@ -114,6 +120,8 @@ void mcts_free(mcts_t *m)
     free(m->g_in);
     free(m->g_sort);
     free(m->g_score);
+    free(m->prove_states);
+    free(m->prove_legal);
     free(m);
 }
 
@@ -141,6 +149,7 @@ void mcts_reset_root(mcts_t *m, const void *state)
     m->has_root = true;
     m->root_noised = false;
     m->root_raw_valid = false;
+    m->root_proved = false;
     m->g_ready = false;
     m->used = 1;
     memset(&m->nodes[0], 0, sizeof m->nodes[0]);
@@ -225,6 +234,7 @@ void mcts_advance(mcts_t *m, const void *state_before, int action)
      * raw value and the Gumbel schedule all belong to the previous search. */
     m->root_noised = false;
     m->root_raw_valid = false;
+    m->root_proved = false;
     m->g_ready = false;
     m->nodes[0].action = -1;
     m->nodes[0].prior = 1.0f;

@@ -1,7 +1,8 @@
 /* test_mcts.c — MCTS on the toy games: convergence to the minimax value,
  * MCTS-Solver proofs, chance nodes, chains, one-player puzzles, a full
  * arena, batching with virtual loss, tree reuse, noise, determinism; Gumbel
- * root selection (schedule, step API, best move, improved policy); decisive moves. */
+ * root selection (schedule, step API, best move, improved policy); decisive moves;
+ * the root proof search (prove=N) against a minimax oracle. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -793,6 +794,184 @@ static void test_decisive_moves(void)
     game_free(g);
 }
 
+/* The oracle of the root proof search: within `plies` plies (the mover's action included),
+ * +1 when the mover forces a win, -1 when every action loses, else 0; plain full-width
+ * minimax over terminal results, two players, no chance. */
+static int oracle(const game_t *g, const void *s, int plies)
+{
+    int p = game_current_player(g, s), best = -1;
+    int *legal = malloc(sizeof *legal * (size_t)g->max_legal);
+    char *t = malloc(g->state_size);
+    int n = game_legal_actions(g, s, legal);
+    for (int i = 0; i < n && best < 1; i++) {
+        memcpy(t, s, g->state_size);
+        game_apply(g, t, legal[i]);
+        int v = 0, q = game_current_player(g, t);
+        double r[GAME_MAX_PLAYERS];
+        if (q == PLAYER_TERMINAL) {
+            game_returns(g, t, r);
+            v = r[p] >= 1 - 1e-6 ? 1 : r[p] <= -1 + 1e-6 ? -1 : 0;
+        } else if (plies > 1 && q >= 0) {
+            v = oracle(g, t, plies - 1) * (q == p ? 1 : -1);
+        }
+        if (v > best) best = v;
+    }
+    free(t);
+    free(legal);
+    return best;
+}
+
+/* One root search with the proof search at `plies` (one simulation: the root is expanded and
+ * proved) checked against the oracle child by child: a child proven won is a forced win and
+ * ends the proof (the root is then proven won); every other child is proven exactly when the
+ * oracle decides it (a terminal move, a win, or a loss after the opponent's reply; a chain
+ * move is only ever proven won). Returns the number of children proven. */
+static int check_root_proof(const game_t *g, const void *s, int plies)
+{
+    mcts_params_t p;
+    mcts_params_default(&p);
+    p.max_sims = 1;
+    p.prove = plies;
+    evaluator_t *e;
+    mcts_t *m;
+    HARNESS_OK(evaluator_create_named(g, "fake", 1, 9, &e));
+    HARNESS_OK(mcts_create(g, &p, e, &m));
+    const mcts_result_t *r;
+    HARNESS_OK(mcts_search(m, s, &r));
+    int mover = r->player, proven = 0, won = -1;
+    char *t = malloc(g->state_size);
+    for (int c = 0; c < r->num_children; c++) {
+        memcpy(t, s, g->state_size);
+        game_apply(g, t, r->actions[c]);
+        int q = game_current_player(g, t), want = 0;
+        double ret[GAME_MAX_PLAYERS];
+        if (q == PLAYER_TERMINAL) {
+            game_returns(g, t, ret);
+            want = ret[mover] >= 1 - 1e-6 ? 1 : ret[mover] <= -1 + 1e-6 ? -1 : 0;
+        } else if (q >= 0 && plies > 1) {
+            int v = oracle(g, t, plies - 1) * (q == mover ? 1 : -1);
+            want = q == mover && v < 0 ? 0 : v;
+        }
+        proven += r->proven[c];
+        if (won >= 0) continue; /* after a proven win the rest is not searched */
+        if (r->proven[c]) {
+            CU_ASSERT(want != 0 || q == PLAYER_TERMINAL);
+            CU_ASSERT_DOUBLE_EQUAL(r->q[c], want, 1e-6);
+            if (want == 1) won = c;
+        } else {
+            CU_ASSERT_EQUAL(want, 0);
+        }
+    }
+    CU_ASSERT_EQUAL(r->root_proven,
+                    won >= 0 || (proven == r->num_children && oracle(g, s, plies) < 0));
+    if (won >= 0) {
+        CU_ASSERT(r->proven[won] && r->best_action == r->actions[won]);
+        CU_ASSERT_EQUAL(oracle(g, s, plies), 1);
+    }
+    free(t);
+    mcts_free(m);
+    evaluator_free(e);
+    return proven;
+}
+
+/* The root proof search (prove=N) against the oracle on Go-Bang 6x6 and tic-tac-toe after
+ * random openings, and on the chain toy (the same player twice); Go-Bang 8x8's open three,
+ * where every move but the two blocks is proven lost; off by default; a search too big for
+ * the budget stops and proves nothing wrong. */
+/* One uniformly random action applied to the live state s. */
+static void play_random(const game_t *g, void *s, rng_t *rng)
+{
+    int *legal = malloc(sizeof *legal * (size_t)g->max_legal);
+    int a = game_random_action(g, s, rng, legal, NULL);
+    CU_ASSERT_FATAL(a >= 0);
+    game_apply(g, s, a);
+    free(legal);
+}
+
+static void test_root_proof(void)
+{
+    int checked = 0, proven = 0;
+    /* (spec, random moves from, plies from): 6x6 at 3-4 plies, 5x5 at 4-5 */
+    const char *specs[] = {"gobang(board=6,men=0)", "gobang(board=5,men=0)", NULL};
+    for (int k = 0; specs[k]; k++) {
+        const game_t *g;
+        HARNESS_OK(game_create(specs[k], &g));
+        char *s = malloc(g->state_size);
+        rng_t rng;
+        rng_init(&rng, 7);
+        for (int trial = 0; trial < 24; trial++) {
+            game_init(g, s);
+            int moves = (k == 0 ? 16 : 10) + (int)rng_below(&rng, 6);
+            for (int i = 0; i < moves && game_current_player(g, s) >= 0; i++)
+                play_random(g, s, &rng);
+            if (game_current_player(g, s) < 0) continue;
+            proven += check_root_proof(g, s, 3 + k + trial % 2);
+            checked++;
+        }
+        free(s);
+        game_free(g);
+    }
+    for (const char *const *name = (const char *const[]){"ttt", "chain", "nim", NULL}; *name;
+         name++) {
+        const game_t *g = toy_create(*name);
+        char *s = malloc(g->state_size);
+        rng_t rng;
+        rng_init(&rng, 3);
+        for (int trial = 0; trial < 8; trial++) {
+            game_init(g, s);
+            for (int i = 0; i < 2 + trial % 3 && game_current_player(g, s) >= 0; i++)
+                play_random(g, s, &rng);
+            if (game_current_player(g, s) < 0) continue;
+            proven += check_root_proof(g, s, 2 + trial % 5);
+            checked++;
+        }
+        free(s);
+        toy_free(g);
+    }
+    CU_ASSERT(checked > 50);
+    CU_ASSERT(proven > 100); /* the positions are not all quiet */
+
+    const game_t *g;
+    HARNESS_OK(game_create("gobang(board=8,men=12)", &g));
+    char *s = malloc(g->state_size);
+    /* o's open three c4-d4-e4, x to move: only b4 and f4 stop an open four */
+    HARNESS_OK(game_position_from_string(
+        g, "......../...x..../..x...../......../..ooo.../......../......../.......x w 9 9 0", s));
+    CU_ASSERT_EQUAL(check_root_proof(g, s, 4), 64 - 6 - 2); /* 6 men on the board */
+    agent_t *a;
+    int action, b4, f4;
+    HARNESS_OK(game_action_from_string(g, s, "b4", &b4));
+    HARNESS_OK(game_action_from_string(g, s, "f4", &f4));
+    HARNESS_OK(agent_create(g, "mcts(sims=50,prove=4)", 1, &a));
+    HARNESS_OK(agent_act(a, s, &action));
+    CU_ASSERT(action == b4 || action == f4);
+    agent_free(a);
+    mcts_params_t p;
+    mcts_params_default(&p);
+    CU_ASSERT_EQUAL(p.prove, 0);
+    free(s);
+    game_free(g);
+    /* 2^21 applies and stop: nothing is proven on the empty 15x15 board at 9 plies */
+    HARNESS_OK(game_create("gobang(board=15,men=0)", &g));
+    s = malloc(g->state_size);
+    game_init(g, s);
+    p.max_sims = 1;
+    p.prove = 9;
+    evaluator_t *e;
+    mcts_t *m;
+    const mcts_result_t *r;
+    HARNESS_OK(evaluator_create_named(g, "fake", 1, 9, &e));
+    HARNESS_OK(mcts_create(g, &p, e, &m));
+    HARNESS_OK(mcts_search(m, s, &r));
+    int some = 0;
+    for (int c = 0; c < r->num_children; c++) some += r->proven[c];
+    CU_ASSERT(some == 0 && !r->root_proven);
+    mcts_free(m);
+    evaluator_free(e);
+    free(s);
+    game_free(g);
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
@@ -812,6 +991,7 @@ int main(void)
         {"gumbel: off, bad parameters", test_gumbel_off_and_errors},
         {"gumbel: agent keys", test_gumbel_agent_keys},
         {"decisive moves: a win in one, the one block", test_decisive_moves},
+        {"root proof search against a minimax oracle", test_root_proof},
         {NULL, NULL},
     };
     return harness_run("mcts", tests);
