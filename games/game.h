@@ -41,7 +41,7 @@
 #define PLAYER_TERMINAL  (-2)
 #define GAME_MAX_PLAYERS 2
 #define GAME_NAME_MAX    32
-#define GAME_SPEC_MAX    256
+#define GAME_SPEC_MAX    512  /* game or agent spec (an az spec holds a model path) */
 #define GAME_TEXT_MAX    4096 /* enough for any board drawing or position text */
 #define GAME_MOVE_MAX    64   /* longest action or whole-move string */
 #define GAME_MAX_CHAIN   32   /* most actions one player makes in a row (one whole move) */
