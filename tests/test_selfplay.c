@@ -200,6 +200,22 @@ static void test_proven_root_targets(void)
     }
     CU_ASSERT(won >= 16); /* the games reached such positions */
     sample_set_done(&set);
+    /* With the root proof search (prove=5) a root of 4 or 8 stones is proven lost before any
+     * child is visited (every move lets the opponent reach a multiple of 4): its target is
+     * uniform over the legal moves, not a one-hot on an arbitrary loser (reuse=false: a kept
+     * subtree would bring the visits of the search before). */
+    run(g, "games=16,parallel=4,sims=64,batch=4,temp_moves=30,prove=5,reuse=false", 5, &set, &st);
+    int lost = 0;
+    for (int64_t i = 0; i < set.n; i++) {
+        int stones = (int)set.obs[(size_t)i * (size_t)set.obs_size];
+        if (stones != 4 && stones != 8) continue;
+        lost++;
+        for (size_t a = 0; a < A; a++)
+            if (set.legal[(size_t)i * A + a])
+                CU_ASSERT_DOUBLE_EQUAL(set.policy[(size_t)i * A + a], 1.0 / 3, 1e-6);
+    }
+    CU_ASSERT(lost >= 8);
+    sample_set_done(&set);
     toy_free(g);
 }
 
@@ -677,7 +693,8 @@ int main(void)
         {"batching and samples", test_batching_and_samples},
         {"playout cap and resign", test_playout_cap_and_resign},
         {"gumbel self-play: improved-policy targets", test_gumbel_targets},
-        {"proven roots: one-hot targets on the proven win", test_proven_root_targets},
+        {"proven roots: one-hot on the proven win, uniform on an unvisited loss",
+         test_proven_root_targets},
         {"shards and replay", test_shards_and_replay},
         {"forced moves: no search, no sample", test_forced_moves},
         {"workers: repeatable, same samples as one", test_workers},

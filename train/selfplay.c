@@ -478,7 +478,8 @@ static int record_sample(worker_t *w, slot_t *s, const mcts_result_t *r)
         /* A proven win (or draw): the search stopped at the proof, so the visits so far say
          * little (a win in one often has a single visit); the target is the proven-best move
          * (docs/training.md). A proven loss keeps the search's distribution: every move loses,
-         * and the visits say which resists longest. */
+         * and the visits say which resists longest; a root proven lost before any visit (the
+         * root proof search, prove=N) has none, and records the uniform distribution. */
         pi[r->best_action] = 1.0f;
     } else if (r->improved_policy) { /* Gumbel: the improved policy */
         for (int c = 0; c < r->num_children; c++) pi[r->actions[c]] = r->improved_policy[c];
@@ -486,7 +487,8 @@ static int record_sample(worker_t *w, slot_t *s, const mcts_result_t *r)
         for (int c = 0; c < r->num_children; c++) total += r->visits[c];
         for (int c = 0; c < r->num_children; c++)
             pi[r->actions[c]] = total > 0 ? (float)(r->visits[c] / total) : 0.0f;
-        if (total <= 0) pi[r->best_action] = 1.0f;
+        for (int c = 0; total <= 0 && c < r->num_children; c++)
+            pi[r->actions[c]] = 1.0f / (float)r->num_children;
     }
     out->game_id[i] = s->game_id;
     out->move[i] = s->actions;
