@@ -173,6 +173,7 @@ int cmd_analyze(int argc, char **argv)
                 json_int(&j, "visits", info->visits ? info->visits[i] : 0);
                 json_num(&j, "q", "%.4f", info->q ? info->q[i] : 0.0);
                 json_num(&j, "prior", "%.4f", info->priors ? (double)info->priors[i] : 0.0);
+                if (info->move_proven) json_bool(&j, "proven", info->move_proven[i]);
                 json_close(&j);
             }
             json_end(&j);
@@ -189,7 +190,8 @@ int cmd_analyze(int argc, char **argv)
             printf("nodes: %llu   time: %.3f s\n", (unsigned long long)info->nodes, info->seconds);
             if (info->num_moves > 0 && (info->visits || info->q)) {
                 if (info->visits)
-                    printf("%-12s %8s %8s %8s\n", "move", "visits", "Q", "prior");
+                    printf("%-12s %8s %8s %8s%s\n", "move", "visits", "Q", "prior",
+                           info->move_proven ? "  proven" : "");
                 else
                     printf("%-12s %8s\n", "move", "Q");
                 /* most visited first (a search without visits: best Q first) */
@@ -210,8 +212,9 @@ int cmd_analyze(int argc, char **argv)
                     if (game_action_to_string(g, s, info->actions[i], move, sizeof move) < 0)
                         move[0] = '\0';
                     if (info->visits)
-                        printf("%-12s %8d %+8.4f %8.4f\n", move, info->visits[i], info->q[i],
-                               (double)info->priors[i]);
+                        printf("%-12s %8d %+8.4f %8.4f%s\n", move, info->visits[i], info->q[i],
+                               (double)info->priors[i],
+                               info->move_proven && info->move_proven[i] ? "  yes" : "");
                     else
                         printf("%-12s %+8.4f\n", move, info->q[i]);
                 }

@@ -54,6 +54,15 @@ int game_noisy_order(const game_t *g, const void *s, int action)
     return g->vt->noisy_order ? g->vt->noisy_order(g, s, action) : 0;
 }
 
+void game_threat_hints(const game_t *g, const void *s, const int *actions, int n, int *out)
+{
+    if (g->vt->threat_hints) {
+        g->vt->threat_hints(g, s, actions, n, out);
+        return;
+    }
+    for (int i = 0; i < n; i++) out[i] = GAME_THREAT_MAKES;
+}
+
 /* SYM_IDENTITY short-circuits to a copy so that games with one symmetry need
  * no slot at all; game_registry_check enforces the slots for the rest. */
 void game_symmetry_state(const game_t *g, sym_t sym, const void *s, void *out)

@@ -146,6 +146,15 @@ typedef struct game_vt {
      * least valuable attacker); noisy actions with equal hints keep their
      * legal order. Default: 0 for every action. */
     int (*noisy_order)(const game_t *g, const void *s, int action);
+    /* Tactical hints for the threat-space proof search (mcts `threats`),
+     * one per legal action of `s` in actions[0..n) into out[]:
+     * GAME_THREAT_MAKES when the action makes a threat the opponent must
+     * answer (Go-Bang: a four or an open three), so an attacker tries it;
+     * GAME_THREAT_BLOCKS when it takes a square where the opponent would
+     * make one, so a defender tries it early. Hints only: what the search
+     * proves stays exact whatever they say. Default: every action MAKES
+     * (the attacker searches full width). */
+    void (*threat_hints)(const game_t *g, const void *s, const int *actions, int n, int *out);
     /* The state seen through symmetry `sym` (one of g->symmetries), and the
      * image of an action under it. Required when g->num_symmetries > 1. */
     void (*symmetry_state)(const game_t *g, sym_t sym, const void *s, void *out);
@@ -243,6 +252,8 @@ bool game_is_noisy(const game_t *g, const void *s, int action);
 int game_noisy_actions(const game_t *g, const void *s, int *out);
 bool game_is_forcing(const game_t *g, const void *s);
 int game_noisy_order(const game_t *g, const void *s, int action);
+enum { GAME_THREAT_MAKES = 1, GAME_THREAT_BLOCKS = 2 };
+void game_threat_hints(const game_t *g, const void *s, const int *actions, int n, int *out);
 bool game_is_legal(const game_t *g, const void *s, int action);
 
 /* `s` seen through symmetry `sym` (one of g->symmetries) written to `out`

@@ -36,11 +36,12 @@ typedef struct agent_info {
     const char *kind; /* "mcts", "alphabeta", … */
     int num_moves;    /* root actions described below */
     const int *actions;
-    const int *visits;    /* MCTS visits, or NULL */
-    const double *q;      /* value per action for the player to move, or NULL */
-    const float *priors;  /* MCTS priors, or NULL */
-    double value;         /* the search's value of the position for the mover */
-    int pv[AGENT_PV_MAX]; /* principal variation (actions) */
+    const int *visits;              /* MCTS visits, or NULL */
+    const double *q;                /* value per action for the player to move, or NULL */
+    const float *priors;            /* MCTS priors, or NULL */
+    const signed char *move_proven; /* MCTS: 1 where the action's value is proven, or NULL */
+    double value;                   /* the search's value of the position for the mover */
+    int pv[AGENT_PV_MAX];           /* principal variation (actions) */
     int pv_len;
     int depth;             /* alpha-beta: deepest completed iteration */
     long long sims;        /* MCTS simulations of this search */

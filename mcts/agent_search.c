@@ -39,6 +39,7 @@ static int search_act(agent_t *a, const void *state, int *action)
     info->visits = r->visits;
     info->q = r->q;
     info->priors = r->priors;
+    info->move_proven = r->proven;
     /* The value is for the player to move at the root; a proven root reports
      * its exact value rather than the mean. */
     info->value = r->root_proven ? r->proven_value[r->player] : r->value[r->player];

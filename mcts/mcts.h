@@ -61,7 +61,10 @@ typedef enum mcts_fpu {
  *   c_visit  sigma(q) = (c_visit + max_b N(b)) * c_scale * q (paper: 50)
  *   c_scale  see c_visit (paper: 1.0)
  *   prove    plies of the root proof search (mcts_prove.c): root moves that
- *            win or lose within them are handed to the solver as proven */
+ *            win or lose within them are handed to the solver as proven
+ *   threats  plies of the threat-space root proof search (mcts_prove.c), at most
+ *            MCTS_PROVE_MAX: the same with the attacker restricted to threats */
+#define MCTS_PROVE_MAX 15
 #define MCTS_KNOBS(X)                                                                              \
     X(bool, gumbel, PARAM_BOOL, false, 0, 0,                                                       \
       "Gumbel root selection with Sequential Halving (Danihelka et al. 2022)")                     \
@@ -72,7 +75,10 @@ typedef enum mcts_fpu {
     X(bool, decisive, PARAM_BOOL, false, 0, 0,                                                     \
       "decisive moves: a move that ends the game is proven when its parent is expanded (solver)")  \
     X(int, prove, PARAM_INT, 0, 0, 9,                                                              \
-      "plies of an exact win/loss search at each new root (two players, solver); 0 = off")
+      "plies of an exact win/loss search at each new root (two players, solver); 0 = off")         \
+    X(int, threats, PARAM_INT, 0, 0, MCTS_PROVE_MAX,                                               \
+      "plies of a threat-space win/loss search at each new root (the attacker tries the game's "   \
+      "threats only); 0 = off")
 
 /* Every tunable, one line each (KataGo searchparams.h habit). */
 typedef struct mcts_params {
@@ -93,7 +99,7 @@ typedef struct mcts_params {
     bool reuse;             /* keep the subtree of the played move (mcts_advance) */
     uint64_t seed;          /* seeds chance sampling, noise and temperature choice */
 #define MCTS_KNOB_FIELD_(ctype, name, type, dflt, lo, hi, help) ctype name;
-    MCTS_KNOBS(MCTS_KNOB_FIELD_) /* gumbel ... decisive, prove: MCTS_KNOBS */
+    MCTS_KNOBS(MCTS_KNOB_FIELD_) /* gumbel ... prove, threats: MCTS_KNOBS */
 #undef MCTS_KNOB_FIELD_
 } mcts_params_t;
 

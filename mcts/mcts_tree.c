@@ -76,11 +76,12 @@ int mcts_create(const game_t *g, const mcts_params_t *params_in, evaluator_t *ev
     m->g_in = malloc(sizeof *m->g_in * nl);
     m->g_sort = malloc(sizeof *m->g_sort * nl);
     m->g_score = malloc(sizeof *m->g_score * nl);
-    /* The root proof search keeps one state and one legal list per level. */
-    size_t levels = params->prove > 0 ? (size_t)params->prove + 2 : 0;
+    /* The root proof searches keep one state and three legal lists per level. */
+    int depth = params->prove > params->threats ? params->prove : params->threats;
+    size_t levels = depth > 0 ? (size_t)depth + 2 : 0;
     if (levels) {
         m->prove_states = malloc(g->state_size * levels);
-        m->prove_legal = malloc(sizeof *m->prove_legal * (size_t)g->max_legal * levels);
+        m->prove_legal = malloc(sizeof *m->prove_legal * 3 * (size_t)g->max_legal * levels);
     }
     if ((levels && (!m->prove_states || !m->prove_legal)) || !m->nodes || !m->root_state ||
         !m->state || !m->slot_states || !m->slot_paths || !m->slot_len || !m->values ||

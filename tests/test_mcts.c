@@ -826,12 +826,15 @@ static int oracle(const game_t *g, const void *s, int plies)
  * ends the proof (the root is then proven won); every other child is proven exactly when the
  * oracle decides it (a terminal move, a win, or a loss after the opponent's reply; a chain
  * move is only ever proven won). Returns the number of children proven. */
-static int check_root_proof(const game_t *g, const void *s, int plies)
+static int check_root_proof_mode(const game_t *g, const void *s, int plies, bool threats)
 {
     mcts_params_t p;
     mcts_params_default(&p);
     p.max_sims = 1;
-    p.prove = plies;
+    if (threats)
+        p.threats = plies;
+    else
+        p.prove = plies;
     evaluator_t *e;
     mcts_t *m;
     HARNESS_OK(evaluator_create_named(g, "fake", 1, 9, &e));
@@ -858,12 +861,17 @@ static int check_root_proof(const game_t *g, const void *s, int plies)
             CU_ASSERT(want != 0 || q == PLAYER_TERMINAL);
             CU_ASSERT_DOUBLE_EQUAL(r->q[c], want, 1e-6);
             if (want == 1) won = c;
-        } else {
+        } else if (!threats) {
             CU_ASSERT_EQUAL(want, 0);
         }
     }
-    CU_ASSERT_EQUAL(r->root_proven,
-                    won >= 0 || (proven == r->num_children && oracle(g, s, plies) < 0));
+    /* threat-space: sound but not complete, and never the last child proven lost */
+    if (threats) {
+        CU_ASSERT(won >= 0 || proven < r->num_children);
+    } else {
+        CU_ASSERT_EQUAL(r->root_proven,
+                        won >= 0 || (proven == r->num_children && oracle(g, s, plies) < 0));
+    }
     if (won >= 0) {
         CU_ASSERT(r->proven[won] && r->best_action == r->actions[won]);
         CU_ASSERT_EQUAL(oracle(g, s, plies), 1);
@@ -872,6 +880,11 @@ static int check_root_proof(const game_t *g, const void *s, int plies)
     mcts_free(m);
     evaluator_free(e);
     return proven;
+}
+
+static int check_root_proof(const game_t *g, const void *s, int plies)
+{
+    return check_root_proof_mode(g, s, plies, false);
 }
 
 /* The root proof search (prove=N) against the oracle on Go-Bang 6x6 and tic-tac-toe after
@@ -972,6 +985,108 @@ static void test_root_proof(void)
     game_free(g);
 }
 
+/* The threat-space proof search (threats=N): every child it proves agrees with the oracle, on
+ * Go-Bang 6x6 and 5x5 (placing) and 5x5 with 4 men (moving), where the hints cut the
+ * attacker's moves, and on the toys, where every move is a threat (full width); on 8x8 it
+ * proves a double three won in five plies, and in the position before it every move but the
+ * defences lost, where the full-width search at the same depth runs out of its budget. */
+static void test_threat_proof(void)
+{
+    int checked = 0, proven = 0;
+    const char *specs[] = {"gobang(board=6,men=0)", "gobang(board=5,men=0)",
+                           "gobang(board=5,men=4)", NULL};
+    for (int k = 0; specs[k]; k++) {
+        const game_t *g;
+        HARNESS_OK(game_create(specs[k], &g));
+        char *s = malloc(g->state_size);
+        rng_t rng;
+        rng_init(&rng, 11);
+        for (int trial = 0; trial < 16; trial++) {
+            game_init(g, s);
+            int moves = (k == 0 ? 16 : k == 1 ? 10 : 8) + (int)rng_below(&rng, k == 2 ? 12 : 6);
+            for (int i = 0; i < moves && game_current_player(g, s) >= 0; i++)
+                play_random(g, s, &rng);
+            if (game_current_player(g, s) < 0) continue;
+            proven += check_root_proof_mode(g, s, k == 2 ? 4 : 4 + trial % 2, true);
+            checked++;
+        }
+        free(s);
+        game_free(g);
+    }
+    for (const char *const *name = (const char *const[]){"ttt", "chain", "nim", NULL}; *name;
+         name++) {
+        const game_t *g = toy_create(*name);
+        char *s = malloc(g->state_size);
+        rng_t rng;
+        rng_init(&rng, 5);
+        for (int trial = 0; trial < 6; trial++) {
+            game_init(g, s);
+            for (int i = 0; i < 2 + trial % 3 && game_current_player(g, s) >= 0; i++)
+                play_random(g, s, &rng);
+            if (game_current_player(g, s) < 0) continue;
+            proven += check_root_proof_mode(g, s, 2 + trial % 5, true);
+            checked++;
+        }
+        free(s);
+        toy_free(g);
+    }
+    CU_ASSERT(checked > 50);
+    CU_ASSERT(proven > 100);
+
+    const game_t *g;
+    HARNESS_OK(game_create("gobang(board=8,men=12)", &g));
+    char *s = malloc(g->state_size);
+    /* x to move: e4 makes two open threes (c4-d4-e4 and e4-e5-e6), a win in five plies */
+    HARNESS_OK(game_position_from_string(
+        g, "o......o/......../....x.../....x.../..xx..../......../......../o......o w 8 8 0", s));
+    mcts_params_t p;
+    mcts_params_default(&p);
+    CU_ASSERT_EQUAL(p.threats, 0);
+    p.max_sims = 1;
+    p.threats = 9;
+    evaluator_t *e;
+    mcts_t *m;
+    const mcts_result_t *r;
+    HARNESS_OK(evaluator_create_named(g, "fake", 1, 9, &e));
+    HARNESS_OK(mcts_create(g, &p, e, &m));
+    HARNESS_OK(mcts_search(m, s, &r));
+    int e4;
+    HARNESS_OK(game_action_from_string(g, s, "e4", &e4));
+    CU_ASSERT(r->root_proven && r->best_action == e4);
+    mcts_free(m);
+    /* the same without the last o: o to move must stop the fork; the threat-space search
+     * proves all but a handful of moves lost (e4 itself is not), the full-width search at
+     * the same depth runs out of its budget with far fewer */
+    HARNESS_OK(game_position_from_string(
+        g, "o......o/......../....x.../....x.../..xx..../......../......../o....... b 8 9 0", s));
+    int lost[2];
+    for (int mode = 0; mode < 2; mode++) {
+        mcts_params_default(&p);
+        p.max_sims = 1;
+        if (mode)
+            p.threats = 7;
+        else
+            p.prove = 7;
+        HARNESS_OK(mcts_create(g, &p, e, &m));
+        HARNESS_OK(mcts_search(m, s, &r));
+        lost[mode] = 0;
+        for (int c = 0; c < r->num_children; c++) {
+            lost[mode] += r->proven[c];
+            if (r->actions[c] == e4) CU_ASSERT(!r->proven[c]);
+        }
+        CU_ASSERT(!r->root_proven);
+        mcts_free(m);
+    }
+    CU_ASSERT(lost[1] >= 50 && lost[1] > 2 * lost[0]);
+    /* o to move against x's open four b4-e4: every move loses, all but one are proven */
+    HARNESS_OK(game_position_from_string(
+        g, "......../......../......../......../.xxxx.../......../......../oo.o.... b 8 9 0", s));
+    CU_ASSERT_EQUAL(check_root_proof_mode(g, s, 3, true), 64 - 7 - 1);
+    evaluator_free(e);
+    free(s);
+    game_free(g);
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
@@ -992,6 +1107,7 @@ int main(void)
         {"gumbel: agent keys", test_gumbel_agent_keys},
         {"decisive moves: a win in one, the one block", test_decisive_moves},
         {"root proof search against a minimax oracle", test_root_proof},
+        {"threat-space proof search: sound, and deeper than full width", test_threat_proof},
         {NULL, NULL},
     };
     return harness_run("mcts", tests);

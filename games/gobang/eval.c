@@ -95,3 +95,53 @@ bool gb_is_noisy(const game_t *g, const void *sv, int action)
         }
     return false;
 }
+
+/* Threat hints (game.h): one pass over the lines of five marks, per side,
+ * the empty cells where a man would make a four (a line with three or more of
+ * its men and none of the other's) or an open three (two lines in one
+ * direction with two), and the gaps of its fours. A placement or step is a
+ * threat when its destination is such a cell, or (a step) when it brings a
+ * man beside a gap of the mover's four, to fill it next; a block when its
+ * destination is such a cell of the opponent's. */
+void gb_threat_hints(const game_t *g, const void *sv, const int *actions, int n, int *out)
+{
+    const gb_impl_t *im = gb_impl(g);
+    const gb_state_t *s = sv;
+    uint8_t four[2][GB_MAX_SQ] = {{0}}, gap[2][GB_MAX_SQ] = {{0}}, three[2][GB_MAX_SQ][4] = {{{0}}};
+    for (int w = 0; w < im->num_windows; w++) {
+        const int16_t *cells = im->window[w];
+        int step = cells[1] - cells[0];
+        int dir = step == 1 ? 0 : step == im->n ? 1 : step == im->n + 1 ? 2 : 3;
+        int cnt[3] = {0, 0, 0};
+        for (int i = 0; i < 5; i++) cnt[s->cell[cells[i]]]++;
+        for (int side = 0; side < 2; side++) {
+            int own = cnt[side + 1];
+            if (cnt[2 - side] != 0 || own < 2) continue;
+            for (int i = 0; i < 5; i++) {
+                int c = cells[i];
+                if (s->cell[c] != GB_EMPTY) continue;
+                if (own >= 3)
+                    four[side][c] = 1;
+                else if (three[side][c][dir] < 2)
+                    three[side][c][dir]++;
+                if (own == 4) gap[side][c] = 1;
+            }
+        }
+    }
+    int me = s->to_move;
+    for (int i = 0; i < n; i++) {
+        int from, to, h = 0;
+        if (gb_decode(im, actions[i], &from, &to)) {
+            for (int side = 0; side < 2; side++) {
+                const uint8_t *t3 = three[side][to];
+                if (four[side][to] || t3[0] == 2 || t3[1] == 2 || t3[2] == 2 || t3[3] == 2)
+                    h |= side == me ? GAME_THREAT_MAKES : GAME_THREAT_BLOCKS;
+            }
+            for (int d = 0; d < GB_DIRS && from >= 0 && !(h & GAME_THREAT_MAKES); d++) {
+                int b = im->nbr[to][d];
+                if (b >= 0 && b != from && gap[me][b]) h |= GAME_THREAT_MAKES;
+            }
+        }
+        out[i] = h;
+    }
+}

@@ -61,6 +61,7 @@ static const game_vt_t gobang_vt = {
     .action_from_string = gb_action_from_string,
     .evaluate = gb_evaluate,
     .is_noisy = gb_is_noisy,
+    .threat_hints = gb_threat_hints,
     .symmetry_state = gb_symmetry_state,
     .symmetry_action = gb_symmetry_action,
     .perft = gb_perft,

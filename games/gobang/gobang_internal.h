@@ -117,5 +117,6 @@ int gb_symmetry_action(const game_t *g, sym_t sym, int action);
 /* eval.c */
 double gb_evaluate(const game_t *g, const void *s, int player);
 bool gb_is_noisy(const game_t *g, const void *s, int action);
+void gb_threat_hints(const game_t *g, const void *s, const int *actions, int n, int *out);
 
 #endif
