@@ -519,6 +519,48 @@ static void test_evaluate(void)
     game_free(g);
 }
 
+/* The hint of one action given in notation. */
+static int hint_of(const game_t *g, const gs_t *s, const char *move)
+{
+    int a, h = -1;
+    HARNESS_OK(game_action_from_string(g, s, move, &a));
+    game_threat_hints(g, s, &a, 1, &h);
+    return h;
+}
+
+static void test_threat_hints(void)
+{
+    const game_t *g = make("gobang");
+    gs_t s;
+    /* x to place: c4-d4 and e5-e6; o's c7-d7-e7 */
+    set_pos(g, &s,
+            "......../..ooo.../....x.../....x.../..xx..../......../......../.......o w 8 8 0");
+    CU_ASSERT_EQUAL(hint_of(g, &s, "e4"), GAME_THREAT_MAKES);  /* two open threes */
+    CU_ASSERT_EQUAL(hint_of(g, &s, "b4"), GAME_THREAT_MAKES);  /* b4-c4-d4 */
+    CU_ASSERT_EQUAL(hint_of(g, &s, "b7"), GAME_THREAT_BLOCKS); /* o's four square */
+    /* f7 also makes x's c4-(d5)-e6-f7 an open three */
+    CU_ASSERT_EQUAL(hint_of(g, &s, "f7"), GAME_THREAT_MAKES | GAME_THREAT_BLOCKS);
+    CU_ASSERT_EQUAL(hint_of(g, &s, "e8"), 0);
+    CU_ASSERT_EQUAL(hint_of(g, &s, "a1"), 0);
+    game_free(g);
+    /* moving: x's four a1-d1 with its gap e1; f3-e2 brings a man beside the gap */
+    g = make("gobang(board=6,men=5)");
+    set_pos(g, &s, "oo.o.o/..o.../....../.....x/....../xxxx.. w 0 0 0");
+    CU_ASSERT(hint_of(g, &s, "f3 e2") & GAME_THREAT_MAKES);
+    CU_ASSERT_FALSE(hint_of(g, &s, "f3 f4") & GAME_THREAT_MAKES);
+    game_free(g);
+    /* a game without the slot: every action a threat (the attacker searches full width) */
+    g = make("checkers");
+    char *c = malloc(g->state_size);
+    int legal[64], hints[64];
+    game_init(g, c);
+    int n = game_legal_actions(g, c, legal);
+    game_threat_hints(g, c, legal, n, hints);
+    for (int k = 0; k < n; k++) CU_ASSERT_EQUAL(hints[k], GAME_THREAT_MAKES);
+    free(c);
+    game_free(g);
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
@@ -535,6 +577,7 @@ int main(void)
         {"bad_input", test_bad_input},
         {"random_games", test_random_games},
         {"evaluate", test_evaluate},
+        {"threat hints", test_threat_hints},
         {NULL, NULL},
     };
     return harness_run("gobang", tests);
