@@ -842,6 +842,10 @@ static int check_root_proof_mode(const game_t *g, const void *s, int plies, bool
     const mcts_result_t *r;
     HARNESS_OK(mcts_search(m, s, &r));
     int mover = r->player, proven = 0, won = -1;
+    /* a proven win ends the proof search, in its own order (by prior): the children it had
+     * not reached yet may be unproven */
+    bool stopped = false;
+    for (int c = 0; c < r->num_children; c++) stopped |= r->proven[c] && r->q[c] > 1 - 1e-6;
     char *t = malloc(g->state_size);
     for (int c = 0; c < r->num_children; c++) {
         memcpy(t, s, g->state_size);
@@ -856,12 +860,11 @@ static int check_root_proof_mode(const game_t *g, const void *s, int plies, bool
             want = q == mover && v < 0 ? 0 : v;
         }
         proven += r->proven[c];
-        if (won >= 0) continue; /* after a proven win the rest is not searched */
         if (r->proven[c]) {
             CU_ASSERT(want != 0 || q == PLAYER_TERMINAL);
             CU_ASSERT_DOUBLE_EQUAL(r->q[c], want, 1e-6);
-            if (want == 1) won = c;
-        } else if (!threats) {
+            if (want == 1 && won < 0) won = c;
+        } else if (!threats && !stopped) {
             CU_ASSERT_EQUAL(want, 0);
         }
     }
@@ -872,8 +875,12 @@ static int check_root_proof_mode(const game_t *g, const void *s, int plies, bool
         CU_ASSERT_EQUAL(r->root_proven,
                         won >= 0 || (proven == r->num_children && oracle(g, s, plies) < 0));
     }
-    if (won >= 0) {
-        CU_ASSERT(r->proven[won] && r->best_action == r->actions[won]);
+    if (won >= 0) { /* the move played is a proven win */
+        int best = -1;
+        for (int c = 0; c < r->num_children; c++)
+            if (r->actions[c] == r->best_action) best = c;
+        CU_ASSERT_FATAL(best >= 0);
+        CU_ASSERT(r->proven[best] && r->q[best] > 1 - 1e-6);
         CU_ASSERT_EQUAL(oracle(g, s, plies), 1);
     }
     free(t);
@@ -901,46 +908,57 @@ static void play_random(const game_t *g, void *s, rng_t *rng)
     free(legal);
 }
 
-static void test_root_proof(void)
+/* Random positions checked against the oracle: per case, `trials` positions after
+ * moves + rng_below(spread) random actions, each at plies + trial % alt. A case with `toy` set
+ * names a toy game (toy_create), otherwise a registry spec. Returns the children proven and
+ * adds the positions checked to *checked. */
+typedef struct proof_case {
+    const char *spec;
+    bool toy;
+    int trials, moves, spread, plies, alt;
+} proof_case_t;
+
+static int proof_sweep(const proof_case_t *cases, uint64_t seed, bool threats, int *checked)
 {
-    int checked = 0, proven = 0;
-    /* (spec, random moves from, plies from): 6x6 at 3-4 plies, 5x5 at 4-5 */
-    const char *specs[] = {"gobang(board=6,men=0)", "gobang(board=5,men=0)", NULL};
-    for (int k = 0; specs[k]; k++) {
-        const game_t *g;
-        HARNESS_OK(game_create(specs[k], &g));
+    int proven = 0;
+    for (const proof_case_t *c = cases; c->spec; c++) {
+        const game_t *g = NULL;
+        if (c->toy)
+            g = toy_create(c->spec);
+        else
+            HARNESS_OK(game_create(c->spec, &g));
         char *s = malloc(g->state_size);
         rng_t rng;
-        rng_init(&rng, 7);
-        for (int trial = 0; trial < 24; trial++) {
+        rng_init(&rng, seed);
+        for (int trial = 0; trial < c->trials; trial++) {
             game_init(g, s);
-            int moves = (k == 0 ? 16 : 10) + (int)rng_below(&rng, 6);
+            int moves = c->moves + (int)rng_below(&rng, (uint32_t)c->spread);
             for (int i = 0; i < moves && game_current_player(g, s) >= 0; i++)
                 play_random(g, s, &rng);
             if (game_current_player(g, s) < 0) continue;
-            proven += check_root_proof(g, s, 3 + k + trial % 2);
-            checked++;
+            proven += check_root_proof_mode(g, s, c->plies + trial % c->alt, threats);
+            (*checked)++;
         }
         free(s);
-        game_free(g);
+        if (c->toy)
+            toy_free(g);
+        else
+            game_free(g);
     }
-    for (const char *const *name = (const char *const[]){"ttt", "chain", "nim", NULL}; *name;
-         name++) {
-        const game_t *g = toy_create(*name);
-        char *s = malloc(g->state_size);
-        rng_t rng;
-        rng_init(&rng, 3);
-        for (int trial = 0; trial < 8; trial++) {
-            game_init(g, s);
-            for (int i = 0; i < 2 + trial % 3 && game_current_player(g, s) >= 0; i++)
-                play_random(g, s, &rng);
-            if (game_current_player(g, s) < 0) continue;
-            proven += check_root_proof(g, s, 2 + trial % 5);
-            checked++;
-        }
-        free(s);
-        toy_free(g);
-    }
+    return proven;
+}
+
+static void test_root_proof(void)
+{
+    int checked = 0;
+    /* 6x6 at 3-4 plies, 5x5 at 4-5; the toys at 2-6 */
+    const proof_case_t cases[] = {{"gobang(board=6,men=0)", false, 24, 16, 6, 3, 2},
+                                  {"gobang(board=5,men=0)", false, 24, 10, 6, 4, 2},
+                                  {"ttt", true, 8, 2, 3, 2, 5},
+                                  {"chain", true, 8, 2, 3, 2, 5},
+                                  {"nim", true, 8, 2, 3, 2, 5},
+                                  {NULL, false, 0, 0, 0, 0, 0}};
+    int proven = proof_sweep(cases, 7, false, &checked);
     CU_ASSERT(checked > 50);
     CU_ASSERT(proven > 100); /* the positions are not all quiet */
 
@@ -992,44 +1010,15 @@ static void test_root_proof(void)
  * defences lost, where the full-width search at the same depth runs out of its budget. */
 static void test_threat_proof(void)
 {
-    int checked = 0, proven = 0;
-    const char *specs[] = {"gobang(board=6,men=0)", "gobang(board=5,men=0)",
-                           "gobang(board=5,men=4)", NULL};
-    for (int k = 0; specs[k]; k++) {
-        const game_t *g;
-        HARNESS_OK(game_create(specs[k], &g));
-        char *s = malloc(g->state_size);
-        rng_t rng;
-        rng_init(&rng, 11);
-        for (int trial = 0; trial < 16; trial++) {
-            game_init(g, s);
-            int moves = (k == 0 ? 16 : k == 1 ? 10 : 8) + (int)rng_below(&rng, k == 2 ? 12 : 6);
-            for (int i = 0; i < moves && game_current_player(g, s) >= 0; i++)
-                play_random(g, s, &rng);
-            if (game_current_player(g, s) < 0) continue;
-            proven += check_root_proof_mode(g, s, k == 2 ? 4 : 4 + trial % 2, true);
-            checked++;
-        }
-        free(s);
-        game_free(g);
-    }
-    for (const char *const *name = (const char *const[]){"ttt", "chain", "nim", NULL}; *name;
-         name++) {
-        const game_t *g = toy_create(*name);
-        char *s = malloc(g->state_size);
-        rng_t rng;
-        rng_init(&rng, 5);
-        for (int trial = 0; trial < 6; trial++) {
-            game_init(g, s);
-            for (int i = 0; i < 2 + trial % 3 && game_current_player(g, s) >= 0; i++)
-                play_random(g, s, &rng);
-            if (game_current_player(g, s) < 0) continue;
-            proven += check_root_proof_mode(g, s, 2 + trial % 5, true);
-            checked++;
-        }
-        free(s);
-        toy_free(g);
-    }
+    int checked = 0;
+    const proof_case_t cases[] = {{"gobang(board=6,men=0)", false, 16, 16, 6, 4, 2},
+                                  {"gobang(board=5,men=0)", false, 16, 10, 6, 4, 2},
+                                  {"gobang(board=5,men=4)", false, 16, 8, 12, 4, 1},
+                                  {"ttt", true, 6, 2, 3, 2, 5},
+                                  {"chain", true, 6, 2, 3, 2, 5},
+                                  {"nim", true, 6, 2, 3, 2, 5},
+                                  {NULL, false, 0, 0, 0, 0, 0}};
+    int proven = proof_sweep(cases, 11, true, &checked);
     CU_ASSERT(checked > 50);
     CU_ASSERT(proven > 100);
 
