@@ -16,7 +16,7 @@
  * `threats` = N runs after it a threat-space search (Allis's idea, in the
  * AND/OR form of Thomsen's lambda search) N plies deep: the attacker tries
  * only the actions the game's threat hint calls threats (Go-Bang: fours and
- * open threes; game_threat), the defender every action, the hint's blocks
+ * open threes; game_threat_hints), the defender every action, the hint's blocks
  * and the last refutation first. Restricting the attacker only loses proofs,
  * so what it proves is as exact as the full-width search, and it reaches
  * the six to eleven plies of a four-three fork that full width cannot. It
