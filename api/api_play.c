@@ -7,13 +7,15 @@
 
 #include "games/game_agents.h"
 #include "games/playout.h"
+#include "train/agent_td.h"
 #ifdef HOYLE_TORCH
 #include "train/agent_az.h"
 #endif
 
 int api_init(void)
 {
-    int rc = game_agents_register(); /* gnubg */
+    int rc = game_agents_register();        /* gnubg */
+    if (rc == 0) rc = td_register_agents(); /* td */
 #ifdef HOYLE_TORCH
     if (rc == 0) rc = train_register_agents(); /* az */
 #endif

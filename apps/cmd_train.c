@@ -1,6 +1,7 @@
 /* cmd_train.c — `hoyle train CONFIG.yaml [--set key=value]...`: the
  * AlphaZero training loop (train/loop.h; docs/training.md). Rerunning the
  * same command resumes a killed or finished run. Needs libtorch. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #ifdef HOYLE_TORCH
 #include "train/actors_dir.h"
 #include "train/loop.h"
+#include "train/td_loop.h"
 #endif
 
 static const char help[] =
@@ -45,7 +47,20 @@ int cmd_train(int argc, char **argv)
     train_summary_t s;
     FILE *progress = args.quiet ? NULL : stderr;
     int status;
-    if (args.external_actors) {
+    bool td = false;
+    status = train_config_algorithm(args.path, args.sets, args.num_sets, &td);
+    if (status) {
+        dist_finalize(false);
+        return cli_fail("train", EXIT_USAGE);
+    }
+    if (td && (size > 1 || args.external_actors)) {
+        dist_finalize(false);
+        return cli_usage_error("train", "algorithm td runs in one process (td.workers threads): "
+                                        "not under mpirun or with --external-actors");
+    }
+    if (td) {
+        status = td_train_run(args.path, args.sets, args.num_sets, progress, &s);
+    } else if (args.external_actors) {
         if (size > 1) {
             dist_finalize(false);
             return cli_usage_error("train", "--external-actors is for runs without mpirun");

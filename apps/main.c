@@ -9,6 +9,7 @@
 #include "apps/cli.h"
 #include "dist/dist.h"
 #include "games/game_agents.h"
+#include "train/agent_td.h"
 #ifdef HOYLE_TORCH
 #include "train/agent_az.h"
 #endif
@@ -104,6 +105,10 @@ int main(int argc, char **argv)
      * that every command, and its --help, sees the same agent list. It runs
      * after --help/--version, which need no agents. */
     if (game_agents_register()) { /* the gnubg agent (games/game_agents.h) */
+        fprintf(stderr, "hoyle: %s\n", hoyle_last_error());
+        return EXIT_FAILED;
+    }
+    if (td_register_agents()) { /* the `td` agent (train/agent_td.h) */
         fprintf(stderr, "hoyle: %s\n", hoyle_last_error());
         return EXIT_FAILED;
     }

@@ -49,6 +49,39 @@ bool game_is_forcing(const game_t *g, const void *s)
     return g->vt->is_forcing ? g->vt->is_forcing(g, s) : false;
 }
 
+int game_features_size(const game_t *g)
+{
+    return g->vt->features ? g->vt->features(g, NULL, 0, NULL) : 0;
+}
+
+void game_features(const game_t *g, const void *s, int player, float *out)
+{
+    if (g->vt->features) g->vt->features(g, s, player, out);
+}
+
+/* The default heads: win and loss, each the other's from the other side. */
+void game_outcome_heads(const game_t *g, game_outcome_heads_t *h)
+{
+    if (g->vt->outcome_heads) {
+        g->vt->outcome_heads(g, h);
+        return;
+    }
+    *h = (game_outcome_heads_t){
+        .n = 2, .names = {"win", "loss"}, .other = {1, 0}, .weight = {1, -1}};
+}
+
+void game_outcome_targets(const game_t *g, const void *s, int player, float *out)
+{
+    if (g->vt->outcome_targets) {
+        g->vt->outcome_targets(g, s, player, out);
+        return;
+    }
+    double r[GAME_MAX_PLAYERS];
+    game_returns(g, s, r);
+    out[0] = r[player] > 0;
+    out[1] = r[player] < 0;
+}
+
 int game_noisy_order(const game_t *g, const void *s, int action)
 {
     return g->vt->noisy_order ? g->vt->noisy_order(g, s, action) : 0;

@@ -80,6 +80,22 @@ typedef struct game_record_tags {
     const char *date;                      /* "YYYY.MM.DD" it was played (UTC); NULL = unknown */
 } game_record_tags_t;
 
+/* What a value net learns of a two-player game's outcome: n probabilities
+ * ("heads"), each of an event seen from one player's view (backgammon: win,
+ * win a gammon, win a backgammon, lose a gammon, lose a backgammon; the
+ * default: win, loss, a draw being neither). The same heads from the other
+ * player's view: head k of the other player is head other[k] of this one,
+ * complemented (1 - p) when complement[k]. The expected return of the player
+ * is bias + sum over k of weight[k] * p[k]. */
+#define GAME_MAX_HEADS 8
+typedef struct game_outcome_heads {
+    int n;
+    const char *names[GAME_MAX_HEADS];
+    int other[GAME_MAX_HEADS];
+    bool complement[GAME_MAX_HEADS];
+    double weight[GAME_MAX_HEADS], bias;
+} game_outcome_heads_t;
+
 typedef struct game_vt {
     /* ---- required ---- */
 
@@ -155,6 +171,18 @@ typedef struct game_vt {
      * proves stays exact whatever they say. Default: every action MAKES
      * (the attacker searches full width). */
     void (*threat_hints)(const game_t *g, const void *s, const int *actions, int n, int *out);
+    /* The game's hand-made input features for value learning (the `expert`
+     * feature set of TD(λ), train/td.h): with out == NULL, return how many
+     * there are; else write them for `s` from `player`'s view into out and
+     * return the count. Default: none (0). */
+    int (*features)(const game_t *g, const void *s, int player, float *out);
+    /* The outcome distribution a value net learns (game_outcome_heads_t
+     * below): describe the heads into *h. Default: win and loss. */
+    void (*outcome_heads)(const game_t *g, game_outcome_heads_t *h);
+    /* The heads' targets (0 or 1 each, 1/2 where the outcome is split) at
+     * the terminal state `s` from `player`'s view. Required with
+     * outcome_heads; the default's come from the returns' signs. */
+    void (*outcome_targets)(const game_t *g, const void *s, int player, float *out);
     /* The state seen through symmetry `sym` (one of g->symmetries), and the
      * image of an action under it. Required when g->num_symmetries > 1. */
     void (*symmetry_state)(const game_t *g, sym_t sym, const void *s, void *out);
@@ -255,6 +283,14 @@ int game_noisy_order(const game_t *g, const void *s, int action);
 enum { GAME_THREAT_MAKES = 1, GAME_THREAT_BLOCKS = 2 };
 void game_threat_hints(const game_t *g, const void *s, const int *actions, int n, int *out);
 bool game_is_legal(const game_t *g, const void *s, int action);
+/* The `features` slot: how many hand-made features the game has (0 =
+ * none), and those of `s` from `player`'s view into out. */
+int game_features_size(const game_t *g);
+void game_features(const game_t *g, const void *s, int player, float *out);
+/* The outcome heads of a two-player game (the slot's, or win/loss), and
+ * their targets at a terminal state from `player`'s view. */
+void game_outcome_heads(const game_t *g, game_outcome_heads_t *h);
+void game_outcome_targets(const game_t *g, const void *s, int player, float *out);
 
 /* `s` seen through symmetry `sym` (one of g->symmetries) written to `out`
  * (state_size bytes, not overlapping `s`), and the image of an action under it.

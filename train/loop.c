@@ -81,27 +81,8 @@ static const config_key_t train_keys[] = {
     {"init_from", CONFIG_STRING, false, 0, 0, NULL, "warm start: a net or run folder"},
     {NULL},
 };
-static const config_key_t sprt_keys[] = {
-    {"elo0", CONFIG_DOUBLE, false, -2000, 2000, NULL, "H0: the new net is elo0 stronger"},
-    {"elo1", CONFIG_DOUBLE, false, -2000, 2000, NULL, "H1: the new net is elo1 stronger"},
-    {"alpha", CONFIG_DOUBLE, false, 0, 1, NULL, "P(accept H1 | H0)"},
-    {"beta", CONFIG_DOUBLE, false, 0, 1, NULL, "P(accept H0 | H1)"},
-    {NULL},
-};
-static const config_key_t eval_keys[] = {
-    {"every", CONFIG_INT, false, 0, 1e9, NULL, "generations between evaluations (0 = never)"},
-    {"games", CONFIG_INT, false, 2, 1e6, NULL, "games per opponent (even; the most with sprt)"},
-    {"sims", CONFIG_INT, false, 1, 1e8, NULL, "az simulations per move"},
-    {"max_moves", CONFIG_INT, false, 0, 1e6, NULL, "whole moves before a draw (0 = rules)"},
-    {"baseline", CONFIG_STRING, false, 0, 0, NULL, "fixed opponent agent spec (\"\" = none)"},
-    {"openings", CONFIG_STRING, false, 0, 0, NULL, "random:K, book:PATH or none, both colours"},
-    {"anchors", CONFIG_STRINGS, false, 0, LOOP_EVAL_MAX_ANCHORS, NULL,
-     "fixed opponents: agent specs or net:G"},
-    {"previous", CONFIG_BOOL, false, 0, 0, NULL, "also play the previous evaluated net"},
-    {"sprt", CONFIG_SECTION, false, 0, 0, sprt_keys, "stop each match at an SPRT decision"},
-    {NULL},
-};
 static const config_key_t train_schema[] = {
+    {"algorithm", CONFIG_STRING, false, 0, 0, NULL, "az (this loop) or td (train/td_loop.h)"},
     {"name", CONFIG_STRING, false, 0, 0, NULL, "run name"},
     {"game", CONFIG_STRING, true, 0, 0, NULL, "game spec"},
     {"output", CONFIG_STRING, true, 0, 0, NULL, "run folder"},
@@ -111,7 +92,7 @@ static const config_key_t train_schema[] = {
     {"selfplay", CONFIG_TABLE, false, 0, 0, NULL, "self-play parameters (train/selfplay.h)"},
     {"replay", CONFIG_SECTION, false, 0, 0, replay_keys, "replay buffer"},
     {"train", CONFIG_SECTION, false, 0, 0, train_keys, "loop"},
-    {"eval", CONFIG_SECTION, false, 0, 0, eval_keys, "evaluation"},
+    {"eval", CONFIG_SECTION, false, 0, 0, loop_eval_keys, "evaluation"},
     {NULL},
 };
 
@@ -220,17 +201,6 @@ static void run_defaults(run_t *r)
     r->eval.seed = r->seed;
 }
 
-/* "FILE:LINE: key 'KEY'" for messages about a key (FILE (--set) for an override, FILE alone
- * for an absent key that took its default), as config_check() words its own. */
-static void key_at(const config_t *c, const char *key, char *buf, size_t cap)
-{
-    const config_node_t *n = config_find(c, key);
-    if (n && n->line > 0)
-        snprintf(buf, cap, "%s:%d: key '%s'", c->name, n->line, key);
-    else
-        snprintf(buf, cap, "%s%s: key '%s'", c->name, n ? " (--set)" : "", key);
-}
-
 static int load_config(run_t *r, const char *path, char *const *sets, int num_sets)
 {
     char at[1400];
@@ -240,9 +210,9 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     if (status) return HOYLE_EINVAL;
     const config_t *c = r->cfg;
     snprintf(r->dir, sizeof r->dir, "%s", config_string(c, "output", ""));
-    key_at(c, "output", at, sizeof at);
+    loop_key_at(c, "output", at, sizeof at);
     if (r->dir[0] == '\0') return hoyle_error(HOYLE_EINVAL, "%s: empty folder name", at);
-    key_at(c, "game", at, sizeof at);
+    loop_key_at(c, "game", at, sizeof at);
     if (game_create(config_string(c, "game", ""), &r->g))
         return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
     /* selfplay: a map of key: value, bound against selfplay_param_defs */
@@ -253,14 +223,14 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
         if (strcmp(sp->children[i]->key, "processes") != 0) /* the loop's, not self-play's */
             used += (size_t)snprintf(text + used, sizeof text - used, "%s%s=%s", used ? "," : "",
                                      sp->children[i]->key, sp->children[i]->value);
-    key_at(c, "selfplay.processes", at, sizeof at);
+    loop_key_at(c, "selfplay.processes", at, sizeof at);
     const char *procs = config_string(c, "selfplay.processes", "0");
     char *end = NULL;
     long long np = strtoll(procs, &end, 10);
     if (end == procs || *end != '\0' || np < 0 || np > 64)
         return hoyle_error(HOYLE_EINVAL, "%s: '%s' is not an integer in 0..64", at, procs);
     r->processes = (int)np;
-    key_at(c, "selfplay", at, sizeof at);
+    loop_key_at(c, "selfplay", at, sizeof at);
     if (used >= sizeof text) return hoyle_error(HOYLE_EINVAL, "%s: too long", at);
     if (selfplay_params_parse(text, &r->sp, r->sp_canon, sizeof r->sp_canon))
         return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
@@ -272,7 +242,7 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     int *word_out[] = {&r->heads[0], &r->heads[1], &r->heads[2], &r->opt_cfg.kind,
                        &r->opt_cfg.schedule};
     for (int k = 0; k < 5; k++) {
-        key_at(c, word_keys[k], at, sizeof at);
+        loop_key_at(c, word_keys[k], at, sizeof at);
         const char *w = config_string(c, word_keys[k], words[k][*word_out[k]]);
         if (loop_pick_word(at, w, words[k], word_out[k])) return HOYLE_EINVAL;
     }
@@ -292,7 +262,7 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     r->opt_cfg.l2 = config_double(c, "optim.l2", r->opt_cfg.l2);
     r->opt_cfg.value_weight = config_double(c, "optim.value_weight", r->opt_cfg.value_weight);
     r->batch = (int)config_int(c, "optim.batch", r->batch);
-    key_at(c, "optim", at, sizeof at); /* the combination: nesterov, weight decay, cosine */
+    loop_key_at(c, "optim", at, sizeof at); /* the combination: nesterov, weight decay, cosine */
     tch_opt_config_t probe = r->opt_cfg;
     if (probe.schedule == TCH_LR_COSINE && probe.lr_min > probe.lr)
         return hoyle_error(HOYLE_EINVAL, "%s: min_lr %g is above lr %g", at, probe.lr_min,
@@ -307,7 +277,7 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     r->min_samples = config_int(c, "replay.min_samples", r->min_samples);
     r->augment = config_bool(c, "replay.augment", r->augment);
     const char *window = config_string(c, "replay.window", r->growing ? "growing" : "fixed");
-    key_at(c, "replay.window", at, sizeof at);
+    loop_key_at(c, "replay.window", at, sizeof at);
     if (strcmp(window, "fixed") != 0 && strcmp(window, "growing") != 0)
         return hoyle_error(HOYLE_EINVAL, "%s: '%s' is not fixed or growing", at, window);
     r->growing = strcmp(window, "growing") == 0;
@@ -322,35 +292,10 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     r->cache = (int)config_int(c, "train.cache", r->cache);
     r->stale = (int)config_int(c, "train.stale", r->stale);
     r->actor_games = (int)config_int(c, "train.actor_games", r->actor_games);
-    r->eval.every = (int)config_int(c, "eval.every", r->eval.every);
-    r->eval.games = (int)config_int(c, "eval.games", r->eval.games);
-    r->eval.sims = (int)config_int(c, "eval.sims", r->eval.sims);
-    r->eval.max_moves = (int)config_int(c, "eval.max_moves", r->eval.max_moves);
-    const char *baseline = config_string(c, "eval.baseline", NULL); /* NULL: keep the default */
-    if (baseline) snprintf(r->eval.baseline, sizeof r->eval.baseline, "%s", baseline);
-    const char *openings = config_string(c, "eval.openings", NULL);
-    if (openings) snprintf(r->eval.openings, sizeof r->eval.openings, "%s", openings);
-    r->eval.previous = config_bool(c, "eval.previous", r->eval.previous);
-    config_node_t *const *items = NULL;
-    if (config_find(c, "eval.anchors"))
-        r->eval.num_anchors = config_strings(c, "eval.anchors", &items);
-    for (int i = 0; items && i < r->eval.num_anchors; i++)
-        snprintf(r->eval.anchors[i], sizeof r->eval.anchors[i], "%s", items[i]->value);
-    sprt_params_t *tp = &r->eval.sprt_params;
-    r->eval.sprt = config_find(c, "eval.sprt") != NULL;
-    tp->elo0 = config_double(c, "eval.sprt.elo0", tp->elo0);
-    tp->elo1 = config_double(c, "eval.sprt.elo1", tp->elo1);
-    tp->alpha = config_double(c, "eval.sprt.alpha", tp->alpha);
-    tp->beta = config_double(c, "eval.sprt.beta", tp->beta);
+    loop_eval_read(c, &r->eval);
     r->eval.seed = r->seed;
     /* config.yaml and the shards record the effective config, overrides included */
     return config_dump(c, &r->config_text) ? HOYLE_ENOMEM : HOYLE_OK;
-}
-
-static int make_dir(const char *path)
-{
-    if (mkdir(path, 0755) == 0 || errno == EEXIST) return HOYLE_OK;
-    return hoyle_error(HOYLE_EIO, "'%s': cannot create: %s", path, strerror(errno));
 }
 
 /* The checks that need more than the schema, run before anything is written: the baseline
@@ -360,7 +305,7 @@ static int check_run(const run_t *r)
 {
     char at[1400], parent[1024];
     agent_t *probe = NULL;
-    key_at(r->cfg, "eval.baseline", at, sizeof at);
+    loop_key_at(r->cfg, "eval.baseline", at, sizeof at);
     if (r->eval.baseline[0] && agent_create(r->g, r->eval.baseline, 0, &probe))
         return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
     int human = probe && agent_is_human(probe);
@@ -368,10 +313,10 @@ static int check_run(const run_t *r)
     if (human) return hoyle_error(HOYLE_EINVAL, "%s: a human cannot be the baseline", at);
     const char *key = NULL;
     if (loop_eval_check(r->g, &r->eval, &key)) {
-        key_at(r->cfg, key, at, sizeof at);
+        loop_key_at(r->cfg, key, at, sizeof at);
         return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
     }
-    key_at(r->cfg, "output", at, sizeof at);
+    loop_key_at(r->cfg, "output", at, sizeof at);
     struct stat st;
     if (stat(r->dir, &st) == 0)
         return S_ISDIR(st.st_mode)
@@ -382,24 +327,6 @@ static int check_run(const run_t *r)
              slash ? r->dir : ".");
     if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode))
         return hoyle_error(HOYLE_EINVAL, "%s: '%s': no folder '%s'", at, r->dir, parent);
-    return HOYLE_OK;
-}
-
-/* Make the run folder and lock it (DIR/lock, data/lockfile.h) for as long as r->lock_fd is
- * open: a second `hoyle train` on the same folder is refused, and a killed run's lock goes
- * with its process. */
-static int lock_dir(run_t *r)
-{
-    char path[1200];
-    int status = make_dir(r->dir);
-    if (status) return status;
-    snprintf(path, sizeof path, "%s/lock", r->dir);
-    r->lock_fd = lockfile_open(path, O_RDWR);
-    if (r->lock_fd == LOCKFILE_BUSY)
-        return hoyle_error(HOYLE_EIO,
-                           "run folder '%s' is in use by another hoyle train (lock '%s' is held)",
-                           r->dir, path);
-    if (r->lock_fd < 0) return hoyle_error(HOYLE_EIO, "'%s': %s", path, strerror(errno));
     return HOYLE_OK;
 }
 
@@ -706,7 +633,7 @@ static int selfplay_start(run_t *r, tch_net_t *net, bool session)
     sample_set_init(&r->heldout, r->g->obs_shape, r->g->num_actions);
     char path[1200];
     snprintf(path, sizeof path, "%s/games", r->dir);
-    if (!status) status = make_dir(path);
+    if (!status) status = loop_make_dir(path);
     if (status || r->heldout_games == 0) return status;
     snprintf(path, sizeof path, "%s/heldout.h5", r->dir);
     if (access(path, F_OK) == 0) return samples_read_shard(path, &r->heldout, NULL);
@@ -900,7 +827,7 @@ static int start(run_t *r, loop_state_t *st, tch_net_t **net, tch_opt_t **opt, i
 {
     char path[1200];
     snprintf(path, sizeof path, "%s/samples", r->dir);
-    int status = make_dir(path);
+    int status = loop_make_dir(path);
     snprintf(path, sizeof path, "%s/state.txt", r->dir);
     if (!status) status = loop_state_load(path, st);
     if (status < 0) return status;
@@ -909,7 +836,7 @@ static int start(run_t *r, loop_state_t *st, tch_net_t **net, tch_opt_t **opt, i
     if (status == 1) { /* fresh run: net 0 and the config */
         memset(st, 0, sizeof *st);
         char at[1400];
-        key_at(r->cfg, "train.init_from", at, sizeof at);
+        loop_key_at(r->cfg, "train.init_from", at, sizeof at);
         status = r->init_from[0] ? loop_warm_start(at, r->init_from, &r->net_cfg, net)
                                  : tch_net_create(&r->net_cfg, r->seed, net);
         if (status) return status;
@@ -951,7 +878,7 @@ int train_run_learner(const char *path, char *const *sets, int num_sets, FILE *p
     train_actors_t local = {0}; /* selfplay.processes: the learner's own actor processes */
     if (!status && r.processes > 0) {
         char at[1400];
-        key_at(r.cfg, "selfplay.processes", at, sizeof at);
+        loop_key_at(r.cfg, "selfplay.processes", at, sizeof at);
         if (actors)
             status = hoyle_error(HOYLE_EINVAL,
                                  "%s: %d, but the games are played by actors already "
@@ -961,7 +888,7 @@ int train_run_learner(const char *path, char *const *sets, int num_sets, FILE *p
             actors = &local;
     }
     if (!status) status = tch_set_threads(r.threads);
-    if (!status) status = lock_dir(&r);
+    if (!status) status = loop_lock_dir(r.dir, &r.lock_fd);
     loop_state_t st;
     tch_net_t *net = NULL;
     tch_opt_t *opt = NULL;

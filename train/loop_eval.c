@@ -49,11 +49,56 @@ void loop_eval_search_keys(const mcts_params_t *sp, char *buf, size_t cap)
 #undef KEY
 }
 
+static const config_key_t sprt_keys[] = {
+    {"elo0", CONFIG_DOUBLE, false, -2000, 2000, NULL, "H0: the new net is elo0 stronger"},
+    {"elo1", CONFIG_DOUBLE, false, -2000, 2000, NULL, "H1: the new net is elo1 stronger"},
+    {"alpha", CONFIG_DOUBLE, false, 0, 1, NULL, "P(accept H1 | H0)"},
+    {"beta", CONFIG_DOUBLE, false, 0, 1, NULL, "P(accept H0 | H1)"},
+    {NULL},
+};
+const config_key_t loop_eval_keys[] = {
+    {"every", CONFIG_INT, false, 0, 1e9, NULL, "generations between evaluations (0 = never)"},
+    {"games", CONFIG_INT, false, 2, 1e6, NULL, "games per opponent (even; the most with sprt)"},
+    {"sims", CONFIG_INT, false, 1, 1e8, NULL, "az simulations per move"},
+    {"max_moves", CONFIG_INT, false, 0, 1e6, NULL, "whole moves before a draw (0 = rules)"},
+    {"baseline", CONFIG_STRING, false, 0, 0, NULL, "fixed opponent agent spec (\"\" = none)"},
+    {"openings", CONFIG_STRING, false, 0, 0, NULL, "random:K, book:PATH or none, both colours"},
+    {"anchors", CONFIG_STRINGS, false, 0, LOOP_EVAL_MAX_ANCHORS, NULL,
+     "fixed opponents: agent specs or net:G"},
+    {"previous", CONFIG_BOOL, false, 0, 0, NULL, "also play the previous evaluated net"},
+    {"sprt", CONFIG_SECTION, false, 0, 0, sprt_keys, "stop each match at an SPRT decision"},
+    {NULL},
+};
+void loop_eval_read(const config_t *c, loop_eval_cfg_t *ev)
+{
+    ev->every = (int)config_int(c, "eval.every", ev->every);
+    ev->games = (int)config_int(c, "eval.games", ev->games);
+    ev->sims = (int)config_int(c, "eval.sims", ev->sims);
+    ev->max_moves = (int)config_int(c, "eval.max_moves", ev->max_moves);
+    const char *baseline = config_string(c, "eval.baseline", NULL); /* NULL: keep the default */
+    if (baseline) snprintf(ev->baseline, sizeof ev->baseline, "%s", baseline);
+    const char *openings = config_string(c, "eval.openings", NULL);
+    if (openings) snprintf(ev->openings, sizeof ev->openings, "%s", openings);
+    ev->previous = config_bool(c, "eval.previous", ev->previous);
+    config_node_t *const *items = NULL;
+    if (config_find(c, "eval.anchors")) ev->num_anchors = config_strings(c, "eval.anchors", &items);
+    for (int i = 0; items && i < ev->num_anchors; i++)
+        snprintf(ev->anchors[i], sizeof ev->anchors[i], "%s", items[i]->value);
+    sprt_params_t *tp = &ev->sprt_params;
+    ev->sprt = config_find(c, "eval.sprt") != NULL;
+    tp->elo0 = config_double(c, "eval.sprt.elo0", tp->elo0);
+    tp->elo1 = config_double(c, "eval.sprt.elo1", tp->elo1);
+    tp->alpha = config_double(c, "eval.sprt.alpha", tp->alpha);
+    tp->beta = config_double(c, "eval.sprt.beta", tp->beta);
+}
+
 /* The az spec of net `gen` of the run in `dir` with the evaluation's search. */
 static int az_spec(const loop_eval_cfg_t *cfg, const char *dir, int64_t gen, char *buf, size_t cap)
 {
-    int n = snprintf(buf, cap, "az(model=%s/net-%06" PRId64 ".pt,sims=%d%s)", dir, gen, cfg->sims,
-                     cfg->search);
+    int n = cfg->td
+                ? snprintf(buf, cap, "td(model=%s/net-%06" PRId64 ".td%s)", dir, gen, cfg->search)
+                : snprintf(buf, cap, "az(model=%s/net-%06" PRId64 ".pt,sims=%d%s)", dir, gen,
+                           cfg->sims, cfg->search);
     if (n < 0 || (size_t)n >= cap)
         return hoyle_error(HOYLE_EINVAL, "eval: the az spec of '%s' is too long", dir);
     return HOYLE_OK;

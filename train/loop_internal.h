@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "data/config.h"
 #include "eval/sprt.h"
 #include "games/game.h"
 #include "mcts/mcts.h"
@@ -25,6 +26,16 @@ typedef struct loop_state {
     double loss_value;  /* mean value loss over the last generation's steps */
     double loss_total;  /* mean total loss over the last generation's steps */
 } loop_state_t;
+
+/* "FILE:LINE: key 'KEY'" for messages about a key (FILE (--set) for an override, FILE
+ * alone for an absent key that took its default), as config_check() words its own. */
+void loop_key_at(const config_t *c, const char *key, char *buf, size_t cap);
+/* mkdir that accepts an existing folder. */
+int loop_make_dir(const char *path);
+/* Make the run folder `dir` and lock it (DIR/lock, data/lockfile.h) for as long as
+ * *lock_fd is open: a second `hoyle train` on the same folder is refused, and a killed
+ * run's lock goes with its process. */
+int loop_lock_dir(const char *dir, int *lock_fd);
 
 /* Write `len` bytes to path atomically (PATH.tmp, fsync, rename). */
 int loop_write_atomic(const char *path, const char *data, size_t len);
@@ -86,7 +97,9 @@ typedef struct loop_eval_cfg {
     char anchors[LOOP_EVAL_MAX_ANCHORS][GAME_SPEC_MAX]; /* agent specs, or net:G (net G) */
     bool sprt;                 /* eval.sprt given: each match stops at the SPRT's decision */
     sprt_params_t sprt_params; /* eval.sprt.elo0, elo1, alpha, beta */
-    char search[256];          /* az keys of self-play's search (loop_eval_search_keys) */
+    char search[256];          /* az keys of self-play's search (loop_eval_search_keys); td:
+                                  the td agent's keys (",plies=1") */
+    bool td;                   /* the nets are TD nets (net-G.td, the td agent; train/td.h) */
     uint64_t seed;             /* the run's seed: the openings */
 } loop_eval_cfg_t;
 
@@ -94,6 +107,11 @@ typedef struct loop_eval_out {
     double score_prev, score_base; /* the new net's scores (-1 = not played) */
     double elo, elo_lo, elo_hi;    /* the new net's Elo (gen 0 = 0) */
 } loop_eval_out_t;
+
+/* The schema of a config's `eval` section, and its reading into *ev (whose fields hold
+ * the defaults: a key left out keeps its value). */
+extern const config_key_t loop_eval_keys[];
+void loop_eval_read(const config_t *c, loop_eval_cfg_t *ev);
 
 /* The az spec keys (",batch=4,...") that give an az agent self-play's search `sp`: the
  * keys whose value differs from az's default, noise and temperature left out. */

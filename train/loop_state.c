@@ -10,31 +10,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
+#include "core/file.h"
+#include "data/config.h"
+#include "data/lockfile.h"
 #include "train/loop_internal.h"
 
 int loop_write_atomic(const char *path, const char *data, size_t len)
 {
-    char tmp[1400];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return hoyle_error(HOYLE_EINVAL, "'%s': path too long", path);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) return hoyle_error(HOYLE_EIO, "'%s': %s", tmp, strerror(errno));
-    size_t done = 0; /* write() may stop short (signals, pipes): loop until all is out */
-    while (done < len) {
-        ssize_t w = write(fd, data + done, len - done);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) break;
-        done += (size_t)w;
-    }
-    /* fsync before rename: otherwise a crash can leave the new name on an empty file */
-    int ok = done == len && fsync(fd) == 0;
-    close(fd);
-    if (!ok || rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return hoyle_error(HOYLE_EIO, "'%s': cannot write: %s", path, strerror(e));
-    }
-    return HOYLE_OK;
+    return file_write_atomic(path, data, len);
 }
 
 /* One "key value" line per field, doubles with 17 digits so that they read back exactly
@@ -244,4 +229,34 @@ int loop_resume_check(const char *dir, int64_t generation, const char *was, cons
     snprintf(path, sizeof path, "%s/config.yaml", dir);
     if (!status) status = loop_write_atomic(path, config_text, strlen(config_text));
     return status;
+}
+
+void loop_key_at(const config_t *c, const char *key, char *buf, size_t cap)
+{
+    const config_node_t *n = config_find(c, key);
+    if (n && n->line > 0)
+        snprintf(buf, cap, "%s:%d: key '%s'", c->name, n->line, key);
+    else
+        snprintf(buf, cap, "%s%s: key '%s'", c->name, n ? " (--set)" : "", key);
+}
+
+int loop_make_dir(const char *path)
+{
+    if (mkdir(path, 0755) == 0 || errno == EEXIST) return HOYLE_OK;
+    return hoyle_error(HOYLE_EIO, "'%s': cannot create: %s", path, strerror(errno));
+}
+
+int loop_lock_dir(const char *dir, int *lock_fd)
+{
+    char path[1200];
+    int status = loop_make_dir(dir);
+    if (status) return status;
+    snprintf(path, sizeof path, "%s/lock", dir);
+    *lock_fd = lockfile_open(path, O_RDWR);
+    if (*lock_fd == LOCKFILE_BUSY)
+        return hoyle_error(HOYLE_EIO,
+                           "run folder '%s' is in use by another hoyle train (lock '%s' is held)",
+                           dir, path);
+    if (*lock_fd < 0) return hoyle_error(HOYLE_EIO, "'%s': %s", path, strerror(errno));
+    return HOYLE_OK;
 }

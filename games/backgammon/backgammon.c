@@ -56,6 +56,9 @@ static const game_vt_t backgammon_vt = {
     .evaluate = bg_evaluate,
     .is_noisy = bg_is_noisy,
     .perft = bg_perft,
+    .features = bg_features,
+    .outcome_heads = bg_outcome_heads,
+    .outcome_targets = bg_outcome_targets,
 };
 
 static int backgammon_create(game_t *g)

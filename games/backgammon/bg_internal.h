@@ -177,6 +177,11 @@ int bg_move_to_string(const game_t *g, const void *s, const int *actions, int n,
 #define BG_PLANES 14
 void bg_observe(const game_t *g, const void *s, int player, float *out);
 
+/* features.c: the hand-made inputs and the outcome heads (game.h slots) */
+int bg_features(const game_t *g, const void *s, int player, float *out);
+void bg_outcome_heads(const game_t *g, game_outcome_heads_t *h);
+void bg_outcome_targets(const game_t *g, const void *s, int player, float *out);
+
 /* eval.c */
 double bg_evaluate(const game_t *g, const void *s, int player);
 bool bg_is_noisy(const game_t *g, const void *s, int action);

@@ -1,0 +1,515 @@
+/* td_loop.c — the TD(λ) training loop (td_loop.h): config, generations of
+ * parallel workers with weight averaging, and the files the AZ loop keeps
+ * (loop_internal.h: state.txt, CSV logs, resume checks, evaluation). Order of
+ * writes in a generation (each atomic): net G+1, train.csv, the evaluation
+ * logs, state.txt. */
+#include "train/td_loop.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/progress.h"
+#include "core/rng.h"
+#include "data/config.h"
+#include "mcts/agent.h"
+#include "train/agent_td.h"
+#include "train/loop_internal.h"
+#include "train/td.h"
+
+#define TD_MAX_WORKERS 64
+
+static const config_key_t td_keys[] = {
+    {"features", CONFIG_STRING, false, 0, 0, NULL, "raw (observation planes) or expert"},
+    {"hidden", CONFIG_INT, false, 1, 4096, NULL, "hidden units"},
+    {"alpha", CONFIG_DOUBLE, false, 0, 10, NULL, "learning rate"},
+    {"alpha_end", CONFIG_DOUBLE, false, 0, 10, NULL, "learning rate after alpha_games"},
+    {"alpha_games", CONFIG_INT, false, 1, 1e12, NULL, "games over which alpha goes to alpha_end"},
+    {"lambda", CONFIG_DOUBLE, false, 0, 1, NULL, "trace decay"},
+    {"explore", CONFIG_DOUBLE, false, 0, 1, NULL, "share of random moves (deterministic games)"},
+    {"init", CONFIG_DOUBLE, false, 0, 10, NULL, "initial weights uniform in [-init, init]"},
+    {"workers", CONFIG_INT, false, 1, TD_MAX_WORKERS, NULL, "threads playing and learning"},
+    {"sync_games", CONFIG_INT, false, 1, 1e9, NULL, "games per worker between averagings"},
+    {"eval_plies", CONFIG_INT, false, 0, 3, NULL, "the td agent's plies in the evaluation"},
+    {NULL},
+};
+static const config_key_t td_train_keys[] = {
+    {"games", CONFIG_INT, false, 1, 1e12, NULL, "games per generation"},
+    {"generations", CONFIG_INT, false, 1, 1e9, NULL, "stop after this many generations"},
+    {"minutes", CONFIG_DOUBLE, false, 0, 1e7, NULL, "stop after this much wall time (0 = none)"},
+    {NULL},
+};
+static const config_key_t td_schema[] = {
+    {"algorithm", CONFIG_STRING, true, 0, 0, NULL, "td"},
+    {"name", CONFIG_STRING, false, 0, 0, NULL, "run name"},
+    {"game", CONFIG_STRING, true, 0, 0, NULL, "game spec"},
+    {"output", CONFIG_STRING, true, 0, 0, NULL, "run folder"},
+    {"seed", CONFIG_INT, false, 0, 9e15, NULL, "seed of everything random"},
+    {"td", CONFIG_SECTION, false, 0, 0, td_keys, "TD(lambda)"},
+    {"train", CONFIG_SECTION, false, 0, 0, td_train_keys, "loop"},
+    {"eval", CONFIG_SECTION, false, 0, 0, loop_eval_keys, "evaluation"},
+    {NULL},
+};
+
+typedef struct td_run {
+    config_t *cfg;
+    char *config_text;
+    const game_t *g;
+    char dir[1024];
+    uint64_t seed;
+    char features[TDNET_FEATURES_MAX];
+    int hidden, workers, sync_games, eval_plies;
+    double alpha, alpha_end, lambda, explore, init;
+    int64_t alpha_games, games_per_gen, generations;
+    double minutes;
+    loop_eval_cfg_t eval;
+    int lock_fd;
+} td_run_t;
+
+int train_config_algorithm(const char *path, char *const *sets, int num_sets, bool *td)
+{
+    config_t *c = NULL;
+    int status = config_load(path, &c);
+    for (int i = 0; !status && i < num_sets; i++) status = config_set(c, sets[i]);
+    const char *a = status ? "" : config_string(c, "algorithm", "az");
+    char at[1400];
+    if (!status) loop_key_at(c, "algorithm", at, sizeof at);
+    if (!status && strcmp(a, "az") != 0 && strcmp(a, "td") != 0)
+        status = hoyle_error(HOYLE_EINVAL, "%s: '%s' is not one of az, td", at, a);
+    if (!status) *td = strcmp(a, "td") == 0;
+    config_free(c);
+    return status ? HOYLE_EINVAL : HOYLE_OK;
+}
+
+static void td_defaults(td_run_t *r)
+{
+    r->seed = 1;
+    snprintf(r->features, sizeof r->features, "%s",
+             game_features_size(r->g) > 0 ? "expert" : "raw");
+    r->hidden = 128;
+    r->alpha = r->alpha_end = 0.1;
+    r->alpha_games = 1000000;
+    r->lambda = 0.7;
+    r->explore = r->g->max_chance_outcomes > 0 ? 0 : 0.05;
+    r->init = 0.1;
+    r->workers = 2;
+    r->sync_games = 50;
+    r->eval_plies = 0;
+    r->games_per_gen = 5000;
+    r->generations = 1000000;
+    r->minutes = 0;
+    r->eval = (loop_eval_cfg_t){.every = 5, .games = 100, .sims = 1, .previous = true, .td = true};
+    snprintf(r->eval.baseline, sizeof r->eval.baseline, "%s",
+             r->g->max_chance_outcomes > 0 ? "expectimax(depth=1)" : "alphabeta(depth=2)");
+    snprintf(r->eval.openings, sizeof r->eval.openings, "%s",
+             r->g->max_chance_outcomes > 0 ? "none" : "random:2");
+    r->eval.num_anchors = 1;
+    snprintf(r->eval.anchors[0], sizeof r->eval.anchors[0], "%s", "net:0");
+    sprt_params_default(&r->eval.sprt_params);
+}
+
+static int load_config(td_run_t *r, const char *path, char *const *sets, int num_sets)
+{
+    char at[1400];
+    int status = config_load(path, &r->cfg);
+    for (int i = 0; !status && i < num_sets; i++) status = config_set(r->cfg, sets[i]);
+    if (!status) status = config_check(r->cfg, td_schema);
+    if (status) return HOYLE_EINVAL;
+    const config_t *c = r->cfg;
+    snprintf(r->dir, sizeof r->dir, "%s", config_string(c, "output", ""));
+    loop_key_at(c, "output", at, sizeof at);
+    if (r->dir[0] == '\0') return hoyle_error(HOYLE_EINVAL, "%s: empty folder name", at);
+    loop_key_at(c, "game", at, sizeof at);
+    if (game_create(config_string(c, "game", ""), &r->g))
+        return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
+    if (r->g->num_players != 2)
+        return hoyle_error(HOYLE_EINVAL, "%s: %s has %d players; TD(lambda) needs two", at,
+                           r->g->spec, r->g->num_players);
+    td_defaults(r);
+    r->seed = (uint64_t)config_int(c, "seed", (long long)r->seed);
+    snprintf(r->features, sizeof r->features, "%s", config_string(c, "td.features", r->features));
+    loop_key_at(c, "td.features", at, sizeof at);
+    if (td_features_size(r->g, r->features) < 0) return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
+    r->hidden = (int)config_int(c, "td.hidden", r->hidden);
+    r->alpha = config_double(c, "td.alpha", r->alpha);
+    r->alpha_end = config_double(c, "td.alpha_end", r->alpha);
+    r->alpha_games = config_int(c, "td.alpha_games", r->alpha_games);
+    r->lambda = config_double(c, "td.lambda", r->lambda);
+    r->explore = config_double(c, "td.explore", r->explore);
+    r->init = config_double(c, "td.init", r->init);
+    r->workers = (int)config_int(c, "td.workers", r->workers);
+    r->sync_games = (int)config_int(c, "td.sync_games", r->sync_games);
+    r->eval_plies = (int)config_int(c, "td.eval_plies", r->eval_plies);
+    r->games_per_gen = config_int(c, "train.games", r->games_per_gen);
+    r->generations = config_int(c, "train.generations", r->generations);
+    r->minutes = config_double(c, "train.minutes", r->minutes);
+    loop_eval_read(c, &r->eval);
+    snprintf(r->eval.search, sizeof r->eval.search, ",plies=%d", r->eval_plies);
+    r->eval.seed = r->seed;
+    return config_dump(c, &r->config_text) ? HOYLE_ENOMEM : HOYLE_OK;
+}
+
+/* Before anything is written: the evaluation's agents and openings, and `output`. */
+static int check_run(const td_run_t *r)
+{
+    char at[1400];
+    const char *key = NULL;
+    agent_t *probe = NULL;
+    loop_key_at(r->cfg, "eval.baseline", at, sizeof at);
+    if (r->eval.baseline[0] && agent_create(r->g, r->eval.baseline, 0, &probe))
+        return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
+    agent_free(probe);
+    if (loop_eval_check(r->g, &r->eval, &key)) {
+        loop_key_at(r->cfg, key, at, sizeof at);
+        return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
+    }
+    struct stat st;
+    loop_key_at(r->cfg, "output", at, sizeof at);
+    if (stat(r->dir, &st) == 0 && !S_ISDIR(st.st_mode))
+        return hoyle_error(HOYLE_EINVAL, "%s: '%s' is not a folder", at, r->dir);
+    return HOYLE_OK;
+}
+
+/* Every value that makes the run, as key=value lines (the resume check compares them). */
+static int effective_lines(const td_run_t *r, char **out)
+{
+    char anchors[LOOP_EVAL_MAX_ANCHORS * GAME_SPEC_MAX] = "", sprt[128] = "off";
+    for (int i = 0, u = 0; i < r->eval.num_anchors; i++)
+        u += snprintf(anchors + u, sizeof anchors - (size_t)u, "%s%s", i ? ";" : "",
+                      r->eval.anchors[i]);
+    const sprt_params_t *t = &r->eval.sprt_params;
+    if (r->eval.sprt)
+        snprintf(sprt, sizeof sprt, "%.17g,%.17g,%.17g,%.17g", t->elo0, t->elo1, t->alpha, t->beta);
+    char buf[8192];
+    int n = snprintf(
+        buf, sizeof buf,
+        "name=%s\ngame=%s\noutput=%s\nseed=%" PRIu64 "\ntd.features=%s\ntd.hidden=%d\n"
+        "td.alpha=%.17g\ntd.alpha_end=%.17g\ntd.alpha_games=%" PRId64 "\ntd.lambda=%.17g\n"
+        "td.explore=%.17g\ntd.init=%.17g\ntd.workers=%d\ntd.sync_games=%d\ntrain.games=%" PRId64
+        "\ntrain.generations=%" PRId64 "\ntrain.minutes=%.17g\neval.every=%d\neval.games=%d\n"
+        "eval.max_moves=%d\neval.baseline=%s\neval.openings=%s\neval.anchors=%s\n"
+        "eval.previous=%s\neval.sprt=%s\ntd.eval_plies=%d\n",
+        config_string(r->cfg, "name", ""), r->g->spec, r->dir, r->seed, r->features, r->hidden,
+        r->alpha, r->alpha_end, r->alpha_games, r->lambda, r->explore, r->init, r->workers,
+        r->sync_games, r->games_per_gen, r->generations, r->minutes, r->eval.every, r->eval.games,
+        r->eval.max_moves, r->eval.baseline, r->eval.openings, anchors,
+        r->eval.previous ? "true" : "false", sprt, r->eval_plies);
+    if (n < 0 || (size_t)n >= sizeof buf) return hoyle_error(HOYLE_EFULL, "train: config too long");
+    *out = strdup(buf);
+    return *out ? HOYLE_OK : hoyle_error(HOYLE_ENOMEM, "train: out of memory");
+}
+
+static void run_free(td_run_t *r)
+{
+    game_free(r->g);
+    free(r->config_text);
+    config_free(r->cfg);
+    r->g = NULL;
+    r->config_text = NULL;
+    r->cfg = NULL;
+}
+
+static int check_resume(const td_run_t *r, int64_t generation)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/config.yaml", r->dir);
+    td_run_t old;
+    memset(&old, 0, sizeof old);
+    char *was = NULL, *now = NULL;
+    int status = load_config(&old, path, NULL, 0);
+    if (status) status = hoyle_error_prefix(HOYLE_EINVAL, "resuming '%s'", r->dir);
+    if (!status) status = effective_lines(&old, &was);
+    if (!status) status = effective_lines(r, &now);
+    if (!status) status = loop_resume_check(r->dir, generation, was, now, r->config_text);
+    free(was);
+    free(now);
+    run_free(&old);
+    return status;
+}
+
+static void net_path(const td_run_t *r, int64_t gen, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s/net-%06" PRId64 ".td", r->dir, gen);
+}
+
+/* One worker of a round: its copy of the net, traces, scratch and stream. */
+typedef struct worker {
+    const td_run_t *r;
+    tdnet_t *net;
+    tdnet_trace_t trace;
+    td_scratch_t t;
+    rng_t rng;
+    td_learn_params_t lp;
+    int64_t games; /* this round's */
+    td_learn_stats_t stats;
+    int status;
+    char error[HOYLE_ERROR_MAX];
+} worker_t;
+
+static void *worker_run(void *arg)
+{
+    worker_t *w = arg;
+    w->status = HOYLE_OK;
+    for (int64_t i = 0; i < w->games && !w->status; i++)
+        w->status = td_learn_game(w->r->g, w->net, &w->lp, &w->rng, &w->t, &w->trace, &w->stats);
+    if (w->status) snprintf(w->error, sizeof w->error, "%s", hoyle_last_error());
+    return NULL;
+}
+
+static void workers_free(worker_t *w, int n)
+{
+    for (int i = 0; i < n; i++) {
+        tdnet_trace_done(&w[i].trace);
+        td_scratch_done(&w[i].t);
+        tdnet_free(w[i].net);
+    }
+    free(w);
+}
+
+static int workers_make(const td_run_t *r, const tdnet_t *master, worker_t **out)
+{
+    worker_t *w = calloc((size_t)r->workers, sizeof *w);
+    if (w == NULL) return hoyle_error(HOYLE_ENOMEM, "train: out of memory");
+    int status = HOYLE_OK;
+    for (int i = 0; i < r->workers && !status; i++) {
+        w[i].r = r;
+        rng_t none;
+        rng_init(&none, 0);
+        status = tdnet_create(master->inputs, master->hidden, master->heads, 0, &none, &w[i].net);
+        if (!status) tdnet_copy(w[i].net, master);
+        if (!status) status = tdnet_trace_init(&w[i].trace, master);
+        if (!status) status = td_scratch_init(&w[i].t, r->g, w[i].net);
+    }
+    if (status) {
+        workers_free(w, r->workers);
+        return status;
+    }
+    *out = w;
+    return HOYLE_OK;
+}
+
+/* One generation: rounds of parallel games, each round's nets averaged into `master`. */
+static int generation(const td_run_t *r, tdnet_t *master, worker_t *w, int64_t gen,
+                      int64_t games_before, progress_t *pg, td_learn_stats_t *total)
+{
+    double frac = fmin(1.0, (double)games_before / (double)r->alpha_games);
+    double alpha = r->alpha + (r->alpha_end - r->alpha) * frac;
+    for (int i = 0; i < r->workers; i++) {
+        rng_init(&w[i].rng, rng_mix(r->seed ^ rng_mix((uint64_t)gen * 1000003ULL + (uint64_t)i)));
+        w[i].lp = (td_learn_params_t){.alpha = alpha, .lambda = r->lambda, .explore = r->explore};
+        memset(&w[i].stats, 0, sizeof w[i].stats);
+    }
+    int64_t left = r->games_per_gen;
+    while (left > 0) {
+        int64_t round =
+            left < (int64_t)r->sync_games * r->workers ? left : (int64_t)r->sync_games * r->workers;
+        pthread_t th[TD_MAX_WORKERS];
+        bool started[TD_MAX_WORKERS] = {false};
+        for (int i = 0; i < r->workers; i++) {
+            w[i].games = round / r->workers + (i < round % r->workers);
+            tdnet_copy(w[i].net, master);
+        }
+        for (int i = 1; i < r->workers; i++)
+            started[i] = pthread_create(&th[i], NULL, worker_run, &w[i]) == 0;
+        worker_run(&w[0]);
+        for (int i = 1; i < r->workers; i++) {
+            if (started[i])
+                pthread_join(th[i], NULL);
+            else
+                worker_run(&w[i]);
+        }
+        for (int i = 0; i < r->workers; i++)
+            if (w[i].status) return hoyle_error(w[i].status, "%s", w[i].error);
+        /* the average of the copies that played (a worker with no game kept master's) */
+        int n = 0;
+        for (int i = 0; i < r->workers; i++) n += w[i].games > 0;
+        for (size_t p = 0; p < master->num_params; p++) {
+            double s = 0;
+            for (int i = 0; i < r->workers; i++)
+                if (w[i].games > 0) s += w[i].net->params[p];
+            master->params[p] = (float)(s / n);
+        }
+        left -= round;
+        char extra[64];
+        snprintf(extra, sizeof extra, "gen %" PRId64, gen);
+        progress_update(pg, games_before + r->games_per_gen - left, games_before + r->games_per_gen,
+                        extra, 0);
+    }
+    memset(total, 0, sizeof *total);
+    for (int i = 0; i < r->workers; i++) {
+        total->games += w[i].stats.games;
+        total->moves += w[i].stats.moves;
+        total->abs_delta += w[i].stats.abs_delta;
+        total->first_wins += w[i].stats.first_wins;
+        total->draws += w[i].stats.draws;
+        total->gammons += w[i].stats.gammons;
+    }
+    return HOYLE_OK;
+}
+
+/* net-0: a fresh net (weights from the seed), or the stored one of a resumed run. */
+static int first_net(const td_run_t *r, int64_t gen, tdnet_t **out)
+{
+    char path[1200];
+    net_path(r, gen, path, sizeof path);
+    if (gen > 0 || access(path, R_OK) == 0) {
+        int status = tdnet_load(path, r->g, out);
+        if (!status) status = td_net_check(r->g, *out, path);
+        return status;
+    }
+    rng_t rng;
+    rng_init(&rng, rng_mix(r->seed ^ 0x7464ULL));
+    int inputs = td_features_size(r->g, r->features);
+    game_outcome_heads_t h;
+    game_outcome_heads(r->g, &h);
+    int status = tdnet_create(inputs, r->hidden, h.n, r->init, &rng, out);
+    if (status) return status;
+    snprintf((*out)->game, sizeof(*out)->game, "%s", r->g->spec);
+    snprintf((*out)->features, sizeof(*out)->features, "%s", r->features);
+    (*out)->signature = td_features_signature(r->g, strcmp(r->features, "expert") == 0);
+    return tdnet_save(*out, path);
+}
+
+static int start(td_run_t *r, loop_state_t *st, bool *resumed)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/state.txt", r->dir);
+    int status = loop_state_load(path, st);
+    if (status < 0) return status;
+    *resumed = status == 0;
+    if (*resumed) return check_resume(r, st->generation);
+    memset(st, 0, sizeof *st);
+    snprintf(path, sizeof path, "%s/config.yaml", r->dir);
+    return loop_write_atomic(path, r->config_text, strlen(r->config_text));
+}
+
+#define TRAIN_CSV_HEADER                                                                           \
+    "generation,seconds,games,moves,games_per_s,alpha,mean_abs_delta,first_player_wins,draws,"     \
+    "gammons,moves_per_game\n"
+
+static int log_generation(loop_log_t *log, const loop_state_t *st, const td_learn_stats_t *s,
+                          double secs, double alpha)
+{
+    double g = s->games > 0 ? (double)s->games : 1;
+    return loop_log_add(log,
+                        "%" PRId64 ",%.1f,%" PRId64 ",%" PRId64 ",%.1f,%.6g,%.5f,%.4f,%.4f,%.4f,"
+                        "%.2f\n",
+                        st->generation, st->seconds, st->games, st->samples,
+                        secs > 0 ? s->games / secs : 0, alpha,
+                        s->moves ? s->abs_delta / (double)s->moves : 0, s->first_wins / g,
+                        s->draws / g, s->gammons / g, s->moves / g);
+}
+
+static int loop(td_run_t *r, loop_state_t *st, FILE *progress, train_summary_t *out)
+{
+    char path[1200];
+    tdnet_t *net = NULL;
+    worker_t *w = NULL;
+    loop_log_t train_log = {0}, games_log = {0}, eval_log = {0};
+    int status = first_net(r, st->generation, &net);
+    if (!status) status = workers_make(r, net, &w);
+    snprintf(path, sizeof path, "%s/train.csv", r->dir);
+    if (!status) status = loop_log_open(&train_log, path, TRAIN_CSV_HEADER, st->generation);
+    snprintf(path, sizeof path, "%s/eval_games.csv", r->dir);
+    if (!status)
+        status = loop_log_open(&games_log, path, "generation,opponent,seat,score,opening\n",
+                               st->generation);
+    snprintf(path, sizeof path, "%s/eval.csv", r->dir);
+    if (!status)
+        status = loop_log_open(&eval_log, path,
+                               "generation,seconds,opponent,games,score,elo,elo_lo,elo_hi,sprt,"
+                               "llr\n",
+                               st->generation);
+    progress_t pg;
+    progress_start(&pg, progress, "[td]", "games", st->games);
+    double t_run = clock_seconds(), seconds0 = st->seconds;
+    int64_t last_eval = -1;
+    for (int64_t ge = 0; ge <= st->generation && r->eval.every > 0; ge += r->eval.every)
+        last_eval = ge;
+    while (!status && st->generation < r->generations &&
+           (r->minutes <= 0 || st->seconds < r->minutes * 60)) {
+        double t0 = clock_seconds();
+        td_learn_stats_t s = {0};
+        int64_t gen = st->generation;
+        double frac = fmin(1.0, (double)st->games / (double)r->alpha_games);
+        double alpha = r->alpha + (r->alpha_end - r->alpha) * frac;
+        status = generation(r, net, w, gen, st->games, &pg, &s);
+        net_path(r, gen + 1, path, sizeof path);
+        if (!status) status = tdnet_save(net, path);
+        double secs = clock_seconds() - t0;
+        st->generation = gen + 1;
+        st->games += s.games;
+        st->samples += s.moves;
+        st->steps += s.moves;
+        st->loss_value = s.moves ? s.abs_delta / (double)s.moves : 0;
+        st->seconds = seconds0 + (clock_seconds() - t_run);
+        if (!status) status = log_generation(&train_log, st, &s, secs, alpha);
+        if (!status) status = loop_log_save(&train_log);
+        if (!status && r->eval.every > 0 && st->generation % r->eval.every == 0) {
+            loop_eval_out_t eo;
+            status = loop_evaluate(r->g, r->dir, &r->eval, st->generation, last_eval, st->seconds,
+                                   rng_mix(r->seed ^ (uint64_t)st->generation), &games_log,
+                                   &eval_log, progress, &eo);
+            if (!status) {
+                progress_note(&pg, "gen %" PRId64 ": baseline %.3f, previous %.3f, Elo %.0f",
+                              st->generation, eo.score_base, eo.score_prev, eo.elo);
+                last_eval = st->generation;
+                out->elo = eo.elo;
+                out->elo_generation = st->generation;
+            }
+        }
+        st->seconds = seconds0 + (clock_seconds() - t_run);
+        snprintf(path, sizeof path, "%s/state.txt", r->dir);
+        if (!status) status = loop_state_save(path, st);
+        if (!status)
+            progress_note(&pg,
+                          "gen %" PRId64 ": %" PRId64 " games, %.0f games/s, |delta| %.4f, "
+                          "first player %.3f",
+                          st->generation, st->games, secs > 0 ? s.games / secs : 0, st->loss_value,
+                          s.games ? (double)s.first_wins / s.games : 0);
+    }
+    progress_clear(&pg);
+    workers_free(w, w ? r->workers : 0);
+    tdnet_free(net);
+    loop_log_done(&train_log);
+    loop_log_done(&games_log);
+    loop_log_done(&eval_log);
+    return status;
+}
+
+int td_train_run(const char *path, char *const *sets, int num_sets, FILE *progress,
+                 train_summary_t *out)
+{
+    td_run_t r;
+    memset(&r, 0, sizeof r);
+    r.lock_fd = -1;
+    memset(out, 0, sizeof *out);
+    out->elo_generation = -1;
+    int status = td_register_agents();
+    if (!status) status = load_config(&r, path, sets, num_sets);
+    if (!status) status = check_run(&r);
+    if (!status) status = loop_lock_dir(r.dir, &r.lock_fd);
+    loop_state_t st;
+    bool resumed = false;
+    memset(&st, 0, sizeof st);
+    if (!status) status = start(&r, &st, &resumed);
+    if (!status) status = loop(&r, &st, progress, out);
+    if (!status) {
+        snprintf(out->output, sizeof out->output, "%s", r.dir);
+        out->generation = st.generation;
+        out->steps = st.steps;
+        out->games = st.games;
+        out->samples = st.samples;
+        out->loss_value = out->loss_total = st.loss_value;
+        out->seconds = st.seconds;
+        out->resumed = resumed;
+    }
+    if (r.lock_fd >= 0) close(r.lock_fd);
+    run_free(&r);
+    return status;
+}
