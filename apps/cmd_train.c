@@ -47,16 +47,18 @@ int cmd_train(int argc, char **argv)
     train_summary_t s;
     FILE *progress = args.quiet ? NULL : stderr;
     int status;
-    bool td = false;
-    status = train_config_algorithm(args.path, args.sets, args.num_sets, &td);
+    int algorithm = 0; /* az, td, tdleaf */
+    status = train_config_algorithm(args.path, args.sets, args.num_sets, &algorithm);
+    bool td = algorithm > 0;
     if (status) {
         dist_finalize(false);
         return cli_fail("train", EXIT_USAGE);
     }
     if (td && (size > 1 || args.external_actors)) {
         dist_finalize(false);
-        return cli_usage_error("train", "algorithm td runs in one process (td.workers threads): "
-                                        "not under mpirun or with --external-actors");
+        return cli_usage_error("train",
+                               "algorithms td and tdleaf run in one process (td.workers threads): "
+                               "not under mpirun or with --external-actors");
     }
     if (td) {
         status = td_train_run(args.path, args.sets, args.num_sets, progress, &s);

@@ -82,6 +82,12 @@ void game_outcome_targets(const game_t *g, const void *s, int player, float *out
     out[1] = r[player] < 0;
 }
 
+int game_eval_terms(const game_t *g, const void *s, int player, double *out, const char **names,
+                    double *weights)
+{
+    return g->vt->eval_terms ? g->vt->eval_terms(g, s, player, out, names, weights) : 0;
+}
+
 int game_noisy_order(const game_t *g, const void *s, int action)
 {
     return g->vt->noisy_order ? g->vt->noisy_order(g, s, action) : 0;

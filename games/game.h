@@ -88,6 +88,7 @@ typedef struct game_record_tags {
  * complemented (1 - p) when complement[k]. The expected return of the player
  * is bias + sum over k of weight[k] * p[k]. */
 #define GAME_MAX_HEADS 8
+#define GAME_MAX_TERMS 64 /* eval_terms below */
 typedef struct game_outcome_heads {
     int n;
     const char *names[GAME_MAX_HEADS];
@@ -176,6 +177,16 @@ typedef struct game_vt {
      * there are; else write them for `s` from `player`'s view into out and
      * return the count. Default: none (0). */
     int (*features)(const game_t *g, const void *s, int player, float *out);
+    /* The heuristic as a linear model whose weights can be learned (TDLeaf(λ),
+     * train/tdleaf.h): with s == NULL, write the term names (static strings)
+     * and their hand-set weights into names[] and weights[] (GAME_MAX_TERMS
+     * room) and return the count; else write the terms of `s` for `player`
+     * into out[] and return the count. evaluate(s, player) is
+     * tanh(sum of weights[i] * out[i]) up to rounding, with the hand-set
+     * weights (a term the hand-set heuristic lacks has weight 0). 0 = the
+     * game (or this variant) has no such model. Default: none. */
+    int (*eval_terms)(const game_t *g, const void *s, int player, double *out, const char **names,
+                      double *weights);
     /* The outcome distribution a value net learns (game_outcome_heads_t
      * below): describe the heads into *h. Default: win and loss. */
     void (*outcome_heads)(const game_t *g, game_outcome_heads_t *h);
@@ -291,6 +302,10 @@ void game_features(const game_t *g, const void *s, int player, float *out);
  * their targets at a terminal state from `player`'s view. */
 void game_outcome_heads(const game_t *g, game_outcome_heads_t *h);
 void game_outcome_targets(const game_t *g, const void *s, int player, float *out);
+/* The `eval_terms` slot: the count of terms (0 = none) with their names and
+ * hand-set weights (s == NULL), or the terms of `s` for `player`. */
+int game_eval_terms(const game_t *g, const void *s, int player, double *out, const char **names,
+                    double *weights);
 
 /* `s` seen through symmetry `sym` (one of g->symmetries) written to `out`
  * (state_size bytes, not overlapping `s`), and the image of an action under it.

@@ -1,9 +1,24 @@
 /* agent_alphabeta.c — the alpha-beta / expectiminimax agent
  * (mcts/alphabeta.h) behind the agent contract. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "mcts/agent_kind.h"
 #include "mcts/alphabeta.h"
+#include "mcts/eval_linear.h"
+
+/* The agent's state: the search, and the weights of eval=FILE (the search's leaf values). */
+typedef struct ab_agent {
+    ab_t *t;
+    eval_linear_t weights;
+} ab_agent_t;
+
+static ab_t *search_of(agent_t *a) { return ((ab_agent_t *)a->impl)->t; }
+
+static double weighted_eval(void *ctx, const void *s, int player)
+{
+    return eval_linear_value(ctx, s, player, NULL);
+}
 
 /* The agent's info from a result: value, depth and PV for the mover. */
 static void fill_info(agent_t *a, const ab_result_t *r)
@@ -27,8 +42,8 @@ static void on_iteration(void *ctx, const ab_result_t *r)
 static int alphabeta_act(agent_t *a, const void *state, int *action)
 {
     const ab_result_t *r;
-    ab_on_iteration(a->impl, a->on_iteration ? on_iteration : NULL, a);
-    int status = ab_search(a->impl, state, &r);
+    ab_on_iteration(search_of(a), a->on_iteration ? on_iteration : NULL, a);
+    int status = ab_search(search_of(a), state, &r);
     if (status) return status;
     /* The move of the deepest completed iteration (ab_search); value, depth
      * and PV are that iteration's, for the mover. */
@@ -64,17 +79,22 @@ static int alphabeta_limits(agent_t *a, const agent_limits_t *l)
     } else {
         spec_limits(a, &p);
     }
-    ab_set_limits(a->impl, &p);
+    ab_set_limits(search_of(a), &p);
     return HOYLE_OK;
 }
 
-static void alphabeta_reset(agent_t *a) { ab_clear(a->impl); }
-static void alphabeta_destroy(agent_t *a) { ab_free(a->impl); }
+static void alphabeta_reset(agent_t *a) { ab_clear(search_of(a)); }
+static void alphabeta_destroy(agent_t *a)
+{
+    if (a->impl) ab_free(search_of(a));
+    free(a->impl);
+    a->impl = NULL;
+}
 
 /* Alpha-beta uses no randomness: a cleared search is a new one. */
 static int alphabeta_reseed(agent_t *a)
 {
-    ab_clear(a->impl);
+    ab_clear(search_of(a));
     return HOYLE_OK;
 }
 
@@ -94,10 +114,20 @@ static int alphabeta_create(agent_t *a)
     p.tt_entries = (size_t)params_int(&a->params, "tt_mb") * ((size_t)1 << 20) / 24;
     p.quiescence = params_bool(&a->params, "quiescence");
     p.qdepth = (int)params_int(&a->params, "qdepth");
-    ab_t *t;
-    int status = ab_create(a->g, &p, &t);
-    if (status) return status;
-    a->impl = t;
+    ab_agent_t *A = calloc(1, sizeof *A);
+    if (A == NULL) return hoyle_error(HOYLE_ENOMEM, "alphabeta: out of memory");
+    const char *weights = params_str(&a->params, "eval");
+    int status = weights[0] ? eval_linear_load(weights, a->g, &A->weights) : HOYLE_OK;
+    if (weights[0] && !status) {
+        p.eval = weighted_eval;
+        p.eval_ctx = &A->weights; /* stays put: A is on the heap */
+    }
+    if (!status) status = ab_create(a->g, &p, &A->t);
+    if (status) {
+        free(A);
+        return status;
+    }
+    a->impl = A;
     a->vt = &alphabeta_vt;
     return HOYLE_OK;
 }
@@ -131,6 +161,11 @@ static const param_def_t alphabeta_params[] = {
      .min = 0,
      .max = 64,
      .help = "most quiescence plies"},
+    {.key = "eval",
+     .type = PARAM_STRING,
+     .def = "",
+     .help =
+         "leaf values from these term weights (hoyle train algorithm tdleaf); \"\" = the game's"},
     {.key = NULL},
 };
 

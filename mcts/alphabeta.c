@@ -257,6 +257,14 @@ static double qsearch(ab_t *t, int ply, const void *s, int qdepth, double alpha,
 static double child_value(ab_t *t, int ply, const void *c, int depth, double alpha, double beta,
                           int player, bool quiet);
 
+/* The static value of `s` for `player`: the return at a terminal state, else the
+ * params' evaluation or the game's heuristic. */
+static double leaf_value(const ab_t *t, const void *s, int player)
+{
+    if (t->p.eval == NULL || game_is_terminal(t->g, s)) return game_evaluate(t->g, s, player);
+    return t->p.eval(t->p.eval_ctx, s, player);
+}
+
 /* Expectiminimax at a chance node with Star1 windows: after outcomes
  * 0..i-1 (weighted sum `sum`, remaining probability `rem` after i), the
  * final value lies in [sum + p_i v_i + rem*LO, sum + p_i v_i + rem*HI], so
@@ -272,7 +280,7 @@ static double chance_value(ab_t *t, int ply, const void *s, int depth, double al
     f->pv_len = 0;
     t->nodes++;
     /* No frame for the outcomes: the node is a leaf, valued by the game. */
-    if (quiet || !frame_ready(t, ply + 1)) return game_evaluate(g, s, player);
+    if (quiet || !frame_ready(t, ply + 1)) return leaf_value(t, s, player);
     int n = game_chance_outcomes(g, s, f->chance_actions, f->chance_probs);
     double total = 0, sum = 0, rem = 1;
     for (int i = 0; i < n; i++) total += f->chance_probs[i];
@@ -330,7 +338,7 @@ static double qsearch(ab_t *t, int ply, const void *s, int qdepth, double alpha,
     /* In a forcing state (in check) standing pat is no option: every move
      * is searched, the quiet ones too, within the same qdepth. */
     bool forcing = qdepth > 0 && game_is_forcing(g, s) && frame_ready(t, ply + 1);
-    double best = forcing ? -AB_INF : game_evaluate(g, s, player);
+    double best = forcing ? -AB_INF : leaf_value(t, s, player);
     if (forcing) {
         if (out_of_time(t)) return 0;
     } else {
@@ -347,6 +355,13 @@ static double qsearch(ab_t *t, int ply, const void *s, int qdepth, double alpha,
         game_apply(g, c, a);
         double v = child_value(t, ply + 1, c, qdepth - 1, alpha, beta, player, true);
         if (t->abort) return 0;
+        if (v > best && t->p.qsearch_pv) {
+            frame_t *cf = t->frames[ply + 1];
+            f->pv[0] = a;
+            int len = cf->pv_len < AB_PV_MAX - 1 ? cf->pv_len : AB_PV_MAX - 1;
+            memcpy(f->pv + 1, cf->pv, sizeof(int) * (size_t)len);
+            f->pv_len = len + 1;
+        }
         if (v > best) best = v;
         if (v > alpha) alpha = v;
         if (alpha >= beta) break;
@@ -367,7 +382,7 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
     if (depth <= 0 || !frame_ready(t, ply + 1)) {
         if (t->p.quiescence) return qsearch(t, ply, s, t->p.qdepth, alpha, beta);
         t->nodes++;
-        return game_evaluate(g, s, player);
+        return leaf_value(t, s, player);
     }
     t->nodes++;
     if (out_of_time(t)) return 0;

@@ -65,6 +65,14 @@ typedef struct ab_params {
      * and the nodes and seconds of the search up to then); NULL = none (ab_on_iteration) */
     void (*on_iteration)(void *ctx, const struct ab_result *r);
     void *on_iteration_ctx;
+    /* the leaf value of a non-terminal state for `player`, in (-1, 1): NULL = the game's
+     * heuristic (game_evaluate); the `alphabeta(eval=FILE)` weights (mcts/eval_linear.h) */
+    double (*eval)(void *ctx, const void *s, int player);
+    void *eval_ctx;
+    /* the principal variation goes on through quiescence (the captures that decided a
+     * leaf's value), so it ends at the position whose static value the search backed up:
+     * TDLeaf's leaf (train/tdleaf.h); false = it ends where the full-width search did */
+    bool qsearch_pv;
 } ab_params_t;
 
 /* Defaults: depth 4, no time limit, 2^20 TT entries, quiescence off (qdepth

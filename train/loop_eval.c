@@ -92,11 +92,15 @@ void loop_eval_read(const config_t *c, loop_eval_cfg_t *ev)
     tp->beta = config_double(c, "eval.sprt.beta", tp->beta);
 }
 
-/* The az spec of net `gen` of the run in `dir` with the evaluation's search. */
+/* The agent spec of net `gen` of the run in `dir` (az, td, or alpha-beta with the net's
+ * weights) with the evaluation's search. */
 static int az_spec(const loop_eval_cfg_t *cfg, const char *dir, int64_t gen, char *buf, size_t cap)
 {
-    int n = cfg->td
+    int n = cfg->kind == LOOP_NET_TD
                 ? snprintf(buf, cap, "td(model=%s/net-%06" PRId64 ".td%s)", dir, gen, cfg->search)
+            : cfg->kind == LOOP_NET_EVAL
+                ? snprintf(buf, cap, "alphabeta(eval=%s/net-%06" PRId64 ".eval%s)", dir, gen,
+                           cfg->search)
                 : snprintf(buf, cap, "az(model=%s/net-%06" PRId64 ".pt,sims=%d%s)", dir, gen,
                            cfg->sims, cfg->search);
     if (n < 0 || (size_t)n >= cap)

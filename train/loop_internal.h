@@ -99,7 +99,9 @@ typedef struct loop_eval_cfg {
     sprt_params_t sprt_params; /* eval.sprt.elo0, elo1, alpha, beta */
     char search[256];          /* az keys of self-play's search (loop_eval_search_keys); td:
                                   the td agent's keys (",plies=1") */
-    bool td;                   /* the nets are TD nets (net-G.td, the td agent; train/td.h) */
+    int kind;                  /* what net-G is: LOOP_NET_AZ (net-G.pt, the az agent), LOOP_NET_TD
+                                  (net-G.td, the td agent), LOOP_NET_EVAL (net-G.eval, the
+                                  alphabeta agent's eval=: TDLeaf's weights) */
     uint64_t seed;             /* the run's seed: the openings */
 } loop_eval_cfg_t;
 
@@ -107,6 +109,8 @@ typedef struct loop_eval_out {
     double score_prev, score_base; /* the new net's scores (-1 = not played) */
     double elo, elo_lo, elo_hi;    /* the new net's Elo (gen 0 = 0) */
 } loop_eval_out_t;
+
+enum { LOOP_NET_AZ = 0, LOOP_NET_TD, LOOP_NET_EVAL };
 
 /* The schema of a config's `eval` section, and its reading into *ev (whose fields hold
  * the defaults: a key left out keeps its value). */

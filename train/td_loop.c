@@ -21,6 +21,7 @@
 #include "train/agent_td.h"
 #include "train/loop_internal.h"
 #include "train/td.h"
+#include "train/tdleaf.h"
 
 #define TD_MAX_WORKERS 64
 
@@ -38,6 +39,13 @@ static const config_key_t td_keys[] = {
     {"eval_plies", CONFIG_INT, false, 0, 3, NULL, "the td agent's plies in the evaluation"},
     {NULL},
 };
+static const config_key_t tdleaf_keys[] = {
+    {"depth", CONFIG_INT, false, 1, 64, NULL, "search depth in whole moves"},
+    {"quiescence", CONFIG_BOOL, false, 0, 0, NULL, "search captures past the depth"},
+    {"opening_plies", CONFIG_INT, false, 0, 1000, NULL, "random actions that start a game"},
+    {"max_moves", CONFIG_INT, false, 1, 100000, NULL, "moves before a game is stopped"},
+    {NULL},
+};
 static const config_key_t td_train_keys[] = {
     {"games", CONFIG_INT, false, 1, 1e12, NULL, "games per generation"},
     {"generations", CONFIG_INT, false, 1, 1e9, NULL, "stop after this many generations"},
@@ -45,12 +53,13 @@ static const config_key_t td_train_keys[] = {
     {NULL},
 };
 static const config_key_t td_schema[] = {
-    {"algorithm", CONFIG_STRING, true, 0, 0, NULL, "td"},
+    {"algorithm", CONFIG_STRING, true, 0, 0, NULL, "td or tdleaf"},
     {"name", CONFIG_STRING, false, 0, 0, NULL, "run name"},
     {"game", CONFIG_STRING, true, 0, 0, NULL, "game spec"},
     {"output", CONFIG_STRING, true, 0, 0, NULL, "run folder"},
     {"seed", CONFIG_INT, false, 0, 9e15, NULL, "seed of everything random"},
     {"td", CONFIG_SECTION, false, 0, 0, td_keys, "TD(lambda)"},
+    {"tdleaf", CONFIG_SECTION, false, 0, 0, tdleaf_keys, "TDLeaf(lambda)'s self-play search"},
     {"train", CONFIG_SECTION, false, 0, 0, td_train_keys, "loop"},
     {"eval", CONFIG_SECTION, false, 0, 0, loop_eval_keys, "evaluation"},
     {NULL},
@@ -67,11 +76,13 @@ typedef struct td_run {
     double alpha, alpha_end, lambda, explore, init;
     int64_t alpha_games, games_per_gen, generations;
     double minutes;
+    bool leaf;          /* algorithm tdleaf: the model is the heuristic's weights */
+    tdleaf_params_t lp; /* tdleaf.*: the self-play search (alpha, lambda from td.*) */
     loop_eval_cfg_t eval;
     int lock_fd;
 } td_run_t;
 
-int train_config_algorithm(const char *path, char *const *sets, int num_sets, bool *td)
+int train_config_algorithm(const char *path, char *const *sets, int num_sets, int *algorithm)
 {
     config_t *c = NULL;
     int status = config_load(path, &c);
@@ -79,9 +90,8 @@ int train_config_algorithm(const char *path, char *const *sets, int num_sets, bo
     const char *a = status ? "" : config_string(c, "algorithm", "az");
     char at[1400];
     if (!status) loop_key_at(c, "algorithm", at, sizeof at);
-    if (!status && strcmp(a, "az") != 0 && strcmp(a, "td") != 0)
-        status = hoyle_error(HOYLE_EINVAL, "%s: '%s' is not one of az, td", at, a);
-    if (!status) *td = strcmp(a, "td") == 0;
+    static const char *const names[] = {"az", "td", "tdleaf", NULL};
+    if (!status) status = loop_pick_word(at, a, names, algorithm);
     config_free(c);
     return status ? HOYLE_EINVAL : HOYLE_OK;
 }
@@ -103,7 +113,9 @@ static void td_defaults(td_run_t *r)
     r->games_per_gen = 5000;
     r->generations = 1000000;
     r->minutes = 0;
-    r->eval = (loop_eval_cfg_t){.every = 5, .games = 100, .sims = 1, .previous = true, .td = true};
+    r->lp = (tdleaf_params_t){.depth = 2, .quiescence = true, .opening_plies = 4, .max_moves = 200};
+    r->eval = (loop_eval_cfg_t){
+        .every = 5, .games = 100, .sims = 1, .previous = true, .kind = LOOP_NET_TD};
     snprintf(r->eval.baseline, sizeof r->eval.baseline, "%s",
              r->g->max_chance_outcomes > 0 ? "expectimax(depth=1)" : "alphabeta(depth=2)");
     snprintf(r->eval.openings, sizeof r->eval.openings, "%s",
@@ -131,10 +143,14 @@ static int load_config(td_run_t *r, const char *path, char *const *sets, int num
         return hoyle_error(HOYLE_EINVAL, "%s: %s has %d players; TD(lambda) needs two", at,
                            r->g->spec, r->g->num_players);
     td_defaults(r);
+    r->leaf = strcmp(config_string(c, "algorithm", "td"), "tdleaf") == 0;
+    if (r->leaf) r->alpha = 0.001; /* the terms are counts (men, squares), not 0..1 inputs */
     r->seed = (uint64_t)config_int(c, "seed", (long long)r->seed);
-    snprintf(r->features, sizeof r->features, "%s", config_string(c, "td.features", r->features));
+    const char *features = config_string(c, "td.features", NULL); /* NULL: the default */
+    if (features) snprintf(r->features, sizeof r->features, "%s", features);
     loop_key_at(c, "td.features", at, sizeof at);
-    if (td_features_size(r->g, r->features) < 0) return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
+    if (!r->leaf && td_features_size(r->g, r->features) < 0)
+        return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
     r->hidden = (int)config_int(c, "td.hidden", r->hidden);
     r->alpha = config_double(c, "td.alpha", r->alpha);
     r->alpha_end = config_double(c, "td.alpha_end", r->alpha);
@@ -148,8 +164,24 @@ static int load_config(td_run_t *r, const char *path, char *const *sets, int num
     r->games_per_gen = config_int(c, "train.games", r->games_per_gen);
     r->generations = config_int(c, "train.generations", r->generations);
     r->minutes = config_double(c, "train.minutes", r->minutes);
+    r->lp.depth = (int)config_int(c, "tdleaf.depth", r->lp.depth);
+    r->lp.quiescence = config_bool(c, "tdleaf.quiescence", r->lp.quiescence);
+    r->lp.opening_plies = (int)config_int(c, "tdleaf.opening_plies", r->lp.opening_plies);
+    r->lp.max_moves = (int)config_int(c, "tdleaf.max_moves", r->lp.max_moves);
+    if (r->leaf) { /* the learned weights against the hand-set ones, in the same search */
+        eval_linear_t probe;
+        loop_key_at(c, "game", at, sizeof at);
+        if (eval_linear_default(r->g, &probe)) return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
+        r->eval.kind = LOOP_NET_EVAL;
+        snprintf(r->eval.search, sizeof r->eval.search, ",depth=%d,quiescence=%s", r->lp.depth,
+                 r->lp.quiescence ? "true" : "false");
+        snprintf(r->eval.baseline, sizeof r->eval.baseline, "alphabeta(depth=%d,quiescence=%s)",
+                 r->lp.depth, r->lp.quiescence ? "true" : "false");
+        snprintf(r->eval.openings, sizeof r->eval.openings, "random:%d",
+                 r->lp.opening_plies > 0 ? r->lp.opening_plies : 2);
+    }
     loop_eval_read(c, &r->eval);
-    snprintf(r->eval.search, sizeof r->eval.search, ",plies=%d", r->eval_plies);
+    if (!r->leaf) snprintf(r->eval.search, sizeof r->eval.search, ",plies=%d", r->eval_plies);
     r->eval.seed = r->seed;
     return config_dump(c, &r->config_text) ? HOYLE_ENOMEM : HOYLE_OK;
 }
@@ -193,12 +225,14 @@ static int effective_lines(const td_run_t *r, char **out)
         "td.explore=%.17g\ntd.init=%.17g\ntd.workers=%d\ntd.sync_games=%d\ntrain.games=%" PRId64
         "\ntrain.generations=%" PRId64 "\ntrain.minutes=%.17g\neval.every=%d\neval.games=%d\n"
         "eval.max_moves=%d\neval.baseline=%s\neval.openings=%s\neval.anchors=%s\n"
-        "eval.previous=%s\neval.sprt=%s\ntd.eval_plies=%d\n",
+        "eval.previous=%s\neval.sprt=%s\ntd.eval_plies=%d\nalgorithm=%s\ntdleaf.depth=%d\n"
+        "tdleaf.quiescence=%d\ntdleaf.opening_plies=%d\ntdleaf.max_moves=%d\n",
         config_string(r->cfg, "name", ""), r->g->spec, r->dir, r->seed, r->features, r->hidden,
         r->alpha, r->alpha_end, r->alpha_games, r->lambda, r->explore, r->init, r->workers,
         r->sync_games, r->games_per_gen, r->generations, r->minutes, r->eval.every, r->eval.games,
         r->eval.max_moves, r->eval.baseline, r->eval.openings, anchors,
-        r->eval.previous ? "true" : "false", sprt, r->eval_plies);
+        r->eval.previous ? "true" : "false", sprt, r->eval_plies, r->leaf ? "tdleaf" : "td",
+        r->lp.depth, r->lp.quiescence, r->lp.opening_plies, r->lp.max_moves);
     if (n < 0 || (size_t)n >= sizeof buf) return hoyle_error(HOYLE_EFULL, "train: config too long");
     *out = strdup(buf);
     return *out ? HOYLE_OK : hoyle_error(HOYLE_ENOMEM, "train: out of memory");
@@ -234,7 +268,7 @@ static int check_resume(const td_run_t *r, int64_t generation)
 
 static void net_path(const td_run_t *r, int64_t gen, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "%s/net-%06" PRId64 ".td", r->dir, gen);
+    snprintf(buf, cap, "%s/net-%06" PRId64 ".%s", r->dir, gen, r->leaf ? "eval" : "td");
 }
 
 /* One worker of a round: its copy of the net, traces, scratch and stream. */
@@ -375,6 +409,119 @@ static int first_net(const td_run_t *r, int64_t gen, tdnet_t **out)
     return tdnet_save(*out, path);
 }
 
+/* ---- TDLeaf(λ): the model is the heuristic's weights ---- */
+
+/* One TDLeaf worker: its learner (whose search points into it: it never moves). */
+typedef struct leaf_worker {
+    tdleaf_t l;
+    rng_t rng;
+    int64_t games;
+    tdleaf_stats_t stats;
+    int status;
+    char error[HOYLE_ERROR_MAX];
+} leaf_worker_t;
+
+static void *leaf_worker_run(void *arg)
+{
+    leaf_worker_t *w = arg;
+    w->status = HOYLE_OK;
+    for (int64_t i = 0; i < w->games && !w->status; i++)
+        w->status = tdleaf_learn_game(&w->l, &w->rng, &w->stats);
+    if (w->status) snprintf(w->error, sizeof w->error, "%s", hoyle_last_error());
+    return NULL;
+}
+
+static void leaf_workers_free(leaf_worker_t *w, int n)
+{
+    for (int i = 0; w && i < n; i++) tdleaf_done(&w[i].l);
+    free(w);
+}
+
+static int leaf_workers_make(const td_run_t *r, const eval_linear_t *master, leaf_worker_t **out)
+{
+    leaf_worker_t *w = calloc((size_t)r->workers, sizeof *w);
+    if (w == NULL) return hoyle_error(HOYLE_ENOMEM, "train: out of memory");
+    int status = HOYLE_OK;
+    for (int i = 0; i < r->workers && !status; i++)
+        status = tdleaf_init(&w[i].l, r->g, master, &r->lp);
+    if (status) {
+        leaf_workers_free(w, r->workers);
+        return status;
+    }
+    *out = w;
+    return HOYLE_OK;
+}
+
+/* One TDLeaf generation: as generation() with the weights averaged after each round. */
+static int leaf_generation(const td_run_t *r, eval_linear_t *master, leaf_worker_t *w, int64_t gen,
+                           int64_t games_before, progress_t *pg, td_learn_stats_t *total)
+{
+    double frac = fmin(1.0, (double)games_before / (double)r->alpha_games);
+    double alpha = r->alpha + (r->alpha_end - r->alpha) * frac;
+    for (int i = 0; i < r->workers; i++) {
+        rng_init(&w[i].rng, rng_mix(r->seed ^ rng_mix((uint64_t)gen * 1000003ULL + (uint64_t)i)));
+        w[i].l.p.alpha = alpha;
+        w[i].l.p.lambda = r->lambda;
+        memset(&w[i].stats, 0, sizeof w[i].stats);
+    }
+    int64_t left = r->games_per_gen;
+    while (left > 0) {
+        int64_t round =
+            left < (int64_t)r->sync_games * r->workers ? left : (int64_t)r->sync_games * r->workers;
+        pthread_t th[TD_MAX_WORKERS];
+        bool started[TD_MAX_WORKERS] = {false};
+        for (int i = 0; i < r->workers; i++) {
+            w[i].games = round / r->workers + (i < round % r->workers);
+            memcpy(w[i].l.w.w, master->w, sizeof master->w);
+        }
+        for (int i = 1; i < r->workers; i++)
+            started[i] = pthread_create(&th[i], NULL, leaf_worker_run, &w[i]) == 0;
+        leaf_worker_run(&w[0]);
+        for (int i = 1; i < r->workers; i++) {
+            if (started[i])
+                pthread_join(th[i], NULL);
+            else
+                leaf_worker_run(&w[i]);
+        }
+        for (int i = 0; i < r->workers; i++)
+            if (w[i].status) return hoyle_error(w[i].status, "%s", w[i].error);
+        int n = 0;
+        for (int i = 0; i < r->workers; i++) n += w[i].games > 0;
+        for (int k = 0; k < master->n; k++) {
+            double s = 0;
+            for (int i = 0; i < r->workers; i++)
+                if (w[i].games > 0) s += w[i].l.w.w[k];
+            master->w[k] = s / n;
+        }
+        left -= round;
+        char extra[64];
+        snprintf(extra, sizeof extra, "gen %" PRId64, gen);
+        progress_update(pg, games_before + r->games_per_gen - left, games_before + r->games_per_gen,
+                        extra, 0);
+    }
+    memset(total, 0, sizeof *total);
+    for (int i = 0; i < r->workers; i++) {
+        total->games += w[i].stats.games;
+        total->moves += w[i].stats.moves;
+        total->abs_delta += w[i].stats.abs_delta;
+        total->first_wins += w[i].stats.first_wins;
+        total->draws += w[i].stats.draws;
+        total->gammons += w[i].stats.stopped; /* the column counts games stopped at max_moves */
+    }
+    return HOYLE_OK;
+}
+
+/* Generation 0's weights: the game's hand-set ones (written as net-000000.eval), or the
+ * stored ones of a resumed run. */
+static int first_weights(const td_run_t *r, int64_t gen, eval_linear_t *e)
+{
+    char path[1200];
+    net_path(r, gen, path, sizeof path);
+    if (gen > 0 || access(path, R_OK) == 0) return eval_linear_load(path, r->g, e);
+    int status = eval_linear_default(r->g, e);
+    return status ? status : eval_linear_save(e, path);
+}
+
 static int start(td_run_t *r, loop_state_t *st, bool *resumed)
 {
     char path[1200];
@@ -410,9 +557,12 @@ static int loop(td_run_t *r, loop_state_t *st, FILE *progress, train_summary_t *
     char path[1200];
     tdnet_t *net = NULL;
     worker_t *w = NULL;
+    eval_linear_t weights;
+    leaf_worker_t *lw = NULL;
     loop_log_t train_log = {0}, games_log = {0}, eval_log = {0};
-    int status = first_net(r, st->generation, &net);
-    if (!status) status = workers_make(r, net, &w);
+    int status =
+        r->leaf ? first_weights(r, st->generation, &weights) : first_net(r, st->generation, &net);
+    if (!status) status = r->leaf ? leaf_workers_make(r, &weights, &lw) : workers_make(r, net, &w);
     snprintf(path, sizeof path, "%s/train.csv", r->dir);
     if (!status) status = loop_log_open(&train_log, path, TRAIN_CSV_HEADER, st->generation);
     snprintf(path, sizeof path, "%s/eval_games.csv", r->dir);
@@ -426,7 +576,7 @@ static int loop(td_run_t *r, loop_state_t *st, FILE *progress, train_summary_t *
                                "llr\n",
                                st->generation);
     progress_t pg;
-    progress_start(&pg, progress, "[td]", "games", st->games);
+    progress_start(&pg, progress, r->leaf ? "[tdleaf]" : "[td]", "games", st->games);
     double t_run = clock_seconds(), seconds0 = st->seconds;
     int64_t last_eval = -1;
     for (int64_t ge = 0; ge <= st->generation && r->eval.every > 0; ge += r->eval.every)
@@ -438,9 +588,10 @@ static int loop(td_run_t *r, loop_state_t *st, FILE *progress, train_summary_t *
         int64_t gen = st->generation;
         double frac = fmin(1.0, (double)st->games / (double)r->alpha_games);
         double alpha = r->alpha + (r->alpha_end - r->alpha) * frac;
-        status = generation(r, net, w, gen, st->games, &pg, &s);
+        status = r->leaf ? leaf_generation(r, &weights, lw, gen, st->games, &pg, &s)
+                         : generation(r, net, w, gen, st->games, &pg, &s);
         net_path(r, gen + 1, path, sizeof path);
-        if (!status) status = tdnet_save(net, path);
+        if (!status) status = r->leaf ? eval_linear_save(&weights, path) : tdnet_save(net, path);
         double secs = clock_seconds() - t0;
         st->generation = gen + 1;
         st->games += s.games;
@@ -475,6 +626,7 @@ static int loop(td_run_t *r, loop_state_t *st, FILE *progress, train_summary_t *
     }
     progress_clear(&pg);
     workers_free(w, w ? r->workers : 0);
+    leaf_workers_free(lw, r->workers);
     tdnet_free(net);
     loop_log_done(&train_log);
     loop_log_done(&games_log);

@@ -23,10 +23,10 @@
 
 #include "train/loop.h"
 
-/* The `algorithm` of the config at `path` after --set overrides: *td = true
- * for "td", false for "az" or none. HOYLE_EINVAL for another value or a
+/* The `algorithm` of the config at `path` after --set overrides: 0 for "az"
+ * (or none), 1 for "td", 2 for "tdleaf". HOYLE_EINVAL for another value or a
  * config that does not load. */
-int train_config_algorithm(const char *path, char *const *sets, int num_sets, bool *td);
+int train_config_algorithm(const char *path, char *const *sets, int num_sets, int *algorithm);
 
 /* Run (or resume) the TD loop of the config at `path`; as train_run(). The
  * summary's samples are the positions learned from, steps the TD updates,

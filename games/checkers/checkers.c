@@ -68,6 +68,7 @@ static const game_vt_t ck_vt = {
     .move_from_string = ck_move_from_string,
     .move_to_string = ck_move_to_string,
     .evaluate = ck_evaluate,
+    .eval_terms = ck_eval_terms,
     .is_noisy = ck_is_noisy,
     .perft = ck_perft,
     .record_format = "PDN",

@@ -149,6 +149,9 @@ int ck_state_to_string(const game_t *g, const void *s, char *buf, size_t cap);
 
 /* ---- eval.c ---- */
 double ck_evaluate(const game_t *g, const void *s, int player);
+/* The heuristic as a linear model (the eval_terms slot of games/game.h). */
+int ck_eval_terms(const game_t *g, const void *s, int player, double *out, const char **names,
+                  double *weights);
 bool ck_is_noisy(const game_t *g, const void *s, int action);
 
 #endif

@@ -89,6 +89,7 @@ static const game_vt_t ch_vt = {
     .action_from_string = ch_action_from_string,
     .move_from_string = ch_move_from_string,
     .evaluate = ch_evaluate,
+    .eval_terms = ch_eval_terms,
     .is_noisy = ch_is_noisy,
     .noisy_actions = ch_noisy,
     .is_forcing = ch_is_forcing,

@@ -267,6 +267,9 @@ int ch_record_to_string(const game_t *g, const game_record_tags_t *tags, const v
 
 /* eval.c */
 double ch_evaluate(const game_t *g, const void *s, int player);
+/* The heuristic as a linear model (the eval_terms slot of games/game.h). */
+int ch_eval_terms(const game_t *g, const void *s, int player, double *out, const char **names,
+                  double *weights);
 bool ch_is_noisy(const game_t *g, const void *s, int action);
 /* The evaluation in centipawns for White (cg NULL: standard values), and
  * whether the side to move is in check (the forcing slot: alpha-beta's

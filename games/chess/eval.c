@@ -89,6 +89,25 @@ typedef struct score {
     int mg, eg;
 } score_t;
 
+/* The evaluation's terms, kept apart so that ch_eval_terms can weigh them (the eval_terms
+ * slot, games/game.h); ch_evaluate_cp sums them, as integers, to the same total. */
+enum {
+    CHG_PAWN,
+    CHG_KNIGHT,
+    CHG_BISHOP,
+    CHG_ROOK,
+    CHG_QUEEN, /* material, by piece */
+    CHG_SQUARES,
+    CHG_MOBILITY,
+    CHG_PASSED,
+    CHG_DOUBLED,
+    CHG_ISOLATED,
+    CHG_KING_ATTACK,
+    CHG_SHELTER,
+    CHG_PAIR,
+    CHG_COUNT
+};
+
 /* Squares strictly in front of the men of `b` from `color`'s side, on their files. */
 static inline uint64_t front_fill(int color, uint64_t b)
 {
@@ -120,19 +139,21 @@ static void eval_pawns(const ch_pos_t *p, int us, const int *value, score_t *s)
     for (uint64_t b = ours; b; b &= b - 1) {
         int sq = ch_lsb(b), idx = us == CH_WHITE ? sq ^ 56 : sq;
         int rel = us == CH_WHITE ? ch_rank(sq) : 7 - ch_rank(sq);
-        s->mg += value[CH_PAWN] + pst_mg[CH_PAWN][idx];
-        s->eg += value[CH_PAWN] + pawn_eg_rank[rel];
+        s[CHG_PAWN].mg += value[CH_PAWN];
+        s[CHG_PAWN].eg += value[CH_PAWN];
+        s[CHG_SQUARES].mg += pst_mg[CH_PAWN][idx];
+        s[CHG_SQUARES].eg += pawn_eg_rank[rel];
     }
     for (uint64_t b = ours & ~front_fill(them, theirs | beside(theirs)); b; b &= b - 1) {
         int sq = ch_lsb(b), rel = us == CH_WHITE ? ch_rank(sq) : 7 - ch_rank(sq);
-        s->mg += passed_mg[rel];
-        s->eg += passed_eg[rel];
+        s[CHG_PASSED].mg += passed_mg[rel];
+        s[CHG_PASSED].eg += passed_eg[rel];
     }
     int doubled = ch_popcount(ours & front_fill(them, ours));
-    s->mg -= 10 * doubled, s->eg -= 20 * doubled;
+    s[CHG_DOUBLED].mg -= 10 * doubled, s[CHG_DOUBLED].eg -= 20 * doubled;
     uint64_t files = front_fill(CH_WHITE, ours) | front_fill(CH_BLACK, ours) | ours;
     int isolated = ch_popcount(ours & ~beside(files));
-    s->mg -= 10 * isolated, s->eg -= 15 * isolated;
+    s[CHG_ISOLATED].mg -= 10 * isolated, s[CHG_ISOLATED].eg -= 15 * isolated;
 }
 
 /* Everything for one colour, added to s (White's sign applied by the caller). */
@@ -149,19 +170,21 @@ static void eval_side(const ch_pos_t *p, int us, const int *value, score_t *s, i
     for (int t = CH_KNIGHT; t <= CH_KING; t++) {
         for (uint64_t b = ch_pieces(p, us, t); b; b &= b - 1) {
             int sq = ch_lsb(b), idx = us == CH_WHITE ? sq ^ 56 : sq;
-            s->mg += value[t] + pst_mg[t][idx];
+            s[CHG_SQUARES].mg += pst_mg[t][idx];
             if (t == CH_KING) {
-                s->eg += king_eg[idx];
+                s[CHG_SQUARES].eg += king_eg[idx];
                 continue;
             }
-            s->eg += value[t] + pst_mg[t][idx];
+            s[CHG_PAWN + t].mg += value[t];
+            s[CHG_PAWN + t].eg += value[t];
+            s[CHG_SQUARES].eg += pst_mg[t][idx];
             uint64_t att = t == CH_KNIGHT   ? ch_knight_att[sq]
                            : t == CH_BISHOP ? ch_bishop_att(sq, occ)
                            : t == CH_ROOK   ? ch_rook_att(sq, occ)
                                             : ch_queen_att(sq, occ);
             int mob = ch_popcount(att & ~own & ~guarded) - mob_base[t];
-            s->mg += mob * mob_mg[t];
-            s->eg += mob * mob_eg[t];
+            s[CHG_MOBILITY].mg += mob * mob_mg[t];
+            s[CHG_MOBILITY].eg += mob * mob_eg[t];
             if (att & zone) {
                 attackers++;
                 units += attack_unit[t] * ch_popcount(att & zone);
@@ -172,7 +195,7 @@ static void eval_side(const ch_pos_t *p, int us, const int *value, score_t *s, i
     /* pressure on the enemy King: counts once two pieces join in */
     if (attackers >= 2) {
         int pen = units * units / 2;
-        s->mg += pen < 400 ? pen : 400;
+        s[CHG_KING_ATTACK].mg += pen < 400 ? pen : 400;
     }
     /* our King's shelter: pawns on the three files in front of a King on
      * its first two ranks (castled or not yet moved far) */
@@ -183,25 +206,65 @@ static void eval_side(const ch_pos_t *p, int us, const int *value, score_t *s, i
                                                    : 0xFFull << (8 * (ch_rank(k) - 1)));
         uint64_t shield2 = files & (us == CH_WHITE ? 0xFFull << (8 * (ch_rank(k) + 2))
                                                    : 0xFFull << (8 * (ch_rank(k) - 2)));
-        s->mg += 12 * ch_popcount(our_pawns & shield1) + 6 * ch_popcount(our_pawns & shield2);
+        s[CHG_SHELTER].mg +=
+            12 * ch_popcount(our_pawns & shield1) + 6 * ch_popcount(our_pawns & shield2);
         for (int f = ch_file(k) - 1; f <= ch_file(k) + 1; f++)
-            if (f >= 0 && f <= 7 && !(file_mask(f) & our_pawns)) s->mg -= 15; /* open file */
+            if (f >= 0 && f <= 7 && !(file_mask(f) & our_pawns))
+                s[CHG_SHELTER].mg -= 15; /* open file */
     }
 }
 
-int ch_evaluate_cp(const ch_game_t *cg, const ch_pos_t *p)
+/* White's terms minus Black's into g[CHG_COUNT], and the phase (24 = every piece, 0 = none). */
+static int eval_groups(const ch_game_t *cg, const ch_pos_t *p, score_t *g)
 {
     const int *value = cg && cg->seed_values ? value_seed : value_standard;
-    score_t w = {0, 0}, b = {0, 0};
+    score_t w[CHG_COUNT] = {{0, 0}}, b[CHG_COUNT] = {{0, 0}};
     int wb = 0, bb = 0, phase = 0;
     for (int t = CH_KNIGHT; t <= CH_QUEEN; t++)
         phase += phase_weight[t] * ch_popcount(p->pieces[t]);
     if (phase > 24) phase = 24;
-    eval_side(p, CH_WHITE, value, &w, &wb);
-    eval_side(p, CH_BLACK, value, &b, &bb);
-    int mg = w.mg - b.mg + (wb >= 2 ? 30 : 0) - (bb >= 2 ? 30 : 0);
-    int eg = w.eg - b.eg + (wb >= 2 ? 50 : 0) - (bb >= 2 ? 50 : 0);
+    eval_side(p, CH_WHITE, value, w, &wb);
+    eval_side(p, CH_BLACK, value, b, &bb);
+    w[CHG_PAIR] = wb >= 2 ? (score_t){30, 50} : (score_t){0, 0};
+    b[CHG_PAIR] = bb >= 2 ? (score_t){30, 50} : (score_t){0, 0};
+    for (int i = 0; i < CHG_COUNT; i++) g[i] = (score_t){w[i].mg - b[i].mg, w[i].eg - b[i].eg};
+    return phase;
+}
+
+int ch_evaluate_cp(const ch_game_t *cg, const ch_pos_t *p)
+{
+    score_t g[CHG_COUNT];
+    int phase = eval_groups(cg, p, g), mg = 0, eg = 0;
+    for (int i = 0; i < CHG_COUNT; i++) mg += g[i].mg, eg += g[i].eg;
     return (mg * phase + eg * (24 - phase)) / 24;
+}
+
+/* The eval_terms slot: each group's middlegame and endgame parts as separate terms, tapered
+ * by the phase and in units of 1000 centipawns for `player`, weight 1 each: the weighted
+ * sum is ch_evaluate's argument before the integer division of the taper. */
+int ch_eval_terms(const game_t *g, const void *state, int player, double *out, const char **names,
+                  double *weights)
+{
+    static const char *const n[2 * CHG_COUNT] = {
+        "pawn_mg",        "pawn_eg",        "knight_mg",   "knight_eg",   "bishop_mg",
+        "bishop_eg",      "rook_mg",        "rook_eg",     "queen_mg",    "queen_eg",
+        "squares_mg",     "squares_eg",     "mobility_mg", "mobility_eg", "passed_mg",
+        "passed_eg",      "doubled_mg",     "doubled_eg",  "isolated_mg", "isolated_eg",
+        "king_attack_mg", "king_attack_eg", "shelter_mg",  "shelter_eg",  "bishop_pair_mg",
+        "bishop_pair_eg"};
+    if (state == NULL) {
+        for (int i = 0; i < 2 * CHG_COUNT; i++) names[i] = n[i], weights[i] = 1;
+        return 2 * CHG_COUNT;
+    }
+    const ch_state_t *s = state;
+    score_t grp[CHG_COUNT];
+    int phase = eval_groups(ch_game(g), &s->pos, grp);
+    double sign = player == CH_WHITE ? 1 : -1;
+    for (int i = 0; i < CHG_COUNT; i++) {
+        out[2 * i] = sign * grp[i].mg * phase / 24000.0;
+        out[2 * i + 1] = sign * grp[i].eg * (24 - phase) / 24000.0;
+    }
+    return 2 * CHG_COUNT;
 }
 
 double ch_evaluate(const game_t *g, const void *state, int player)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `hoyle train` with algorithm td (train/td_loop.h) on a small backgammon config: a run
+# `hoyle train` with algorithms td and tdleaf (train/td_loop.h) on small configs: a run
 # killed with kill -9 part-way and resumed by the same command ends with nets identical byte
 # for byte to the uninterrupted run's (two worker threads); train.csv has a row per generation;
 # the net plays as the `td` agent (0-ply and plies=1) in a match; bad configs and bad model
@@ -70,4 +70,25 @@ bad "not for 'checkers" "$hoyle" match checkers "td(model=$dir/a/net-000005.td)"
 bad "no model" "$hoyle" match backgammon "td(model=nosuchmodel)" random --games 2
 head -c 100 "$dir/a/net-000005.td" >"$dir/short.td"
 bad "damaged" "$hoyle" match backgammon "td(model=$dir/short.td)" random --games 2
+# 6. algorithm tdleaf (train/tdleaf.h): checkers weights, killed and resumed the same
+leafcfg=$here/../../configs/train/checkers_tdleaf.yaml
+leaf=(--set train.games=20 --set td.sync_games=5 --set tdleaf.depth=2 --set eval.every=2
+      --set eval.games=4 --set train.minutes=0 --set train.generations=3 --quiet)
+"$hoyle" train "$leafcfg" --set output="$dir/la" "${leaf[@]}"
+grep -q "^2,.*,baseline," "$dir/la/eval.csv" || fail "tdleaf: no evaluation: $(cat "$dir/la/eval.csv")"
+"$hoyle" train "$leafcfg" --set output="$dir/lb" "${leaf[@]}" &
+pid=$!
+for _ in $(seq 1 1000); do [ -f "$dir/lb/state.txt" ] && break; sleep 0.01; done
+kill -9 "$pid" 2>/dev/null || true
+wait "$pid" 2>/dev/null || true
+"$hoyle" train "$leafcfg" --set output="$dir/lb" "${leaf[@]}"
+for g in 1 2 3; do
+  cmp -s "$dir/la/net-00000$g.eval" "$dir/lb/net-00000$g.eval" || fail "tdleaf: weights $g differ"
+done
+"$hoyle" match checkers "alphabeta(depth=2,eval=$dir/la/net-000003.eval)" random --games 2 --json \
+  >"$dir/lm.json"
+grep -q '"games":2' "$dir/lm.json" || fail "tdleaf match: $(cat "$dir/lm.json")"
+bad "heuristic of weighted terms" "$hoyle" train "$leafcfg" --set "game=checkers(variant=losing)" \
+  --set output="$dir/c"
+bad "not for 'chess" "$hoyle" match chess "alphabeta(eval=$dir/la/net-000003.eval)" random --games 2
 echo "train_td.sh: ok"

@@ -1,0 +1,107 @@
+/* eval_linear.c — weighted game heuristics and their files (eval_linear.h). */
+#include "mcts/eval_linear.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/file.h"
+
+#define EVAL_MAGIC "HOYLE-EVAL 1"
+
+int eval_linear_default(const game_t *g, eval_linear_t *e)
+{
+    memset(e, 0, sizeof *e);
+    e->g = g;
+    e->n = game_eval_terms(g, NULL, 0, NULL, e->names, e->w);
+    if (e->n <= 0)
+        return hoyle_error(HOYLE_EINVAL, "%s has no heuristic of weighted terms (eval=FILE)",
+                           g->spec);
+    return HOYLE_OK;
+}
+
+int eval_linear_save(const eval_linear_t *e, const char *path)
+{
+    char buf[8192];
+    int n = snprintf(buf, sizeof buf, EVAL_MAGIC "\ngame %s\nterms %d\n", e->g->spec, e->n);
+    for (int i = 0; i < e->n && n > 0 && (size_t)n < sizeof buf; i++)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "%s %.17g\n", e->names[i], e->w[i]);
+    if (n < 0 || (size_t)n >= sizeof buf)
+        return hoyle_error(HOYLE_EFULL, "eval weights '%s': too long", path);
+    return file_write_atomic(path, buf, (size_t)n);
+}
+
+/* One line without its newline into buf; false at the end of the file or a line too long. */
+static bool read_line(FILE *f, char *buf, size_t cap)
+{
+    if (!fgets(buf, (int)cap, f)) return false;
+    size_t len = strlen(buf);
+    if (len == 0 || buf[len - 1] != '\n') return false;
+    buf[len - 1] = '\0';
+    return true;
+}
+
+static int parse(FILE *f, const char *path, eval_linear_t *e)
+{
+    char line[1024];
+    if (!read_line(f, line, sizeof line) || strcmp(line, EVAL_MAGIC) != 0)
+        return hoyle_error(HOYLE_EINVAL, "'%s': not a hoyle evaluation file (no '%s' line)", path,
+                           EVAL_MAGIC);
+    if (!read_line(f, line, sizeof line) || strncmp(line, "game ", 5) != 0)
+        return hoyle_error(HOYLE_EINVAL, "'%s': line 2: no 'game SPEC'", path);
+    if (strcmp(line + 5, e->g->spec) != 0)
+        return hoyle_error(HOYLE_EINVAL, "'%s': weights for '%s', not for '%s'", path, line + 5,
+                           e->g->spec);
+    int n = -1;
+    char extra;
+    if (!read_line(f, line, sizeof line) || sscanf(line, "terms %d %c", &n, &extra) != 1 ||
+        n != e->n)
+        return hoyle_error(HOYLE_EINVAL, "'%s': line 3: want 'terms %d' (the game's terms)", path,
+                           e->n);
+    for (int i = 0; i < n; i++) {
+        char name[128];
+        double w;
+        if (!read_line(f, line, sizeof line) || sscanf(line, "%127s %lf %c", name, &w, &extra) != 2)
+            return hoyle_error(HOYLE_EINVAL, "'%s': line %d: want '%s WEIGHT'", path, 4 + i,
+                               e->names[i]);
+        if (strcmp(name, e->names[i]) != 0)
+            return hoyle_error(HOYLE_EINVAL, "'%s': line %d: term '%s', the game's is '%s'", path,
+                               4 + i, name, e->names[i]);
+        if (!isfinite(w) || fabs(w) > 1e6)
+            return hoyle_error(HOYLE_EINVAL, "'%s': line %d: weight %g out of range", path, 4 + i,
+                               w);
+        e->w[i] = w;
+    }
+    if (fgets(line, sizeof line, f))
+        return hoyle_error(HOYLE_EINVAL, "'%s': line %d: more than %d terms", path, 4 + n, n);
+    return HOYLE_OK;
+}
+
+int eval_linear_load(const char *path, const game_t *g, eval_linear_t *e)
+{
+    eval_linear_t tmp;
+    int status = eval_linear_default(g, &tmp);
+    if (status) return status;
+    FILE *f = fopen(path, "r");
+    if (f == NULL) return hoyle_error(HOYLE_EIO, "eval weights '%s': %s", path, strerror(errno));
+    status = parse(f, path, &tmp);
+    fclose(f);
+    if (!status) *e = tmp;
+    return status;
+}
+
+double eval_linear_value(const eval_linear_t *e, const void *s, int player, double *terms)
+{
+    double local[GAME_MAX_TERMS], *t = terms ? terms : local;
+    if (game_is_terminal(e->g, s)) {
+        for (int i = 0; i < e->n; i++) t[i] = 0;
+        return game_evaluate(e->g, s, player);
+    }
+    game_eval_terms(e->g, s, player, t, NULL, NULL);
+    double x = 0;
+    for (int i = 0; i < e->n; i++) x += e->w[i] * t[i];
+    return tanh(x);
+}

@@ -1,0 +1,267 @@
+/* test_tdleaf.c — TDLeaf(λ) and the weighted heuristics it learns
+ * (train/tdleaf.h, mcts/eval_linear.h): the update of a constructed game
+ * equals the formula computed by hand; the hand-set weights reproduce each
+ * game's heuristic; with quiescence in the principal variation, the search's
+ * value is the static value of its leaf (what TDLeaf learns from); weight
+ * files round-trip, are refused when foreign or damaged, and change the
+ * alpha-beta agent's play. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "games/game.h"
+#include "games/playout.h"
+#include "mcts/agent.h"
+#include "mcts/alphabeta.h"
+#include "mcts/eval_linear.h"
+#include "tests/harness.h"
+#include "train/tdleaf.h"
+
+/* v = (0.2, -0.1, 0.4) then the result 1; two terms per leaf. */
+static void test_update_by_hand(void)
+{
+    const game_t *g = NULL;
+    HARNESS_OK(game_create("checkers", &g));
+    eval_linear_t e;
+    HARNESS_OK(eval_linear_default(g, &e));
+    double w0[GAME_MAX_TERMS];
+    memcpy(w0, e.w, sizeof w0);
+    double v[4] = {0.2, -0.1, 0.4, 1.0}, terms[3 * GAME_MAX_TERMS] = {0};
+    double t[3][2] = {{1, 2}, {3, -1}, {0.5, 4}};
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 2; i++) terms[k * GAME_MAX_TERMS + i] = t[k][i];
+    double alpha = 0.1, lambda = 0.5, absd = 0;
+    tdleaf_update(&e, v, terms, 3, alpha, lambda, &absd);
+    double d[3] = {v[1] - v[0], v[2] - v[1], v[3] - v[2]};
+    double s[3];
+    s[2] = d[2];
+    s[1] = d[1] + lambda * d[2];
+    s[0] = d[0] + lambda * d[1] + lambda * lambda * d[2];
+    for (int i = 0; i < 2; i++) {
+        double want = w0[i];
+        for (int k = 0; k < 3; k++) want += alpha * (1 - v[k] * v[k]) * t[k][i] * s[k];
+        CU_ASSERT_DOUBLE_EQUAL(e.w[i], want, 1e-12);
+    }
+    for (int i = 2; i < e.n; i++) CU_ASSERT_EQUAL(e.w[i], w0[i]); /* zero terms: no change */
+    CU_ASSERT_DOUBLE_EQUAL(absd, fabs(d[0]) + fabs(d[1]) + fabs(d[2]), 1e-12);
+    game_free(g);
+}
+
+/* Random positions of `spec` (a few random actions from the start). */
+static int random_position(const game_t *g, rng_t *rng, void *s, int plies)
+{
+    int legal[1024];
+    double probs[1024];
+    game_init(g, s);
+    for (int i = 0; i < plies && !game_is_terminal(g, s); i++)
+        game_apply(g, s, game_random_action(g, s, rng, legal, probs));
+    return !game_is_terminal(g, s);
+}
+
+static void test_default_weights_are_the_heuristic(void)
+{
+    const char *specs[] = {"checkers", "chess"};
+    for (int k = 0; k < 2; k++) {
+        const game_t *g = NULL;
+        HARNESS_OK(game_create(specs[k], &g));
+        eval_linear_t e;
+        HARNESS_OK(eval_linear_default(g, &e));
+        rng_t rng;
+        rng_init(&rng, 11);
+        char *s = malloc(g->state_size);
+        int checked = 0;
+        double worst = 0;
+        for (int i = 0; i < 300; i++) {
+            if (!random_position(g, &rng, s, (int)rng_below(&rng, 60))) continue;
+            for (int p = 0; p < 2; p++) {
+                double a = eval_linear_value(&e, s, p, NULL), b = game_evaluate(g, s, p);
+                if (fabs(a - b) > worst) worst = fabs(a - b);
+                checked++;
+            }
+        }
+        /* chess's taper divides by 24 in integers: at most 1 cp, 1/1000 before tanh */
+        CU_ASSERT(worst < (k == 0 ? 1e-12 : 1.01e-3));
+        CU_ASSERT(checked > 300);
+        if (worst >= (k == 0 ? 1e-12 : 1.01e-3)) printf("\n  %s: off by %g\n", specs[k], worst);
+        free(s);
+        game_free(g);
+    }
+    const game_t *g = NULL;
+    eval_linear_t e;
+    HARNESS_OK(game_create("checkers(variant=losing)", &g));
+    CU_ASSERT(eval_linear_default(g, &e) < 0); /* no linear model for this variant */
+    game_free(g);
+}
+
+/* With qsearch_pv and no table, the value is the leaf's static value from the root
+ * mover's view (negamax signs): the property TDLeaf's leaf rests on. */
+static void test_pv_leaf_value(void)
+{
+    const char *specs[] = {"checkers", "chess"};
+    for (int k = 0; k < 2; k++) {
+        const game_t *g = NULL;
+        HARNESS_OK(game_create(specs[k], &g));
+        ab_params_t p;
+        ab_params_default(&p);
+        p.max_depth = 2;
+        p.tt_entries = 0;
+        p.quiescence = true;
+        p.qsearch_pv = true;
+        ab_t *t = NULL;
+        HARNESS_OK(ab_create(g, &p, &t));
+        rng_t rng;
+        rng_init(&rng, 3);
+        char *s = malloc(g->state_size), *leaf = malloc(g->state_size);
+        int checked = 0, deeper = 0;
+        for (int i = 0; i < 60; i++) {
+            if (!random_position(g, &rng, s, 4 + (int)rng_below(&rng, 40))) continue;
+            const ab_result_t *r;
+            HARNESS_OK(ab_search(t, s, &r));
+            int root = game_current_player(g, s);
+            memcpy(leaf, s, g->state_size);
+            for (int j = 0; j < r->pv_len; j++) HARNESS_OK(game_apply_checked(g, leaf, r->pv[j]));
+            deeper += r->pv_len > 2;
+            double v = game_evaluate(g, leaf, root);
+            CU_ASSERT_DOUBLE_EQUAL(r->value, v, 1e-12);
+            if (fabs(r->value - v) > 1e-12)
+                printf("\n  %s: value %.15g, leaf %.15g (pv %d)\n", specs[k], r->value, v,
+                       r->pv_len);
+            checked++;
+        }
+        CU_ASSERT(checked > 30);
+        CU_ASSERT(deeper > 0); /* some principal variations went on through captures */
+        free(s);
+        free(leaf);
+        ab_free(t);
+        game_free(g);
+    }
+}
+
+static void refused(const char *path, const game_t *g, const char *words)
+{
+    eval_linear_t e;
+    CU_ASSERT(eval_linear_load(path, g, &e) < 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), words));
+    if (!strstr(hoyle_last_error(), words))
+        printf("\n  got '%s', wanted '%s'\n", hoyle_last_error(), words);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_files_and_agent(void)
+{
+    const game_t *g = NULL, *chess = NULL;
+    HARNESS_OK(game_create("checkers", &g));
+    HARNESS_OK(game_create("chess", &chess));
+    char dir[] = "/tmp/hoyle-test-tdleaf-XXXXXX", path[256], bad[256], spec[512];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/w.eval", dir);
+    snprintf(bad, sizeof bad, "%s/bad.eval", dir);
+    eval_linear_t e, back;
+    HARNESS_OK(eval_linear_default(g, &e));
+    e.w[5] = 0.125;
+    HARNESS_OK(eval_linear_save(&e, path));
+    HARNESS_OK(eval_linear_load(path, g, &back));
+    CU_ASSERT(memcmp(back.w, e.w, sizeof e.w) == 0);
+    refused(path, chess, "not for 'chess");
+    write_text(bad, "HOYLE-EVAL 1\ngame checkers(variant=english)\nterms 8\nmen x\n");
+    refused(bad, g, "line 4");
+    write_text(bad, "HOYLE-EVAL 1\ngame checkers(variant=english)\nterms 2\n");
+    refused(bad, g, "terms 8");
+    write_text(bad, "HOYLE-EVAL 2\n");
+    refused(bad, g, "not a hoyle evaluation file");
+    FILE *f = fopen(path, "r"), *o = fopen(bad, "w");
+    char line[256];
+    for (int i = 0; fgets(line, sizeof line, f); i++) fputs(i == 4 ? "queens 1\n" : line, o);
+    fclose(f);
+    fclose(o);
+    refused(bad, g, "term 'queens'");
+    /* the agent: the hand-set weights play as alphabeta; negated weights play otherwise */
+    eval_linear_t neg = e;
+    for (int i = 0; i < neg.n; i++) neg.w[i] = -neg.w[i];
+    HARNESS_OK(eval_linear_save(&neg, bad));
+    snprintf(spec, sizeof spec, "alphabeta(depth=3,eval=%s)", bad);
+    agent_t *a = NULL, *b = NULL;
+    HARNESS_OK(agent_create(g, spec, 1, &a));
+    HARNESS_OK(agent_create(g, "alphabeta(depth=3)", 1, &b));
+    rng_t rng;
+    rng_init(&rng, 5);
+    char *s = malloc(g->state_size);
+    int differ = 0;
+    for (int i = 0; i < 20; i++) {
+        if (!random_position(g, &rng, s, 6 + i)) continue;
+        int x, y;
+        HARNESS_OK(agent_act(a, s, &x));
+        HARNESS_OK(agent_act(b, s, &y));
+        CU_ASSERT(game_is_legal(g, s, x));
+        differ += x != y;
+    }
+    CU_ASSERT(differ > 0);
+    agent_free(a);
+    a = NULL;
+    snprintf(spec, sizeof spec, "alphabeta(eval=%s/none.eval)", dir);
+    CU_ASSERT(agent_create(g, spec, 1, &a) < 0);
+    CU_ASSERT_PTR_NULL(a);
+    agent_free(b);
+    free(s);
+    unlink(path);
+    unlink(bad);
+    rmdir(dir);
+    game_free(g);
+    game_free(chess);
+}
+
+/* A whole learning game: the weights move, and two learners with the same stream agree. */
+static void test_learn_game(void)
+{
+    const game_t *g = NULL;
+    HARNESS_OK(game_create("checkers", &g));
+    eval_linear_t e;
+    HARNESS_OK(eval_linear_default(g, &e));
+    tdleaf_params_t p = {.alpha = 1e-3,
+                         .lambda = 0.7,
+                         .depth = 2,
+                         .quiescence = true,
+                         .opening_plies = 4,
+                         .max_moves = 100};
+    tdleaf_t l1, l2;
+    HARNESS_OK(tdleaf_init(&l1, g, &e, &p));
+    HARNESS_OK(tdleaf_init(&l2, g, &e, &p));
+    rng_t r1, r2;
+    rng_init(&r1, 7);
+    rng_init(&r2, 7);
+    tdleaf_stats_t s1 = {0}, s2 = {0};
+    HARNESS_OK(tdleaf_learn_game(&l1, &r1, &s1));
+    HARNESS_OK(tdleaf_learn_game(&l2, &r2, &s2));
+    CU_ASSERT_EQUAL(s1.games, 1);
+    CU_ASSERT(s1.moves > 10);
+    CU_ASSERT(memcmp(l1.w.w, l2.w.w, sizeof l1.w.w) == 0);
+    double moved = 0;
+    for (int i = 0; i < e.n; i++) moved += fabs(l1.w.w[i] - e.w[i]);
+    CU_ASSERT(moved > 0);
+    tdleaf_done(&l1);
+    tdleaf_done(&l2);
+    game_free(g);
+}
+
+int main(void)
+{
+    static const harness_test_t tests[] = {
+        {"update equals the formula by hand", test_update_by_hand},
+        {"hand-set weights are the heuristic", test_default_weights_are_the_heuristic},
+        {"search value is the PV leaf's value", test_pv_leaf_value},
+        {"weight files and the alphabeta agent", test_files_and_agent},
+        {"a learning game", test_learn_game},
+        {NULL, NULL},
+    };
+    return harness_run("tdleaf", tests);
+}
