@@ -271,14 +271,24 @@ static void net_path(const td_run_t *r, int64_t gen, char *buf, size_t cap)
     snprintf(buf, cap, "%s/net-%06" PRId64 ".%s", r->dir, gen, r->leaf ? "eval" : "td");
 }
 
-/* One worker of a round: its copy of the net, traces, scratch and stream. */
+/* The model a run learns: a TD net, or with tdleaf the heuristic's weights. */
+typedef struct model {
+    tdnet_t *net;
+    eval_linear_t weights;
+} model_t;
+
+/* One worker of a round: its copy of the model with what learning it needs (a TD net's
+ * traces and scratch, or a TDLeaf learner, whose search points into it: workers never
+ * move), and its stream. */
 typedef struct worker {
     const td_run_t *r;
     tdnet_t *net;
     tdnet_trace_t trace;
     td_scratch_t t;
-    rng_t rng;
     td_learn_params_t lp;
+    tdleaf_t leaf;
+    tdleaf_stats_t leaf_stats;
+    rng_t rng;
     int64_t games; /* this round's */
     td_learn_stats_t stats;
     int status;
@@ -290,33 +300,41 @@ static void *worker_run(void *arg)
     worker_t *w = arg;
     w->status = HOYLE_OK;
     for (int64_t i = 0; i < w->games && !w->status; i++)
-        w->status = td_learn_game(w->r->g, w->net, &w->lp, &w->rng, &w->t, &w->trace, &w->stats);
+        w->status = w->r->leaf ? tdleaf_learn_game(&w->leaf, &w->rng, &w->leaf_stats)
+                               : td_learn_game(w->r->g, w->net, &w->lp, &w->rng, &w->t, &w->trace,
+                                               &w->stats);
     if (w->status) snprintf(w->error, sizeof w->error, "%s", hoyle_last_error());
     return NULL;
 }
 
 static void workers_free(worker_t *w, int n)
 {
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; w && i < n; i++) {
         tdnet_trace_done(&w[i].trace);
         td_scratch_done(&w[i].t);
         tdnet_free(w[i].net);
+        tdleaf_done(&w[i].leaf);
     }
     free(w);
 }
 
-static int workers_make(const td_run_t *r, const tdnet_t *master, worker_t **out)
+static int workers_make(const td_run_t *r, const model_t *m, worker_t **out)
 {
     worker_t *w = calloc((size_t)r->workers, sizeof *w);
     if (w == NULL) return hoyle_error(HOYLE_ENOMEM, "train: out of memory");
     int status = HOYLE_OK;
     for (int i = 0; i < r->workers && !status; i++) {
         w[i].r = r;
+        if (r->leaf) {
+            status = tdleaf_init(&w[i].leaf, r->g, &m->weights, &r->lp);
+            continue;
+        }
         rng_t none;
         rng_init(&none, 0);
-        status = tdnet_create(master->inputs, master->hidden, master->heads, 0, &none, &w[i].net);
-        if (!status) tdnet_copy(w[i].net, master);
-        if (!status) status = tdnet_trace_init(&w[i].trace, master);
+        const tdnet_t *n = m->net;
+        status = tdnet_create(n->inputs, n->hidden, n->heads, 0, &none, &w[i].net);
+        if (!status) tdnet_copy(w[i].net, n);
+        if (!status) status = tdnet_trace_init(&w[i].trace, n);
         if (!status) status = td_scratch_init(&w[i].t, r->g, w[i].net);
     }
     if (status) {
@@ -327,16 +345,45 @@ static int workers_make(const td_run_t *r, const tdnet_t *master, worker_t **out
     return HOYLE_OK;
 }
 
-/* One generation: rounds of parallel games, each round's nets averaged into `master`. */
-static int generation(const td_run_t *r, tdnet_t *master, worker_t *w, int64_t gen,
-                      int64_t games_before, progress_t *pg, td_learn_stats_t *total)
+/* The model's parameters into a worker's copy, and back as the mean of the copies that
+ * played (a worker with no game this round kept the master's). */
+static void model_copy_in(const model_t *m, worker_t *w)
+{
+    if (w->r->leaf)
+        memcpy(w->leaf.w.w, m->weights.w, sizeof m->weights.w);
+    else
+        tdnet_copy(w->net, m->net);
+}
+
+static void model_average(const td_run_t *r, model_t *m, const worker_t *w)
+{
+    int n = 0;
+    for (int i = 0; i < r->workers; i++) n += w[i].games > 0;
+    size_t P = r->leaf ? (size_t)m->weights.n : m->net->num_params;
+    for (size_t p = 0; p < P; p++) {
+        double s = 0;
+        for (int i = 0; i < r->workers; i++)
+            if (w[i].games > 0) s += r->leaf ? w[i].leaf.w.w[p] : w[i].net->params[p];
+        if (r->leaf)
+            m->weights.w[p] = s / n;
+        else
+            m->net->params[p] = (float)(s / n);
+    }
+}
+
+/* One generation: rounds of parallel games, each round's copies averaged into the model. */
+static int generation(const td_run_t *r, model_t *m, worker_t *w, int64_t gen, int64_t games_before,
+                      progress_t *pg, td_learn_stats_t *total)
 {
     double frac = fmin(1.0, (double)games_before / (double)r->alpha_games);
     double alpha = r->alpha + (r->alpha_end - r->alpha) * frac;
     for (int i = 0; i < r->workers; i++) {
         rng_init(&w[i].rng, rng_mix(r->seed ^ rng_mix((uint64_t)gen * 1000003ULL + (uint64_t)i)));
         w[i].lp = (td_learn_params_t){.alpha = alpha, .lambda = r->lambda, .explore = r->explore};
+        w[i].leaf.p.alpha = alpha;
+        w[i].leaf.p.lambda = r->lambda;
         memset(&w[i].stats, 0, sizeof w[i].stats);
+        memset(&w[i].leaf_stats, 0, sizeof w[i].leaf_stats);
     }
     int64_t left = r->games_per_gen;
     while (left > 0) {
@@ -346,7 +393,7 @@ static int generation(const td_run_t *r, tdnet_t *master, worker_t *w, int64_t g
         bool started[TD_MAX_WORKERS] = {false};
         for (int i = 0; i < r->workers; i++) {
             w[i].games = round / r->workers + (i < round % r->workers);
-            tdnet_copy(w[i].net, master);
+            model_copy_in(m, &w[i]);
         }
         for (int i = 1; i < r->workers; i++)
             started[i] = pthread_create(&th[i], NULL, worker_run, &w[i]) == 0;
@@ -359,15 +406,7 @@ static int generation(const td_run_t *r, tdnet_t *master, worker_t *w, int64_t g
         }
         for (int i = 0; i < r->workers; i++)
             if (w[i].status) return hoyle_error(w[i].status, "%s", w[i].error);
-        /* the average of the copies that played (a worker with no game kept master's) */
-        int n = 0;
-        for (int i = 0; i < r->workers; i++) n += w[i].games > 0;
-        for (size_t p = 0; p < master->num_params; p++) {
-            double s = 0;
-            for (int i = 0; i < r->workers; i++)
-                if (w[i].games > 0) s += w[i].net->params[p];
-            master->params[p] = (float)(s / n);
-        }
+        model_average(r, m, w);
         left -= round;
         char extra[64];
         snprintf(extra, sizeof extra, "gen %" PRId64, gen);
@@ -376,150 +415,51 @@ static int generation(const td_run_t *r, tdnet_t *master, worker_t *w, int64_t g
     }
     memset(total, 0, sizeof *total);
     for (int i = 0; i < r->workers; i++) {
-        total->games += w[i].stats.games;
-        total->moves += w[i].stats.moves;
-        total->abs_delta += w[i].stats.abs_delta;
-        total->first_wins += w[i].stats.first_wins;
-        total->draws += w[i].stats.draws;
-        total->gammons += w[i].stats.gammons;
+        const tdleaf_stats_t *ls = &w[i].leaf_stats;
+        const td_learn_stats_t *s = &w[i].stats;
+        total->games += r->leaf ? ls->games : s->games;
+        total->moves += r->leaf ? ls->moves : s->moves;
+        total->abs_delta += r->leaf ? ls->abs_delta : s->abs_delta;
+        total->first_wins += r->leaf ? ls->first_wins : s->first_wins;
+        total->draws += r->leaf ? ls->draws : s->draws;
+        /* tdleaf: the column counts the games stopped at the move limit */
+        total->gammons += r->leaf ? ls->stopped : s->gammons;
     }
     return HOYLE_OK;
 }
 
-/* net-0: a fresh net (weights from the seed), or the stored one of a resumed run. */
-static int first_net(const td_run_t *r, int64_t gen, tdnet_t **out)
+/* Generation `gen`'s model: the stored one of a resumed run, or for a fresh run a net with
+ * weights from the seed (TD) or the game's hand-set weights (TDLeaf), written as net 0. */
+static int model_first(const td_run_t *r, int64_t gen, model_t *m)
 {
     char path[1200];
     net_path(r, gen, path, sizeof path);
-    if (gen > 0 || access(path, R_OK) == 0) {
-        int status = tdnet_load(path, r->g, out);
-        if (!status) status = td_net_check(r->g, *out, path);
-        return status;
+    bool stored = gen > 0 || access(path, R_OK) == 0;
+    if (r->leaf) {
+        if (stored) return eval_linear_load(path, r->g, &m->weights);
+        int status = eval_linear_default(r->g, &m->weights);
+        return status ? status : eval_linear_save(&m->weights, path);
+    }
+    if (stored) {
+        int status = tdnet_load(path, r->g, &m->net);
+        return status ? status : td_net_check(r->g, m->net, path);
     }
     rng_t rng;
     rng_init(&rng, rng_mix(r->seed ^ 0x7464ULL));
     int inputs = td_features_size(r->g, r->features);
     game_outcome_heads_t h;
     game_outcome_heads(r->g, &h);
-    int status = tdnet_create(inputs, r->hidden, h.n, r->init, &rng, out);
+    int status = tdnet_create(inputs, r->hidden, h.n, r->init, &rng, &m->net);
     if (status) return status;
-    snprintf((*out)->game, sizeof(*out)->game, "%s", r->g->spec);
-    snprintf((*out)->features, sizeof(*out)->features, "%s", r->features);
-    (*out)->signature = td_features_signature(r->g, strcmp(r->features, "expert") == 0);
-    return tdnet_save(*out, path);
+    snprintf(m->net->game, sizeof m->net->game, "%s", r->g->spec);
+    snprintf(m->net->features, sizeof m->net->features, "%s", r->features);
+    m->net->signature = td_features_signature(r->g, strcmp(r->features, "expert") == 0);
+    return tdnet_save(m->net, path);
 }
 
-/* ---- TDLeaf(λ): the model is the heuristic's weights ---- */
-
-/* One TDLeaf worker: its learner (whose search points into it: it never moves). */
-typedef struct leaf_worker {
-    tdleaf_t l;
-    rng_t rng;
-    int64_t games;
-    tdleaf_stats_t stats;
-    int status;
-    char error[HOYLE_ERROR_MAX];
-} leaf_worker_t;
-
-static void *leaf_worker_run(void *arg)
+static int model_save(const td_run_t *r, const model_t *m, const char *path)
 {
-    leaf_worker_t *w = arg;
-    w->status = HOYLE_OK;
-    for (int64_t i = 0; i < w->games && !w->status; i++)
-        w->status = tdleaf_learn_game(&w->l, &w->rng, &w->stats);
-    if (w->status) snprintf(w->error, sizeof w->error, "%s", hoyle_last_error());
-    return NULL;
-}
-
-static void leaf_workers_free(leaf_worker_t *w, int n)
-{
-    for (int i = 0; w && i < n; i++) tdleaf_done(&w[i].l);
-    free(w);
-}
-
-static int leaf_workers_make(const td_run_t *r, const eval_linear_t *master, leaf_worker_t **out)
-{
-    leaf_worker_t *w = calloc((size_t)r->workers, sizeof *w);
-    if (w == NULL) return hoyle_error(HOYLE_ENOMEM, "train: out of memory");
-    int status = HOYLE_OK;
-    for (int i = 0; i < r->workers && !status; i++)
-        status = tdleaf_init(&w[i].l, r->g, master, &r->lp);
-    if (status) {
-        leaf_workers_free(w, r->workers);
-        return status;
-    }
-    *out = w;
-    return HOYLE_OK;
-}
-
-/* One TDLeaf generation: as generation() with the weights averaged after each round. */
-static int leaf_generation(const td_run_t *r, eval_linear_t *master, leaf_worker_t *w, int64_t gen,
-                           int64_t games_before, progress_t *pg, td_learn_stats_t *total)
-{
-    double frac = fmin(1.0, (double)games_before / (double)r->alpha_games);
-    double alpha = r->alpha + (r->alpha_end - r->alpha) * frac;
-    for (int i = 0; i < r->workers; i++) {
-        rng_init(&w[i].rng, rng_mix(r->seed ^ rng_mix((uint64_t)gen * 1000003ULL + (uint64_t)i)));
-        w[i].l.p.alpha = alpha;
-        w[i].l.p.lambda = r->lambda;
-        memset(&w[i].stats, 0, sizeof w[i].stats);
-    }
-    int64_t left = r->games_per_gen;
-    while (left > 0) {
-        int64_t round =
-            left < (int64_t)r->sync_games * r->workers ? left : (int64_t)r->sync_games * r->workers;
-        pthread_t th[TD_MAX_WORKERS];
-        bool started[TD_MAX_WORKERS] = {false};
-        for (int i = 0; i < r->workers; i++) {
-            w[i].games = round / r->workers + (i < round % r->workers);
-            memcpy(w[i].l.w.w, master->w, sizeof master->w);
-        }
-        for (int i = 1; i < r->workers; i++)
-            started[i] = pthread_create(&th[i], NULL, leaf_worker_run, &w[i]) == 0;
-        leaf_worker_run(&w[0]);
-        for (int i = 1; i < r->workers; i++) {
-            if (started[i])
-                pthread_join(th[i], NULL);
-            else
-                leaf_worker_run(&w[i]);
-        }
-        for (int i = 0; i < r->workers; i++)
-            if (w[i].status) return hoyle_error(w[i].status, "%s", w[i].error);
-        int n = 0;
-        for (int i = 0; i < r->workers; i++) n += w[i].games > 0;
-        for (int k = 0; k < master->n; k++) {
-            double s = 0;
-            for (int i = 0; i < r->workers; i++)
-                if (w[i].games > 0) s += w[i].l.w.w[k];
-            master->w[k] = s / n;
-        }
-        left -= round;
-        char extra[64];
-        snprintf(extra, sizeof extra, "gen %" PRId64, gen);
-        progress_update(pg, games_before + r->games_per_gen - left, games_before + r->games_per_gen,
-                        extra, 0);
-    }
-    memset(total, 0, sizeof *total);
-    for (int i = 0; i < r->workers; i++) {
-        total->games += w[i].stats.games;
-        total->moves += w[i].stats.moves;
-        total->abs_delta += w[i].stats.abs_delta;
-        total->first_wins += w[i].stats.first_wins;
-        total->draws += w[i].stats.draws;
-        total->gammons += w[i].stats.stopped; /* the column counts games stopped at max_moves */
-    }
-    return HOYLE_OK;
-}
-
-/* Generation 0's weights: the game's hand-set ones (written as net-000000.eval), or the
- * stored ones of a resumed run. */
-static int first_weights(const td_run_t *r, int64_t gen, eval_linear_t *e)
-{
-    char path[1200];
-    net_path(r, gen, path, sizeof path);
-    if (gen > 0 || access(path, R_OK) == 0) return eval_linear_load(path, r->g, e);
-    int status = eval_linear_default(r->g, e);
-    return status ? status : eval_linear_save(e, path);
+    return r->leaf ? eval_linear_save(&m->weights, path) : tdnet_save(m->net, path);
 }
 
 static int start(td_run_t *r, loop_state_t *st, bool *resumed)
@@ -555,14 +495,11 @@ static int log_generation(loop_log_t *log, const loop_state_t *st, const td_lear
 static int loop(td_run_t *r, loop_state_t *st, FILE *progress, train_summary_t *out)
 {
     char path[1200];
-    tdnet_t *net = NULL;
+    model_t m = {0};
     worker_t *w = NULL;
-    eval_linear_t weights;
-    leaf_worker_t *lw = NULL;
     loop_log_t train_log = {0}, games_log = {0}, eval_log = {0};
-    int status =
-        r->leaf ? first_weights(r, st->generation, &weights) : first_net(r, st->generation, &net);
-    if (!status) status = r->leaf ? leaf_workers_make(r, &weights, &lw) : workers_make(r, net, &w);
+    int status = model_first(r, st->generation, &m);
+    if (!status) status = workers_make(r, &m, &w);
     snprintf(path, sizeof path, "%s/train.csv", r->dir);
     if (!status) status = loop_log_open(&train_log, path, TRAIN_CSV_HEADER, st->generation);
     snprintf(path, sizeof path, "%s/eval_games.csv", r->dir);
@@ -588,10 +525,9 @@ static int loop(td_run_t *r, loop_state_t *st, FILE *progress, train_summary_t *
         int64_t gen = st->generation;
         double frac = fmin(1.0, (double)st->games / (double)r->alpha_games);
         double alpha = r->alpha + (r->alpha_end - r->alpha) * frac;
-        status = r->leaf ? leaf_generation(r, &weights, lw, gen, st->games, &pg, &s)
-                         : generation(r, net, w, gen, st->games, &pg, &s);
+        status = generation(r, &m, w, gen, st->games, &pg, &s);
         net_path(r, gen + 1, path, sizeof path);
-        if (!status) status = r->leaf ? eval_linear_save(&weights, path) : tdnet_save(net, path);
+        if (!status) status = model_save(r, &m, path);
         double secs = clock_seconds() - t0;
         st->generation = gen + 1;
         st->games += s.games;
@@ -625,9 +561,8 @@ static int loop(td_run_t *r, loop_state_t *st, FILE *progress, train_summary_t *
                           s.games ? (double)s.first_wins / s.games : 0);
     }
     progress_clear(&pg);
-    workers_free(w, w ? r->workers : 0);
-    leaf_workers_free(lw, r->workers);
-    tdnet_free(net);
+    workers_free(w, r->workers);
+    tdnet_free(m.net);
     loop_log_done(&train_log);
     loop_log_done(&games_log);
     loop_log_done(&eval_log);
