@@ -203,6 +203,12 @@ class Error(ValueError):
         self.code = code
 
 
+class WrongType(Error, TypeError):
+    """An argument of the wrong Python type (None for a game, a float for an
+    action): both a hoyle.Error (ValueError) and a TypeError, so either
+    except clause catches it."""
+
+
 def last_error():
     return ffi.string(lib.hoyle_last_error()).decode("utf-8", "replace")
 
@@ -217,7 +223,7 @@ def check(rc):
 def text(s, what="text"):
     """A str argument as bytes for a char *: ValueError for other types and NULs."""
     if not isinstance(s, str):
-        raise Error(f"{what}: expected a str, got {type(s).__name__}")
+        raise WrongType(f"{what}: expected a str, got {type(s).__name__}")
     if "\0" in s:
         raise Error(f"{what}: contains a NUL character")
     return s.encode("utf-8")
