@@ -14,7 +14,10 @@ Any spec works through hoyle.gymnasium.HoyleEnv(spec, ...) too.
 """
 import re
 
-import gymnasium
+try:
+    import gymnasium
+except ImportError as e:  # say what is missing and what works without it
+    raise ImportError(f"hoyle.gymnasium needs Gymnasium ({e}); hoyle.SingleAgentEnv works without") from e
 
 from .env import make_game
 from .game import games

@@ -12,9 +12,12 @@ for the mover (-1, the game over, info["illegal_action"]) and PettingZoo's
 OrderEnforcingWrapper (reset() before anything else). There is no
 ParallelEnv: every hoyle game is turn-based, one agent acts at a time.
 """
-import gymnasium
-import pettingzoo
-from pettingzoo.utils import wrappers
+try:
+    import gymnasium
+    import pettingzoo
+    from pettingzoo.utils import wrappers
+except ImportError as e:  # say what is missing and what works without it
+    raise ImportError(f"hoyle.pettingzoo needs PettingZoo and Gymnasium ({e}); hoyle.AECEnv works without") from e
 
 from .env import AECEnv
 
