@@ -20,6 +20,7 @@ from .agent import Agent, play, match
 from .data import Record, Samples, records, samples
 from .env import AECEnv
 from .single import SingleAgentEnv
+from .vector import VectorEnv
 from .spaces import Box, Discrete, Dict
 from . import spaces
 
@@ -27,6 +28,6 @@ __version__ = _ffi.string(_clib.api_version()).decode()
 
 __all__ = [
     "Error", "WrongType", "CHANCE", "TERMINAL", "Game", "State", "Playouts", "games", "perft", "Agent",
-    "play", "match", "Record", "Samples", "records", "samples", "AECEnv", "SingleAgentEnv",
+    "play", "match", "Record", "Samples", "records", "samples", "AECEnv", "SingleAgentEnv", "VectorEnv",
     "Box", "Discrete", "Dict", "spaces", "library_path",
 ]
