@@ -76,6 +76,18 @@ typedef struct sample_set {
     uint8_t *flags;
 } sample_set_t;
 
+typedef struct api_vec api_vec_t;
+typedef struct api_vec_out {
+    float *obs;
+    int8_t *mask;
+    int32_t *legal;
+    int32_t *num_legal;
+    float *rewards;
+    int8_t *terminated;
+    int8_t *truncated;
+    float *final_obs;
+} api_vec_out_t;
+
 const char *hoyle_last_error(void);
 void hoyle_clear_error(void);
 uint64_t rng_mix(uint64_t x);
@@ -126,17 +138,6 @@ int agent_game_capacity(const game_t *g);
 int api_random_playouts(const game_t *g, const void *start, int64_t n, uint64_t seed,
                         double *returns, int32_t *lengths);
 
-typedef struct api_vec api_vec_t;
-typedef struct api_vec_out {
-    float *obs;
-    int8_t *mask;
-    int32_t *legal;
-    int32_t *num_legal;
-    float *rewards;
-    int8_t *terminated;
-    int8_t *truncated;
-    float *final_obs;
-} api_vec_out_t;
 int api_vec_create(const game_t *g, int n, const char *opponent, int player, int max_moves,
                    int illegal_lose, api_vec_t **out);
 void api_vec_free(api_vec_t *v);

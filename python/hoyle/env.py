@@ -17,8 +17,8 @@ decision states.
 import numpy as np
 
 from . import spaces as hoyle_spaces
-from ._lib import Error
-from .game import Game, _int
+from ._lib import PLAYER_CHANCE, PLAYER_TERMINAL, Error
+from .game import INT_MAX, Game, _int
 
 RENDER_CELL = 24  # pixels per board cell in render_mode="rgb_array"
 
@@ -42,7 +42,7 @@ def obs_high(game):
 def resolve_chance(state, rng, observer=None):
     """Sample chance outcomes until a player is to move (or the end);
     `observer` (an Agent) observes each."""
-    while state.is_chance:
+    while state.current_player == PLAYER_CHANCE:
         outcomes = state.chance_outcomes()
         p = np.array([q for _, q in outcomes], dtype=np.float64)
         a = outcomes[rng.choice(len(outcomes), p=p / p.sum())][0]
@@ -53,15 +53,14 @@ def resolve_chance(state, rng, observer=None):
 
 def legal_mask(game, state):
     m = np.zeros(game.num_actions, dtype=np.int8)
-    if not state.is_terminal:
-        m[state.legal_actions()] = 1
+    m[state.legal_actions()] = 1  # none at the end
     return m
 
 
 def check_action(game, action):
     """`action` as an int in the action space, or Error (outside the space:
     a caller's mistake, whatever the illegal-action policy)."""
-    a = _int(action)
+    a = action if type(action) is int and 0 <= action <= INT_MAX else _int(action)
     if not 0 <= a < game.num_actions:
         raise Error(f"step: action {a} is outside the action space 0..{game.num_actions - 1}")
     return a
@@ -272,21 +271,21 @@ class AECEnv:
     def _after_move(self, p):
         """Rewards, terminations and truncations after a legal move by seat p."""
         s = self.game_state
-        self.rewards = {a: 0.0 for a in self.agents}
-        if s.is_terminal:
+        cp = s.current_player
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if cp == PLAYER_TERMINAL:
             for a, r in zip(self.possible_agents, s.returns()):
                 self.rewards[a] = r
                 self.terminations[a] = True
-        else:
-            nxt = self.possible_agents[s.current_player]
-            moves_up = self.max_moves and self.moves >= self.max_moves and s.current_player != p
-            cycles_up = self.max_cycles and self.steps[nxt] >= self.max_cycles
-            if moves_up or cycles_up:
-                for a in self.agents:
-                    self.truncations[a] = True
-        for a in self.agents:
-            self._cumulative_rewards[a] += self.rewards[a]
-        self.agent_selection = self.possible_agents[s.current_player] if not s.is_terminal else self.agents[0]
+                self._cumulative_rewards[a] += r
+            self.agent_selection = self.agents[0]
+            return
+        nxt = self.agent_selection = self.possible_agents[cp]
+        moves_up = self.max_moves and self.moves >= self.max_moves and cp != p
+        cycles_up = self.max_cycles and self.steps[nxt] >= self.max_cycles
+        if moves_up or cycles_up:
+            for a in self.agents:
+                self.truncations[a] = True
 
     def _lose_illegal(self, agent, action):
         self.rewards = {a: 0.0 for a in self.agents}

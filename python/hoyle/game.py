@@ -231,10 +231,13 @@ class State:
         to move, else 0) as a float32 array of game.obs_shape."""
         if player is None:
             player = max(self.current_player, 0)
+        elif type(player) is not int:
+            player = _int(player, "player")
         out = np.empty(self.game.obs_shape, dtype=np.float32)
-        player = _int(player, "player")
         with self._lock:
-            check(lib.api_state_observe(self._g, self._s, player, ffi.cast("float *", out.ctypes.data)))
+            rc = lib.api_state_observe(self._g, self._s, player, ffi.from_buffer("float[]", out))
+        if rc < 0:
+            check(rc)
         return out
 
     @property

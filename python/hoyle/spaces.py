@@ -96,10 +96,11 @@ class Discrete(Space):
             return self.start + int(self.np_random.choice(self.n, p=p / p.sum()))
         if mask is None:
             return self.start + int(self.np_random.integers(self.n))
-        choices = np.flatnonzero(np.asarray(mask))
+        choices = np.asarray(mask).nonzero()[0]
         if choices.size == 0:
             return self.start
-        return self.start + int(self.np_random.choice(choices))
+        # one uniform draw scaled to the count: Generator.choice costs ~10x more per call
+        return self.start + int(choices[int(self.np_random.random() * choices.size)])
 
     def __eq__(self, other):
         return isinstance(other, Discrete) and (self.n, self.start) == (other.n, other.start)
