@@ -22,6 +22,7 @@ except ImportError as e:  # say what is missing and what works without it
 from .env import make_game
 from .game import games
 from .single import SingleAgentEnv
+from .vector import VectorEnv
 
 
 class HoyleEnv(SingleAgentEnv, gymnasium.Env):
@@ -43,6 +44,34 @@ class HoyleEnv(SingleAgentEnv, gymnasium.Env):
 
     def __str__(self):
         return f"<HoyleEnv {self.game.spec}>"
+
+
+class HoyleVectorEnv(VectorEnv, gymnasium.vector.VectorEnv):
+    """hoyle.VectorEnv (n games stepped in one C call) as a
+    gymnasium.vector.VectorEnv: batched spaces from gymnasium.spaces
+    (observation_space a Box of [n, C, H, W], action_space MultiDiscrete)
+    and the same-step auto-reset declared in metadata. The arrays returned
+    are the environment's own, rewritten by the next step."""
+
+    spaces = gymnasium.spaces
+
+    def __init__(self, game, n, opponent=None, player=0, max_moves=0, illegal="lose", render_mode=None):
+        VectorEnv.__init__(self, game, n, opponent, player, max_moves, illegal, render_mode)
+        self.metadata = dict(VectorEnv.metadata, autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP)
+        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, n)
+        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, n)
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self.action_space.seed(seed if isinstance(seed, int) else int(seed[0]))
+        return VectorEnv.reset(self, seed, options)
+
+
+def make_vec(game, n, opponent="random", **kw):
+    """HoyleVectorEnv for `game` (a spec or a registered id's spec), with
+    the opponent only for a two-player game."""
+    g = make_game(game)
+    return HoyleVectorEnv(g, n, opponent if g.num_players > 1 else None, **kw)
 
 
 def _make(spec, opponent="random", **kw):

@@ -65,3 +65,24 @@ def test_gymnasium_check_env():
             e.render()
             e.close()
     assert isinstance(gymnasium.make("hoyle.gymnasium:hoyle/checkers-v0").unwrapped, gymnasium.Env)
+
+
+def test_gymnasium_vector_env():
+    gymnasium = pytest.importorskip("gymnasium")
+    import numpy as np
+
+    import hoyle.gymnasium as hg
+
+    env = hg.make_vec("backgammon", 8)
+    assert isinstance(env, gymnasium.vector.VectorEnv)
+    assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
+    obs, info = env.reset(seed=1)
+    assert obs in env.observation_space and env.observation_space.shape == (8,) + env.game.obs_shape
+    for _ in range(50):
+        actions = env.action_space.sample()  # any actions: the illegal ones lose
+        assert actions in env.action_space
+        obs, rew, term, trunc, info = env.step(actions)
+        assert obs in env.observation_space and rew.shape == (8,)
+    assert env.action_space.sample().shape == (8,)
+    env.close()
+    assert np.array_equal(hg.make_vec("fifteen", 2).reset(seed=3)[0], hoyle.VectorEnv("fifteen", 2).reset(seed=3)[0])
