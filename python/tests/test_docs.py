@@ -45,3 +45,15 @@ def test_docs_rl_snippets(index, cli, tmp_path):
                 pytest.skip(f"{pkg} is not installed")
     out = run_block(code, cli, tmp_path)
     assert out.strip(), "the snippet printed nothing"
+
+
+def test_docs_name_the_az_key():
+    """The az agent's network parameter is `model` (train/agent_az.c): the
+    docs and docstrings must not teach `az(net=...)`."""
+    paths = [os.path.join(ROOT, "docs", "python.md"), os.path.join(ROOT, "README.md")]
+    paths += [os.path.join(ROOT, "python", "hoyle", f) for f in os.listdir(os.path.join(ROOT, "python", "hoyle"))
+              if f.endswith(".py")]
+    for path in paths:
+        assert "az(net=" not in open(path).read(), f"{path} names az(net=...): the key is model"
+    src = open(os.path.join(ROOT, "train", "agent_az.c")).read()
+    assert '.key = "model"' in src
