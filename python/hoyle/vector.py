@@ -85,6 +85,8 @@ class VectorEnv:
 
     def reset(self, seed=None, options=None):
         n = self.num_envs
+        if self._v is None:
+            raise Error("reset: the environment is closed")
         if seed is None:
             seeds = np.random.SeedSequence().generate_state(n, np.uint64)
         elif isinstance(seed, (list, tuple, np.ndarray)):
@@ -103,6 +105,8 @@ class VectorEnv:
     def step(self, actions):
         """Play actions[i] in game i; returns (obs, rewards, terminated,
         truncated, info), the environment's arrays, written in place."""
+        if self._v is None:
+            raise Error("step: the environment is closed")
         if not self._started:
             raise Error("step: call reset() first")
         try:
@@ -127,6 +131,8 @@ class VectorEnv:
     def game_state(self, i=0):
         """A copy of game i's position, as a hoyle.State."""
         s = self.game.new_state()
+        if self._v is None:
+            raise Error("game_state: the environment is closed")
         with self._lock, s._lock:
             check(lib.api_vec_state(self._v, _int(i, "game"), s._s))
         return s

@@ -140,3 +140,8 @@ def test_vector_constructor_checks():
         env.reset(seed=[1])
     env.reset(seed=1)
     assert "to move" in env.render()
+    env.close()
+    for call in (lambda: env.step([0, 0]), lambda: env.reset(seed=1), lambda: env.game_state(0)):
+        with pytest.raises(hoyle.Error, match="closed"):
+            call()
+    env.close()  # twice is fine
