@@ -132,6 +132,7 @@ class AECEnv:
         self.render_mode = check_render_mode(type(self), render_mode)
         self.illegal = check_illegal(illegal)
         self.possible_agents = [f"player_{p}" for p in range(self.game.num_players)]
+        self._seat = {a: p for p, a in enumerate(self.possible_agents)}
         sp, g = self.spaces, self.game
         # one space object per agent, made once: seeding one is seeding what
         # action_space(agent) returns on every later call
@@ -211,8 +212,7 @@ class AECEnv:
 
     def observe(self, agent):
         self._require_reset("observe")
-        p = self.possible_agents.index(agent)
-        return {"observation": self.game_state.observation(p), "action_mask": self.action_mask(agent)}
+        return {"observation": self.game_state.observation(self._seat[agent]), "action_mask": self.action_mask(agent)}
 
     def state(self):
         """A global view: the position seen from player_0's seat (every
@@ -252,7 +252,7 @@ class AECEnv:
         if action is None:
             raise Error(f"step: {agent} is to move; None is only for an agent that is done")
         action = check_action(self.game, action)
-        p = self.game_state.current_player
+        p = self._seat[agent]  # the player to move (current_player costs a move generation in some games)
         self._cumulative_rewards[agent] = 0.0
         self.steps[agent] += 1
         try:
@@ -265,7 +265,8 @@ class AECEnv:
         if p != self._last_player:
             self.moves += 1
         self._last_player = p
-        resolve_chance(self.game_state, self.np_random)
+        if self.game.max_chance_outcomes:
+            resolve_chance(self.game_state, self.np_random)
         self._after_move(p)
 
     def _after_move(self, p):
