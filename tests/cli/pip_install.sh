@@ -20,7 +20,9 @@ skip() {
 python=${PYTHON:-/usr/bin/python3}
 "$python" -c 'import cffi, numpy' 2>/dev/null || skip "no python3 with cffi and numpy (Debian: python3-cffi python3-numpy)"
 if readelf -d "$so" | grep -q 'NEEDED.*libasan'; then
-  skip "$so is a sanitizer build (the installed package is tested against a plain one)"
+  # not a missing package: the release build's run of this test covers it
+  echo "pip_install.sh: $so is a sanitizer build (the release build's library is installed): skipped" >&2
+  exit 77
 fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
