@@ -47,7 +47,7 @@ int api_init(void);
 /* The build's version string (HOYLE_VERSION). */
 const char *api_version(void);
 
-/* sizeof of a struct FFIs declare by hand ("api_game_info_t",
+/* sizeof of a struct FFIs declare by hand ("api_game_info_t", "api_vec_out_t",
  * "game_record_t", "sample_set_t", "game_random_stats_t",
  * "agent_game_result_t"), so a binding can check its copy of the layout at
  * load time; 0 for other names. */
@@ -121,6 +121,56 @@ int api_play(const game_t *g, agent_t *const *agents, const void *start, uint64_
  * terminal `start` or a game past max_game_length, HOYLE_ENOMEM. */
 int api_random_playouts(const game_t *g, const void *start, int64_t n, uint64_t seed,
                         double *returns, int32_t *lengths);
+
+/* ---- vector environments ---- */
+
+/* n games of `g` for a learner at seat `player`, stepped together
+ * (api_vec.c). The other seat is an agent made from `opponent` per game (a
+ * two-player game needs one; a one-player game takes NULL), the dice come
+ * from each game's own rng. Between calls every game waits for the learner
+ * (chance and the opponent are played inside the calls); a game that ends
+ * starts again in the same call (auto-reset). `max_moves` truncates a game
+ * after that many learner whole moves (0 = rules only). With `illegal_lose`
+ * an illegal action in the action space ends its game with reward -1
+ * (otherwise it refuses the call). Free with api_vec_free() (NULL is a
+ * no-op). One thread at a time per api_vec_t. */
+typedef struct api_vec api_vec_t;
+int api_vec_create(const game_t *g, int n, const char *opponent, int player, int max_moves,
+                   int illegal_lose, api_vec_t **out);
+void api_vec_free(api_vec_t *v);
+
+/* Where the calls below write, game i at row i of each array; any may be
+ * NULL (not written). The arrays are the caller's and must stay valid until
+ * rebound or freed (api_vec_bind copies the pointers, not the data). */
+typedef struct api_vec_out {
+    float *obs;         /* [n][C*H*W]: the learner's view */
+    int8_t *mask;       /* [n][num_actions]: 1 = legal */
+    int32_t *legal;     /* [n][max_legal]: the legal actions, ascending */
+    int32_t *num_legal; /* [n]: how many of legal[i] are set */
+    float *rewards;     /* [n] (step only) */
+    int8_t *terminated; /* [n] (step only) */
+    int8_t *truncated;  /* [n] (step only) */
+    float *final_obs;   /* [n][C*H*W] (step only): written for games that ended */
+} api_vec_out_t;
+void api_vec_bind(api_vec_t *v, const api_vec_out_t *out);
+
+/* Start every game, game i's rng seeded by seeds[i] (its dice and the seeds
+ * of its opponent, game after game); writes obs, mask and the legal lists. */
+int api_vec_reset(api_vec_t *v, const uint64_t *seeds);
+/* Play actions[i] in game i, then chance and the opponent until the learner
+ * is to move again. rewards[i] is the learner's return when game i ended in
+ * this step (-1 for an illegal action), else 0; terminated[i] = 1 when the
+ * rules (or an illegal action) ended it, truncated[i] = 1 when max_moves
+ * did. A game that ended is started again at once: obs, mask and legal are
+ * then its new start's, and final_obs[i] its last position's. Returns the
+ * number of actions applied in all (the learner's, the opponents' and the
+ * dice), or a negative status: HOYLE_EINVAL for an action outside the space
+ * (or illegal, without illegal_lose), checked for every game before any
+ * moves, so nothing changed; an opponent's failure (rare: out of memory)
+ * leaves the games before it stepped. */
+int api_vec_step(api_vec_t *v, const int32_t *actions);
+/* A copy of game i's state into out (state_size bytes): rendering, checks. */
+int api_vec_state(const api_vec_t *v, int i, void *out);
 
 /* ---- files ---- */
 

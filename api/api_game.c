@@ -24,6 +24,7 @@ size_t api_sizeof(const char *type)
         {"sample_set_t", sizeof(sample_set_t)},
         {"game_random_stats_t", sizeof(game_random_stats_t)},
         {"agent_game_result_t", sizeof(agent_game_result_t)},
+        {"api_vec_out_t", sizeof(api_vec_out_t)},
     };
     for (size_t i = 0; type && i < sizeof sizes / sizeof sizes[0]; i++)
         if (strcmp(type, sizes[i].name) == 0) return sizes[i].size;

@@ -76,6 +76,18 @@ typedef struct sample_set {
     uint8_t *flags;
 } sample_set_t;
 
+typedef struct api_vec api_vec_t;
+typedef struct api_vec_out {
+    float *obs;
+    int8_t *mask;
+    int32_t *legal;
+    int32_t *num_legal;
+    float *rewards;
+    int8_t *terminated;
+    int8_t *truncated;
+    float *final_obs;
+} api_vec_out_t;
+
 const char *hoyle_last_error(void);
 void hoyle_clear_error(void);
 uint64_t rng_mix(uint64_t x);
@@ -126,6 +138,14 @@ int agent_game_capacity(const game_t *g);
 int api_random_playouts(const game_t *g, const void *start, int64_t n, uint64_t seed,
                         double *returns, int32_t *lengths);
 
+int api_vec_create(const game_t *g, int n, const char *opponent, int player, int max_moves,
+                   int illegal_lose, api_vec_t **out);
+void api_vec_free(api_vec_t *v);
+void api_vec_bind(api_vec_t *v, const api_vec_out_t *out);
+int api_vec_reset(api_vec_t *v, const uint64_t *seeds);
+int api_vec_step(api_vec_t *v, const int32_t *actions);
+int api_vec_state(const api_vec_t *v, int i, void *out);
+
 int h5rec_open_read(const char *path, h5rec_t **out);
 int64_t h5rec_count(const h5rec_t *h);
 int h5rec_read(h5rec_t *h, int64_t index, game_record_t *out);
@@ -140,7 +160,7 @@ int samples_read_shard(const char *path, sample_set_t *s, int64_t *games_out);
 """
 
 # the structs declared above by hand, checked against the library's sizeof
-CHECKED_STRUCTS = ("api_game_info_t", "agent_game_result_t", "game_record_t", "sample_set_t")
+CHECKED_STRUCTS = ("api_game_info_t", "agent_game_result_t", "game_record_t", "sample_set_t", "api_vec_out_t")
 
 PLAYER_CHANCE = -1
 PLAYER_TERMINAL = -2
@@ -203,6 +223,12 @@ class Error(ValueError):
         self.code = code
 
 
+class WrongType(Error, TypeError):
+    """An argument of the wrong Python type (None for a game, a float for an
+    action): both a hoyle.Error (ValueError) and a TypeError, so either
+    except clause catches it."""
+
+
 def last_error():
     return ffi.string(lib.hoyle_last_error()).decode("utf-8", "replace")
 
@@ -217,7 +243,7 @@ def check(rc):
 def text(s, what="text"):
     """A str argument as bytes for a char *: ValueError for other types and NULs."""
     if not isinstance(s, str):
-        raise Error(f"{what}: expected a str, got {type(s).__name__}")
+        raise WrongType(f"{what}: expected a str, got {type(s).__name__}")
     if "\0" in s:
         raise Error(f"{what}: contains a NUL character")
     return s.encode("utf-8")

@@ -1,17 +1,24 @@
-"""agent.py — agents (mcts/agent.h) and matches between them, through api/api.h."""
+"""agent.py — agents (mcts/agent.h) and matches between them, through api/api.h.
+
+Threads: an agent (its tree, its rng, its copy of the game) is not safe to
+use from two threads at once, and cffi lets threads run while C searches, so
+every Agent holds a lock that each call into C takes (a second thread waits
+for the first's search to end). play() takes the locks of its agents."""
+import contextlib
+import threading
 
 import numpy as np
 
 from . import _lib
-from ._lib import Error, check, ffi, lib, text
-from .game import Game, _int, _u64
+from ._lib import Error, WrongType, check, ffi, lib, text
+from .game import Game, State, _int, _u64
 
 U64 = 2**64
 
 
 class Agent:
     """An agent made from a spec ("mcts(sims=800)", "alphabeta(depth=6)",
-    "random", "az(net=...)" when the build has libtorch) for `game`.
+    "random", "az(model=FILE.pt)" when the build has libtorch) for `game`.
 
     It keeps the game it has observed: act() with no state asks about that
     position, observe(action) advances it. Pass a state to act() or
@@ -20,9 +27,9 @@ class Agent:
     the agent's own included, should be observed, in order."""
 
     def __init__(self, game, spec, seed=0):
-        if isinstance(game, str):
-            game = Game(game)
+        game = _game(game, "Agent")
         self.game = game
+        self._lock = threading.Lock()
         out = ffi.new("agent_t **")
         check(lib.api_agent_create(game._g, text(spec, "agent spec"), _u64(seed), out))
         self._a = ffi.gc(out[0], lib.agent_free)
@@ -35,6 +42,8 @@ class Agent:
     def _own(self, state):
         if state is None:
             return self.state
+        if not isinstance(state, State):
+            raise WrongType(f"agent: expected a hoyle.State, got {type(state).__name__}")
         if state.game._g != self.game._g:
             raise Error("agent: the state is of another game")
         return state
@@ -43,14 +52,19 @@ class Agent:
         """The action the agent chooses for the player to move."""
         out = ffi.new("int *")
         s = self._own(state)
-        check(lib.agent_act(self._a, s._s, out))  # refuses terminal and chance states
+        with self._lock, s._lock:
+            rc = lib.agent_act(self._a, s._s, out)  # refuses terminal and chance states
+        check(rc)
         return out[0]
 
     def observe(self, action, state=None):
         """`action` was played in `state` (default: the agent's own position,
         which then advances)."""
         s = self._own(state)
-        check(lib.api_agent_observe(self._a, self.game._g, s._s, _int(action)))
+        action = _int(action)
+        with self._lock, s._lock:
+            rc = lib.api_agent_observe(self._a, self.game._g, s._s, action)
+        check(rc)
         if state is None:
             self.state.apply(action)
         else:
@@ -58,11 +72,21 @@ class Agent:
 
     def reset(self, seed=None):
         """A new game (and, with `seed`, the seed stream agent_create would give)."""
-        if seed is not None:
-            check(lib.agent_reseed(self._a, _u64(seed)))
-        else:
-            lib.agent_reset(self._a)
+        with self._lock:
+            if seed is not None:
+                check(lib.agent_reseed(self._a, _u64(seed)))
+            else:
+                lib.agent_reset(self._a)
         self.state = self.game.new_state()
+
+
+def _game(game, what):
+    """A Game from a Game or a spec; TypeError (WrongType) for anything else."""
+    if isinstance(game, Game):
+        return game
+    if isinstance(game, str):
+        return Game(game)
+    raise WrongType(f"{what}: expected a hoyle.Game or a game spec, got {type(game).__name__}")
 
 
 def play(game, agents, state=None, seed=0, max_moves=0):
@@ -70,26 +94,28 @@ def play(game, agents, state=None, seed=0, max_moves=0):
     from `state` (default: the start), dice seeded by `seed`. A seat whose
     agent fails or plays illegally forfeits. Returns a dict: returns, end
     ("rules", "move_limit", "forfeit"), forfeit_player, actions, error."""
-    if isinstance(game, str):
-        game = Game(game)
+    game = _game(game, "play")
     agents = list(agents)
+    if any(not isinstance(a, Agent) for a in agents):
+        raise WrongType("play: agents must be hoyle.Agent objects")
     if len(agents) != game.num_players or any(a.game._g != game._g for a in agents):
         raise Error(f"play: {game.spec} needs {game.num_players} agents of this game")
     seats = ffi.new("agent_t *[2]", [a._a for a in agents] + [ffi.NULL] * (2 - len(agents)))
     actions = np.zeros(lib.agent_game_capacity(game._g), dtype=np.int32)
     res = ffi.new("agent_game_result_t *")
+    if state is not None and not isinstance(state, State):
+        raise WrongType(f"play: expected a hoyle.State, got {type(state).__name__}")
     start = state._s if state is not None else ffi.NULL
-    check(
-        lib.api_play(
-            game._g,
-            seats,
-            start,
-            _u64(seed),
-            _int(max_moves, "max_moves"),
-            ffi.cast("int32_t *", actions.ctypes.data),
-            res,
-        )
-    )
+    seed, max_moves = _u64(seed), _int(max_moves, "max_moves")
+    with contextlib.ExitStack() as held:
+        # each agent's lock once (one may sit twice), in one global order
+        # (by id) so two threads playing the same agents cannot deadlock
+        for _, a in sorted({id(a): a for a in agents}.items()):
+            held.enter_context(a._lock)
+        if state is not None:
+            held.enter_context(state._lock)
+        rc = lib.api_play(game._g, seats, start, seed, max_moves, ffi.cast("int32_t *", actions.ctypes.data), res)
+    check(rc)
     return {
         "returns": list(res.returns)[: game.num_players],
         "end": ("rules", "move_limit", "forfeit")[res.end],
@@ -105,8 +131,7 @@ def match(game, a, b, games=10, seed=1, max_moves=0):
     results are the CLI's. Returns a dict with wins, draws, losses (A's
     view), score (A's mean, draw = 1/2), mean_length and the games (each as
     play() returns it, with a_seat)."""
-    if isinstance(game, str):
-        game = Game(game)
+    game = _game(game, "match")
     if game.num_players != 2:
         raise Error(f"match: {game.spec} is not a two-player game")
     games = _int(games, "games")
@@ -119,8 +144,8 @@ def match(game, a, b, games=10, seed=1, max_moves=0):
     for i in range(games):
         # apps/cmd_match.c: game i depends on (S, i) only; salts 0xa, 0xb
         game_seed = lib.rng_mix((seed + i) % U64)
-        check(lib.agent_reseed(agent[0]._a, lib.rng_mix(game_seed ^ 0xA)))
-        check(lib.agent_reseed(agent[1]._a, lib.rng_mix(game_seed ^ 0xB)))
+        agent[0].reset(lib.rng_mix(game_seed ^ 0xA))
+        agent[1].reset(lib.rng_mix(game_seed ^ 0xB))
         a_seat = i % 2
         r = play(game, [agent[a_seat], agent[1 - a_seat]], seed=game_seed, max_moves=max_moves)
         ra = r["returns"][a_seat]

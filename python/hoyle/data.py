@@ -1,6 +1,12 @@
 """data.py — game records (data/h5rec.h) and training samples (train/samples.h)
-read through the library's own readers, with move text decoded by the game."""
+read through the library's own readers, with move text decoded by the game.
+
+Threads: the HDF5 library Debian ships is not built thread-safe, and cffi
+lets threads run while C reads, so every read of a file here holds one
+module-wide lock (_H5_LOCK): files are read one at a time, whole."""
 import dataclasses
+import functools
+import threading
 
 import numpy as np
 
@@ -56,6 +62,19 @@ def _array(ptr, n, ctype, dtype):
     return np.frombuffer(ffi.buffer(ptr, n * ffi.sizeof(ctype)), dtype=dtype).copy()
 
 
+_H5_LOCK = threading.Lock()
+
+
+def _h5_locked(fn):
+    @functools.wraps(fn)
+    def locked(*args, **kw):
+        with _H5_LOCK:
+            return fn(*args, **kw)
+
+    return locked
+
+
+@_h5_locked
 def records(path):
     """Every game of a tournament or match record file (x.h5, with its
     journal: games not yet checkpointed are included) as Record objects."""
@@ -115,6 +134,7 @@ class Samples:
         return len(self.value)
 
 
+@_h5_locked
 def samples(path):
     """A training sample shard read by samples_read_shard() (train/samples.h)."""
     p = text(path, "path")

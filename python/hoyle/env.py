@@ -1,56 +1,48 @@
-"""env.py — reinforcement-learning environments over a Game, in the shapes of
-PettingZoo's AEC API (turn-based multi-agent) and Gymnasium's Env API
-(single agent), without importing either package (neither is in Debian).
+"""env.py — the turn-based multi-agent environment over a Game in the shape of
+PettingZoo's AEC API, without importing PettingZoo (hoyle.pettingzoo makes
+it a pettingzoo.AECEnv when that package is installed), and what it shares
+with the single-agent environment (single.py): chance resolution, masks,
+observation bounds, rendering.
 
+The AEC cycle it keeps (PettingZoo's documented rules): last() gives the
+selected agent's observation, its reward accumulated since it last acted,
+its termination, truncation and info; step(action) plays that agent's
+action; when the game ends every agent is terminated (truncated at the
+max_moves / max_cycles limits) and each must then be stepped with None,
+which removes it and zeroes `rewards` (they were already handed out).
 Chance nodes (dice) are resolved inside the environment by their
-probabilities, from a numpy Generator seeded at reset(); agents only ever see
+probabilities, from np_random (seeded by reset(seed)); agents only ever see
 decision states.
-
-Wrapping them when the packages are installed (docs/python.md):
-  * PettingZoo: subclass pettingzoo.AECEnv and delegate to AECEnv below; the
-    attributes have the names and types PettingZoo expects; replace
-    observation_space()/action_space() by gymnasium.spaces.Dict(observation=Box(0, 1, obs_shape),
-    action_mask=Box(0, 1, (num_actions,), int8)) and Discrete(num_actions).
-  * Gymnasium: subclass gymnasium.Env, set observation_space = Box(0, 1, obs_shape, float32)
-    and action_space = Discrete(num_actions), and delegate reset()/step().
 """
 import numpy as np
 
-from ._lib import Error
-from .agent import Agent
-from .game import Game, _int
+from . import spaces as hoyle_spaces
+from ._lib import PLAYER_CHANCE, PLAYER_TERMINAL, Error
+from .game import INT_MAX, Game, _int
+
+RENDER_CELL = 24  # pixels per board cell in render_mode="rgb_array"
 
 
-class Box:
-    """What gymnasium.spaces.Box says about an observation: shape, dtype, bounds."""
-
-    def __init__(self, shape, dtype=np.float32, low=0.0, high=1.0):
-        self.shape, self.dtype, self.low, self.high = tuple(shape), np.dtype(dtype), low, high
-
-    def __repr__(self):
-        return f"Box({self.low}, {self.high}, {self.shape}, {self.dtype})"
+def make_game(game):
+    """A Game from a Game or a spec."""
+    return Game(game) if isinstance(game, str) else game
 
 
-class Discrete:
-    """What gymnasium.spaces.Discrete says: n actions, 0..n-1."""
-
-    def __init__(self, n):
-        self.n = n
-        self.shape = ()
-
-    def sample(self, mask=None, rng=None):
-        rng = rng or np.random.default_rng()
-        choices = np.flatnonzero(mask) if mask is not None else np.arange(self.n)
-        return int(rng.choice(choices))
-
-    def __repr__(self):
-        return f"Discrete({self.n})"
+def obs_high(game):
+    """The largest value each observation entry can take: 1 everywhere
+    except Backgammon's men-beyond-three planes (3 and 7), (count - 3) / 2
+    with at most 15 men: 6 (games/backgammon/observe.c). The conformance
+    suite checks every game's observations against these bounds."""
+    high = np.ones(game.obs_shape, dtype=np.float32)
+    if game.name == "backgammon":
+        high[3] = high[7] = 6.0
+    return high
 
 
-def _resolve_chance(state, rng, observer=None):
+def resolve_chance(state, rng, observer=None):
     """Sample chance outcomes until a player is to move (or the end);
     `observer` (an Agent) observes each."""
-    while state.is_chance:
+    while state.current_player == PLAYER_CHANCE:
         outcomes = state.chance_outcomes()
         p = np.array([q for _, q in outcomes], dtype=np.float64)
         a = outcomes[rng.choice(len(outcomes), p=p / p.sum())][0]
@@ -59,42 +51,151 @@ def _resolve_chance(state, rng, observer=None):
         state.apply(a)
 
 
-def _mask(game, state):
+def legal_mask(game, state):
     m = np.zeros(game.num_actions, dtype=np.int8)
-    if not state.is_terminal:
-        m[state.legal_actions()] = 1
+    m[state.legal_actions()] = 1  # none at the end
     return m
+
+
+def check_action(game, action):
+    """`action` as an int in the action space, or Error (outside the space:
+    a caller's mistake, whatever the illegal-action policy)."""
+    a = action if type(action) is int and 0 <= action <= INT_MAX else _int(action)
+    if not 0 <= a < game.num_actions:
+        raise Error(f"step: action {a} is outside the action space 0..{game.num_actions - 1}")
+    return a
+
+
+def check_render_mode(cls, mode):
+    if mode is not None and mode not in cls.metadata["render_modes"]:
+        raise Error(f"render_mode {mode!r} is not one of {cls.metadata['render_modes']}")
+    return mode
+
+
+def check_illegal(policy):
+    if policy not in ("raise", "lose"):
+        raise Error(f"illegal: {policy!r} is not 'raise' or 'lose'")
+    return policy
+
+
+def rgb_array(game, state):
+    """A simple drawing of the position: one RENDER_CELL square per board
+    cell, light/dark squares, seat 0's men (observation plane 0, from seat
+    0's view) red and the other side's (plane 1) black, shaded by value."""
+    obs = state.observation(0)
+    _, h, w = game.obs_shape
+    rows, cols = np.indices((h, w))
+    img = np.where(((rows + cols) % 2 == 0)[..., None], [238, 232, 213], [181, 136, 99]).astype(np.float32)
+    for plane, colour in ((0, (200, 30, 30)), (1, (20, 20, 20))):
+        if plane < game.obs_shape[0]:
+            v = np.clip(obs[plane], 0, 1)[..., None]
+            img = img * (1 - v) + np.array(colour, np.float32) * v
+    img = np.repeat(np.repeat(img, RENDER_CELL, axis=0), RENDER_CELL, axis=1)
+    return img.astype(np.uint8)
+
+
+def render(env):
+    """env.render() for both environments: the board text ("ansi"; also
+    with no render_mode), printed ("human") or drawn ("rgb_array")."""
+    if env.game_state is None:
+        raise Error("render: call reset() first")
+    if env.render_mode == "rgb_array":
+        return rgb_array(env.game, env.game_state)
+    text = env.game_state.to_string()
+    if env.render_mode == "human":
+        print(text)
+        return None
+    return text
 
 
 class AECEnv:
     """PettingZoo-style AEC environment for a game: agents "player_0",
     "player_1"; observe(agent) gives {"observation", "action_mask"}; step()
-    plays agent_selection's action; rewards are the returns, given at the end;
-    `max_moves` (whole moves, 0 = rules only) truncates."""
+    plays agent_selection's action; rewards are the returns, given at the
+    end. Limits (0 = none), both truncations: `max_moves` whole moves in
+    all; `max_cycles` steps per agent (PettingZoo's max_cycles: no agent
+    steps more). `illegal`: "raise" (hoyle.Error, nothing changes) or "lose"
+    (the mover gets -1, the others 0, every agent is terminated and the
+    mover's info has "illegal_action": True, as PettingZoo's classic games
+    do). An action outside 0..num_actions-1 always raises."""
 
-    metadata = {"name": "hoyle", "is_parallelizable": False}
+    metadata = {"name": "hoyle", "is_parallelizable": False, "render_modes": ["human", "ansi", "rgb_array"],
+                "render_fps": 1}
+    spaces = hoyle_spaces  # where Box, Discrete and Dict come from (the adapter: gymnasium.spaces)
 
-    def __init__(self, game, max_moves=0):
-        self.game = Game(game) if isinstance(game, str) else game
+    def __init__(self, game, max_moves=0, max_cycles=0, render_mode=None, illegal="raise"):
+        self.game = make_game(game)
         self.max_moves = _int(max_moves, "max_moves")
+        self.max_cycles = _int(max_cycles, "max_cycles")
+        if self.max_moves < 0 or self.max_cycles < 0:
+            raise Error("AECEnv: max_moves and max_cycles must be >= 0")
+        self.render_mode = check_render_mode(type(self), render_mode)
+        self.illegal = check_illegal(illegal)
         self.possible_agents = [f"player_{p}" for p in range(self.game.num_players)]
-        self.reset()
-
-    # ---- spaces ----
-    def observation_space(self, agent):
-        return {
-            "observation": Box(self.game.obs_shape),
-            "action_mask": Box((self.game.num_actions,), np.int8, 0, 1),
+        self._seat = {a: p for p, a in enumerate(self.possible_agents)}
+        sp, g = self.spaces, self.game
+        # one space object per agent, made once: seeding one is seeding what
+        # action_space(agent) returns on every later call
+        self.observation_spaces = {
+            a: sp.Dict(
+                {
+                    "observation": sp.Box(0.0, obs_high(g), g.obs_shape, np.float32),
+                    "action_mask": sp.Box(0, 1, (g.num_actions,), np.int8),
+                }
+            )
+            for a in self.possible_agents
         }
+        self.action_spaces = {a: sp.Discrete(g.num_actions) for a in self.possible_agents}
+        self.state_space = sp.Box(0.0, obs_high(g), g.obs_shape, np.float32)
+        self.agents = []
+        self.game_state = None
+        self._np_random = None
+        self.rewards, self._cumulative_rewards, self.terminations, self.truncations, self.infos = {}, {}, {}, {}, {}
+        self.agent_selection = None
+
+    # ---- spaces and the attributes PettingZoo code reads ----
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
 
     def action_space(self, agent):
-        return Discrete(self.game.num_actions)
+        return self.action_spaces[agent]
+
+    @property
+    def num_agents(self):
+        return len(self.agents)
+
+    @property
+    def max_num_agents(self):
+        return len(self.possible_agents)
+
+    @property
+    def unwrapped(self):
+        return self
+
+    @property
+    def np_random(self):
+        if self._np_random is None:
+            self._np_random = np.random.default_rng()
+        return self._np_random
+
+    def agent_iter(self, max_iter=2**63):
+        """The agent to act, until every agent is removed or max_iter steps."""
+        for _ in range(max_iter):
+            if not self.agents:
+                return
+            yield self.agent_selection
+
+    def __str__(self):
+        return f"hoyle:{self.game.spec}"
 
     # ---- the AEC cycle ----
     def reset(self, seed=None, options=None):
-        self.rng = np.random.default_rng(seed)
-        self.state = self.game.new_state()
-        _resolve_chance(self.state, self.rng)
+        if seed is not None:
+            self._np_random = np.random.default_rng(seed)
+            for i, a in enumerate(self.possible_agents):
+                self.action_spaces[a].seed(seed + i)
+        self.game_state = self.game.new_state()
+        resolve_chance(self.game_state, self.np_random)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -102,20 +203,34 @@ class AECEnv:
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.moves, self._last_player = 0, None
-        self.agent_selection = self.possible_agents[max(self.state.current_player, 0)]
+        self.steps = {a: 0 for a in self.agents}
+        self.agent_selection = self.possible_agents[max(self.game_state.current_player, 0)]
+
+    def _require_reset(self, what):
+        if self.game_state is None:
+            raise Error(f"{what}: call reset() first")
 
     def observe(self, agent):
-        p = self.possible_agents.index(agent)
-        return {"observation": self.state.observation(p), "action_mask": self.action_mask(agent)}
+        self._require_reset("observe")
+        return {"observation": self.game_state.observation(self._seat[agent]), "action_mask": self.action_mask(agent)}
+
+    def state(self):
+        """A global view: the position seen from player_0's seat (every
+        hoyle game is of perfect information)."""
+        self._require_reset("state")
+        return self.game_state.observation(0)
 
     def action_mask(self, agent):
         """1 for the legal actions when `agent` is to move, else all 0."""
-        if self.agent_selection != agent or self.terminations.get(agent) or self.truncations.get(agent):
+        if self.agent_selection != agent or self.terminations.get(agent, True) or self.truncations.get(agent):
             return np.zeros(self.game.num_actions, dtype=np.int8)
-        return _mask(self.game, self.state)
+        return legal_mask(self.game, self.game_state)
 
     def last(self, observe=True):
+        self._require_reset("last")
         a = self.agent_selection
+        if a not in self.agents:
+            raise Error("last: the episode is over (every agent was removed); call reset()")
         return (
             self.observe(a) if observe else None,
             self._cumulative_rewards[a],
@@ -125,117 +240,73 @@ class AECEnv:
         )
 
     def step(self, action):
+        self._require_reset("step")
+        if not self.agents:
+            raise Error("step: the episode is over (every agent was removed); call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
                 raise Error(f"step: {agent} is done; step(None) removes it")
             self._remove(agent)
             return
-        p = self.state.current_player
-        if p != self.possible_agents.index(agent):
-            raise Error(f"step: {agent} is not to move")
+        if action is None:
+            raise Error(f"step: {agent} is to move; None is only for an agent that is done")
+        action = check_action(self.game, action)
+        p = self._seat[agent]  # the player to move (current_player costs a move generation in some games)
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply(action)  # illegal: hoyle.Error, nothing changed
+        self.steps[agent] += 1
+        try:
+            self.game_state.apply(action)
+        except Error:
+            if self.illegal == "raise":
+                self.steps[agent] -= 1
+                raise  # nothing changed
+            return self._lose_illegal(agent, action)
         if p != self._last_player:
             self.moves += 1
         self._last_player = p
-        _resolve_chance(self.state, self.rng)
-        self.rewards = {a: 0.0 for a in self.agents}
-        if self.state.is_terminal:
-            for a, r in zip(self.possible_agents, self.state.returns()):
-                if a in self.agents:
-                    self.rewards[a] = r
-                    self.terminations[a] = True
-        elif self.max_moves and self.moves >= self.max_moves and self.state.current_player != p:
+        if self.game.max_chance_outcomes:
+            resolve_chance(self.game_state, self.np_random)
+        self._after_move(p)
+
+    def _after_move(self, p):
+        """Rewards, terminations and truncations after a legal move by seat p."""
+        s = self.game_state
+        cp = s.current_player
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if cp == PLAYER_TERMINAL:
+            for a, r in zip(self.possible_agents, s.returns()):
+                self.rewards[a] = r
+                self.terminations[a] = True
+                self._cumulative_rewards[a] += r
+            self.agent_selection = self.agents[0]
+            return
+        nxt = self.agent_selection = self.possible_agents[cp]
+        moves_up = self.max_moves and self.moves >= self.max_moves and cp != p
+        cycles_up = self.max_cycles and self.steps[nxt] >= self.max_cycles
+        if moves_up or cycles_up:
             for a in self.agents:
                 self.truncations[a] = True
+
+    def _lose_illegal(self, agent, action):
+        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards[agent] = -1.0
         for a in self.agents:
+            self.terminations[a] = True
             self._cumulative_rewards[a] += self.rewards[a]
-        if not self.state.is_terminal:
-            self.agent_selection = self.possible_agents[self.state.current_player]
-        else:
-            self.agent_selection = self.agents[0]
+        self.infos[agent] = dict(self.infos[agent], illegal_action=True, action=action)
 
     def _remove(self, agent):
         self.agents.remove(agent)
         for d in (self.rewards, self._cumulative_rewards, self.terminations, self.truncations, self.infos):
-            d.pop(agent, None)
+            del d[agent]
+        # the rewards were counted when they were given: a dead step hands out none
+        self.rewards = {a: 0.0 for a in self.agents}
         if self.agents:
             self.agent_selection = self.agents[0]
 
     def render(self):
-        return self.state.to_string()
-
-    def close(self):
-        pass
-
-
-class SingleAgentEnv:
-    """Gymnasium-style environment: reset() -> (obs, info), step(a) -> (obs,
-    reward, terminated, truncated, info). One-player games (puzzles) as they
-    are; a two-player game needs `opponent`, an agent spec that plays the
-    other seat inside step(). info["action_mask"] marks the legal actions;
-    the reward is the learner's return, given at the end."""
-
-    metadata = {"render_modes": ["ansi"]}
-
-    def __init__(self, game, opponent=None, player=0, max_moves=0):
-        self.game = Game(game) if isinstance(game, str) else game
-        if self.game.num_players > 1 and opponent is None:
-            raise Error(f"SingleAgentEnv: {self.game.spec} has two players: give an opponent agent spec")
-        self.player = _int(player, "player")
-        if not 0 <= self.player < self.game.num_players:
-            raise Error(f"SingleAgentEnv: player {self.player} is not 0..{self.game.num_players - 1}")
-        self.opponent_spec = opponent
-        self.max_moves = _int(max_moves, "max_moves")
-        self.observation_space = Box(self.game.obs_shape)
-        self.action_space = Discrete(self.game.num_actions)
-        self.opponent = None
-
-    def _advance(self):
-        """Chance and the opponent until the learner is to move or the game ends."""
-        while not self.state.is_terminal:
-            if self.state.is_chance:
-                _resolve_chance(self.state, self.rng, self.opponent)
-                continue
-            if self.state.current_player == self.player:
-                break
-            a = self.opponent.act(self.state)
-            self.opponent.observe(a, self.state)
-            self.state.apply(a)
-
-    def _obs(self):
-        info = {"action_mask": _mask(self.game, self.state)}
-        return self.state.observation(self.player), info
-
-    def reset(self, seed=None, options=None):
-        self.rng = np.random.default_rng(seed)
-        self.state = self.game.new_state()
-        if self.opponent_spec is not None and self.game.num_players > 1:
-            s = int(self.rng.integers(0, 2**63))
-            self.opponent = Agent(self.game, self.opponent_spec, s)
-        self.moves = 0
-        self._advance()
-        return self._obs()
-
-    def step(self, action):
-        if self.state.is_terminal:
-            raise Error("step: the episode is over; call reset()")
-        before = self.state.clone()
-        self.state.apply(action)
-        if self.opponent is not None:
-            self.opponent.observe(action, before)
-        if self.state.current_player != self.player:
-            self.moves += 1
-        self._advance()
-        terminated = self.state.is_terminal
-        reward = self.state.returns()[self.player] if terminated else 0.0
-        truncated = bool(self.max_moves and self.moves >= self.max_moves and not terminated)
-        obs, info = self._obs()
-        return obs, reward, terminated, truncated, info
-
-    def render(self):
-        return self.state.to_string()
+        return render(self)
 
     def close(self):
         pass

@@ -1,18 +1,24 @@
 """game.py — Game and State over the game contract (games/game.h) through api/api.h.
 
 A Game owns one `const game_t *` (freed with it); a State owns one state
-buffer and keeps its Game alive. Every call goes to the C side, which
+buffer and keeps its Game alive.
+
+Threads: cffi lets other threads run while C works, so a State holds a lock
+that every call into C on it takes: one State used from several threads is
+serialised, never torn. A Game is read-only after it is made and is shared
+freely (each State has its own legal-action buffer). Every call goes to the C side, which
 validates: an illegal action, bad text or a wrong player raises hoyle.Error
 (a ValueError) with the library's one-line message and leaves the state as
 it was.
 """
 import collections
 import operator
+import threading
 
 import numpy as np
 
 from . import _lib
-from ._lib import Error, check, ffi, lib, text
+from ._lib import Error, WrongType, check, ffi, lib, text
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
@@ -26,7 +32,7 @@ def _int(x, what="action"):
     try:
         v = operator.index(x)
     except TypeError:
-        raise Error(f"{what}: expected an int, got {type(x).__name__}") from None
+        raise WrongType(f"{what}: expected an int, got {type(x).__name__}") from None
     if not INT_MIN <= v <= INT_MAX:
         raise Error(f"{what}: {v} is out of range")
     return v
@@ -37,7 +43,7 @@ def _u64(x, what="seed"):
     try:
         return operator.index(x) % 2**64
     except TypeError:
-        raise Error(f"{what}: expected an int, got {type(x).__name__}") from None
+        raise WrongType(f"{what}: expected an int, got {type(x).__name__}") from None
 
 
 def games():
@@ -80,8 +86,7 @@ class Game:
         self.max_game_length = info.max_game_length
         self.obs_shape = tuple(info.obs_shape)
         self.state_size = info.state_size
-        # scratch for legal_actions (copied out at once; one per game)
-        self._legal = ffi.new("int[]", max(self.max_legal, self.max_chance_outcomes, 1))
+        self._scratch = max(self.max_legal, self.max_chance_outcomes, 1)
 
     def __repr__(self):
         return f"hoyle.Game({self.spec!r})"
@@ -112,8 +117,8 @@ class Game:
             raise Error("random_playouts: the state is of another game")
         returns = np.zeros((n, self.num_players), dtype=np.float64)
         lengths = np.zeros(n, dtype=np.int32)
-        check(
-            lib.api_random_playouts(
+        with start._lock:
+            rc = lib.api_random_playouts(
                 self._g,
                 start._s,
                 n,
@@ -121,7 +126,7 @@ class Game:
                 ffi.cast("double *", returns.ctypes.data),
                 ffi.cast("int32_t *", lengths.ctypes.data),
             )
-        )
+        check(rc)
         return Playouts(returns, lengths)
 
 
@@ -129,15 +134,23 @@ class State:
     """One position of a Game. Made by Game.new_state(), Game.position() or
     State.clone(); apply() changes it in place."""
 
-    __slots__ = ("game", "_s", "_g")
+    __slots__ = ("game", "_s", "_g", "_lock", "_buf")
 
     def __init__(self, game, ptr):
         self.game = game
         self._g = game._g
         self._s = ptr
+        self._lock = threading.Lock()
+        self._buf = None  # legal actions, made on first use
+
+    def _legal_buf(self):
+        if self._buf is None:
+            self._buf = ffi.new("int[]", self.game._scratch)
+        return self._buf
 
     def clone(self):
-        p = lib.api_state_clone(self._g, self._s)
+        with self._lock:
+            p = lib.api_state_clone(self._g, self._s)
         if p == ffi.NULL:
             check(-2)
         return State(self.game, ffi.gc(p, lib.api_state_free))
@@ -145,63 +158,72 @@ class State:
     @property
     def current_player(self):
         """0..num_players-1, hoyle.CHANCE (-1) or hoyle.TERMINAL (-2)."""
-        return lib.api_state_current_player(self._g, self._s)
+        with self._lock:
+            return lib.api_state_current_player(self._g, self._s)
 
     @property
     def is_terminal(self):
-        return lib.api_state_current_player(self._g, self._s) == _lib.PLAYER_TERMINAL
+        return self.current_player == _lib.PLAYER_TERMINAL
 
     @property
     def is_chance(self):
-        return lib.api_state_current_player(self._g, self._s) == _lib.PLAYER_CHANCE
+        return self.current_player == _lib.PLAYER_CHANCE
 
     def legal_actions(self):
         """Legal actions, ascending (chance outcomes at a chance node; [] at the end)."""
-        buf = self.game._legal
-        return ffi.unpack(buf, lib.api_state_legal_actions(self._g, self._s, buf))
+        buf = self._buf if self._buf is not None else self._legal_buf()
+        with self._lock:
+            return ffi.unpack(buf, lib.api_state_legal_actions(self._g, self._s, buf))
 
     def apply(self, action):
         """Apply a legal action or chance outcome (checked in C: game_apply_checked)."""
-        try:
+        if type(action) is not int or not INT_MIN <= action <= INT_MAX:
+            action = _int(action)
+        with self._lock:
             rc = lib.game_apply_checked(self._g, self._s, action)
-        except (TypeError, OverflowError):
-            rc = lib.game_apply_checked(self._g, self._s, _int(action))
         if rc < 0:
             check(rc)
         return self
 
     def step(self, action):
         """apply(action), then legal_actions(), in one call to C."""
-        buf = self.game._legal
-        try:
+        buf = self._buf if self._buf is not None else self._legal_buf()
+        if type(action) is not int or not INT_MIN <= action <= INT_MAX:
+            action = _int(action)
+        with self._lock:
             n = lib.api_state_step(self._g, self._s, action, buf)
-        except (TypeError, OverflowError):
-            n = lib.api_state_step(self._g, self._s, _int(action), buf)
-        return ffi.unpack(buf, check(n))
+            if n < 0:
+                check(n)
+            return ffi.unpack(buf, n)
 
     def apply_move(self, move_text):
         """Apply a whole move given as text ("9x18x27"); returns its actions."""
         s = self.game
         out = ffi.new("int[]", _lib.GAME_MAX_CHAIN)
-        n = check(lib.game_move_from_string(s._g, self._s, text(move_text, "move"), out, _lib.GAME_MAX_CHAIN))
+        move = text(move_text, "move")
+        with self._lock:
+            n = check(lib.game_move_from_string(s._g, self._s, move, out, _lib.GAME_MAX_CHAIN))
         actions = ffi.unpack(out, n)
         t = self.clone()
         for a in actions:
             t.apply(a)
-        lib.api_state_copy(self._g, self._s, t._s)
+        with self._lock:
+            lib.api_state_copy(self._g, self._s, t._s)
         return actions
 
     def returns(self):
         """One value per player in [-1, 1] (zeros before the end)."""
         out = ffi.new("double[]", self.game.num_players)
-        lib.api_state_returns(self._g, self._s, out)
+        with self._lock:
+            lib.api_state_returns(self._g, self._s, out)
         return list(out)
 
     def chance_outcomes(self):
         """[(action, probability)] at a chance node, [] elsewhere."""
         m = max(self.game.max_chance_outcomes, 1)
         acts, probs = ffi.new("int[]", m), ffi.new("double[]", m)
-        n = check(lib.api_state_chance_outcomes(self._g, self._s, acts, probs))
+        with self._lock:
+            n = check(lib.api_state_chance_outcomes(self._g, self._s, acts, probs))
         return [(acts[i], probs[i]) for i in range(n)]
 
     def observation(self, player=None):
@@ -209,18 +231,25 @@ class State:
         to move, else 0) as a float32 array of game.obs_shape."""
         if player is None:
             player = max(self.current_player, 0)
+        elif type(player) is not int:
+            player = _int(player, "player")
         out = np.empty(self.game.obs_shape, dtype=np.float32)
-        check(lib.api_state_observe(self._g, self._s, _int(player, "player"), ffi.cast("float *", out.ctypes.data)))
+        with self._lock:
+            rc = lib.api_state_observe(self._g, self._s, player, ffi.from_buffer("float[]", out))
+        if rc < 0:
+            check(rc)
         return out
 
     @property
     def hash(self):
         """The 64-bit Zobrist hash."""
-        return lib.api_state_hash(self._g, self._s)
+        with self._lock:
+            return lib.api_state_hash(self._g, self._s)
 
     def _text(self, fn, *args):
         buf = ffi.new("char[]", _lib.TEXT_MAX)
-        check(fn(self._g, self._s, *args, buf, _lib.TEXT_MAX))
+        with self._lock:
+            check(fn(self._g, self._s, *args, buf, _lib.TEXT_MAX))
         return ffi.string(buf).decode("utf-8", "replace")
 
     def to_string(self):
@@ -240,7 +269,9 @@ class State:
     def action_from_string(self, action_text):
         """The action called `action_text`; it must be legal here."""
         out = ffi.new("int *")
-        check(lib.game_action_from_string(self._g, self._s, text(action_text, "action"), out))
+        action = text(action_text, "action")
+        with self._lock:
+            check(lib.game_action_from_string(self._g, self._s, action, out))
         return out[0]
 
     def move_to_string(self, actions):
@@ -254,7 +285,9 @@ class State:
     def move_from_string(self, move_text):
         """The actions of the whole move `move_text` (state unchanged)."""
         out = ffi.new("int[]", _lib.GAME_MAX_CHAIN)
-        n = check(lib.game_move_from_string(self._g, self._s, text(move_text, "move"), out, _lib.GAME_MAX_CHAIN))
+        move = text(move_text, "move")
+        with self._lock:
+            n = check(lib.game_move_from_string(self._g, self._s, move, out, _lib.GAME_MAX_CHAIN))
         return ffi.unpack(out, n)
 
     def __repr__(self):
@@ -269,4 +302,5 @@ def perft(game, depth, state=None):
     if depth < 0:
         raise Error(f"perft: depth {depth} < 0")
     s = state if state is not None else game.new_state()
-    return int(lib.game_perft(game._g, s._s, depth))
+    with s._lock:
+        return int(lib.game_perft(game._g, s._s, depth))

@@ -3,7 +3,8 @@
 # users (api/CMakeLists.txt):
 #   1. nm -D lists exactly the names of api/libhoyle.symbols;
 #   2. each of them is declared in an installed header;
-#   3. `cmake --install` to a temporary prefix, then a small C program is
+#   3. `cmake --install` to a temporary prefix (bin/hoyle installed and
+#      runs: on PATH for the default prefix), then a small C program is
 #      compiled and linked against it with `pkg-config --cflags --libs hoyle`
 #      and runs; one that calls an internal function does not link.
 # Usage: shared_lib.sh LIBHOYLE_SO BUILD_DIR SOURCE_DIR
@@ -27,6 +28,9 @@ fi
 "${CMAKE:-cmake}" --install "$build" --prefix "$dir/prefix" >/dev/null
 inc="$dir/prefix/include/hoyle"
 [ -f "$inc/games/game.h" ] && [ -f "$inc/api/api.h" ] || fail "headers not installed"
+# the program too, in bin/ (on PATH for the default prefix /usr/local), and it runs
+[ -x "$dir/prefix/bin/hoyle" ] || fail "cmake --install did not install bin/hoyle"
+"$dir/prefix/bin/hoyle" --version >/dev/null || fail "the installed bin/hoyle does not run"
 while read -r name; do
   grep -rqE "\\b$name *(\\(|\\[)" "$inc" || fail "$name is exported but declared in no installed header"
 done <"$dir/exported"
