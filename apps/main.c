@@ -37,6 +37,7 @@ static const command_t commands[] = {
     {"train", cmd_train, "AlphaZero training loop from a YAML config (resumable)"},
     {"export", cmd_export, "a trained net as a TorchScript file (Python, libtorch)"},
     {"solve", cmd_solve, "exact solvers; agents run on one-player puzzles"},
+    {"tablebase", cmd_tablebase, "endgame tables by retrograde analysis (chess)"},
     {"serve", cmd_serve, "the page in the browser: play, replay, ratings (JSON API)"},
     {"uci", cmd_uci, "serve an agent as a UCI engine (chess GUIs, other engines)"},
     {"bench", cmd_bench, "deterministic speed benchmark with a node signature"},
