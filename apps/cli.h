@@ -82,6 +82,7 @@ int cmd_serve(int argc, char **argv);
  * each takes the whole command line, argv[1] being GAME. */
 int solve_solitaire(int argc, char **argv);
 int solve_fifteen(int argc, char **argv);
+int solve_tables(int argc, char **argv);
 
 /* `hoyle elo` (report = 0) and `hoyle report` (report = 1): ratings and
  * tables from stored record files (cmd_elo.c). */

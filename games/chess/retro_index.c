@@ -124,9 +124,9 @@ static int cls_parse(const char *text, cls_t *c, char *name)
     if (v == NULL || strpbrk(v + 1, "vV"))
         return hoyle_error(HOYLE_EINVAL, "chess class '%s': want KxvKy, e.g. KQvKR", text);
     int count[2][6];
-    if (side_parse(text, (size_t)(v - text), count[0], text) < 0 ||
-        side_parse(v + 1, strlen(v + 1), count[1], text) < 0)
-        return HOYLE_EINVAL;
+    int rc = side_parse(text, (size_t)(v - text), count[0], text);
+    if (rc == 0) rc = side_parse(v + 1, strlen(v + 1), count[1], text);
+    if (rc < 0) return rc;
     char s[2][8];
     side_letters(count[0], s[0]);
     side_letters(count[1], s[1]);
