@@ -5,10 +5,11 @@
 #include "games/registry.h"
 #include "games/retro_index.h"
 
-extern const retro_index_t chess_retro_index;
+extern const retro_index_t chess_retro_index, checkers_retro_index;
 
 static const retro_index_t *const families[] = {
     &chess_retro_index,
+    &checkers_retro_index,
 };
 
 const retro_index_t *retro_index_find(const game_t *g)

@@ -19,7 +19,7 @@
 #include "games/game.h"
 
 #define RETRO_CLASS_MAX  32 /* bytes of a class name, NUL included */
-#define RETRO_SUBCLASSES 16 /* most classes one move can lead to */
+#define RETRO_SUBCLASSES 64 /* most classes one move can lead to */
 
 typedef struct retro_index {
     const char *family; /* the registry name it serves: "chess" */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "games/checkers/checkers_internal.h"
 #include "games/chess/chess_internal.h"
 #include "games/registry.h"
 #include "solve/retro.h"
@@ -67,8 +68,25 @@ static void test_longest_wins(void)
 }
 
 /* Every position of `cls`: a terminal one has the game's value at distance
- * 0; any other the best of its moves' values, each read from the tables. */
-static void check_one_ply(const game_t *g, const char *cls)
+ * 0 (checked through its parents' moves); any other the best of its whole
+ * moves' values, each read from the tables. */
+typedef struct best_ctx {
+    retro_tables_t *t;
+    const void *before;
+    retro_code_t best;
+} best_ctx_t;
+
+static int best_move(const int *actions, int n, const void *after, void *vctx)
+{
+    (void)actions, (void)n;
+    best_ctx_t *b = vctx;
+    retro_code_t m;
+    HARNESS_OK(retro_probe_move(b->t, b->before, after, &m));
+    if (b->best == RETRO_INVALID || retro_code_cmp(m, b->best) > 0) b->best = m;
+    return 0;
+}
+
+static void check_one_ply(const game_t *g, const char *cls, int min_positions)
 {
     const retro_index_t *ix = retro_index_find(g);
     retro_tables_t *t;
@@ -76,28 +94,24 @@ static void check_one_ply(const game_t *g, const char *cls)
     char name[RETRO_CLASS_MAX];
     uint64_t size;
     HARNESS_OK(ix->class_parse(g, cls, name, &size));
-    ch_state_t s, c;
+    void *s = aligned_alloc(GAME_STATE_ALIGN, 2048);
+    CU_ASSERT_FATAL(s != NULL && g->state_size <= 2048);
     int bad = 0, checked = 0;
     for (uint64_t i = 0; i < size && bad < 5; i++) {
-        if (!ix->unindex(g, name, i, &s)) continue;
+        if (!ix->unindex(g, name, i, s)) continue;
         checked++;
-        if (game_is_terminal(g, &s)) continue; /* below, through the parent's moves */
-        retro_code_t v, best = RETRO_INVALID;
-        HARNESS_OK(retro_probe(t, &s, &v));
-        int acts[CH_MAX_MOVES], n = game_legal_actions(g, &s, acts);
-        for (int k = 0; k < n; k++) {
-            c = s;
-            game_apply(g, &c, acts[k]);
-            retro_code_t m;
-            HARNESS_OK(retro_probe_move(t, &s, &c, &m));
-            if (best == RETRO_INVALID || retro_code_cmp(m, best) > 0) best = m;
-        }
-        if (best != v)
+        if (game_is_terminal(g, s)) continue;
+        retro_code_t v;
+        HARNESS_OK(retro_probe(t, s, &v));
+        best_ctx_t b = {t, s, RETRO_INVALID};
+        game_whole_moves(g, s, best_move, &b);
+        if (b.best != v)
             bad++, fprintf(stderr, "%s %llu: %04x, moves say %04x\n", name, (unsigned long long)i,
-                           v, best);
+                           v, b.best);
     }
     CU_ASSERT_EQUAL(bad, 0);
-    CU_ASSERT(checked > 40000);
+    CU_ASSERT(checked >= min_positions);
+    free(s);
     retro_tables_close(t);
 }
 
@@ -139,9 +153,9 @@ static void test_against_minimax(void)
     const game_t *g = chess();
     make_dir();
     build(g, "KQvK", dir, 2);
-    check_one_ply(g, "KQvK");
+    check_one_ply(g, "KQvK", 40000);
     build(g, "KRvK", dir, 2);
-    check_one_ply(g, "KRvK");
+    check_one_ply(g, "KRvK", 40000);
     /* a sample of K+Q v K against a search that knows nothing of tables */
     const retro_index_t *ix = retro_index_find(g);
     retro_tables_t *t;
@@ -377,6 +391,60 @@ static void test_bad_classes(void)
     game_free(g);
 }
 
+/* Checkers with 2 and 3 pieces: every position against one-ply minimax,
+ * index round trips over every index (and the half-turned board with the
+ * colours swapped). */
+static void test_checkers(void)
+{
+    const game_t *g = NULL;
+    HARNESS_OK(game_create("checkers", &g));
+    make_dir();
+    const char *classes[] = {"KvK", "MvM", "KvM", "KKvK", "KMvK", "MMvK"};
+    for (int i = 0; i < 6; i++) {
+        build(g, classes[i], dir, 2);
+        check_one_ply(g, classes[i], 1000);
+    }
+    retro_info_t kk = info_of(dir, "KKvK");
+    CU_ASSERT(kk.wins > 0 && kk.losses > 0);
+    const retro_index_t *ix = retro_index_find(g);
+    ck_state_t s, x;
+    char name[RETRO_CLASS_MAX], got[RETRO_CLASS_MAX];
+    uint64_t size, idx;
+    int bad = 0, valid = 0;
+    for (int c = 0; c < 6; c++) {
+        HARNESS_OK(ix->class_parse(g, classes[c], name, &size));
+        for (uint64_t i = 0; i < size && bad < 5; i++) {
+            if (!ix->unindex(g, name, i, &s)) continue;
+            valid++;
+            x = s; /* the same position, board half-turned and colours swapped */
+            x.bb[0] = x.bb[1] = x.kings = 0;
+            for (int sq = 0; sq < 32; sq++)
+                for (int col = 0; col < 2; col++)
+                    if (s.bb[col] >> sq & 1) {
+                        x.bb[col ^ 1] |= 1u << (31 - sq);
+                        if (s.kings >> sq & 1) x.kings |= 1u << (31 - sq);
+                    }
+            x.side ^= 1;
+            HARNESS_OK(ix->index(g, &s, got, &idx));
+            bad += strcmp(got, name) != 0 || idx != i;
+            const char *v = strchr(name, 'v');
+            if (strncmp(name, v + 1, (size_t)(v - name)) == 0) continue; /* like sides: both kept */
+            HARNESS_OK(ix->index(g, &x, got, &idx));
+            bad += strcmp(got, name) != 0 || idx != i;
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(valid > 50000);
+    CU_ASSERT(ix->class_parse(g, "KvKvK", name, &size) < 0);
+    CU_ASSERT(ix->class_parse(g, "KKKKvKKK", name, &size) == HOYLE_EUNSUP);
+    CU_ASSERT(ix->class_parse(g, "vK", name, &size) < 0);
+    const game_t *devil = NULL;
+    HARNESS_OK(game_create("checkers(variant=devil)", &devil));
+    CU_ASSERT(retro_generate(devil, "KvK", dir, NULL) == HOYLE_EUNSUP);
+    game_free(devil);
+    game_free(g);
+}
+
 static void cleanup(void)
 {
     if (dir[0] == '\0') return;
@@ -394,6 +462,7 @@ int main(void)
         {"corrupt, truncated and foreign files refused", test_bad_files},
         {"an interrupted build resumes to the same file", test_resume},
         {"bad class names refused", test_bad_classes},
+        {"checkers: 2 and 3 pieces", test_checkers},
         {"cleanup", cleanup},
         {NULL, NULL},
     };
