@@ -76,6 +76,7 @@ int cmd_export(int argc, char **argv);
 int cmd_uci(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 int cmd_tablebase(int argc, char **argv);
+int cmd_accuracy(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
 /* The game families of `hoyle solve` (apps/solve_*.c, listed in cmd_solve.c):

@@ -9,6 +9,7 @@
 #include "apps/cli.h"
 #include "dist/dist.h"
 #include "games/game_agents.h"
+#include "solve/agent_oracle.h"
 #ifdef HOYLE_TORCH
 #include "train/agent_az.h"
 #endif
@@ -37,6 +38,7 @@ static const command_t commands[] = {
     {"train", cmd_train, "AlphaZero training loop from a YAML config (resumable)"},
     {"export", cmd_export, "a trained net as a TorchScript file (Python, libtorch)"},
     {"solve", cmd_solve, "exact solvers; agents run on one-player puzzles"},
+    {"accuracy", cmd_accuracy, "agents against perfect play (endgame tables)"},
     {"tablebase", cmd_tablebase, "endgame tables by retrograde analysis (chess)"},
     {"serve", cmd_serve, "the page in the browser: play, replay, ratings (JSON API)"},
     {"uci", cmd_uci, "serve an agent as a UCI engine (chess GUIs, other engines)"},
@@ -105,6 +107,10 @@ int main(int argc, char **argv)
      * that every command, and its --help, sees the same agent list. It runs
      * after --help/--version, which need no agents. */
     if (game_agents_register()) { /* the gnubg agent (games/game_agents.h) */
+        fprintf(stderr, "hoyle: %s\n", hoyle_last_error());
+        return EXIT_FAILED;
+    }
+    if (solve_agents_register()) { /* the oracle agent (solve/agent_oracle.h) */
         fprintf(stderr, "hoyle: %s\n", hoyle_last_error());
         return EXIT_FAILED;
     }
