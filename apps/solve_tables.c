@@ -20,7 +20,11 @@ static const char help[] =
     "distance to the end in plies (chess: to mate; a mate in N moves is 2N-1\n"
     "plies), and every legal move with its value for the mover, best first (the\n"
     "best moves are those that keep the value at the shortest win or longest\n"
-    "loss). Exit 2 when P is outside the tables.\n";
+    "loss). Exit 2 when P is outside the tables.\n"
+    "--moves \"M1;M2;...\": replay a line from P against the tables instead: per\n"
+    "move the position's value, the move's value for the mover and a verdict:\n"
+    "best (keeps the value at the best distance), keeps (the value, not the\n"
+    "distance) or ERROR (loses value: a win given up, a draw lost).\n";
 
 typedef struct move_val {
     char text[64];
@@ -95,13 +99,68 @@ static void print(const game_t *g, const char *pos, retro_code_t v, const move_v
     }
 }
 
+/* Replay `line` ("M1;M2;...") from `s`: one row per move. Exit code. */
+static int replay(const game_t *g, retro_tables_t *t, void *s, const char *line, bool json)
+{
+    size_t bytes = (g->state_size + GAME_STATE_ALIGN - 1) / GAME_STATE_ALIGN * GAME_STATE_ALIGN;
+    void *before = aligned_alloc(GAME_STATE_ALIGN, bytes);
+    char *copy = strdup(line), *save = NULL;
+    if (before == NULL || copy == NULL) {
+        free(before), free(copy);
+        return (hoyle_error(HOYLE_ENOMEM, "out of memory"), cli_fail("solve", EXIT_FAILED));
+    }
+    json_t j;
+    if (json) json_begin(&j, stdout), json_str(&j, "game", g->spec), json_open(&j, "moves", '[');
+    int rc = EXIT_OK, ply = 0, errors = 0;
+    for (char *m = strtok_r(copy, ";", &save); m && rc == EXIT_OK; m = strtok_r(NULL, ";", &save)) {
+        while (*m == ' ') m++;
+        retro_code_t v, got;
+        memcpy(before, s, g->state_size);
+        if (game_is_terminal(g, s)) {
+            rc = cli_usage_error("solve", "--moves: '%s' after the game ended", m);
+            break;
+        }
+        if (retro_probe(t, s, &v) < 0 || game_apply_move_string(g, s, m) < 0 ||
+            retro_probe_move(t, before, s, &got) < 0) {
+            rc = hoyle_error_prefix(HOYLE_EINVAL, "--moves: '%s'", m),
+            cli_fail("solve", EXIT_USAGE);
+            break;
+        }
+        const char *verdict = retro_code_cmp(got, v) == 0        ? "best"
+                              : retro_sign(got) == retro_sign(v) ? "keeps"
+                                                                 : "ERROR";
+        errors += verdict[0] == 'E';
+        char tv[32], tg[32];
+        retro_code_text(v, tv, sizeof tv);
+        retro_code_text(got, tg, sizeof tg);
+        if (json) {
+            json_open(&j, NULL, '{');
+            json_str(&j, "move", m);
+            json_str(&j, "position", tv);
+            json_str(&j, "played", tg);
+            json_str(&j, "verdict", verdict);
+            json_close(&j);
+        } else {
+            printf("%3d  %-10s %-18s -> %-18s %s\n", ++ply, m, tv, tg, verdict);
+        }
+    }
+    if (json)
+        json_close(&j), json_int(&j, "errors", errors), json_end(&j);
+    else if (rc == EXIT_OK)
+        printf("%d moves, %d losing value\n", ply, errors);
+    free(copy);
+    free(before);
+    return rc;
+}
+
 int solve_tables(int argc, char **argv)
 {
-    const char *spec = NULL, *dir = NULL, *position = NULL;
+    const char *spec = NULL, *dir = NULL, *position = NULL, *line = NULL;
     bool json = false;
     const cli_opt_t opts[] = {
         CLI_OPT("--tables", CLI_STRING, &dir, "DIR", "the folder of endgame tables"),
         CLI_OPT_POSITION(&position),
+        CLI_OPT("--moves", CLI_STRING, &line, "\"M1;M2\"", "replay a line against the tables"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
@@ -121,6 +180,14 @@ int solve_tables(int argc, char **argv)
     if (s == NULL || moves == NULL) rc = EXIT_FAILED, hoyle_error(HOYLE_ENOMEM, "out of memory");
     if (rc == EXIT_OK && position && game_position_from_string(g, position, s) < 0) rc = EXIT_USAGE;
     if (rc == EXIT_OK && retro_tables_open(g, dir, &t) < 0) rc = EXIT_USAGE;
+    if (rc == EXIT_OK && line) {
+        rc = replay(g, t, s, line, json);
+        retro_tables_close(t);
+        free(moves);
+        free(s);
+        game_free(g);
+        return rc;
+    }
     if (rc == EXIT_OK && retro_probe(t, s, &v) < 0) rc = EXIT_USAGE;
     collect_t c = {g, t, s, moves, 0, 0};
     if (rc == EXIT_OK && (game_whole_moves(g, s, collect, &c), c.status < 0)) rc = EXIT_FAILED;
