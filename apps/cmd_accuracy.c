@@ -220,7 +220,7 @@ int cmd_accuracy(int argc, char **argv)
     retro_acc_t *acc = calloc(MAX_AGENTS, sizeof *acc);
     retro_tables_t *t = NULL;
     if (rc == EXIT_OK && (states == NULL || acc == NULL))
-        rc = (hoyle_error(HOYLE_ENOMEM, "out of memory"), cli_fail("accuracy", EXIT_FAILED));
+        hoyle_error(HOYLE_ENOMEM, "out of memory"), rc = cli_fail("accuracy", EXIT_FAILED);
     if (rc == EXIT_OK && retro_tables_open(g, dir, &t) < 0) rc = cli_fail("accuracy", EXIT_USAGE);
     rng_t rng;
     rng_init(&rng, seed);

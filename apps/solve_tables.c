@@ -107,7 +107,8 @@ static int replay(const game_t *g, retro_tables_t *t, void *s, const char *line,
     char *copy = strdup(line), *save = NULL;
     if (before == NULL || copy == NULL) {
         free(before), free(copy);
-        return (hoyle_error(HOYLE_ENOMEM, "out of memory"), cli_fail("solve", EXIT_FAILED));
+        hoyle_error(HOYLE_ENOMEM, "out of memory");
+        return cli_fail("solve", EXIT_FAILED);
     }
     json_t j;
     if (json) json_begin(&j, stdout), json_str(&j, "game", g->spec), json_open(&j, "moves", '[');
@@ -122,8 +123,8 @@ static int replay(const game_t *g, retro_tables_t *t, void *s, const char *line,
         }
         if (retro_probe(t, s, &v) < 0 || game_apply_move_string(g, s, m) < 0 ||
             retro_probe_move(t, before, s, &got) < 0) {
-            rc = hoyle_error_prefix(HOYLE_EINVAL, "--moves: '%s'", m),
-            cli_fail("solve", EXIT_USAGE);
+            hoyle_error_prefix(HOYLE_EINVAL, "--moves: '%s'", m);
+            rc = cli_fail("solve", EXIT_USAGE);
             break;
         }
         const char *verdict = retro_code_cmp(got, v) == 0        ? "best"

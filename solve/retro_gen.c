@@ -245,7 +245,7 @@ static int checkpoint(gen_t *gen, const char *part)
     retro_header_t h = {0};
     memcpy(h.magic, RETRO_MAGIC_PART, 8);
     snprintf(h.game, sizeof h.game, "%s", gen->g->spec);
-    memcpy(h.name, gen->name, RETRO_CLASS_MAX);
+    snprintf(h.name, sizeof h.name, "%s", gen->name); /* zero-padded: equal builds, equal bytes */
     h.size = gen->size;
     h.level = (uint32_t)gen->level;
     retro_header_count(&h, gen->codes);
@@ -351,7 +351,7 @@ static int build_class(gen_t *gen, const char *dir, const retro_gen_opts_t *o)
     retro_header_t h = {0};
     memcpy(h.magic, RETRO_MAGIC, 8);
     snprintf(h.game, sizeof h.game, "%s", gen->g->spec);
-    memcpy(h.name, gen->name, RETRO_CLASS_MAX);
+    snprintf(h.name, sizeof h.name, "%s", gen->name); /* zero-padded: equal builds, equal bytes */
     h.size = gen->size;
     retro_header_count(&h, gen->codes);
     if ((rc = retro_table_write(path, &h, gen->codes)) < 0) return rc;
