@@ -75,12 +75,15 @@ int cmd_train(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_uci(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
+int cmd_tablebase(int argc, char **argv);
+int cmd_accuracy(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
 /* The game families of `hoyle solve` (apps/solve_*.c, listed in cmd_solve.c):
  * each takes the whole command line, argv[1] being GAME. */
 int solve_solitaire(int argc, char **argv);
 int solve_fifteen(int argc, char **argv);
+int solve_tables(int argc, char **argv);
 
 /* `hoyle elo` (report = 0) and `hoyle report` (report = 1): ratings and
  * tables from stored record files (cmd_elo.c). */

@@ -44,7 +44,8 @@ static const struct solve_family {
 
 static const char help[] =
     "usage: hoyle solve GAME [family options]\n"
-    "       hoyle solve GAME --agent SPEC [--runs N] [--seed S] [--position P] [--json]\n\n"
+    "       hoyle solve GAME --agent SPEC [--runs N] [--seed S] [--position P] [--json]\n"
+    "       hoyle solve GAME --tables DIR --position P [--json]   (endgame tables)\n\n"
     "Solve a game exactly with its family's solver (`hoyle solve GAME --help`\n"
     "for the family's options), or run an agent on a one-player game (a puzzle)\n"
     "N times (default 10), seeds derived from S (default 1) with rng_mix, and\n"
@@ -152,8 +153,10 @@ static int run_agent(int argc, char **argv, const struct solve_family *fam)
 
 int cmd_solve(int argc, char **argv)
 {
-    bool agent = false;
+    bool agent = false, tables = false;
     for (int i = 1; i < argc; i++) agent |= strcmp(argv[i], "--agent") == 0;
+    for (int i = 1; i < argc; i++) tables |= strcmp(argv[i], "--tables") == 0;
+    if (tables && !agent) return solve_tables(argc, argv);
     if (argc < 2 || (argv[1][0] == '-' && !agent)) {
         if (argc >= 2 && cli_is_help(argv[1])) {
             fputs(help, stdout);

@@ -9,6 +9,7 @@
 #include "apps/cli.h"
 #include "dist/dist.h"
 #include "games/game_agents.h"
+#include "solve/agent_oracle.h"
 #include "train/agent_td.h"
 #ifdef HOYLE_TORCH
 #include "train/agent_az.h"
@@ -38,6 +39,8 @@ static const command_t commands[] = {
     {"train", cmd_train, "AlphaZero training loop from a YAML config (resumable)"},
     {"export", cmd_export, "a trained net as a TorchScript file (Python, libtorch)"},
     {"solve", cmd_solve, "exact solvers; agents run on one-player puzzles"},
+    {"accuracy", cmd_accuracy, "agents against perfect play (endgame tables)"},
+    {"tablebase", cmd_tablebase, "endgame tables by retrograde analysis (chess)"},
     {"serve", cmd_serve, "the page in the browser: play, replay, ratings (JSON API)"},
     {"uci", cmd_uci, "serve an agent as a UCI engine (chess GUIs, other engines)"},
     {"bench", cmd_bench, "deterministic speed benchmark with a node signature"},
@@ -109,6 +112,10 @@ int main(int argc, char **argv)
         return EXIT_FAILED;
     }
     if (td_register_agents()) { /* the `td` agent (train/agent_td.h) */
+        fprintf(stderr, "hoyle: %s\n", hoyle_last_error());
+        return EXIT_FAILED;
+    }
+    if (solve_agents_register()) { /* the oracle agent (solve/agent_oracle.h) */
         fprintf(stderr, "hoyle: %s\n", hoyle_last_error());
         return EXIT_FAILED;
     }

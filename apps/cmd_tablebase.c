@@ -1,0 +1,135 @@
+/* cmd_tablebase.c — `hoyle tablebase`: build endgame tables by retrograde
+ * analysis (solve/retro.h) into a folder, or describe what a folder holds
+ * (--info: per table its class, positions by value and the longest win). */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apps/cli.h"
+#include "core/clock.h"
+#include "core/error.h"
+#include "games/registry.h"
+#include "solve/retro.h"
+
+#define MAX_CLASSES 64
+
+static const char help[] =
+    "usage: hoyle tablebase GAME CLASS... --out DIR [--threads N] [--checkpoint S] [--quiet]\n"
+    "       hoyle tablebase --info DIR [--json]\n\n"
+    "Build the endgame table of each CLASS of GAME by retrograde analysis into\n"
+    "DIR/CLASS.tb (docs/formats.md), first the tables of the smaller classes a\n"
+    "capture leads to. Classes are named as engines name them, the stronger\n"
+    "side first: chess KQvK, KRvK, KBBvK, KBNvK, KQvKR (pawnless, up to 5 men;\n"
+    "4 men take about a minute and 400 MB). Each position gets its value for\n"
+    "the side to move and the distance to mate in plies. A table already in DIR\n"
+    "is checked and kept; a build that was killed resumes from DIR/CLASS.tb.part\n"
+    "and writes the same file. Progress goes to stderr.\n"
+    "--info DIR: the tables in DIR, with positions won/drawn/lost by the side to\n"
+    "move and the longest win (plies; moves = (plies + 1) / 2).\n";
+
+static int info(const char *dir, bool json)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL) return cli_usage_error("tablebase", "--info: %s: cannot open the folder", dir);
+    char names[256][256];
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL && n < 256;) {
+        size_t len = strlen(e->d_name);
+        if (len > 3 && len < 256 && strcmp(e->d_name + len - 3, ".tb") == 0)
+            strcpy(names[n++], e->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof names[0], (int (*)(const void *, const void *))strcmp);
+    json_t j;
+    if (json)
+        json_begin(&j, stdout), json_str(&j, "dir", dir), json_open(&j, "tables", '[');
+    else
+        printf("%-10s %-8s %12s %12s %12s %12s %8s %8s\n", "class", "game", "positions", "won",
+               "drawn", "lost", "longest", "moves");
+    int rc = EXIT_OK;
+    for (int i = 0; i < n; i++) {
+        char path[4096];
+        int len = snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        retro_info_t in;
+        if (len < 0 || (size_t)len >= sizeof path) {
+            fprintf(stderr, "hoyle tablebase: %s: path too long\n", dir);
+            rc = EXIT_FAILED;
+            continue;
+        }
+        if (retro_table_info(path, &in) < 0) {
+            fprintf(stderr, "hoyle tablebase: %s\n", hoyle_last_error());
+            rc = EXIT_FAILED;
+            continue;
+        }
+        uint64_t pos = in.wins + in.draws + in.losses;
+        if (json) {
+            json_open(&j, NULL, '{');
+            json_str(&j, "class", in.name);
+            json_str(&j, "game", in.game);
+            json_u64(&j, "indices", in.size);
+            json_u64(&j, "positions", pos);
+            json_u64(&j, "wins", in.wins);
+            json_u64(&j, "draws", in.draws);
+            json_u64(&j, "losses", in.losses);
+            json_u64(&j, "longest_win_plies", in.longest_win);
+            json_u64(&j, "longest_win_index", in.longest_win_idx);
+            json_close(&j);
+        } else {
+            printf("%-10s %-8.8s %12llu %12llu %12llu %12llu %8u %8u\n", in.name, in.game,
+                   (unsigned long long)pos, (unsigned long long)in.wins,
+                   (unsigned long long)in.draws, (unsigned long long)in.losses, in.longest_win,
+                   (in.longest_win + 1) / 2);
+        }
+    }
+    if (json) json_close(&j), json_end(&j);
+    return rc;
+}
+
+int cmd_tablebase(int argc, char **argv)
+{
+    const char *out = NULL, *info_dir = NULL, *pos[MAX_CLASSES + 1];
+    uint64_t threads = 2;
+    double checkpoint = 30.0;
+    bool quiet = false, json = false;
+    int npos = 0;
+    const cli_opt_t opts[] = {
+        CLI_OPT("--out", CLI_STRING, &out, "DIR", "the folder of the tables (made if missing)"),
+        CLI_OPT("--info", CLI_STRING, &info_dir, "DIR", "describe the tables in DIR"),
+        CLI_OPT_RANGE("--threads", CLI_U64, &threads, "N", "worker threads (default 2)", 1, 16),
+        CLI_OPT_RANGE("--checkpoint", CLI_DOUBLE, &checkpoint, "S",
+                      "seconds between resume-file writes (default 30)", 0.001, 1e9),
+        CLI_OPT_FLAG("--quiet", &quiet, "no progress on stderr"),
+        CLI_OPT_JSON(&json),
+        CLI_OPT_END,
+    };
+    const cli_command_t c = {"tablebase", help,  opts, "GAME CLASS...", 0, MAX_CLASSES + 1,
+                             pos,         &npos, NULL};
+    int rc = cli_parse(&c, argc, argv);
+    if (rc != CLI_CONTINUE) return rc;
+    if (info_dir) {
+        if (npos > 0) return cli_usage_error("tablebase", "--info takes no GAME or CLASS");
+        return info(info_dir, json);
+    }
+    if (npos < 2) return cli_usage_error("tablebase", "expected GAME CLASS... (try --help)");
+    if (out == NULL) return cli_usage_error("tablebase", "--out DIR is required");
+    const game_t *g = cli_game("tablebase", pos[0]);
+    if (g == NULL) return EXIT_USAGE;
+    const retro_index_t *ix = retro_index_find(g);
+    rc = EXIT_OK;
+    if (ix == NULL)
+        rc = cli_usage_error("tablebase", "%s: no endgame tables for this game", g->spec);
+    for (int i = 1; i < npos && rc == EXIT_OK;
+         i++) /* every name first: bad input changes nothing */
+        if (ix->class_parse(g, pos[i], NULL, NULL) < 0) rc = cli_fail("tablebase", EXIT_USAGE);
+    retro_gen_opts_t o = {.threads = (int)threads,
+                          .progress = quiet ? NULL : stderr,
+                          .checkpoint_seconds = checkpoint};
+    double t0 = clock_seconds();
+    for (int i = 1; i < npos && rc == EXIT_OK; i++)
+        if (retro_generate(g, pos[i], out, &o) < 0) rc = cli_fail("tablebase", EXIT_FAILED);
+    if (rc == EXIT_OK && !quiet) fprintf(stderr, "done in %.1f s\n", clock_seconds() - t0);
+    if (rc == EXIT_OK) rc = info(out, json);
+    game_free(g);
+    return rc;
+}

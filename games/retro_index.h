@@ -1,0 +1,53 @@
+/* retro_index.h — the optional part of a game that the retrograde solver
+ * (solve/retro.h) needs: its positions split into material classes, each
+ * with a perfect index (rank/unrank) over the game's symmetries.
+ *
+ * A game family that can be solved by retrograde analysis fills one
+ * retro_index_t beside its rules (games/chess/retro_index.c) and lists it in
+ * retro_index_find()'s table (games/retro_index.c); nothing else in the game
+ * contract changes. Successors come from the contract (game_whole_moves), so
+ * no un-moves are needed: the solver builds the move graph of a class once
+ * and iterates to the fixpoint over it.
+ *
+ * Class names are short canonical strings (chess "KQvKR", the way endgame
+ * engines name them). Every function is thread-safe and allocates nothing. */
+#ifndef HOYLE_GAMES_RETRO_INDEX_H
+#define HOYLE_GAMES_RETRO_INDEX_H
+
+#include <stdint.h>
+
+#include "games/game.h"
+
+#define RETRO_CLASS_MAX  32 /* bytes of a class name, NUL included */
+#define RETRO_SUBCLASSES 64 /* most classes one move can lead to */
+
+typedef struct retro_index {
+    const char *family; /* the registry name it serves: "chess" */
+    /* Parse `text` (any case: "kqvkr") into the canonical class name `name`
+     * (RETRO_CLASS_MAX bytes) and its index range `size`; a negative status
+     * and message for a name that is malformed or not supported. */
+    int (*class_parse)(const game_t *g, const char *text, char *name, uint64_t *size);
+    /* Set `state` to position `idx` of class `name` (a canonical name) and
+     * return 1; return 0, state unspecified, for an index that names no
+     * legal position (two pieces on one square, the side not to move in
+     * check, a non-canonical order of like pieces). */
+    int (*unindex)(const game_t *g, const char *name, uint64_t idx, void *state);
+    /* The class (into `name`) and index of a legal, non-terminal `state`;
+     * HOYLE_EUNSUP with a message when no class of this index holds it (a
+     * position with pawns, castling rights, more pieces than any class). */
+    int (*index)(const game_t *g, const void *state, char *name, uint64_t *idx);
+    /* The player whose turn it is in `state`, a terminal one included (the
+     * contract's current_player says PLAYER_TERMINAL there): whose value
+     * the table holds for a mated or stalemated position. */
+    int (*to_move)(const game_t *g, const void *state);
+    /* The classes, other than `name` itself, that one move from class `name`
+     * can reach without ending the game by rule (captures, promotions),
+     * written to out (RETRO_SUBCLASSES rows); returns their count. A class
+     * that only ends the game (chess K v K: dead material) is left out. */
+    int (*subclasses)(const game_t *g, const char *name, char out[][RETRO_CLASS_MAX]);
+} retro_index_t;
+
+/* The retrograde index of `g`'s family, or NULL when it has none. */
+const retro_index_t *retro_index_find(const game_t *g);
+
+#endif

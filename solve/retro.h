@@ -1,0 +1,107 @@
+/* retro.h — exact solving by retrograde analysis: endgame tables.
+ *
+ * A table holds, for every position of one material class of a game (the
+ * game's retrograde index, games/retro_index.h), its game-theoretic value
+ * for the side to move and the distance in plies to the end of the game
+ * under perfect play (win: fastest; loss: slowest), two bytes a position
+ * (RETRO_* codes below). Tables are built by retro_generate() from the game
+ * contract alone (successors by game_whole_moves; moves that leave the class,
+ * captures, are looked up in the smaller classes' tables, which it builds
+ * first), written in the file format of docs/formats.md ("Endgame tables"),
+ * and read memory-mapped by retro_tables_*.
+ *
+ * Values are the game's own: chess tables follow the game's rules (dead
+ * material is a draw; the fifty-move rule and repetition are ignored, as in
+ * every published endgame table, since a table position has no history). */
+#ifndef HOYLE_SOLVE_RETRO_H
+#define HOYLE_SOLVE_RETRO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "games/game.h"
+#include "games/retro_index.h"
+
+/* Value codes: the top two bits the value, the low 14 the distance in plies. */
+typedef uint16_t retro_code_t;
+#define RETRO_DRAW     ((retro_code_t)0x0000)
+#define RETRO_WIN      ((retro_code_t)0x8000) /* | plies: the side to move wins */
+#define RETRO_LOSS     ((retro_code_t)0x4000) /* | plies: the side to move loses */
+#define RETRO_INVALID  ((retro_code_t)0xFFFF) /* an index that names no position */
+#define RETRO_DIST_MAX 0x3FFF
+
+static inline bool retro_is_win(retro_code_t c) { return c != RETRO_INVALID && (c & RETRO_WIN); }
+static inline bool retro_is_loss(retro_code_t c)
+{
+    return c != RETRO_INVALID && (c & 0xC000) == RETRO_LOSS;
+}
+static inline int retro_dist(retro_code_t c) { return c & RETRO_DIST_MAX; }
+/* The code's value for the mover: +1 win, 0 draw, -1 loss. */
+static inline int retro_sign(retro_code_t c)
+{
+    return retro_is_win(c) ? 1 : retro_is_loss(c) ? -1 : 0;
+}
+/* Write "win in 19 plies" / "draw" / "loss in 0 plies" into buf. */
+void retro_code_text(retro_code_t c, char *buf, size_t cap);
+
+/* What a table file says about itself (retro_table_info). */
+typedef struct retro_info {
+    char game[GAME_SPEC_MAX];     /* the canonical spec it was built for */
+    char name[RETRO_CLASS_MAX];   /* the class */
+    uint64_t size;                /* indices */
+    uint64_t wins, draws, losses; /* positions by value for the side to move */
+    uint64_t invalid;             /* indices naming no position */
+    uint32_t longest_win;         /* plies */
+    uint64_t longest_win_idx;     /* one index with that win */
+    uint64_t checksum;            /* of the values */
+} retro_info_t;
+
+/* ---- generation (retro_gen.c) ---- */
+
+typedef struct retro_gen_opts {
+    int threads;               /* worker threads (default 2 when 0) */
+    FILE *progress;            /* progress lines and per-class notes; NULL = silent */
+    double checkpoint_seconds; /* write the resume file at most this often (0: 30 s) */
+    int stop_after_level;      /* tests: stop (HOYLE_ESTATE) once this ply level is written
+                                  to the resume file, as a kill would (0: never) */
+} retro_gen_opts_t;
+
+/* Build the table of class `name` (any spelling the game parses) of game `g`
+ * into `dir`/NAME.tb, first building the tables of the classes it leads to
+ * that `dir` lacks. A class whose table is already there is kept. An
+ * interrupted build (kill -9) leaves `dir`/NAME.tb.part, from which the next
+ * call resumes and writes the identical file. Returns 0, or a negative status
+ * and message (a game with no retrograde index, a bad class, an I/O error,
+ * HOYLE_ENOMEM). */
+int retro_generate(const game_t *g, const char *name, const char *dir,
+                   const retro_gen_opts_t *opts);
+
+/* ---- reading (retro_file.c, retro_probe.c) ---- */
+
+/* A folder of tables for one game, opened lazily by class and shared by
+ * threads (probes are read-only; opening takes a lock). */
+typedef struct retro_tables retro_tables_t;
+
+/* Open the folder `dir` of tables for `g` (no table is read yet). */
+int retro_tables_open(const game_t *g, const char *dir, retro_tables_t **out);
+void retro_tables_close(retro_tables_t *t); /* NULL: no-op */
+
+/* The value of `state` for its side to move: a terminal state by the game's
+ * returns (distance 0), any other by its class's table. HOYLE_EUNSUP when
+ * no table covers it, HOYLE_EIO/HOYLE_EINVAL for a missing, corrupt or
+ * foreign file (the message names it). */
+int retro_probe(retro_tables_t *t, const void *state, retro_code_t *out);
+
+/* The value a move leading to `after` has for the player who moved from
+ * `before`: the child's code seen from the mover, one ply further. */
+int retro_probe_move(retro_tables_t *t, const void *before, const void *after, retro_code_t *out);
+
+/* Ordering of codes for the mover: >0 when `a` is better than `b`
+ * (faster wins, slower losses). */
+int retro_code_cmp(retro_code_t a, retro_code_t b);
+
+/* Read a table file's header and counts (the checksum is verified). */
+int retro_table_info(const char *path, retro_info_t *out);
+
+#endif

@@ -1,0 +1,198 @@
+/* retro_file.c — endgame table files (retro_internal.h): the header, the
+ * checksums, the atomic write and the checked read-only mapping. A file that
+ * fails any check is refused whole with a message naming it and the check. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "solve/retro_internal.h"
+
+uint64_t retro_checksum(const void *data, size_t n)
+{
+    const uint8_t *d = data;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, d + i, 8);
+        h = (h ^ w) * 0x100000001b3ULL;
+        h ^= h >> 29;
+    }
+    for (; i < n; i++) h = (h ^ d[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+int retro_path(char *buf, size_t cap, const char *dir, const char *name, const char *suffix)
+{
+    int n = snprintf(buf, cap, "%s/%s%s", dir, name, suffix);
+    if (n < 0 || (size_t)n >= cap) return hoyle_error(HOYLE_EINVAL, "%s: path too long", dir);
+    return 0;
+}
+
+void retro_header_count(retro_header_t *h, const retro_code_t *codes)
+{
+    h->wins = h->draws = h->losses = h->invalid = 0;
+    h->longest_win = 0;
+    h->longest_win_idx = 0;
+    for (uint64_t i = 0; i < h->size; i++) {
+        retro_code_t c = codes[i];
+        if (c == RETRO_INVALID)
+            h->invalid++;
+        else if (retro_is_win(c)) {
+            h->wins++;
+            if ((uint32_t)retro_dist(c) > h->longest_win)
+                h->longest_win = (uint32_t)retro_dist(c), h->longest_win_idx = i;
+        } else if (retro_is_loss(c))
+            h->losses++;
+        else
+            h->draws++;
+    }
+}
+
+static int write_all(int fd, const void *data, size_t n)
+{
+    const uint8_t *p = data;
+    while (n > 0) {
+        ssize_t w = write(fd, p, n > (1u << 30) ? (1u << 30) : n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return -1;
+        p += w, n -= (size_t)w;
+    }
+    return 0;
+}
+
+int retro_table_write(const char *path, retro_header_t *h, const retro_code_t *codes)
+{
+    uint8_t head[RETRO_HEADER_BYTES] = {0};
+    h->version = RETRO_VERSION;
+    h->header_bytes = RETRO_HEADER_BYTES;
+    h->endian = RETRO_ENDIAN;
+    h->entry_bytes = sizeof(retro_code_t);
+    h->sum = retro_checksum(codes, h->size * sizeof(retro_code_t));
+    h->hsum = retro_checksum(h, offsetof(retro_header_t, hsum));
+    memcpy(head, h, sizeof *h);
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return hoyle_error(HOYLE_EINVAL, "%s: path too long", path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return hoyle_error(HOYLE_EIO, "%s: %s", tmp, strerror(errno));
+    int bad = write_all(fd, head, sizeof head) ||
+              write_all(fd, codes, h->size * sizeof(retro_code_t)) || fsync(fd);
+    int err = errno;
+    if (close(fd) != 0 && !bad) bad = 1, err = errno;
+    if (!bad && rename(tmp, path) != 0) bad = 1, err = errno;
+    if (bad) {
+        unlink(tmp);
+        return hoyle_error(HOYLE_EIO, "%s: %s", path, strerror(err));
+    }
+    return 0;
+}
+
+/* The header checks, in the order a reader meets them. */
+static const char *header_problem(const retro_header_t *h, size_t file_bytes, int part)
+{
+    if (memcmp(h->magic, part ? RETRO_MAGIC_PART : RETRO_MAGIC, 8) != 0)
+        return "not a hoyle endgame table (bad magic)";
+    if (h->endian != RETRO_ENDIAN) return "written on a machine of other byte order";
+    if (h->version != RETRO_VERSION) return "unsupported format version";
+    if (h->header_bytes != RETRO_HEADER_BYTES || h->entry_bytes != sizeof(retro_code_t))
+        return "unsupported layout";
+    if (h->hsum != retro_checksum(h, offsetof(retro_header_t, hsum)))
+        return "corrupt header (checksum mismatch)";
+    if (memchr(h->game, 0, sizeof h->game) == NULL || memchr(h->name, 0, sizeof h->name) == NULL)
+        return "corrupt header (names)";
+    if (h->size > (file_bytes - RETRO_HEADER_BYTES) / sizeof(retro_code_t) ||
+        file_bytes != RETRO_HEADER_BYTES + h->size * sizeof(retro_code_t))
+        return "truncated or overlong (size does not match the header)";
+    return NULL;
+}
+
+int retro_table_map(const char *path, const char *want_game, const char *want_name, int part,
+                    retro_table_t *out)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return hoyle_error(HOYLE_EIO, "%s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || st.st_size < RETRO_HEADER_BYTES) {
+        close(fd);
+        return hoyle_error(HOYLE_EINVAL, "%s: not a hoyle endgame table (too short)", path);
+    }
+    size_t bytes = (size_t)st.st_size;
+    void *map = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) return hoyle_error(HOYLE_EIO, "%s: mmap: %s", path, strerror(errno));
+    retro_table_t t = {.map = map, .map_bytes = bytes};
+    memcpy(&t.h, map, sizeof t.h);
+    t.codes = (const retro_code_t *)((const uint8_t *)map + RETRO_HEADER_BYTES);
+    const char *why = header_problem(&t.h, bytes, part);
+    if (why == NULL && t.h.sum != retro_checksum(t.codes, t.h.size * sizeof(retro_code_t)))
+        why = "corrupt (checksum mismatch)";
+    if (why) {
+        munmap(map, bytes);
+        return hoyle_error(HOYLE_EINVAL, "%s: %s", path, why);
+    }
+    if ((want_game && strcmp(t.h.game, want_game) != 0) ||
+        (want_name && strcmp(t.h.name, want_name) != 0)) {
+        munmap(map, bytes);
+        return hoyle_error(HOYLE_EINVAL, "%s: a table of %s %s, not of %s %s", path, t.h.game,
+                           t.h.name, want_game ? want_game : t.h.game,
+                           want_name ? want_name : t.h.name);
+    }
+    *out = t;
+    return 0;
+}
+
+void retro_table_unmap(retro_table_t *t)
+{
+    if (t->map) munmap(t->map, t->map_bytes);
+    t->map = NULL;
+    t->codes = NULL;
+}
+
+int retro_table_info(const char *path, retro_info_t *out)
+{
+    retro_table_t t;
+    int rc = retro_table_map(path, NULL, NULL, 0, &t);
+    if (rc < 0) return rc;
+    memset(out, 0, sizeof *out);
+    memcpy(out->game, t.h.game, sizeof out->game);
+    memcpy(out->name, t.h.name, sizeof out->name);
+    out->size = t.h.size;
+    out->wins = t.h.wins, out->draws = t.h.draws, out->losses = t.h.losses;
+    out->invalid = t.h.invalid;
+    out->longest_win = t.h.longest_win;
+    out->longest_win_idx = t.h.longest_win_idx;
+    out->checksum = t.h.sum;
+    retro_table_unmap(&t);
+    return 0;
+}
+
+void retro_code_text(retro_code_t c, char *buf, size_t cap)
+{
+    if (c == RETRO_INVALID)
+        snprintf(buf, cap, "invalid");
+    else if (retro_is_win(c))
+        snprintf(buf, cap, "win in %d plies", retro_dist(c));
+    else if (retro_is_loss(c))
+        snprintf(buf, cap, "loss in %d plies", retro_dist(c));
+    else
+        snprintf(buf, cap, "draw");
+}
+
+int retro_code_cmp(retro_code_t a, retro_code_t b)
+{
+    /* a score: wins above draws above losses; faster wins, slower losses */
+    long sa = retro_is_win(a)    ? 100000 - retro_dist(a)
+              : retro_is_loss(a) ? -100000 + retro_dist(a)
+                                 : 0;
+    long sb = retro_is_win(b)    ? 100000 - retro_dist(b)
+              : retro_is_loss(b) ? -100000 + retro_dist(b)
+                                 : 0;
+    return (sa > sb) - (sa < sb);
+}

@@ -1,0 +1,122 @@
+/* retro_probe.c — a folder of endgame tables read for probes (retro.h):
+ * tables are mapped on first use, one per class, under a lock, and stay
+ * mapped until the folder is closed; a table that failed to open is not
+ * retried (its message is kept and repeated). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "solve/retro_internal.h"
+
+#define MAX_TABLES 128
+
+typedef struct slot {
+    char name[RETRO_CLASS_MAX];
+    retro_table_t t;
+    int status;                  /* 0 mapped, else the failure */
+    char error[HOYLE_ERROR_MAX]; /* the failure's message */
+} slot_t;
+
+struct retro_tables {
+    const game_t *g;
+    const retro_index_t *ix;
+    char dir[2048];
+    pthread_mutex_t lock;
+    int n;
+    slot_t slot[MAX_TABLES];
+};
+
+int retro_tables_open(const game_t *g, const char *dir, retro_tables_t **out)
+{
+    const retro_index_t *ix = retro_index_find(g);
+    if (ix == NULL)
+        return hoyle_error(HOYLE_EUNSUP, "%s: no endgame tables for this game", g->spec);
+    if (strlen(dir) >= sizeof((retro_tables_t *)0)->dir)
+        return hoyle_error(HOYLE_EINVAL, "%s: path too long", dir);
+    retro_tables_t *t = calloc(1, sizeof *t);
+    if (t == NULL) return hoyle_error(HOYLE_ENOMEM, "endgame tables: out of memory");
+    t->g = g;
+    t->ix = ix;
+    strcpy(t->dir, dir);
+    pthread_mutex_init(&t->lock, NULL);
+    *out = t;
+    return 0;
+}
+
+void retro_tables_close(retro_tables_t *t)
+{
+    if (t == NULL) return;
+    for (int i = 0; i < t->n; i++)
+        if (t->slot[i].status == 0) retro_table_unmap(&t->slot[i].t);
+    pthread_mutex_destroy(&t->lock);
+    free(t);
+}
+
+/* The mapped table of class `name`, or NULL with the message set. */
+static const retro_table_t *table_of(retro_tables_t *t, const char *name)
+{
+    pthread_mutex_lock(&t->lock);
+    slot_t *s = NULL;
+    for (int i = 0; i < t->n && s == NULL; i++)
+        if (strcmp(t->slot[i].name, name) == 0) s = &t->slot[i];
+    if (s == NULL && t->n < MAX_TABLES) {
+        s = &t->slot[t->n++];
+        memcpy(s->name, name, RETRO_CLASS_MAX);
+        char path[4096];
+        s->status = retro_path(path, sizeof path, t->dir, name, ".tb");
+        if (s->status == 0) s->status = retro_table_map(path, t->g->spec, name, 0, &s->t);
+        if (s->status) snprintf(s->error, sizeof s->error, "%s", hoyle_last_error());
+    }
+    const retro_table_t *res = NULL;
+    if (s == NULL)
+        hoyle_error(HOYLE_EFULL, "endgame tables: more than %d classes open", MAX_TABLES);
+    else if (s->status)
+        hoyle_error(s->status, "%s", s->error);
+    else
+        res = &s->t;
+    pthread_mutex_unlock(&t->lock);
+    return res;
+}
+
+int retro_probe(retro_tables_t *t, const void *state, retro_code_t *out)
+{
+    if (game_is_terminal(t->g, state))
+        return hoyle_error(HOYLE_ESTATE, "endgame tables: the game is over");
+    char name[RETRO_CLASS_MAX];
+    uint64_t idx;
+    int rc = t->ix->index(t->g, state, name, &idx);
+    if (rc < 0) return rc;
+    const retro_table_t *tab = table_of(t, name);
+    if (tab == NULL) return hoyle_last_error()[0] ? HOYLE_EUNSUP : HOYLE_EIO;
+    if (idx >= tab->h.size || tab->codes[idx] == RETRO_INVALID)
+        return hoyle_error(HOYLE_EINVAL, "%s: index %llu holds no position", name,
+                           (unsigned long long)idx);
+    *out = tab->codes[idx];
+    return 0;
+}
+
+retro_code_t retro_back_up(retro_code_t c, int same_mover)
+{
+    int d = retro_dist(c) + 1;
+    if (d > RETRO_DIST_MAX) d = RETRO_DIST_MAX;
+    if (retro_is_win(c)) return (retro_code_t)((same_mover ? RETRO_WIN : RETRO_LOSS) | d);
+    if (retro_is_loss(c)) return (retro_code_t)((same_mover ? RETRO_LOSS : RETRO_WIN) | d);
+    return RETRO_DRAW;
+}
+
+int retro_probe_move(retro_tables_t *t, const void *before, const void *after, retro_code_t *out)
+{
+    int mover = game_current_player(t->g, before);
+    if (game_is_terminal(t->g, after)) {
+        double r[GAME_MAX_PLAYERS];
+        game_returns(t->g, after, r);
+        *out = r[mover] > 0 ? (RETRO_WIN | 1) : r[mover] < 0 ? (RETRO_LOSS | 1) : RETRO_DRAW;
+        return 0;
+    }
+    retro_code_t c;
+    int rc = retro_probe(t, after, &c);
+    if (rc < 0) return rc;
+    *out = retro_back_up(c, game_current_player(t->g, after) == mover);
+    return 0;
+}

@@ -1,0 +1,470 @@
+/* test_retro.c — the retrograde solver (solve/retro.h) on chess's small
+ * classes: the published longest wins (K+Q v K 10 moves, K+R v K 16); every
+ * position's value against a one-ply minimax over the tables and the game's
+ * own end rules (with distances, this pins every value: by induction on the
+ * distance), a sample against a plain minimax search to a horizon; index and
+ * unindex round trips over every index, and the same index for the board's 8
+ * symmetries and the colour swap; corrupt, truncated and foreign files
+ * refused; an interrupted build resumed to the identical file; bad class
+ * names refused. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "games/checkers/checkers_internal.h"
+#include "games/chess/chess_internal.h"
+#include "games/registry.h"
+#include "solve/retro.h"
+#include "tests/harness.h"
+
+#define UNKNOWN ((retro_code_t)0xFFFE) /* the horizon search could not tell */
+
+static char dir[256];
+
+static const game_t *chess(void)
+{
+    const game_t *g = NULL;
+    CU_ASSERT_FATAL(game_create("chess", &g) == 0);
+    return g;
+}
+
+static void make_dir(void)
+{
+    if (dir[0]) return;
+    strcpy(dir, "/tmp/hoyle_test_retro_XXXXXX");
+    CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+}
+
+static void build(const game_t *g, const char *cls, const char *where, int threads)
+{
+    retro_gen_opts_t o = {.threads = threads};
+    HARNESS_OK(retro_generate(g, cls, where, &o));
+}
+
+static retro_info_t info_of(const char *where, const char *cls)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.tb", where, cls);
+    retro_info_t in = {0};
+    HARNESS_OK(retro_table_info(path, &in));
+    return in;
+}
+
+static void test_longest_wins(void)
+{
+    const game_t *g = chess();
+    make_dir();
+    build(g, "kqvk", dir, 2);
+    build(g, "KRvK", dir, 2);
+    retro_info_t q = info_of(dir, "KQvK"), r = info_of(dir, "KRvK");
+    CU_ASSERT_EQUAL(q.longest_win, 19); /* mate in 10 */
+    CU_ASSERT_EQUAL(r.longest_win, 31); /* mate in 16 */
+    CU_ASSERT_EQUAL(q.size, 462 * 64 * 2);
+    CU_ASSERT(q.wins > 0 && q.losses > 0 && q.draws > 0);
+    game_free(g);
+}
+
+/* Every position of `cls`: a terminal one has the game's value at distance
+ * 0 (checked through its parents' moves); any other the best of its whole
+ * moves' values, each read from the tables. */
+typedef struct best_ctx {
+    retro_tables_t *t;
+    const void *before;
+    retro_code_t best;
+} best_ctx_t;
+
+static int best_move(const int *actions, int n, const void *after, void *vctx)
+{
+    (void)actions, (void)n;
+    best_ctx_t *b = vctx;
+    retro_code_t m;
+    HARNESS_OK(retro_probe_move(b->t, b->before, after, &m));
+    if (b->best == RETRO_INVALID || retro_code_cmp(m, b->best) > 0) b->best = m;
+    return 0;
+}
+
+static void check_one_ply(const game_t *g, const char *cls, int min_positions)
+{
+    const retro_index_t *ix = retro_index_find(g);
+    retro_tables_t *t;
+    HARNESS_OK(retro_tables_open(g, dir, &t));
+    char name[RETRO_CLASS_MAX];
+    uint64_t size;
+    HARNESS_OK(ix->class_parse(g, cls, name, &size));
+    void *s = aligned_alloc(GAME_STATE_ALIGN, 2048);
+    CU_ASSERT_FATAL(s != NULL && g->state_size <= 2048);
+    int bad = 0, checked = 0;
+    for (uint64_t i = 0; i < size && bad < 5; i++) {
+        if (!ix->unindex(g, name, i, s)) continue;
+        checked++;
+        if (game_is_terminal(g, s)) continue;
+        retro_code_t v;
+        HARNESS_OK(retro_probe(t, s, &v));
+        best_ctx_t b = {t, s, RETRO_INVALID};
+        game_whole_moves(g, s, best_move, &b);
+        if (b.best != v)
+            bad++, fprintf(stderr, "%s %llu: %04x, moves say %04x\n", name, (unsigned long long)i,
+                           v, b.best);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(checked >= min_positions);
+    free(s);
+    retro_tables_close(t);
+}
+
+/* Plain minimax to `h` plies, no tables: the exact code when the game ends
+ * within the horizon under best play, else UNKNOWN. */
+static retro_code_t minimax(const game_t *g, const ch_state_t *s, int h)
+{
+    int acts[CH_MAX_MOVES], n = game_legal_actions(g, s, acts);
+    retro_code_t best = RETRO_INVALID;
+    bool unknown = false;
+    for (int k = 0; k < n; k++) {
+        ch_state_t c = *s;
+        game_apply(g, &c, acts[k]);
+        retro_code_t m;
+        if (game_is_terminal(g, &c)) {
+            double r[2];
+            game_returns(g, &c, r);
+            int me = s->pos.side;
+            m = r[me] > 0 ? (RETRO_WIN | 1) : r[me] < 0 ? (RETRO_LOSS | 1) : RETRO_DRAW;
+        } else {
+            retro_code_t cv = h > 1 ? minimax(g, &c, h - 1) : UNKNOWN;
+            if (cv == UNKNOWN) {
+                unknown = true;
+                continue;
+            }
+            int d = retro_dist(cv) + 1;
+            m = retro_is_win(cv)    ? (RETRO_LOSS | d)
+                : retro_is_loss(cv) ? (RETRO_WIN | d)
+                                    : RETRO_DRAW;
+        }
+        if (best == RETRO_INVALID || retro_code_cmp(m, best) > 0) best = m;
+    }
+    if (best != RETRO_INVALID && retro_is_win(best)) return best;
+    return unknown ? UNKNOWN : best;
+}
+
+static void test_against_minimax(void)
+{
+    const game_t *g = chess();
+    make_dir();
+    build(g, "KQvK", dir, 2);
+    check_one_ply(g, "KQvK", 40000);
+    build(g, "KRvK", dir, 2);
+    check_one_ply(g, "KRvK", 40000);
+    /* a sample of K+Q v K against a search that knows nothing of tables */
+    const retro_index_t *ix = retro_index_find(g);
+    retro_tables_t *t;
+    HARNESS_OK(retro_tables_open(g, dir, &t));
+    const int h = 4;
+    int sampled = 0, exact = 0, bad = 0;
+    for (uint64_t i = 0; i < 462 * 64 * 2 && sampled < 160; i += 373) {
+        ch_state_t s;
+        if (!ix->unindex(g, "KQvK", i, &s) || game_is_terminal(g, &s)) continue;
+        retro_code_t v, m = minimax(g, &s, h);
+        HARNESS_OK(retro_probe(t, &s, &v));
+        sampled++;
+        bool within = v != RETRO_DRAW && retro_dist(v) <= h;
+        if (within ? m != v : m != UNKNOWN && m != v) bad++;
+        exact += m == v;
+    }
+    /* and every position one ply from mate, both sides */
+    for (uint64_t i = 0; i < 462 * 64 * 2; i++) {
+        ch_state_t s;
+        retro_code_t v;
+        if (!ix->unindex(g, "KQvK", i, &s) || game_is_terminal(g, &s)) continue;
+        HARNESS_OK(retro_probe(t, &s, &v));
+        if (retro_dist(v) > 2 || v == RETRO_DRAW) continue;
+        sampled++;
+        retro_code_t m = minimax(g, &s, 3);
+        bad += m != v;
+        exact += m == v;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    fprintf(stderr, "%d sampled, %d exact\n", sampled, exact);
+    CU_ASSERT(exact > 400);
+    retro_tables_close(t);
+    game_free(g);
+}
+
+/* Square under symmetry t (bit 0 files, bit 1 ranks, bit 2 the diagonal). */
+static int sym(int t, int sq)
+{
+    int f = sq & 7, r = sq >> 3;
+    if (t & 1) f = 7 - f;
+    if (t & 2) r = 7 - r;
+    return t & 4 ? f * 8 + r : r * 8 + f;
+}
+
+static void transformed(const ch_state_t *s, int t, int swap, ch_state_t *out)
+{
+    memset(out, 0, sizeof *out);
+    ch_pos_clear(&out->pos);
+    for (int sq = 0; sq < 64; sq++) {
+        int pc = s->pos.board[sq];
+        if (pc == CH_EMPTY) continue;
+        int to = sym(t, sq);
+        if (swap) pc = (pc + 6) % 12, to ^= 56;
+        ch_pos_put(&out->pos, pc, to);
+    }
+    out->pos.side = (uint8_t)(s->pos.side ^ swap);
+    out->pos.key = ch_key_compute(&out->pos);
+}
+
+static void round_trip(const game_t *g, const char *cls, uint64_t stride)
+{
+    const retro_index_t *ix = retro_index_find(g);
+    char name[RETRO_CLASS_MAX], got[RETRO_CLASS_MAX];
+    uint64_t size, idx;
+    HARNESS_OK(ix->class_parse(g, cls, name, &size));
+    int bad = 0, valid = 0;
+    for (uint64_t i = 0; i < size && bad < 5; i += stride) {
+        ch_state_t s, x;
+        if (!ix->unindex(g, name, i, &s)) continue;
+        valid++;
+        for (int t = 0; t < 16; t++) {
+            transformed(&s, t & 7, t >> 3, &x);
+            if (ix->index(g, &x, got, &idx) < 0 || strcmp(got, name) || idx != i)
+                bad++, fprintf(stderr, "%s %llu: symmetry %d gives %s %llu\n", name,
+                               (unsigned long long)i, t, got, (unsigned long long)idx);
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(valid > 0);
+}
+
+static void test_index_round_trip(void)
+{
+    const game_t *g = chess();
+    round_trip(g, "KQvK", 1);
+    round_trip(g, "KBBvK", 7);
+    round_trip(g, "KRvKN", 97);
+    round_trip(g, "KQvKR", 101);
+    /* both kings on the diagonal: a position and its reflection, one index */
+    const retro_index_t *ix = retro_index_find(g);
+    ch_state_t s;
+    char name[RETRO_CLASS_MAX];
+    uint64_t a, b;
+    HARNESS_OK(game_position_from_string(g, "8/8/8/8/3k4/8/8/K1Q5 w - - 0 1", &s));
+    HARNESS_OK(ix->index(g, &s, name, &a));
+    HARNESS_OK(game_position_from_string(g, "8/8/8/8/3k4/Q7/8/K7 w - - 0 1", &s));
+    HARNESS_OK(ix->index(g, &s, name, &b));
+    CU_ASSERT_EQUAL(a, b);
+    HARNESS_OK(game_position_from_string(g, "8/8/8/8/3k4/8/8/K6Q w - - 0 1", &s));
+    HARNESS_OK(ix->index(g, &s, name, &a));
+    HARNESS_OK(game_position_from_string(g, "Q7/8/8/8/3k4/8/8/K7 w - - 0 1", &s));
+    HARNESS_OK(ix->index(g, &s, name, &b));
+    CU_ASSERT_EQUAL(a, b);
+    game_free(g);
+}
+
+static int read_file(const char *path, unsigned char **buf, long *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return -1;
+    fseek(f, 0, SEEK_END);
+    *n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    *buf = malloc((size_t)*n);
+    size_t got = fread(*buf, 1, (size_t)*n, f);
+    fclose(f);
+    return got == (size_t)*n ? 0 : -1;
+}
+
+static void write_file(const char *path, const unsigned char *buf, long n)
+{
+    FILE *f = fopen(path, "wb");
+    CU_ASSERT_FATAL(f != NULL);
+    fwrite(buf, 1, (size_t)n, f);
+    fclose(f);
+}
+
+/* Probing the K+Q v K position of `bad` (a folder holding a damaged
+ * KQvK.tb) fails with a message that contains `why`. */
+static void expect_refused(const game_t *g, const char *bad, const char *why)
+{
+    retro_tables_t *t;
+    HARNESS_OK(retro_tables_open(g, bad, &t));
+    ch_state_t s;
+    HARNESS_OK(game_position_from_string(g, "8/8/8/4k3/8/8/8/KQ6 w - - 0 1", &s));
+    retro_code_t v;
+    CU_ASSERT(retro_probe(t, &s, &v) < 0);
+    if (strstr(hoyle_last_error(), why) == NULL)
+        fprintf(stderr, "want '%s', got '%s'\n", why, hoyle_last_error());
+    CU_ASSERT(strstr(hoyle_last_error(), why) != NULL);
+    retro_tables_close(t);
+}
+
+static void test_bad_files(void)
+{
+    const game_t *g = chess();
+    make_dir();
+    build(g, "KQvK", dir, 2);
+    build(g, "KRvK", dir, 2);
+    char path[512], bad[512], badpath[600];
+    snprintf(path, sizeof path, "%s/KQvK.tb", dir);
+    snprintf(bad, sizeof bad, "%s/bad", dir);
+    snprintf(badpath, sizeof badpath, "%s/KQvK.tb", bad);
+    mkdir(bad, 0755);
+    unsigned char *buf;
+    long n;
+    CU_ASSERT_FATAL(read_file(path, &buf, &n) == 0);
+    buf[n / 2] ^= 1; /* one flipped bit in the values */
+    write_file(badpath, buf, n);
+    expect_refused(g, bad, "checksum mismatch");
+    buf[n / 2] ^= 1;
+    buf[40] ^= 1; /* in the header */
+    write_file(badpath, buf, n);
+    expect_refused(g, bad, "corrupt header");
+    buf[40] ^= 1;
+    write_file(badpath, buf, n - 2); /* truncated */
+    expect_refused(g, bad, "truncated");
+    memcpy(buf, "GIF89a..", 8);
+    write_file(badpath, buf, n);
+    expect_refused(g, bad, "not a hoyle endgame table");
+    free(buf);
+    snprintf(path, sizeof path, "%s/KRvK.tb", dir);
+    CU_ASSERT_FATAL(read_file(path, &buf, &n) == 0);
+    write_file(badpath, buf, n); /* another class under this name */
+    expect_refused(g, bad, "not of");
+    free(buf);
+    const game_t *g2 = NULL;
+    HARNESS_OK(game_create("chess(insufficient=play)", &g2));
+    expect_refused(g2, dir, "not of"); /* another game's rules */
+    unlink(badpath);
+    expect_refused(g, bad, "No such file");
+    rmdir(bad);
+    game_free(g2);
+    game_free(g);
+}
+
+static void test_resume(void)
+{
+    const game_t *g = chess();
+    make_dir();
+    char a[512], b[512], pa[600], pb[600], part[600], cmd[1400];
+    snprintf(a, sizeof a, "%s/a", dir);
+    snprintf(b, sizeof b, "%s/b", dir);
+    retro_gen_opts_t stop = {.threads = 2, .stop_after_level = 12};
+    /* the first build stops after ply level 12, as if killed after its checkpoint */
+    CU_ASSERT_EQUAL(retro_generate(g, "KRvK", a, &stop), HOYLE_ESTATE);
+    snprintf(part, sizeof part, "%s/KRvK.tb.part", a);
+    CU_ASSERT(access(part, F_OK) == 0);
+    snprintf(pa, sizeof pa, "%s/KRvK.tb", a);
+    CU_ASSERT(access(pa, F_OK) != 0);
+    build(g, "KRvK", a, 2); /* resumes */
+    CU_ASSERT(access(part, F_OK) != 0);
+    build(g, "KRvK", b, 1); /* never interrupted, one thread */
+    snprintf(pb, sizeof pb, "%s/KRvK.tb", b);
+    snprintf(cmd, sizeof cmd, "cmp -s %s %s", pa, pb);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    game_free(g);
+}
+
+static void test_bad_classes(void)
+{
+    const game_t *g = chess();
+    const retro_index_t *ix = retro_index_find(g);
+    char name[RETRO_CLASS_MAX];
+    uint64_t size;
+    const char *bad[] = {"KQK", "KPvK", "KQRBvKN", "XvK", "QvKK", "KQvKvK", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (ix->class_parse(g, bad[i], name, &size) >= 0) {
+            fprintf(stderr, "accepted '%s'\n", bad[i]);
+            CU_FAIL("a bad class name accepted");
+        }
+    HARNESS_OK(ix->class_parse(g, "krvkq", name, &size));
+    CU_ASSERT_STRING_EQUAL(name, "KQvKR");
+    HARNESS_OK(ix->class_parse(g, "KNvKBB", name, &size));
+    CU_ASSERT_STRING_EQUAL(name, "KBBvKN");
+    make_dir();
+    CU_ASSERT_EQUAL(retro_generate(g, "KPvK", dir, NULL), HOYLE_EUNSUP);
+    const game_t *gb = NULL;
+    HARNESS_OK(game_create("gobang", &gb));
+    CU_ASSERT(retro_index_find(gb) == NULL);
+    CU_ASSERT(retro_generate(gb, "x", dir, NULL) == HOYLE_EUNSUP);
+    game_free(gb);
+    game_free(g);
+}
+
+/* Checkers with 2 and 3 pieces: every position against one-ply minimax,
+ * index round trips over every index (and the half-turned board with the
+ * colours swapped). */
+static void test_checkers(void)
+{
+    const game_t *g = NULL;
+    HARNESS_OK(game_create("checkers", &g));
+    make_dir();
+    const char *classes[] = {"KvK", "MvM", "KvM", "KKvK", "KMvK", "MMvK"};
+    for (int i = 0; i < 6; i++) {
+        build(g, classes[i], dir, 2);
+        check_one_ply(g, classes[i], 1000);
+    }
+    retro_info_t kk = info_of(dir, "KKvK");
+    CU_ASSERT(kk.wins > 0 && kk.losses > 0);
+    const retro_index_t *ix = retro_index_find(g);
+    ck_state_t s, x;
+    char name[RETRO_CLASS_MAX], got[RETRO_CLASS_MAX];
+    uint64_t size, idx;
+    int bad = 0, valid = 0;
+    for (int c = 0; c < 6; c++) {
+        HARNESS_OK(ix->class_parse(g, classes[c], name, &size));
+        for (uint64_t i = 0; i < size && bad < 5; i++) {
+            if (!ix->unindex(g, name, i, &s)) continue;
+            valid++;
+            x = s; /* the same position, board half-turned and colours swapped */
+            x.bb[0] = x.bb[1] = x.kings = 0;
+            for (int sq = 0; sq < 32; sq++)
+                for (int col = 0; col < 2; col++)
+                    if (s.bb[col] >> sq & 1) {
+                        x.bb[col ^ 1] |= 1u << (31 - sq);
+                        if (s.kings >> sq & 1) x.kings |= 1u << (31 - sq);
+                    }
+            x.side ^= 1;
+            HARNESS_OK(ix->index(g, &s, got, &idx));
+            bad += strcmp(got, name) != 0 || idx != i;
+            const char *v = strchr(name, 'v');
+            if (strncmp(name, v + 1, (size_t)(v - name)) == 0) continue; /* like sides: both kept */
+            HARNESS_OK(ix->index(g, &x, got, &idx));
+            bad += strcmp(got, name) != 0 || idx != i;
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(valid > 50000);
+    CU_ASSERT(ix->class_parse(g, "KvKvK", name, &size) < 0);
+    CU_ASSERT(ix->class_parse(g, "KKKKvKKK", name, &size) == HOYLE_EUNSUP);
+    CU_ASSERT(ix->class_parse(g, "vK", name, &size) < 0);
+    const game_t *devil = NULL;
+    HARNESS_OK(game_create("checkers(variant=devil)", &devil));
+    CU_ASSERT(retro_generate(devil, "KvK", dir, NULL) == HOYLE_EUNSUP);
+    game_free(devil);
+    game_free(g);
+}
+
+static void cleanup(void)
+{
+    if (dir[0] == '\0') return;
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+int main(void)
+{
+    static const harness_test_t tests[] = {
+        {"longest wins: K+Q v K 10 moves, K+R v K 16", test_longest_wins},
+        {"every position against minimax", test_against_minimax},
+        {"index round trips, symmetries, colour swap", test_index_round_trip},
+        {"corrupt, truncated and foreign files refused", test_bad_files},
+        {"an interrupted build resumes to the same file", test_resume},
+        {"bad class names refused", test_bad_classes},
+        {"checkers: 2 and 3 pieces", test_checkers},
+        {"cleanup", cleanup},
+        {NULL, NULL},
+    };
+    return harness_run("retro", tests);
+}
