@@ -40,13 +40,18 @@ static config_node_t *node_new(config_type_t type, int line)
     return n;
 }
 
-/* Appends `child`; on failure the caller still owns it (and frees it). */
+/* Appends `child`; on failure the caller still owns it (and frees it). The
+ * array doubles, so a list of n items costs O(n), not O(n^2) copies. */
 static int node_add(config_node_t *parent, config_node_t *child)
 {
-    config_node_t **c = realloc(parent->children, (size_t)(parent->num_children + 1) * sizeof *c);
-    if (c == NULL) return hoyle_error(HOYLE_ENOMEM, "config: out of memory");
-    parent->children = c;
-    c[parent->num_children++] = child;
+    if (parent->num_children == parent->cap_children) {
+        int cap = parent->cap_children ? 2 * parent->cap_children : 4;
+        config_node_t **c = realloc(parent->children, (size_t)cap * sizeof *c);
+        if (c == NULL) return hoyle_error(HOYLE_ENOMEM, "config: out of memory");
+        parent->children = c;
+        parent->cap_children = cap;
+    }
+    parent->children[parent->num_children++] = child;
     return HOYLE_OK;
 }
 
@@ -78,11 +83,75 @@ static int next_event(parse_ctx_t *p, yaml_event_t *ev)
 
 static int parse_node(parse_ctx_t *p, yaml_event_t *ev, int depth, config_node_t **out);
 
+/* A scalar's text as a new C string in *out. A NUL inside it ("a\0b.h5",
+ * written with YAML's \0 escape) is refused: as a C string it would
+ * silently end the text early (a file "a" instead of "a\0b.h5"). */
+static int scalar_text(parse_ctx_t *p, const yaml_event_t *ev, const char *what, char **out)
+{
+    const char *v = (const char *)ev->data.scalar.value;
+    size_t n = ev->data.scalar.length;
+    if (memchr(v, '\0', n) != NULL)
+        return hoyle_error(HOYLE_EINVAL, "%s:%d: %s contains a NUL character (\\0)", p->name,
+                           (int)ev->start_mark.line + 1, what);
+    if ((*out = strndup(v, n)) == NULL) return hoyle_error(HOYLE_ENOMEM, "config: out of memory");
+    return HOYLE_OK;
+}
+
+/* The keys met so far in one map, hashed (open addressing, FNV-1a), so that
+ * the duplicate check of a map with n keys costs O(n), not O(n^2). */
+typedef struct key_set {
+    const char **slot;
+    size_t cap, count;
+} key_set_t;
+
+static size_t key_hash(const char *k)
+{
+    size_t h = (size_t)1469598103934665603ull;
+    for (const unsigned char *c = (const unsigned char *)k; *c; c++) h = (h ^ *c) * 1099511628211u;
+    return h;
+}
+
+/* 1 when `key` was already in the set, 0 when added, -1 out of memory. The
+ * set borrows the keys (they live in the map's children). */
+static int key_set_add(key_set_t *ks, const char *key)
+{
+    if (2 * (ks->count + 1) > ks->cap) {
+        size_t cap = ks->cap ? 2 * ks->cap : 16;
+        const char **slot = calloc(cap, sizeof *slot);
+        if (slot == NULL) return -1;
+        for (size_t i = 0; i < ks->cap; i++) {
+            if (ks->slot[i] == NULL) continue;
+            size_t j = key_hash(ks->slot[i]) & (cap - 1);
+            while (slot[j]) j = (j + 1) & (cap - 1);
+            slot[j] = ks->slot[i];
+        }
+        free(ks->slot);
+        ks->slot = slot;
+        ks->cap = cap;
+    }
+    size_t j = key_hash(key) & (ks->cap - 1);
+    for (; ks->slot[j]; j = (j + 1) & (ks->cap - 1))
+        if (strcmp(ks->slot[j], key) == 0) return 1;
+    ks->slot[j] = key;
+    ks->count++;
+    return 0;
+}
+
 /* Reads the children of a map or list until its end event. For a map each
  * child is a key scalar, then a value node: a duplicate key is an error here,
  * because libyaml's event parser does not check it and a later lookup would
  * silently see only the first. */
+static int parse_children_(parse_ctx_t *p, config_node_t *n, int depth, key_set_t *keys);
+
 static int parse_children(parse_ctx_t *p, config_node_t *n, int depth)
+{
+    key_set_t keys = {NULL, 0, 0};
+    int rc = parse_children_(p, n, depth, &keys);
+    free(keys.slot);
+    return rc;
+}
+
+static int parse_children_(parse_ctx_t *p, config_node_t *n, int depth, key_set_t *keys)
 {
     yaml_event_type_t end =
         n->type == CONFIG_MAP ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT;
@@ -102,12 +171,15 @@ static int parse_children(parse_ctx_t *p, config_node_t *n, int depth)
                 return hoyle_error(HOYLE_EINVAL, "%s:%d: map keys must be plain text", p->name,
                                    key_line);
             }
-            key = strndup((const char *)ev.data.scalar.value, ev.data.scalar.length);
+            rc = scalar_text(p, &ev, "a key", &key);
             yaml_event_delete(&ev);
-            if (key == NULL) return hoyle_error(HOYLE_ENOMEM, "config: out of memory");
-            if (config_child(n, key)) {
-                rc = hoyle_error(HOYLE_EINVAL, "%s:%d: key '%s' appears twice in this map", p->name,
-                                 key_line, key);
+            if (rc < 0) return rc;
+            int dup = key_set_add(keys, key);
+            if (dup != 0) {
+                rc = dup < 0
+                         ? hoyle_error(HOYLE_ENOMEM, "config: out of memory")
+                         : hoyle_error(HOYLE_EINVAL, "%s:%d: key '%s' appears twice in this map",
+                                       p->name, key_line, key);
                 free(key);
                 return rc;
             }
@@ -142,12 +214,13 @@ static int parse_node(parse_ctx_t *p, yaml_event_t *ev, int depth, config_node_t
                          CONFIG_MAX_DEPTH);
     } else if (ev->type == YAML_SCALAR_EVENT) {
         n = node_new(CONFIG_SCALAR, line);
-        if (n) {
-            n->value = strndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
+        if (n == NULL) {
+            rc = hoyle_error(HOYLE_ENOMEM, "config: out of memory");
+        } else {
+            rc = scalar_text(p, ev, "a value", &n->value);
             /* kept so that a dump writes '10' back quoted: quoted is text */
             n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
         }
-        if (n == NULL || n->value == NULL) rc = hoyle_error(HOYLE_ENOMEM, "config: out of memory");
     } else if (ev->type == YAML_SEQUENCE_START_EVENT || ev->type == YAML_MAPPING_START_EVENT) {
         n = node_new(ev->type == YAML_MAPPING_START_EVENT ? CONFIG_MAP : CONFIG_LIST, line);
         if (n == NULL) rc = hoyle_error(HOYLE_ENOMEM, "config: out of memory");

@@ -31,6 +31,7 @@ struct config_node {
     bool quoted;      /* the scalar was quoted ('10' is text, not a number) */
     int num_children; /* CONFIG_LIST items or CONFIG_MAP entries, in file order */
     config_node_t **children;
+    int cap_children; /* allocated length of children (grows by doubling) */
 };
 
 typedef struct config {

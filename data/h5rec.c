@@ -50,7 +50,7 @@ static char *cat(const char *a, const char *b)
 
 /* Frees everything a handle owns, whatever state a failed open left it in
  * (every field starts zeroed and journal_fd at -1). */
-static void handle_free(h5rec_t *h)
+void h5h_free(h5rec_t *h)
 {
     if (h == NULL) return;
     h5s_reader_close(&h->rd);
@@ -68,7 +68,7 @@ static void handle_free(h5rec_t *h)
     free(h);
 }
 
-static int handle_new(const char *path, h5rec_t **out)
+int h5h_new(const char *path, h5rec_t **out)
 {
     /* every entry point silences HDF5's own stderr dump: its errors become
      * one hoyle message instead */
@@ -83,7 +83,7 @@ static int handle_new(const char *path, h5rec_t **out)
     h->journal_path = cat(path, ".journal");
     h->tmp_path = cat(path, ".tmp");
     if (!h->path || !h->journal_path || !h->tmp_path) {
-        handle_free(h);
+        h5h_free(h);
         return hoyle_error(HOYLE_ENOMEM, "h5rec: out of memory");
     }
     *out = h;
@@ -91,7 +91,7 @@ static int handle_new(const char *path, h5rec_t **out)
 }
 
 /* Point h->meta's fields at the owned copies. */
-static void meta_view(h5rec_t *h)
+void h5h_meta_view(h5rec_t *h)
 {
     h->meta.program_version = h->program_version;
     h->meta.config_text = h->config_text;
@@ -180,7 +180,7 @@ int h5rec_create(const char *path, const h5rec_meta_t *meta, h5rec_t **out)
 {
     int rc = check_meta(meta);
     h5rec_t *h = NULL;
-    if (rc == 0) rc = handle_new(path, &h);
+    if (rc == 0) rc = h5h_new(path, &h);
     if (rc < 0) return rc;
     struct stat st;
     if (stat(path, &st) == 0 || stat(h->journal_path, &st) == 0) {
@@ -188,7 +188,7 @@ int h5rec_create(const char *path, const h5rec_meta_t *meta, h5rec_t **out)
                          "file '%s' (or its journal) already exists; resume it or "
                          "choose another name",
                          path);
-        handle_free(h);
+        h5h_free(h);
         return rc;
     }
     time_t created = meta->created_unix ? (time_t)meta->created_unix : time(NULL);
@@ -214,10 +214,10 @@ int h5rec_create(const char *path, const h5rec_meta_t *meta, h5rec_t **out)
     for (int i = 0; i < meta->num_games; i++)
         if (h->game_specs[i] == NULL) rc = HOYLE_ENOMEM;
     if (rc < 0 || !h->program_version || !h->config_text || !h->config_path || !h->created) {
-        handle_free(h);
+        h5h_free(h);
         return hoyle_error(HOYLE_ENOMEM, "h5rec: out of memory");
     }
-    meta_view(h);
+    h5h_meta_view(h);
     /* Write a temp file, then link it into place: link() refuses to replace. */
     unlink(h->tmp_path);
     rc = h5s_create(h->tmp_path, h);
@@ -233,7 +233,7 @@ int h5rec_create(const char *path, const h5rec_meta_t *meta, h5rec_t **out)
     unlink(h->tmp_path);
     if (rc == 0) rc = journal_open_writer(h);
     if (rc < 0) {
-        handle_free(h);
+        h5h_free(h);
         return rc;
     }
     h->writer = 1;
@@ -247,14 +247,14 @@ int h5rec_create(const char *path, const h5rec_meta_t *meta, h5rec_t **out)
 int h5rec_open_read(const char *path, h5rec_t **out)
 {
     h5rec_t *h = NULL;
-    int rc = handle_new(path, &h);
+    int rc = h5h_new(path, &h);
     if (rc == 0) rc = h5s_load(path, h);
     if (rc == 0) rc = journal_load_reader(h);
     if (rc < 0) {
-        handle_free(h);
+        h5h_free(h);
         return rc;
     }
-    meta_view(h);
+    h5h_meta_view(h);
     *out = h;
     return HOYLE_OK;
 }
@@ -265,7 +265,7 @@ int h5rec_open_append(const char *path, const h5rec_meta_t *meta, h5rec_t **out)
 {
     h5rec_t *h = NULL;
     int rc = meta ? check_meta(meta) : 0;
-    if (rc == 0) rc = handle_new(path, &h);
+    if (rc == 0) rc = h5h_new(path, &h);
     if (rc == 0) rc = h5s_load(path, h);
     if (rc == 0 && meta) {
         char hash[17];
@@ -286,17 +286,17 @@ int h5rec_open_append(const char *path, const h5rec_meta_t *meta, h5rec_t **out)
     }
     if (rc == 0) rc = journal_open_writer(h); /* locks: from here on we are the only writer */
     if (rc < 0) {
-        handle_free(h);
+        h5h_free(h);
         return rc;
     }
-    meta_view(h);
+    h5h_meta_view(h);
     unlink(h->tmp_path); /* left by a writer killed during a checkpoint */
     h->writer = 1;
     /* games only in the journal (a writer killed since its last checkpoint)
      * go into the .h5 now, so the new run starts from a clean journal */
     rc = h->num_pending ? h5rec_checkpoint(h) : journal_reset(h);
     if (rc < 0) {
-        handle_free(h);
+        h5h_free(h);
         return rc;
     }
     h->last_checkpoint_ms = now_ms();
@@ -416,6 +416,6 @@ int h5rec_close(h5rec_t *h)
         rc = h5rec_checkpoint(h);
         if (rc == 0) unlink(h->journal_path); /* empty: a clean close leaves only the .h5 */
     }
-    handle_free(h);
+    h5h_free(h);
     return rc;
 }

@@ -64,6 +64,22 @@ int h5rec_open_append(const char *path, const h5rec_meta_t *meta, h5rec_t **out)
  * (nothing is modified). Same checks as h5rec_open_append without meta. */
 int h5rec_open_read(const char *path, h5rec_t **out);
 
+/* Open a file this process did not just write (given by a user, found in a
+ * served folder): everything is read in a child process (core/sandbox.h)
+ * with h5rec_open_read + h5rec_read of every game, so a damaged file that
+ * crashes the HDF5 library, or one that runs past the child's limits, is
+ * an HOYLE_EIO error naming the file ("file 'x.h5': reading it: crashed
+ * (signal 11, ...)"), never the end of this process. The handle holds every
+ * game in memory; read it as any other (it is not a writer). */
+int h5rec_open_untrusted(const char *path, h5rec_t **out);
+
+/* The `hoyle_schema` root attribute of any file (H5REC_SCHEMA_NAME for a
+ * record file, "hoyle.samples" for a sample shard), read in a child process
+ * like h5rec_open_untrusted: *out is a new string the caller frees, or NULL
+ * when the file is no HDF5 file or has no such attribute. HOYLE_EIO when the
+ * reader crashed or ran past its limits. */
+int h5rec_probe_schema(const char *path, char **out);
+
 /* Writer tuning. checkpoint_games >= 1 (default 256), checkpoint_ms >= 0
  * (default 30000; 0 = only by count). */
 int h5rec_set_checkpoint(h5rec_t *h, int checkpoint_games, int64_t checkpoint_ms);

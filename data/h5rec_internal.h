@@ -20,11 +20,32 @@ typedef struct h5rec_blob {
     size_t len;
 } h5rec_blob_t;
 
-/* An open read-only file: its datasets and memory types (h5rec_rows.c). */
+typedef struct opening_row {
+    char *name;
+    int64_t actions_offset;
+    int32_t num_actions;
+} opening_row_t;
+
+/* The distinct agents and openings of a file, in memory (h5rec_rows.c):
+ * loaded whole by a checkpoint (to reuse entries) and by a reader (to check
+ * their checksum once and read games without reopening them). */
+typedef struct h5s_tables {
+    char **agents;
+    /* old_*: how many rows the file already has; only [old, num) is written */
+    int64_t num_agents, old_agents, cap_agents;
+    opening_row_t *openings;
+    int64_t num_openings, old_openings, cap_openings;
+    int32_t *opening_actions; /* every opening's actions, old and new */
+    int64_t num_opening_actions, old_opening_actions, cap_opening_actions;
+} h5s_tables_t;
+
+/* An open read-only file: its datasets, memory types and tables (h5rec_rows.c). */
 typedef struct h5s_reader {
     int open;
-    hid_t fid, games, actions, action_ms, agents, openings, opening_actions;
-    hid_t row_type, opening_type, str_type;
+    hid_t fid, games, actions, action_ms;
+    hid_t row_type;
+    int64_t actions_len; /* elements of /actions (and /action_ms) */
+    h5s_tables_t tables;
 } h5s_reader_t;
 
 struct h5rec {
@@ -48,6 +69,15 @@ struct h5rec {
     h5s_reader_t rd; /* the .h5 opened read-only for h5rec_read, lazily */
 };
 
+/* ---- h5rec.c ---- */
+
+/* A zeroed handle for `path` (journal_fd -1, default checkpoints), HDF5's
+ * error printing silenced; h5h_free releases whatever a failed open left. */
+int h5h_new(const char *path, h5rec_t **out);
+void h5h_free(h5rec_t *h);
+/* Point h->meta's fields at the handle's owned copies. */
+void h5h_meta_view(h5rec_t *h);
+
 /* ---- h5rec_schema.c ---- */
 
 /* One /games row in memory. The file type is the packed copy. */
@@ -63,12 +93,6 @@ typedef struct row {
     int32_t num_actions;
     int64_t actions_offset; /* into /actions and /action_ms */
 } row_t;
-
-typedef struct opening_row {
-    char *name;
-    int64_t actions_offset;
-    int32_t num_actions;
-} opening_row_t;
 
 #define H5S_FAIL(path, what)                                                                       \
     hoyle_error(HOYLE_EIO, "file '%s': %s (%s)", (path), (what), h5s_detail())
@@ -87,6 +111,19 @@ const char *h5s_detail(void);
 /* Silence HDF5's automatic error printing (idempotent). */
 void h5s_quiet(void);
 
+/* The stored creation time ("2026-01-02T03:04:05Z") as unix seconds. */
+int64_t h5s_created_unix(const char *created);
+/* Checksums of what Fletcher-32 does not cover (docs/formats.md,
+ * "Checksums"): the strings live in HDF5's global heap, which carries none.
+ * strings_crc32 (root attribute): the run's string attributes;
+ * tables_crc32 (root attribute): /agents and /openings, rewritten by every
+ * checkpoint. Files without them (older hoyle) are read unchecked. */
+uint32_t h5s_root_crc(const h5rec_t *h);
+uint32_t h5s_tables_crc(const h5s_tables_t *t);
+/* Scalar little-endian u32 root attribute: write (create or overwrite), read
+ * (1 read, 0 absent, -1 unreadable). */
+int h5s_attr_put_u32(hid_t loc, const char *name, uint32_t value);
+int h5s_attr_get_u32(hid_t loc, const char *name, uint32_t *value);
 /* Write a fresh file with empty tables and h's metadata as attributes. */
 int h5s_create(const char *path, const h5rec_t *h);
 /* Open `path` read-only, check it is ours (hoyle_schema attributes), load
@@ -127,6 +164,9 @@ int pending_reserve(h5rec_t *h);
 /* Add a blob (taking ownership of its bytes) to h->pending. */
 int pending_push(h5rec_t *h, h5rec_blob_t blob);
 void pending_clear(h5rec_t *h);
+
+/* CRC-32 (IEEE) of n bytes, continuing `crc` (start with 0). */
+uint32_t h5rec_crc32(uint32_t crc, const void *data, size_t n);
 
 /* FNV-1a 64 of text as 16 hex digits. */
 void h5rec_hash_text(const char *text, char out[17]);

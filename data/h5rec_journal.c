@@ -34,8 +34,9 @@ static const uint32_t crc_nibble[16] = {
      * journal checksums each game once when written and once when read back. */
     0x9B64C2B0u, 0x86D3D2D4u, 0xA00AE278u, 0xBDBDF21Cu};
 
-static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
+uint32_t h5rec_crc32(uint32_t crc, const void *data, size_t n)
 {
+    const uint8_t *p = data;
     crc = ~crc;
     for (size_t i = 0; i < n; i++) {
         crc = (crc >> 4) ^ crc_nibble[(crc ^ p[i]) & 15u];
@@ -305,7 +306,7 @@ static int parse(h5rec_t *h, const uint8_t *buf, size_t len, size_t *valid_end, 
         if (magic != ENTRY_MAGIC || n > len - off - ENTRY_OVERHEAD) break;
         memcpy(&index, buf + off + 8, 8);
         memcpy(&crc, buf + off + 16 + n, 4);
-        if (crc32_update(0, buf + off + 8, 8 + (size_t)n) != crc) break;
+        if (h5rec_crc32(0, buf + off + 8, 8 + (size_t)n) != crc) break;
         /* entries must continue the file's numbering: an index ahead of it
          * means games were lost in between, which is corruption, not a tear */
         int64_t expect = h->h5_count + h->num_pending;
@@ -403,7 +404,7 @@ int journal_append(h5rec_t *h, const h5rec_blob_t *blob)
     memcpy(e + 4, &n32, 4);
     memcpy(e + 8, &index, 8);
     memcpy(e + 16, blob->bytes, n);
-    uint32_t crc = crc32_update(0, e + 8, 8 + n);
+    uint32_t crc = h5rec_crc32(0, e + 8, 8 + n);
     memcpy(e + 16 + n, &crc, 4);
     off_t before = lseek(h->journal_fd, 0, SEEK_END);
     int bad = before < 0 || write_all(h->journal_fd, e, ENTRY_OVERHEAD + n) != 0;

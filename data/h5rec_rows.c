@@ -9,19 +9,8 @@
 
 /* ---- append ---- */
 
-/* The distinct agents and openings already in the file, plus new ones. */
-typedef struct tables {
-    char **agents;
-    /* old_*: how many rows the file already has; only [old, num) is written */
-    int64_t num_agents, old_agents, cap_agents;
-    opening_row_t *openings;
-    int64_t num_openings, old_openings, cap_openings;
-    int32_t *opening_actions; /* every opening's actions, old and new */
-    int64_t num_opening_actions, old_opening_actions, cap_opening_actions;
-} tables_t;
-
 /* Owns the strings it loaded or added (copied out of HDF5's allocator). */
-static void tables_free(tables_t *t)
+static void tables_free(h5s_tables_t *t)
 {
     for (int64_t i = 0; i < t->num_agents; i++) free(t->agents[i]);
     for (int64_t i = 0; i < t->num_openings; i++) free(t->openings[i].name);
@@ -45,7 +34,7 @@ static int grow(void **p, int64_t *cap, int64_t need, size_t elem)
 
 /* Loads the whole agents / openings / opening_actions tables: a checkpoint
  * must find existing entries to reuse their index instead of repeating them. */
-static int tables_load(hid_t fid, tables_t *t)
+static int tables_load(hid_t fid, h5s_tables_t *t)
 {
     int64_t na = h5s_dset_len(fid, "agents"), no = h5s_dset_len(fid, "openings");
     int64_t noa = h5s_dset_len(fid, "opening_actions");
@@ -87,7 +76,7 @@ static int tables_load(hid_t fid, tables_t *t)
 /* Index of `spec` in the agents table, added when new. -1: no agent (the
  * seat's spec is empty); -2: out of memory. A linear scan, since a file
  * holds a handful of distinct agents. */
-static int32_t agent_index(tables_t *t, const char *spec)
+static int32_t agent_index(h5s_tables_t *t, const char *spec)
 {
     if (spec == NULL || spec[0] == '\0') return -1;
     for (int64_t i = 0; i < t->num_agents; i++)
@@ -100,7 +89,7 @@ static int32_t agent_index(tables_t *t, const char *spec)
 /* Index of the opening (same name and same actions), added when new; -1 for
  * no opening, -2 when out of memory. Two openings with one name but other
  * actions are distinct rows, so a renamed book cannot change stored games. */
-static int32_t opening_index(tables_t *t, const game_record_t *r)
+static int32_t opening_index(h5s_tables_t *t, const game_record_t *r)
 {
     const char *name = r->opening_name ? r->opening_name : "";
     if (name[0] == '\0' && r->opening_len == 0) return -1;
@@ -140,7 +129,7 @@ int h5s_append(const char *path, const h5rec_t *h, const h5rec_blob_t *blobs, in
 {
     hid_t fid = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
     if (fid < 0) return H5S_FAIL(path, "cannot open for writing");
-    tables_t t = {0};
+    h5s_tables_t t = {0};
     row_t *rows = calloc(n ? (size_t)n : 1, sizeof *rows);
     int32_t *actions = NULL;
     float *ms = NULL;
@@ -189,6 +178,7 @@ int h5s_append(const char *path, const h5rec_t *h, const h5rec_blob_t *blobs, in
         bad |= h5s_dset_append(fid, "actions", H5T_NATIVE_INT32, (hsize_t)num, actions);
         bad |= h5s_dset_append(fid, "action_ms", H5T_NATIVE_FLOAT, (hsize_t)num, ms);
         bad |= h5s_dset_append(fid, "games", rt, (hsize_t)n, rows);
+        bad |= h5s_attr_put_u32(fid, "tables_crc32", h5s_tables_crc(&t));
         if (bad) rc = H5S_FAIL(path, "cannot append games");
         H5Tclose(rt);
         H5Tclose(ot);
@@ -210,36 +200,43 @@ static char *dup_or_empty(const char *s) { return strdup(s ? s : ""); }
 void h5s_reader_close(h5s_reader_t *rd)
 {
     if (!rd->open) return;
-    hid_t d[] = {rd->games,  rd->actions,  rd->action_ms,
-                 rd->agents, rd->openings, rd->opening_actions};
+    hid_t d[] = {rd->games, rd->actions, rd->action_ms};
     for (size_t i = 0; i < sizeof d / sizeof *d; i++)
         if (d[i] >= 0) H5Dclose(d[i]);
     H5Tclose(rd->row_type);
-    H5Tclose(rd->opening_type);
-    H5Tclose(rd->str_type);
+    tables_free(&rd->tables);
     H5Fclose(rd->fid);
     rd->open = 0;
 }
 
 int h5s_reader_open(const char *path, h5s_reader_t *rd)
 {
-    /* all datasets stay open across reads: a report reads every game, and
-     * reopening per game costs more than the read */
+    /* the numeric datasets stay open across reads (a report reads every
+     * game, and reopening per game costs more than the read); the agents
+     * and openings are read once, whole, and their checksum checked */
     h5s_reader_t r = {.open = 1};
     r.fid = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (r.fid < 0) return H5S_FAIL(path, "cannot open");
     r.games = H5Dopen2(r.fid, "games", H5P_DEFAULT);
     r.actions = H5Dopen2(r.fid, "actions", H5P_DEFAULT);
     r.action_ms = H5Dopen2(r.fid, "action_ms", H5P_DEFAULT);
-    r.agents = H5Dopen2(r.fid, "agents", H5P_DEFAULT);
-    r.openings = H5Dopen2(r.fid, "openings", H5P_DEFAULT);
-    r.opening_actions = H5Dopen2(r.fid, "opening_actions", H5P_DEFAULT);
     r.row_type = h5s_row_type(0);
-    r.opening_type = h5s_opening_type(0);
-    r.str_type = h5_str_type();
-    if (r.games < 0 || r.actions < 0 || r.action_ms < 0 || r.agents < 0 || r.openings < 0 ||
-        r.opening_actions < 0) {
-        int rc = H5S_FAIL(path, "cannot open its datasets");
+    int rc = HOYLE_OK;
+    if (r.games < 0 || r.actions < 0 || r.action_ms < 0)
+        rc = H5S_FAIL(path, "cannot open its datasets");
+    if (rc == 0) r.actions_len = h5s_dset_len(r.fid, "actions");
+    if (rc == 0 && r.actions_len != h5s_dset_len(r.fid, "action_ms"))
+        rc = hoyle_error(HOYLE_EIO, "file '%s': /actions and /action_ms differ in length", path);
+    if (rc == 0 && tables_load(r.fid, &r.tables) < 0)
+        rc = H5S_FAIL(path, "dataset /agents or /openings or /opening_actions cannot be read");
+    uint32_t crc = 0;
+    int has = rc == 0 ? h5s_attr_get_u32(r.fid, "tables_crc32", &crc) : 0;
+    if (rc == 0 && (has < 0 || (has == 1 && crc != h5s_tables_crc(&r.tables))))
+        rc = hoyle_error(HOYLE_EIO,
+                         "file '%s': datasets /agents and /openings: checksum mismatch (the "
+                         "file is damaged)",
+                         path);
+    if (rc < 0) {
         h5s_reader_close(&r);
         return rc;
     }
@@ -247,59 +244,64 @@ int h5s_reader_open(const char *path, h5s_reader_t *rd)
     return HOYLE_OK;
 }
 
-/* rc codes inside: -1 HDF5 read failed, -2 the row's values are out of range
- * (a damaged or foreign file), -3 out of memory; each gets its own message. */
+/* One failed dataset read: its name goes into the message, with HDF5's
+ * reason ("data error detected by Fletcher32 checksum"). */
+static int read_fail(const char *path, int64_t index, const char *dset)
+{
+    return hoyle_error(HOYLE_EIO, "file '%s': dataset /%s: cannot read game %lld (%s)", path, dset,
+                       (long long)index, h5s_detail());
+}
+
+/* Offsets and lengths from the file are checked against the tables and
+ * datasets before they are used, so a damaged row is an error, not a read
+ * out of bounds or a huge allocation. */
 int h5s_read(const h5rec_t *h, const h5s_reader_t *rd, int64_t index, game_record_t *out)
 {
     const char *path = h->path;
+    const h5s_tables_t *t = &rd->tables;
     row_t w;
     game_record_t r = {0};
-    hid_t rt = rd->row_type, ot = rd->opening_type, st = rd->str_type;
-    int rc = h5s_dset_read_id(rd->games, rt, (hsize_t)index, 1, &w) < 0 ? -1 : 0;
-    /* indexes from the file are checked before use as array indexes */
-    if (rc == 0 && (w.game < 0 || w.game >= h->meta.num_games || w.num_actions < 0 || w.end < 0 ||
-                    w.end >= RECORD_END_COUNT))
-        rc = -2;
-    if (rc == 0) {
-        r.game_spec = dup_or_empty(h->game_specs[w.game]);
-        for (int p = 0; p < RECORD_MAX_PLAYERS && rc == 0; p++) {
-            char *s = NULL;
-            if (w.agent[p] >= 0 && h5s_dset_read_id(rd->agents, st, (hsize_t)w.agent[p], 1, &s) < 0)
-                rc = -1;
-            r.agent_spec[p] = dup_or_empty(s);
-            if (s) H5free_memory(s);
-        }
-    }
-    opening_row_t o = {NULL, 0, 0};
-    if (rc == 0 && w.opening >= 0) {
-        if (h5s_dset_read_id(rd->openings, ot, (hsize_t)w.opening, 1, &o) < 0) rc = -1;
-    }
-    if (rc == 0) {
-        r.opening_name = dup_or_empty(o.name);
-        r.opening_len = o.num_actions;
-        size_t na = (size_t)o.num_actions, nm = (size_t)w.num_actions;
-        r.opening_actions = calloc(na ? na : 1, sizeof(int32_t));
-        r.actions = calloc(nm ? nm : 1, sizeof(int32_t));
-        r.action_ms = calloc(nm ? nm : 1, sizeof(float));
-        if (!r.game_spec || !r.agent_spec[0] || !r.agent_spec[1] || !r.opening_name ||
-            !r.opening_actions || !r.actions || !r.action_ms)
-            rc = -3;
-        if (rc == 0 && (h5s_dset_read_id(rd->opening_actions, H5T_NATIVE_INT32,
-                                         (hsize_t)o.actions_offset, na, r.opening_actions) < 0 ||
-                        h5s_dset_read_id(rd->actions, H5T_NATIVE_INT32, (hsize_t)w.actions_offset,
-                                         nm, r.actions) < 0 ||
-                        h5s_dset_read_id(rd->action_ms, H5T_NATIVE_FLOAT, (hsize_t)w.actions_offset,
-                                         nm, r.action_ms) < 0))
-            rc = -1;
-    }
-    if (o.name) h5s_vlen_free(ot, 1, &o);
-    if (rc < 0) {
+    if (h5s_dset_read_id(rd->games, rd->row_type, (hsize_t)index, 1, &w) < 0)
+        return read_fail(path, index, "games");
+    int64_t nact = rd->actions_len;
+    int ok = w.game >= 0 && w.game < h->meta.num_games && w.num_actions >= 0 && w.end >= 0 &&
+             w.end < RECORD_END_COUNT && w.opening >= -1 && w.opening < t->num_openings &&
+             w.actions_offset >= 0 && w.actions_offset + w.num_actions <= nact;
+    for (int p = 0; p < RECORD_MAX_PLAYERS; p++)
+        ok = ok && w.agent[p] >= -1 && w.agent[p] < t->num_agents;
+    const opening_row_t *o = ok && w.opening >= 0 ? &t->openings[w.opening] : NULL;
+    if (o && (o->num_actions < 0 || o->actions_offset < 0 ||
+              o->actions_offset + o->num_actions > t->num_opening_actions))
+        ok = 0;
+    if (!ok)
+        return hoyle_error(HOYLE_EIO, "file '%s': dataset /games: game %lld is malformed", path,
+                           (long long)index);
+    r.game_spec = dup_or_empty(h->game_specs[w.game]);
+    for (int p = 0; p < RECORD_MAX_PLAYERS; p++)
+        r.agent_spec[p] = dup_or_empty(w.agent[p] >= 0 ? t->agents[w.agent[p]] : NULL);
+    r.opening_name = dup_or_empty(o ? o->name : NULL);
+    r.opening_len = o ? o->num_actions : 0;
+    size_t na = (size_t)r.opening_len, nm = (size_t)w.num_actions;
+    r.opening_actions = calloc(na ? na : 1, sizeof(int32_t));
+    r.actions = calloc(nm ? nm : 1, sizeof(int32_t));
+    r.action_ms = calloc(nm ? nm : 1, sizeof(float));
+    if (!r.game_spec || !r.agent_spec[0] || !r.agent_spec[1] || !r.opening_name ||
+        !r.opening_actions || !r.actions || !r.action_ms) {
         game_record_free(&r);
-        if (rc == -3) return hoyle_error(HOYLE_ENOMEM, "file '%s': out of memory", path);
-        if (rc == -2)
-            return hoyle_error(HOYLE_EIO, "file '%s': game %lld is malformed", path,
-                               (long long)index);
-        return H5S_FAIL(path, "cannot read a game");
+        return hoyle_error(HOYLE_ENOMEM, "file '%s': out of memory", path);
+    }
+    if (na) memcpy(r.opening_actions, t->opening_actions + o->actions_offset, na * sizeof(int32_t));
+    const char *bad = NULL;
+    if (h5s_dset_read_id(rd->actions, H5T_NATIVE_INT32, (hsize_t)w.actions_offset, nm, r.actions) <
+        0)
+        bad = "actions";
+    else if (h5s_dset_read_id(rd->action_ms, H5T_NATIVE_FLOAT, (hsize_t)w.actions_offset, nm,
+                              r.action_ms) < 0)
+        bad = "action_ms";
+    if (bad) {
+        int rc = read_fail(path, index, bad);
+        game_record_free(&r);
+        return rc;
     }
     memcpy(r.returns, w.returns, sizeof r.returns);
     r.result = w.result;

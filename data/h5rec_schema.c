@@ -141,6 +141,68 @@ static int attr_put_int(hid_t loc, const char *name, int value)
     return rc < 0 ? -1 : 0;
 }
 
+/* The strings as (u32 length, bytes) pairs, so that moving a byte from one
+ * string to the next changes the checksum. */
+static uint32_t crc_str(uint32_t crc, const char *s)
+{
+    uint32_t n = s ? (uint32_t)strlen(s) : 0;
+    crc = h5rec_crc32(crc, &n, 4);
+    return h5rec_crc32(crc, s ? s : "", n);
+}
+
+uint32_t h5s_root_crc(const h5rec_t *h)
+{
+    char id[17];
+    snprintf(id, sizeof id, "%016llx", (unsigned long long)h->file_id);
+    const char *strs[] = {h->program_version, h->created,     h->config_text,
+                          h->config_path,     h->config_hash, id};
+    uint32_t crc = 0;
+    for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) crc = crc_str(crc, strs[i]);
+    for (int i = 0; i < h->meta.num_games; i++) crc = crc_str(crc, h->game_specs[i]);
+    return crc;
+}
+
+uint32_t h5s_tables_crc(const h5s_tables_t *t)
+{
+    uint32_t crc = 0;
+    for (int64_t i = 0; i < t->num_agents; i++) crc = crc_str(crc, t->agents[i]);
+    for (int64_t i = 0; i < t->num_openings; i++) {
+        const opening_row_t *o = &t->openings[i];
+        crc = crc_str(crc, o->name);
+        crc = h5rec_crc32(crc, &o->actions_offset, 8);
+        crc = h5rec_crc32(crc, &o->num_actions, 4);
+    }
+    return crc;
+}
+
+int h5s_attr_put_u32(hid_t loc, const char *name, uint32_t value)
+{
+    hid_t a;
+    if (H5Aexists(loc, name) > 0) {
+        a = H5Aopen(loc, name, H5P_DEFAULT);
+    } else {
+        hid_t sp = H5Screate(H5S_SCALAR);
+        a = H5Acreate2(loc, name, H5T_STD_U32LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+        H5Sclose(sp);
+    }
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_UINT32, &value);
+    if (a >= 0) H5Aclose(a);
+    return rc < 0 ? -1 : 0;
+}
+
+int h5s_attr_get_u32(hid_t loc, const char *name, uint32_t *value)
+{
+    htri_t e = H5Aexists(loc, name);
+    if (e == 0) return 0;
+    hid_t a = e > 0 ? H5Aopen(loc, name, H5P_DEFAULT) : H5I_INVALID_HID;
+    hid_t sp = a >= 0 ? H5Aget_space(a) : H5I_INVALID_HID;
+    int ok = sp >= 0 && H5Sget_simple_extent_npoints(sp) == 1 &&
+             H5Aread(a, H5T_NATIVE_UINT32, value) >= 0;
+    if (sp >= 0) H5Sclose(sp);
+    if (a >= 0) H5Aclose(a);
+    return ok ? 1 : -1;
+}
+
 /* ---- datasets ---- */
 
 /* A transfer list with a 64 KiB type-conversion buffer: HDF5's default
@@ -155,8 +217,11 @@ static hid_t small_dxpl(void)
 
 /* 1-D, empty, unlimited (extendible needs chunking), chunked by `chunk`
  * elements. Shuffle + deflate for the numeric columns, whose small integers
- * compress well; the string tables are tiny and stay uncompressed. */
-static int make_dset(hid_t fid, const char *name, hid_t type, hsize_t chunk, int compress)
+ * compress well; the string tables are tiny and stay uncompressed. Every
+ * dataset carries the Fletcher-32 filter, which HDF5 verifies on each read
+ * (docs/formats.md, "Checksums"), but /agents (see make_dset). */
+static int make_dset_(hid_t fid, const char *name, hid_t type, hsize_t chunk, int compress,
+                      int checksum)
 {
     hsize_t zero = 0, unlimited = H5S_UNLIMITED;
     hid_t sp = H5Screate_simple(1, &zero, &unlimited);
@@ -166,12 +231,23 @@ static int make_dset(hid_t fid, const char *name, hid_t type, hsize_t chunk, int
         H5Pset_shuffle(dcpl);
         H5Pset_deflate(dcpl, 4);
     }
+    /* last in the pipeline: the checksum covers the stored (compressed)
+     * bytes, so a damaged chunk is refused before it is inflated */
+    if (checksum) H5Pset_fletcher32(dcpl);
     hid_t d = H5Dcreate2(fid, name, type, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     H5Pclose(dcpl);
     H5Sclose(sp);
     if (d < 0) return -1;
     H5Dclose(d);
     return 0;
+}
+
+static int make_dset(hid_t fid, const char *name, hid_t type, hsize_t chunk, int compress)
+{
+    /* HDF5 refuses any filter on a dataset of variable-length strings
+     * (/agents): tables_crc32 covers those strings instead */
+    int vlen_str = H5Tget_class(type) == H5T_STRING && H5Tis_variable_str(type) > 0;
+    return make_dset_(fid, name, type, chunk, compress, !vlen_str);
 }
 
 /* Element count of a 1-D dataset; -1 when it is missing or not 1-D. */
@@ -282,7 +358,13 @@ int h5s_create(const char *path, const h5rec_t *h)
      * a partly filled chunk is reused by the next one instead of leaking. */
     hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
     H5Pset_file_space_strategy(fcpl, H5F_FSPACE_STRATEGY_FSM_AGGR, 1, 1);
-    hid_t fid = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+    /* The 1.10 file format: superblock, object headers and chunk indexes
+     * carry checksums, so damaged metadata is refused too (HDF5 >= 1.10 and
+     * h5py read it). */
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_LATEST);
+    hid_t fid = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
+    H5Pclose(fapl);
     H5Pclose(fcpl);
     if (fid < 0) {
         const char *why = create_reason(path); /* the record file's name, not the temp's */
@@ -301,6 +383,9 @@ int h5s_create(const char *path, const h5rec_t *h)
         hid_t d = H5Dopen2(fid, "action_ms", H5P_DEFAULT);
         rc |= h5_attr_put_str(d, "units", "ms");
         H5Dclose(d);
+        h5s_tables_t empty = {0};
+        rc |= h5s_attr_put_u32(fid, "strings_crc32", h5s_root_crc(h));
+        rc |= h5s_attr_put_u32(fid, "tables_crc32", h5s_tables_crc(&empty));
     }
     H5Tclose(rt);
     H5Tclose(ot);
@@ -325,6 +410,13 @@ static int64_t days_from_civil(int64_t y, int m, int d)
     int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
     int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     return era * 146097 + doe - 719468;
+}
+
+int64_t h5s_created_unix(const char *created)
+{
+    int y = 1970, mo = 1, d = 1, hh = 0, mi = 0, ss = 0;
+    sscanf(created, "%d-%d-%dT%d:%d:%d", &y, &mo, &d, &hh, &mi, &ss);
+    return days_from_civil(y, mo, d) * 86400 + hh * 3600 + mi * 60 + ss;
 }
 
 /* Checks in order: is it hoyle's, which schema version, then the run's
@@ -389,9 +481,12 @@ static int load_meta(hid_t fid, const char *path, h5rec_t *h)
     H5Aclose(a);
     if (!ok) goto broken;
 
-    int y = 1970, mo = 1, d = 1, hh = 0, mi = 0, ss = 0;
-    sscanf(h->created, "%d-%d-%dT%d:%d:%d", &y, &mo, &d, &hh, &mi, &ss);
-    h->meta.created_unix = days_from_civil(y, mo, d) * 86400 + hh * 3600 + mi * 60 + ss;
+    h->meta.created_unix = h5s_created_unix(h->created);
+    uint32_t crc = 0;
+    int has = h5s_attr_get_u32(fid, "strings_crc32", &crc);
+    if (has < 0 || (has == 1 && crc != h5s_root_crc(h)))
+        return hoyle_error(
+            HOYLE_EIO, "file '%s': root attributes: checksum mismatch (the file is damaged)", path);
     return HOYLE_OK;
 broken:
     free(id);

@@ -24,6 +24,10 @@ void elo_params_default(elo_params_t *p)
     p->fit_advantage = 1;
     p->fit_drawelo = 1;
     p->anchor = NULL;
+    p->advantage_prior_mean = 0;
+    p->advantage_prior_sd = 200;
+    p->drawelo_prior_mean = 97.3; /* BayesElo's default drawelo */
+    p->drawelo_prior_sd = 200;
     p->confidence = 0.95;
     p->seed = 1;
     p->max_iter = 100;
@@ -189,6 +193,11 @@ static int check_input(const elo_input_t *in, const elo_params_t *p, int *anchor
     if (!p->fit_drawelo && !(p->drawelo >= 0 && isfinite(p->drawelo)))
         return hoyle_error(HOYLE_EINVAL, "elo: fixed drawelo must be finite and >= 0, got %g",
                            p->drawelo);
+    if (!isfinite(p->advantage_prior_mean) || !isfinite(p->drawelo_prior_mean) ||
+        !(p->advantage_prior_sd >= 0) || isinf(p->advantage_prior_sd) ||
+        !(p->drawelo_prior_sd >= 0) || isinf(p->drawelo_prior_sd))
+        return hoyle_error(HOYLE_EINVAL,
+                           "elo: prior means must be finite and prior sds finite and >= 0");
     if (!isfinite(p->anchor_rating))
         return hoyle_error(HOYLE_EINVAL, "elo: anchor_rating must be finite, got %g",
                            p->anchor_rating);
@@ -281,7 +290,7 @@ int elo_fit(const elo_input_t *in, const elo_params_t *pin, elo_result_t **out)
     if (!pin) elo_params_default(&defaults);
     const elo_params_t *p = pin ? pin : &defaults;
     *out = NULL;
-    int anchor, status = check_input(in, p, &anchor);
+    int anchor = -1, status = check_input(in, p, &anchor);
     if (status < 0) return status;
 
     /* 1. Aggregate, and refuse data that does not link every player. */
@@ -302,14 +311,23 @@ int elo_fit(const elo_input_t *in, const elo_params_t *pin, elo_result_t **out)
     }
 
     /* 2. What is fitted, and where it starts. */
-    elo_solve_cfg_t cfg = {anchor >= 0 ? anchor : 0, !!p->fit_advantage, !!p->fit_drawelo,
-                           p->prior_draws,           p->max_iter,        p->tol};
+    elo_solve_cfg_t cfg = {.ref = anchor >= 0 ? anchor : 0,
+                           .fit_adv = !!p->fit_advantage,
+                           .fit_d = !!p->fit_drawelo,
+                           .prior_draws = p->prior_draws,
+                           .adv_mean = p->advantage_prior_mean,
+                           .adv_sd = p->advantage_prior_sd,
+                           .d_mean = p->drawelo_prior_mean,
+                           .d_sd = p->drawelo_prior_sd,
+                           .max_iter = p->max_iter,
+                           .tol = p->tol};
     double adv = p->fit_advantage ? 0 : p->advantage, d = p->drawelo;
     if (p->fit_drawelo) {
-        /* a fitted drawelo needs both draws and decisive games: with only
-         * draws the likelihood grows without bound as drawelo does */
+        /* a fitted drawelo needs both draws and decisive games, or its
+         * prior: with only draws the likelihood grows without bound as
+         * drawelo does */
         double tot = data.draw_weight + data.decisive_weight;
-        if (data.decisive_weight <= 0) {
+        if (data.decisive_weight <= 0 && !(p->drawelo_prior_sd > 0)) {
             elo_data_done(&data);
             return hoyle_error(HOYLE_EINVAL, "elo: every game is a draw, so drawelo has no finite "
                                              "estimate; hold it fixed (fit_drawelo = 0)");
@@ -318,7 +336,7 @@ int elo_fit(const elo_input_t *in, const elo_params_t *pin, elo_result_t **out)
             cfg.fit_d = 0;
             d = 0;
         } else { /* the drawelo that gives the observed draw rate at x = 0 */
-            double pd = data.draw_weight / tot;
+            double pd = fmin(data.draw_weight / tot, 0.9);
             d = 400 * log10((1 + pd) / (1 - pd)); /* = score_to_elo((1 + pd) / 2) */
         }
     } else if (data.draw_weight > 0 && !(d > 0)) {

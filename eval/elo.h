@@ -9,8 +9,9 @@
  *
  * Ratings, `advantage` (first-move advantage, Elo) and `drawelo` (Elo
  * width of the draw band, > 0) are fitted together by damped Newton on the
- * log-likelihood plus a weak prior (virtual draws between players who met;
- * see elo_params_t.prior_draws and docs/ratings.md). Intervals come from the
+ * log-likelihood plus a weak prior (virtual draws between players who met,
+ * and Gaussian priors on advantage and drawelo; see elo_params_t and
+ * docs/ratings.md). Intervals come from the
  * observed information (inverse Hessian) or, on request, from a seeded
  * bootstrap over games. Pure C, nothing here knows about games or files.
  *
@@ -41,12 +42,18 @@ typedef struct elo_input {
 
 /* Tunables; fill with elo_params_default() and change what you need. */
 typedef struct elo_params {
-    double prior_draws;   /* virtual draws per player, spread over its opponents (BayesElo's
-                             default strength, 2); keeps perfect scores finite; 0 = pure ML */
-    int fit_advantage;    /* 1: fit the first-move advantage by ML; 0: hold it at `advantage` */
-    double advantage;     /* Elo; the fixed value, or ignored when fitted */
-    int fit_drawelo;      /* 1: fit drawelo by ML; 0: hold it at `drawelo` */
-    double drawelo;       /* Elo, > 0 when held fixed and the data has draws */
+    double prior_draws; /* virtual draws per player, spread over its opponents (BayesElo's
+                           default strength, 2); keeps perfect scores finite; 0 = pure ML */
+    int fit_advantage;  /* 1: fit the first-move advantage by ML; 0: hold it at `advantage` */
+    double advantage;   /* Elo; the fixed value, or ignored when fitted */
+    int fit_drawelo;    /* 1: fit drawelo by ML; 0: hold it at `drawelo` */
+    double drawelo;     /* Elo, > 0 when held fixed and the data has draws */
+    /* Gaussian priors N(mean, sd^2) on a fitted advantage and drawelo (Elo),
+     * so that any non-empty set of games has ratings: two games both won by
+     * the first player, or only draws, would otherwise send them to infinity.
+     * sd 0 = no prior (pure ML for that parameter). docs/ratings.md. */
+    double advantage_prior_mean, advantage_prior_sd; /* default 0, 200 */
+    double drawelo_prior_mean, drawelo_prior_sd;     /* default 97.3, 200 (BayesElo's drawelo) */
     const char *anchor;   /* name of the player held at anchor_rating; NULL = mean rating 0 */
     double anchor_rating; /* Elo given to the anchor player */
     double confidence;    /* two-sided interval level, in (0, 1); default 0.95 */
@@ -56,8 +63,9 @@ typedef struct elo_params {
     double tol;           /* stop when no parameter moves more than this many Elo (1e-7) */
 } elo_params_t;
 
-/* Defaults: prior_draws 2, advantage and drawelo fitted, mean-0 scale,
- * 95% intervals, no bootstrap, seed 1, max_iter 100, tol 1e-7. */
+/* Defaults: prior_draws 2, advantage and drawelo fitted under their priors
+ * (advantage N(0, 200^2), drawelo N(97.3, 200^2)), mean-0 scale, 95%
+ * intervals, no bootstrap, seed 1, max_iter 100, tol 1e-7. */
 void elo_params_default(elo_params_t *p);
 
 /* The fit. Arrays are [n] or [n*n] row-major, indexed by player id (not rank). */
@@ -95,8 +103,8 @@ typedef struct elo_result {
  * elo_result_free(); on failure *out is NULL and the status is negative with a
  * message: HOYLE_EINVAL for empty input, bad ids, self-play, bad scores/weights,
  * NaNs, duplicate names, an unknown anchor, disconnected players, a draw-only
- * data set with fitted drawelo, or a fit that does not converge (e.g. a
- * perfect score with prior_draws = 0); HOYLE_ENOMEM when allocation fails.
+ * data set with fitted drawelo and no drawelo prior, or a fit that does not
+ * converge (e.g. a perfect score with prior_draws = 0); HOYLE_ENOMEM when allocation fails.
  * `p` may be NULL for the defaults. */
 int elo_fit(const elo_input_t *in, const elo_params_t *p, elo_result_t **out);
 

@@ -77,7 +77,7 @@ int elo_bootstrap(elo_data_t *data, const elo_solve_cfg_t *cfg, const elo_params
             c.fit_d = 0;
             d = 0;
         }
-        if (comps > 1 || (c.fit_d && data->decisive_weight <= 0)) {
+        if (comps > 1 || (c.fit_d && data->decisive_weight <= 0 && !(c.d_sd > 0))) {
             failed++;
             continue;
         }

@@ -54,7 +54,9 @@ int elo_data_refresh(elo_data_t *d, double prior_draws, int *a, int *b);
 typedef struct elo_solve_cfg {
     int ref;
     int fit_adv, fit_d;
-    double prior_draws; /* only to report; the weights are in data->edges */
+    double prior_draws;      /* only to report; the weights are in data->edges */
+    double adv_mean, adv_sd; /* Gaussian prior on a fitted advantage; sd 0 = none */
+    double d_mean, d_sd;     /* the same for a fitted drawelo */
     int max_iter;
     double tol;
 } elo_solve_cfg_t;

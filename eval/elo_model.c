@@ -15,7 +15,8 @@
  * draws scored as half a win and half a loss under the plain logistic (no
  * advantage, no draw band): weight * [log sigma(S D) + log sigma(-S D)] / 2,
  * D = r_i - r_j. It is concave, shift-invariant, and leaves advantage and
- * drawelo to the real games.
+ * drawelo to the real games. Those two have Gaussian priors of their own
+ * (cfg->adv_*, cfg->d_*), which keep them finite on any data.
  *
  * Invariant: the solver only accepts steps that do not decrease the
  * objective, and reports the inverse information only at a converged point. */
@@ -277,6 +278,16 @@ double elo_objective(const elo_data_t *data, const elo_solve_cfg_t *cfg, const d
             g[id] += a.gd;
             if (h) h[id * k + id] += a.hdd;
         }
+    }
+    /* Gaussian priors on the fitted advantage and drawelo: -(t - m)^2 / (2 sd^2) */
+    double t[2] = {adv, d}, m[2] = {cfg->adv_mean, cfg->d_mean}, sd[2] = {cfg->adv_sd, cfg->d_sd};
+    int at[2] = {ia, id};
+    for (int q = 0; q < 2; q++) {
+        if (at[q] < 0 || !(sd[q] > 0)) continue;
+        double inv = 1.0 / (sd[q] * sd[q]);
+        v -= 0.5 * (t[q] - m[q]) * (t[q] - m[q]) * inv;
+        if (g) g[at[q]] -= (t[q] - m[q]) * inv;
+        if (h) h[at[q] * k + at[q]] -= inv;
     }
     return v;
 }

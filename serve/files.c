@@ -87,20 +87,13 @@ static void h5_unlock(serve_t *srv)
     pthread_mutex_unlock(&srv->h5_lock);
 }
 
-/* The hoyle_schema root attribute of an HDF5 file (NULL when it has none or
- * is no HDF5 file); the caller holds h5_lock and frees the string. */
+/* The hoyle_schema root attribute of an HDF5 file (NULL when it has none, is
+ * no HDF5 file, or is too damaged to tell: h5rec_probe_schema reads it in a
+ * child process); the caller holds h5_lock and frees the string. */
 static char *h5_schema(const char *path)
 {
     char *schema = NULL;
-    H5E_BEGIN_TRY
-    {
-        hid_t fid = H5Fis_hdf5(path) > 0 ? H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT) : -1;
-        if (fid >= 0) {
-            if (h5_attr_get_str(fid, "hoyle_schema", &schema)) schema = NULL;
-            H5Fclose(fid);
-        }
-    }
-    H5E_END_TRY;
+    if (h5rec_probe_schema(path, &schema) < 0) schema = NULL;
     return schema;
 }
 
@@ -248,7 +241,7 @@ void route_records(const serve_req_t *rq, serve_reply_t *rp)
     if (arg_path(rq, rp, "file", 1, path)) return;
     pthread_mutex_lock(&srv->h5_lock);
     h5rec_t *h = NULL;
-    if (h5rec_open_read(path, &h)) {
+    if (h5rec_open_untrusted(path, &h)) {
         reply_last_error(rp, MHD_HTTP_BAD_REQUEST, "not a game-record file");
         h5_unlock(srv);
         return;
@@ -407,7 +400,7 @@ void route_record_game(const serve_req_t *rq, serve_reply_t *rp)
     pthread_mutex_lock(&srv->h5_lock);
     h5rec_t *h = NULL;
     game_record_t r;
-    int rc = h5rec_open_read(path, &h), status = MHD_HTTP_BAD_REQUEST;
+    int rc = h5rec_open_untrusted(path, &h), status = MHD_HTTP_BAD_REQUEST;
     if (rc == 0 && index >= h5rec_count(h)) {
         rc = hoyle_error(HOYLE_EINVAL, "no game %lld: the file holds %lld", index,
                          (long long)h5rec_count(h));

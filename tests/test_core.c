@@ -1,6 +1,9 @@
 /* test_core.c — the spec parser and parameter binder, the PRNG, errors,
  * child processes (lines, timeouts, a dead child without SIGPIPE). */
 #include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -8,6 +11,7 @@
 #include "core/child.h"
 #include "core/error.h"
 #include "core/rng.h"
+#include "core/sandbox.h"
 #include "core/spec.h"
 #include "tests/harness.h"
 
@@ -316,6 +320,76 @@ static void test_child_dead(void)
     CU_ASSERT(!child_program_exists(""));
 }
 
+/* ---- sandbox ---- */
+
+static int sb_answer(void *arg, int fd)
+{
+    (void)arg;
+    return write(fd, "hello", 5) == 5 ? 0 : hoyle_error(HOYLE_EIO, "short write");
+}
+
+static int sb_crash(void *arg, int fd)
+{
+    (void)arg;
+    (void)fd;
+    raise(SIGSEGV); /* what a library tripping over a damaged file does */
+    return 0;
+}
+
+static int sb_fail(void *arg, int fd)
+{
+    (void)fd;
+    return hoyle_error(HOYLE_EINVAL, "file '%s': checksum mismatch", (const char *)arg);
+}
+
+static int sb_hang(void *arg, int fd)
+{
+    (void)arg;
+    (void)fd;
+    for (;;) pause();
+    return 0;
+}
+
+static int sb_flood(void *arg, int fd)
+{
+    (void)arg;
+    static char block[4096];
+    for (;;)
+        if (write(fd, block, sizeof block) < 0) return 0;
+}
+
+/* A function run by sandbox_run: its answer comes back; a crash, its own
+ * error, a hang and a flood of output are errors of the caller, who lives on
+ * (issue 36, item 12: a damaged file must not take a server down). */
+static void test_sandbox(void)
+{
+    uint8_t *out = NULL;
+    size_t len = 0;
+    HARNESS_OK(sandbox_run("t", sb_answer, NULL, NULL, &out, &len));
+    CU_ASSERT_EQUAL(len, 5);
+    CU_ASSERT(out && strcmp((char *)out, "hello") == 0);
+    CU_ASSERT(!sandbox_in_child());
+    free(out);
+
+    CU_ASSERT_EQUAL(sandbox_run("file 'x.h5': reading it", sb_crash, NULL, NULL, &out, &len),
+                    HOYLE_EIO);
+    CU_ASSERT_PTR_NULL(out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "file 'x.h5': reading it: crashed"));
+
+    CU_ASSERT_EQUAL(sandbox_run("t", sb_fail, "y.h5", NULL, &out, &len), HOYLE_EINVAL);
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "file 'y.h5': checksum mismatch");
+
+    sandbox_limits_t lim;
+    sandbox_limits_default(&lim);
+    lim.wall_ms = 200;
+    CU_ASSERT_EQUAL(sandbox_run("t", sb_hang, NULL, &lim, &out, &len), HOYLE_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "no answer within 200 ms"));
+    sandbox_limits_default(&lim);
+    lim.output_bytes = 1 << 16;
+    CU_ASSERT_EQUAL(sandbox_run("t", sb_flood, NULL, &lim, &out, &len), HOYLE_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "more than 65536 bytes"));
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
@@ -332,6 +406,7 @@ int main(void)
         {"error escapes control characters", test_error_escapes_control_characters},
         {"child: lines and timeouts", test_child_lines_and_timeouts},
         {"child: a dead child, no SIGPIPE", test_child_dead},
+        {"sandbox: answers, crashes, errors, limits", test_sandbox},
         {NULL, NULL},
     };
     return harness_run("core", tests);

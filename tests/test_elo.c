@@ -112,6 +112,7 @@ static void test_two_players_draws(void)
     elo_params_t p;
     elo_params_default(&p);
     p.prior_draws = 0;
+    p.drawelo_prior_sd = 0; /* pure ML: the exact saturated solution */
     p.fit_advantage = 0;
     p.anchor = "p1";
     p.anchor_rating = 1000;
@@ -153,6 +154,42 @@ static void test_perfect_score(void)
     CU_ASSERT_EQUAL(elo_fit(&in, &p, &r), HOYLE_EINVAL);
     CU_ASSERT_PTR_NULL(r);
     CU_ASSERT(strstr(hoyle_last_error(), "elo:") != NULL);
+}
+
+/* Issue 36, item 18: any non-empty set of games has ratings. Two games both
+ * won by the first player sent the advantage to infinity ("Newton did not
+ * converge"); with the priors on advantage and drawelo they are finite, the
+ * advantage positive, the two players equal. One game, only draws, and one
+ * draw alone fit too. Without the advantage prior the old failure remains. */
+static void test_tiny_tournaments(void)
+{
+    elo_game_t two[] = {{0, 1, 1, 0}, {1, 0, 1, 0}};
+    elo_input_t in = {2, NAMES, two, 2};
+    elo_result_t *r = fit_ok(&in, NULL);
+    CU_ASSERT(r->advantage > 0 && r->advantage < 400);
+    CU_ASSERT(isfinite(r->advantage_se) && r->advantage_se > 0);
+    CU_ASSERT_DOUBLE_EQUAL(r->rating[0], r->rating[1], 1e-6);
+    elo_result_free(r);
+    elo_game_t one[] = {{0, 1, 1, 0}};
+    elo_input_t in1 = {2, NAMES, one, 1};
+    r = fit_ok(&in1, NULL);
+    CU_ASSERT(r->rating[0] > r->rating[1] && isfinite(r->se[0]));
+    elo_result_free(r);
+    elo_game_t draws[] = {{0, 1, 0.5, 0}, {1, 0, 0.5, 0}, {0, 2, 0.5, 0}};
+    elo_input_t in2 = {3, NAMES, draws, 3};
+    r = fit_ok(&in2, NULL);
+    CU_ASSERT(isfinite(r->drawelo) && r->drawelo > 0 && r->drawelo < 1000);
+    CU_ASSERT_DOUBLE_EQUAL(r->rating[0], r->rating[1], 1e-6);
+    elo_result_free(r);
+    elo_input_t in3 = {2, NAMES, draws, 1};
+    r = fit_ok(&in3, NULL);
+    CU_ASSERT(isfinite(r->drawelo) && r->drawelo > 0);
+    elo_result_free(r);
+    elo_params_t p;
+    elo_params_default(&p);
+    p.advantage_prior_sd = 0;
+    r = (elo_result_t *)1;
+    CU_ASSERT_EQUAL(elo_fit(&in, &p, &r), HOYLE_EINVAL);
 }
 
 /* Anchoring moves the scale, nothing else. */
@@ -307,10 +344,15 @@ static void test_bad_input(void)
     expect_einval(&din, &p, "groups");
     elo_input_t lonely = {5, NAMES, g, 3};
     expect_einval(&lonely, &p, "groups");
-    /* Draw-only data: drawelo cannot be fitted; held at 0 it is impossible. */
+    /* Draw-only data: without its prior drawelo cannot be fitted; held at 0
+     * it is impossible. */
     elo_game_t dr[] = {{0, 1, 0.5, 0}, {1, 0, 0.5, 0}};
     elo_input_t drin = {2, NAMES, dr, 2};
+    p.drawelo_prior_sd = 0;
     expect_einval(&drin, &p, "draw");
+    p.drawelo_prior_sd = NAN;
+    expect_einval(&drin, &p, "prior");
+    p.drawelo_prior_sd = 200;
     p.fit_drawelo = 0;
     p.drawelo = 0;
     expect_einval(&drin, &p, "drawelo");
@@ -334,7 +376,16 @@ static void test_derivatives(void)
     HARNESS_OK(elo_data_build(&data, &in));
     int a, b;
     CU_ASSERT_EQUAL(elo_data_refresh(&data, 2.0, &a, &b), 1);
-    elo_solve_cfg_t cfg = {2, 1, 1, 2.0, 100, 1e-7};
+    elo_solve_cfg_t cfg = {.ref = 2,
+                           .fit_adv = 1,
+                           .fit_d = 1,
+                           .prior_draws = 2.0,
+                           .adv_mean = 10,
+                           .adv_sd = 200,
+                           .d_mean = 97.3,
+                           .d_sd = 150,
+                           .max_iter = 100,
+                           .tol = 1e-7};
     int k = elo_solve_dim(4, &cfg);
     CU_ASSERT_EQUAL(k, 5);
     double r[4] = {10, 70, 0, 90}, adv = 25, d = 130, gr[5], h[25], gp[5], gm[5], eps = 1e-3;
@@ -564,6 +615,7 @@ int main(void)
         {"two players, no draws: closed form", test_two_players_no_draws},
         {"two players, draws: closed form", test_two_players_draws},
         {"perfect score stays finite", test_perfect_score},
+        {"tiny tournaments have ratings (priors)", test_tiny_tournaments},
         {"anchor", test_anchor},
         {"relabelling and weights", test_relabel_and_weights},
         {"per-player tallies", test_player_stats},

@@ -218,6 +218,132 @@ static void test_attributes(void)
     H5Fclose(f);
 }
 
+/* Every chunked dataset carries the Fletcher-32 filter, and the strings
+ * outside them (root attributes, /agents, /openings) have CRCs. */
+static void test_checksums_present(void)
+{
+    char path[512];
+    path_for(path, sizeof path, "sums.h5");
+    h5rec_meta_t m = test_meta("x: 1\n");
+    h5rec_t *h = NULL;
+    HARNESS_OK(h5rec_create(path, &m, &h));
+    append_range(h, 0, 5);
+    HARNESS_OK(h5rec_close(h));
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    CU_ASSERT_FATAL(f >= 0);
+    CU_ASSERT(H5Aexists(f, "strings_crc32") > 0);
+    CU_ASSERT(H5Aexists(f, "tables_crc32") > 0);
+    /* /agents holds variable-length strings, on which HDF5 allows no filter */
+    const char *dsets[] = {"games", "actions", "action_ms", "openings", "opening_actions"};
+    for (size_t i = 0; i < sizeof dsets / sizeof *dsets; i++) {
+        hid_t d = H5Dopen2(f, dsets[i], H5P_DEFAULT), pl = H5Dget_create_plist(d);
+        int has =
+            H5Pget_filter_by_id2(pl, H5Z_FILTER_FLETCHER32, NULL, NULL, NULL, 0, NULL, NULL) >= 0;
+        if (!has) fprintf(stderr, "/%s has no Fletcher-32 filter\n", dsets[i]);
+        CU_ASSERT(has);
+        H5Pclose(pl);
+        H5Dclose(d);
+    }
+    H5Fclose(f);
+}
+
+/* Issue 36, items 12 and 13: damaged copies of a record file (64 bytes
+ * overwritten, bits flipped, words zeroed or set) are read through
+ * h5rec_open_untrusted. Each either fails with a message naming the file,
+ * or reads back exactly the games that were written: never a crash of this
+ * process, never a quietly different record. */
+static void test_corrupted_copies(void)
+{
+    char path[512], copy[600];
+    path_for(path, sizeof path, "pristine.h5");
+    h5rec_meta_t m = test_meta("games: [checkers]\n");
+    h5rec_t *h = NULL;
+    HARNESS_OK(h5rec_create(path, &m, &h));
+    HARNESS_OK(h5rec_set_checkpoint(h, 16, 0));
+    const int64_t n = 48;
+    append_range(h, 0, n);
+    HARNESS_OK(h5rec_close(h));
+    FILE *f = fopen(path, "rb");
+    CU_ASSERT_FATAL(f != NULL);
+    static uint8_t orig[1 << 20], buf[1 << 20];
+    size_t len = fread(orig, 1, sizeof orig, f);
+    fclose(f);
+    CU_ASSERT_FATAL(len > 1024 && len < sizeof orig);
+    snprintf(copy, sizeof copy, "%s/damaged.h5", tmpdir);
+    int detected = 0, unchanged = 0, silent = 0, unnamed = 0;
+    for (int i = 0; i < 120; i++) {
+        rng_t rng;
+        rng_init(&rng, 1000 + (uint64_t)i);
+        memcpy(buf, orig, len);
+        size_t at = (size_t)rng_below(&rng, (uint32_t)(len - 64));
+        switch (i % 4) {
+        case 0: /* 64 bytes overwritten */
+            for (int k = 0; k < 64; k++) buf[at + k] = (uint8_t)rng_below(&rng, 256);
+            break;
+        case 1: /* eight bits flipped anywhere */
+            for (int k = 0; k < 8; k++)
+                buf[rng_below(&rng, (uint32_t)len)] ^= 1u << rng_below(&rng, 8);
+            break;
+        case 2: /* a word zeroed */ memset(buf + at, 0, 8); break;
+        default: /* a length or offset made huge */ memcpy(buf + at, "\xff\xff\xff\x7f", 4);
+        }
+        f = fopen(copy, "wb");
+        CU_ASSERT_FATAL(f != NULL);
+        fwrite(buf, 1, len, f);
+        fclose(f);
+        h5rec_t *r = NULL;
+        int rc = h5rec_open_untrusted(copy, &r);
+        int same = rc == 0 && h5rec_count(r) == n;
+        if (rc == 0) {
+            const h5rec_meta_t *got = h5rec_meta(r);
+            same = same && strcmp(got->config_text, "games: [checkers]\n") == 0 &&
+                   strcmp(got->program_version, "test-1") == 0 && got->num_games == 2 &&
+                   strcmp(got->game_specs[0], specs[0]) == 0 &&
+                   strcmp(got->game_specs[1], specs[1]) == 0;
+            for (int64_t g = 0; same && g < n; g++) {
+                game_record_t rec;
+                same = h5rec_read(r, g, &rec) == 0 && same_as_gen(g, &rec);
+                game_record_free(&rec);
+            }
+            h5rec_close(r);
+        }
+        if (rc < 0) {
+            detected++;
+            if (!strstr(hoyle_last_error(), copy)) {
+                unnamed++;
+                fprintf(stderr, "copy %d: message without the file: %s\n", i, hoyle_last_error());
+            }
+        } else if (same) {
+            unchanged++;
+        } else {
+            silent++;
+            fprintf(stderr, "copy %d (mode %d, at %zu): read without error but different\n", i,
+                    i % 4, at);
+        }
+    }
+    fprintf(stderr, "    120 damaged copies: %d refused, %d read back unchanged\n", detected,
+            unchanged);
+    CU_ASSERT_EQUAL(silent, 0);
+    CU_ASSERT_EQUAL(unnamed, 0);
+    CU_ASSERT(detected > 60);
+}
+
+/* An old file (before checksums) that crashes libhdf5 1.10 in H5Dread when
+ * read in-process: the child dies, this process gets an error naming it. */
+static void test_crashing_file(void)
+{
+    const char *path = HOYLE_TEST_DATA "/h5rec/crashes_hdf5.h5";
+    if (access(path, R_OK) != 0) {
+        CU_FAIL("tests/data/h5rec/crashes_hdf5.h5 is missing");
+        return;
+    }
+    h5rec_t *h = NULL;
+    CU_ASSERT_EQUAL(h5rec_open_untrusted(path, &h), HOYLE_EIO);
+    CU_ASSERT_PTR_NULL(h);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), path));
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "reading it: crashed"));
+}
+
 static void test_bad_input(void)
 {
     char path[512];
@@ -590,6 +716,9 @@ int main(void)
     static const harness_test_t tests[] = {
         {"round trip (empty, long, openings, unused seats)", test_round_trip},
         {"root attributes and datasets", test_attributes},
+        {"checksums: Fletcher-32 and string CRCs", test_checksums_present},
+        {"120 damaged copies: refused or unchanged", test_corrupted_copies},
+        {"a file that crashes libhdf5 is an error", test_crashing_file},
         {"bad records and arguments", test_bad_input},
         {"append after reopen, meta mismatch", test_resume},
         {"foreign files are refused untouched", test_foreign_files},
