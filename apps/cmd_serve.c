@@ -12,7 +12,7 @@
 
 static const char help[] =
     "usage: hoyle serve [--port 8080] [--data DIR] [--bind 127.0.0.1] [--max-games 64]\n"
-    "                   [--max-think-ms 10000] [--web DIR]\n\n"
+    "                   [--think-ms 1000] [--max-think-ms 10000] [--web DIR]\n\n"
     "Serve the page (plain HTML/CSS/JavaScript from web/) and its JSON API\n"
     "(docs/serve.md) on http://BIND:PORT/: play any game against any agent,\n"
     "replay stored games, see ratings and training curves. --data DIR (default\n"
@@ -20,7 +20,9 @@ static const char help[] =
     "Bound to 127.0.0.1 unless --bind says otherwise (a warning: anyone who\n"
     "reaches that address can use the server). At most --max-games live games\n"
     "(idle ones are dropped after 30 minutes) and one agent search per game,\n"
-    "each at most --max-think-ms. The page's folder: --web DIR, else the\n"
+    "each at most --max-think-ms. An agent whose spec sets no limit of its\n"
+    "own (sims, depth, nodes, time_ms: 'mcts', 'alphabeta') thinks --think-ms\n"
+    "a move. The page's folder: --web DIR, else the\n"
     "source tree's web/ (built in), else the installed share/hoyle/web.\n"
     "Stop with Ctrl-C.\n";
 
@@ -36,7 +38,7 @@ static bool has_index(const char *dir)
  * that cannot be bound, 1 a failure while running. */
 int cmd_serve(int argc, char **argv)
 {
-    int port = 8080, max_games = 64, max_think_ms = 10000;
+    int port = 8080, max_games = 64, max_think_ms = 10000, think_ms = 1000;
     const char *data = ".", *bind = "127.0.0.1", *web = NULL;
     const cli_opt_t opts[] = {
         CLI_OPT_RANGE("--port", CLI_INT, &port, "P", "port to listen on (0 = any free one)", 0,
@@ -47,6 +49,9 @@ int cmd_serve(int argc, char **argv)
                 "IPv4 address to listen on (default 127.0.0.1)"),
         CLI_OPT_RANGE("--max-games", CLI_INT, &max_games, "N", "live games at most (default 64)", 1,
                       100000),
+        CLI_OPT_RANGE("--think-ms", CLI_INT, &think_ms, "MS",
+                      "search time of an agent without limits of its own (default 1000)", 1,
+                      3600 * 1000),
         CLI_OPT_RANGE("--max-think-ms", CLI_INT, &max_think_ms, "MS",
                       "longest agent search (default 10000)", 1, 3600 * 1000),
         CLI_OPT("--web", CLI_STRING, &web, "DIR", "the page's folder (default: see above)"),
@@ -55,6 +60,9 @@ int cmd_serve(int argc, char **argv)
     const cli_command_t command = {.name = "serve", .help = help, .opts = opts};
     int rc = cli_parse(&command, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
+    if (think_ms > max_think_ms)
+        return cli_usage_error("serve", "--think-ms %d is longer than --max-think-ms %d", think_ms,
+                               max_think_ms);
     if (web == NULL) {
 #ifdef HOYLE_WEB_DIR
         if (has_index(HOYLE_WEB_DIR)) web = HOYLE_WEB_DIR;
@@ -85,6 +93,7 @@ int cmd_serve(int argc, char **argv)
                       .web_dir = web,
                       .max_games = max_games,
                       .max_think_ms = max_think_ms,
+                      .think_ms = think_ms,
                       .mpi = dist_mpi_built()};
 #ifdef HOYLE_TORCH
     o.torch = true;

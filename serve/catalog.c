@@ -39,6 +39,8 @@ void route_version(const serve_req_t *rq, serve_reply_t *rp)
     json_str(&j, "version", HOYLE_VERSION);
     json_bool(&j, "mpi", rq->srv->opts.mpi);
     json_bool(&j, "torch", rq->srv->opts.torch);
+    json_int(&j, "think_ms", rq->srv->opts.think_ms);
+    json_int(&j, "max_think_ms", rq->srv->opts.max_think_ms);
     json_end(&j);
     reply_json_done(rp, f);
 }

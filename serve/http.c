@@ -463,6 +463,8 @@ int serve_start(const serve_opts_t *opts, serve_t **out)
     s->opts = *opts;
     if (s->opts.max_games <= 0) s->opts.max_games = 64;
     if (s->opts.max_think_ms <= 0) s->opts.max_think_ms = 10000;
+    if (s->opts.think_ms <= 0) s->opts.think_ms = 1000;
+    if (s->opts.think_ms > s->opts.max_think_ms) s->opts.think_ms = s->opts.max_think_ms;
     pthread_mutex_init(&s->lock, NULL);
     pthread_mutex_init(&s->h5_lock, NULL);
     atomic_init(&s->stopping, 0);

@@ -22,6 +22,8 @@ typedef struct serve_opts {
     const char *web_dir;  /* the page's files (index.html ...); NULL = none served */
     int max_games;        /* live games at most (429 past it); <= 0 = 64 */
     int max_think_ms;     /* an agent's search at most this long; <= 0 = 10000 */
+    int think_ms;         /* the search of an agent whose spec sets no limit of its own
+                             (sims, depth, nodes, time_ms all 0); <= 0 = 1000 */
     bool mpi, torch;      /* what the build includes, for GET /api/version (the caller knows) */
 } serve_opts_t;
 

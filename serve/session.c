@@ -622,9 +622,12 @@ static void fill_info(const session_t *s, const agent_t *a, const void *before, 
 static double now_ms(void) { return 1e3 * clock_seconds(); }
 
 /* The limits of one act: the request's time alone, or the spec's own
- * simulations, nodes, depth and time; never longer than `left_ms`. */
-static void act_limits(const agent_t *a, double req_ms, double left_ms, const atomic_int *stop,
-                       agent_limits_t *l)
+ * simulations, nodes, depth and time; a spec that sets none of them (the
+ * kinds' defaults: `mcts`, `alphabeta`) thinks `think_ms`, not until the
+ * cap, so a default agent answers in about a second. Never longer than
+ * `left_ms`. */
+static void act_limits(const agent_t *a, double req_ms, double think_ms, double left_ms,
+                       const atomic_int *stop, agent_limits_t *l)
 {
     memset(l, 0, sizeof *l);
     l->stop = stop;
@@ -637,6 +640,7 @@ static void act_limits(const agent_t *a, double req_ms, double left_ms, const at
             l->nodes = params_int(&a->params, "nodes");
         if (params_has(&a->params, "depth")) l->depth = (int)params_int(&a->params, "depth");
         double spec = params_has(&a->params, "time_ms") ? params_double(&a->params, "time_ms") : 0;
+        if (spec <= 0 && l->nodes <= 0 && l->depth <= 0) spec = think_ms;
         if (spec > 0 && spec < t) t = spec;
     } else if (req_ms < t) {
         t = req_ms;
@@ -693,7 +697,7 @@ static void do_agent(const serve_req_t *rq, serve_reply_t *rp, session_t *s)
     for (;;) {
         agent_limits_t lim;
         double left = deadline - now_ms();
-        act_limits(a, (double)req_ms, left, &s->stop, &lim);
+        act_limits(a, (double)req_ms, srv->opts.think_ms, left, &s->stop, &lim);
         int rc = agent_set_limits(a, &lim);
         int action = -1;
         if (rc == 0 || rc == HOYLE_EUNSUP) rc = agent_act(a, before, &action);

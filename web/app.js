@@ -129,7 +129,36 @@ function paramForm(box, schema, values, onChange) {
 
 // ---------------------------------------------------------------- Play: setup
 
-const play = { games: [], state: null, flip: false, sel: [], busy: false, seats: [] };
+const play = { games: [], state: null, flip: false, sel: [], busy: false, seats: [], typed: [] };
+
+// The server's search times (GET /api/version): an agent whose spec sets no
+// limit of its own thinks think_ms a move, none longer than max_think_ms.
+const server = { think_ms: 1000, max_think_ms: 10000 };
+
+const seconds = (ms) => `${Number((ms / 1000).toFixed(ms < 1000 ? 2 : 1))} s`;
+
+// How long the agent `spec` thinks a move, in words: the page's "Agent time",
+// else the spec's own limit, else the server's default time.
+function thinkText(spec, long = false) {
+  const { name, params } = parseSpec(spec);
+  if (!name || name === "human") return "";
+  if (["random", "greedy"].includes(name)) return "answers at once";
+  const ms = Number($("think").value);
+  if (ms > 0) return `thinks ${seconds(Math.min(ms, server.max_think_ms))} a move (Agent time)`;
+  const num = (k) => Number(params[k] || 0);
+  const cap = ` (at most ${seconds(server.max_think_ms)})`;
+  if (num("time_ms") > 0) return `thinks ${seconds(Math.min(num("time_ms"), server.max_think_ms))} a move (its time_ms)`;
+  if (num("sims") > 0) return `${num("sims")} simulations a move${cap}`;
+  if (num("depth") > 0) return `searches ${num("depth")} moves deep${cap}`;
+  if (num("nodes") > 0) return `${num("nodes")} nodes a move${cap}`;
+  if (["mcts", "alphabeta", "expectimax", "az"].includes(name))
+    return `thinks ${seconds(server.think_ms)} a move` + (long ? " (the server's default: set Agent time, or sims, depth or time_ms)" : "");
+  return `at most ${seconds(server.max_think_ms)} a move`;
+}
+
+function updateThinks() {
+  for (const seat of play.seats) seat.thinks.textContent = thinkText(seat.spec.value.trim(), true);
+}
 
 const ONE_PLAYER = ["fifteen", "solitaire"];
 
@@ -189,22 +218,27 @@ async function loadSeats() {
     const params = h("div", { class: "params" });
     const details = h("details", {}, h("summary", {}, "parameters"), params);
     const specIn = h("input", { class: "seatspec", spellcheck: "false" });
-    const seat = { kind, params, spec: specIn };
+    const thinks = h("div", { class: "thinks muted" });
+    const seat = { kind, params, spec: specIn, thinks };
+    specIn.addEventListener("input", updateThinks);
+    specIn.addEventListener("change", updateThinks);
     const kindChanged = (initial) => {
       const a = agents.find((x) => x.kind === kind.value) || { kind: kind.value, params: [] };
       const given = initial && parseSpec(initial).name === a.kind ? parseSpec(initial).params : {};
       specIn.value = initial && parseSpec(initial).name === a.kind ? initial : a.kind;
-      paramForm(params, a.params || [], given, (vals) => { specIn.value = buildSpec(a.kind, a.params || [], vals); });
+      paramForm(params, a.params || [], given, (vals) => { specIn.value = buildSpec(a.kind, a.params || [], vals); updateThinks(); });
       details.hidden = !(a.params && a.params.length);
+      updateThinks();
     };
     kind.addEventListener("change", () => kindChanged());
     const initial = old[i] || (i === 0 || n === 1 ? "human" : defaultAgent(agents));
     const initialKind = parseSpec(initial).name;
     kind.value = agents.some((a) => a.kind === initialKind) ? initialKind : "human";
-    kindChanged(initial);
-    box.append(h("div", { class: "seat" }, h("label", {}, `Seat ${i + 1}`, kind), details, h("label", {}, "spec", specIn)));
     play.seats.push(seat);
+    kindChanged(initial);
+    box.append(h("div", { class: "seat" }, h("label", {}, `Seat ${i + 1}`, kind), details, h("label", {}, "spec", specIn), thinks));
   }
+  updateThinks();
   box.dataset.spec = spec; // the seats are made for this spec (scripts wait on it)
 }
 
@@ -214,13 +248,14 @@ function defaultAgent(agents) {
 }
 
 async function newGame() {
-  const body = { game: $("spec").value.trim(), agents: play.seats.map((s) => s.spec.value.trim() || "human"),
-                 seed: Number($("seed").value) || 0 };
+  const typed = play.seats.map((s) => s.spec.value.trim() || "human");
+  const body = { game: $("spec").value.trim(), agents: typed, seed: Number($("seed").value) || 0 };
   const pos = $("position").value.trim();
   if (pos) body.position = pos;
   const st = await guard(() => api("POST", "/api/games/new", body));
   if (!st) return;
   if (play.state) api("DELETE", `/api/games/${play.state.id}`).catch(() => {});
+  play.typed = typed;
   play.flip = false;
   $("exportbox").hidden = true;
   setState(st);
@@ -228,17 +263,43 @@ async function newGame() {
 
 // ---------------------------------------------------------------- Play: the game
 
+// "Black (mcts)": the seat's name and the agent as the user typed it; the
+// canonical spec, every parameter spelled out, is the tooltip (seatTitle).
 function seatLabel(st, p) {
   const r = rendererFor(st.game);
   const name = r && r.players ? r.players[p] : `Player ${p + 1}`;
-  return `${name} (${st.human && st.human[p] ? "you" : st.agents[p]})`;
+  const typed = play.typed[p] || parseSpec(st.agents[p]).name;
+  return `${name} (${st.human && st.human[p] ? "you" : typed})`;
+}
+
+// Every seat's canonical spec and think time, for the status line's tooltip.
+function seatsTitle(st) {
+  return st.agents.map((a, p) => `Seat ${p + 1}: ${st.human && st.human[p] ? "you" : `${a} — ${thinkText(play.typed[p] || a)}`}`).join("\n");
 }
 
 function setState(st) {
+  const old = play.state;
+  // the position before the latest move, kept from a chain's first step to its
+  // end, so renderers can show what the move or chain took (opts.prev)
+  if (!old || old.id !== st.id) play.prev = null;
+  else {
+    const changed = (st.history || []).length !== (old.history || []).length || (st.chain || []).length !== (old.chain || []).length;
+    if (changed && !(old.chain && old.chain.length)) play.prev = old.position;
+  }
   play.state = st;
   play.sel = [];
   renderPlay();
   maybeAgent();
+}
+
+// The squares of the chain in progress, else of the last whole move, in order.
+function movePath(st) {
+  const r = rendererFor(st.game);
+  if (!r || !r.stepSquares) return [];
+  const steps = st.chain && st.chain.length ? st.chain : null;
+  const last = (st.history || []).filter((e) => e.player !== "chance").pop();
+  const sq = steps ? steps.flatMap((x) => r.stepSquares(x, st.position)) : last && r.moveSquares ? r.moveSquares(last.move, st.position) : [];
+  return sq.filter((q, i) => i === 0 || q !== sq[i - 1]);
 }
 
 function humanToMove(st) {
@@ -271,7 +332,7 @@ function prefixOf(a, b) { // a is a prefix of b
 function renderPlay() {
   const st = play.state;
   if (!st) return;
-  const { node, renderer } = drawPosition(st.game, st.position, st.board, { flip: play.flip });
+  const { node, renderer } = drawPosition(st.game, st.position, st.board, { flip: play.flip, prev: play.prev, path: movePath(st) });
   $("board").replaceChildren(node);
   // status line
   let s;
@@ -280,6 +341,7 @@ function renderPlay() {
   else s = `${seatLabel(st, st.to_move)} to move` + (st.chain && st.chain.length ? ` — continue ${st.chain.join(", ")}` : "");
   if (st.chance && st.chance.outcome) s += ` — roll ${st.chance.outcome}`;
   $("status").textContent = s;
+  $("status").title = seatsTitle(st);
   // legal moves as buttons (the fallback's way to play; a list for every game)
   const human = humanToMove(st);
   const cands = human ? candidates(st) : [];
@@ -307,7 +369,8 @@ function renderPlay() {
   $("history").scrollTop = $("history").scrollHeight;
   const lastInfo = [...hist].reverse().find((e) => e.info);
   $("undo").disabled = play.busy;
-  $("info").textContent = play.busy ? "thinking…" : lastInfo ? `${lastInfo.move}: ${infoText(lastInfo.info)}` : "—";
+  const thinking = Number.isInteger(st.to_move) ? thinkText(play.typed[st.to_move] || st.agents[st.to_move]) : "";
+  $("info").textContent = play.busy ? `thinking… (${thinking})` : lastInfo ? `${lastInfo.move}: ${infoText(lastInfo.info)}` : "—";
   if (renderer) markBoard(st, cands);
 }
 
@@ -336,8 +399,10 @@ function markBoard(st, cands) {
   if (!humanToMove(st)) return;
   // in a chain every step starts where the piece stands: preselect it
   if (!play.sel.length && st.chain && st.chain.length) {
-    const firsts = new Set(cands.map((c) => c.squares[0]));
-    if (firsts.size === 1 && cands.every((c) => c.squares.length > 1)) play.sel = [...firsts];
+    // (steps with no square, a Fanorona "stop", are buttons and do not count)
+    const onBoard = cands.filter((c) => c.squares.length);
+    const firsts = new Set(onBoard.map((c) => c.squares[0]));
+    if (firsts.size === 1 && onBoard.every((c) => c.squares.length > 1)) play.sel = [...firsts];
   }
   const live = cands.filter((c) => c.squares.length > play.sel.length && prefixOf(play.sel, c.squares));
   for (const q of play.sel) zones.get(q)?.classList.add("sel");
@@ -428,7 +493,7 @@ async function undo() {
     if (!cur) { cur = prev; break; }
   }
   play.busy = false;
-  if (cur) { play.state = cur; play.sel = []; renderPlay(); }
+  if (cur) { play.state = cur; play.sel = []; play.prev = null; renderPlay(); }
 }
 
 async function exportGame() {
@@ -480,11 +545,15 @@ async function openRecords(file, quiet) {
   replay.file = file;
   replay.games = r.games;
   replay.complete = r.complete;
+  const specs = [...new Set(r.games.map((g) => g.game))];
   $("rectitle").textContent = `${file}: ${r.games.length} games${r.complete ? "" : " (being written)"}`;
-  const rows = r.games.map((g) => h("tr", { class: "clickable", "data-index": g.index, onclick: () => openGame(g.index) },
-    h("td", { class: "num" }, g.index), h("td", {}, g.game), h("td", {}, (g.agents || []).join(" vs ")),
-    h("td", {}, (g.returns || []).join(" ")), h("td", { class: "num" }, g.moves), h("td", {}, g.end || "")));
-  $("recgames").replaceChildren(h("tr", {}, ["#", "game", "agents", "returns", "moves", "end"].map((x) => h("th", {}, x))), ...rows);
+  $("rectitle").title = specs.join("\n");
+  // one game spec for the whole file goes in the title; the rows stay narrow
+  const rows = r.games.map((g) => h("tr", { class: "clickable", "data-index": g.index, title: `${g.game}\n${(g.agents || []).join(" vs ")}\nend: ${g.end || "?"}`, onclick: () => openGame(g.index) },
+    h("td", { class: "num" }, g.index), specs.length > 1 ? h("td", {}, gameName(g.game)) : "", h("td", { class: "agents" }, (g.agents || []).join(" vs ")),
+    h("td", {}, (g.returns || []).join(" ")), h("td", { class: "num" }, g.moves)));
+  const heads = ["#", ...(specs.length > 1 ? ["game"] : []), "agents", "result", "moves"];
+  $("recgames").replaceChildren(h("tr", {}, heads.map((x) => h("th", {}, x))), ...rows);
   markSelectedGame();
   if (!quiet && fresh && r.games.length) openGame(r.games[0].index);
   // live: follow the newest game when new ones arrive
@@ -503,6 +572,7 @@ async function openGame(index, toEnd) {
   replay.game = g;
   replay.index = index;
   $("replayer").hidden = false;
+  $("replayhint").hidden = true;
   $("slider").max = g.moves.length;
   $("rmoves").replaceChildren(...g.moves.map((m, i) => h("li", { onclick: () => setPly(i + 1) }, `${m.player === "chance" ? "roll " : ""}${m.move}`)));
   markSelectedGame();
@@ -661,7 +731,15 @@ function init() {
   $("ratingsform").addEventListener("submit", (e) => { e.preventDefault(); loadRatings($("ratingsfile").value.trim()); });
   $("runform").addEventListener("submit", (e) => { e.preventDefault(); loadRun($("rundir").value.trim()); });
   replay.timer = setInterval(liveTick, 2000);
-  api("GET", "/api/version").then((v) => { $("version").textContent = `hoyle ${v.version}`; }).catch(() => {});
+  $("think").addEventListener("input", updateThinks);
+  api("GET", "/api/version").then((v) => {
+    $("version").textContent = `hoyle ${v.version}`;
+    if (v.think_ms > 0) server.think_ms = v.think_ms;
+    if (v.max_think_ms > 0) server.max_think_ms = v.max_think_ms;
+    $("think").placeholder = `own limits, else ${v.think_ms || server.think_ms}`;
+    $("think").max = server.max_think_ms;
+    updateThinks();
+  }).catch(() => {});
   showView(location.hash.slice(1).split("?")[0] || "play");
   loadGames();
 }

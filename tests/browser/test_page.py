@@ -106,9 +106,11 @@ def main():
                   "--window-size=1400,1000", f"--user-data-dir={profile}"):
             opts.add_argument(a)
         driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
-        driver.set_page_load_timeout(20)
+        driver.set_page_load_timeout(60)  # a loaded machine starts chromium slowly
         play_gobang(driver, base)
+        default_agents(driver, base)
         play_checkers(driver, base)
+        fanorona_chain(driver, base)
         other_renderers(driver, base)
         replay(driver, base, data + ".yaml")
         results(driver, base)
@@ -163,6 +165,7 @@ def set_input(driver, elem_id, value):
 
 def new_game(driver, base, game, spec, agent, position=""):
     driver.get(base + "/#play")
+    driver.refresh()  # a fresh page: a hash change alone keeps the last game's seats
     wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#game option")) > 0, "the game list")
     Select(driver.find_element(By.ID, "game")).select_by_value(game)
     set_input(driver, "spec", spec)
@@ -211,6 +214,8 @@ def play_gobang(driver, base):
     new_game(driver, base, "gobang", "gobang(board=5,men=6,move_limit=16)", "mcts(sims=50)")
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg.gobang"), "the Go-Bang board")
     check(not error(driver), f"new Go-Bang game without error ({error(driver)})")
+    title = driver.find_element(By.ID, "status").get_attribute("title")
+    check("mcts(sims=50," in title and "select=" in title, f"the status line's tooltip holds the full agent spec ({title[:80]!r})")
     check(len(driver.find_elements(By.CSS_SELECTOR, "#board .zone.from")) == 25, "25 empty squares highlighted at the start")
     moves = 0
     while moves < 60:
@@ -221,6 +226,10 @@ def play_gobang(driver, base):
             shot(driver, "gobang_play")
         check(click_move(driver), f"Go-Bang move {moves + 1} played by clicking") or None
         moves += 1
+        if moves == 1:
+            wait(driver, lambda d: "(mcts(sims=50)) to move" in status(d) or human_turn_or_over(d), "the agent's turn")
+            s = status(driver)
+            check(len(s) < 70, f"the status line names the agent as typed, not its 300-character spec ({s!r})")
     check(status(driver).startswith("Game over"), f"the Go-Bang game ends ({status(driver)!r} after {moves} clicks)")
     hist = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#history li")]
     check(len(hist) >= 9, f"the history lists the moves ({len(hist)})")
@@ -237,6 +246,10 @@ def play_checkers(driver, base):
     check(not error(driver), f"new checkers game from a position ({error(driver)})")
     froms = [z.get_attribute("data-sq") for z in driver.find_elements(By.CSS_SELECTOR, "#board .zone.from")]
     check(froms == ["14"], f"only the jumping man is highlighted ({froms})")
+    check(status(driver).startswith("Black (you)"), f"Black is to move ({status(driver)!r})")
+    fill = driver.execute_script("return getComputedStyle(document.querySelector('#board .man.black')).fill")
+    rgb = [int(x) for x in fill[fill.index("(") + 1:fill.index(")")].split(",")[:3]]
+    check(max(rgb) < 80, f"Black's men are drawn black, as the label says ({fill})")
     driver.find_element(By.CSS_SELECTOR, '#board [data-sq="14"]').click()
     tos = [z.get_attribute("data-sq") for z in driver.find_elements(By.CSS_SELECTOR, "#board .zone.to")]
     check(tos == ["23"], f"the jump's landing square is highlighted ({tos})")
@@ -272,6 +285,55 @@ def play_checkers(driver, base):
     wait(driver, lambda d: "position: B:W18,21,27,30:B1,2,3,14" in d.find_element(By.ID, "exporttext").get_attribute("value"), "the hoyle export with the start position")
 
 
+def default_agents(driver, base):
+    """The kinds' defaults (`mcts`, `alphabeta`: no sims, depth or time_ms) answer within 2 s, and
+    the page says how long they think."""
+    for kind in ("mcts", "alphabeta"):
+        driver.get(base + "/#play?game=checkers")
+        driver.refresh()  # a fresh page: no agent time, no seats kept from the last game
+        wait(driver, lambda d: (d.find_element(By.ID, "seats").get_attribute("data-spec") or "") == "checkers", "checkers' seats")
+        kinds = driver.find_elements(By.CSS_SELECTOR, "#seats .seatkind")
+        Select(kinds[0]).select_by_value(kind)
+        Select(kinds[1]).select_by_value("human")
+        check(driver.find_elements(By.CSS_SELECTOR, "#seats .seatspec")[0].get_attribute("value") == kind, f"seat 1 is the default {kind}")
+        check(driver.find_element(By.ID, "think").get_attribute("value") == "", "no agent time set: the defaults")
+        note = driver.find_elements(By.CSS_SELECTOR, "#seats .thinks")[0].text
+        check("1 s a move" in note, f"the page says how long the default {kind} thinks ({note!r})")
+        driver.execute_script("performance.clearResourceTimings()")
+        driver.find_element(By.ID, "new").click()
+        wait(driver, lambda d: "(you) to move" in status(d) and d.find_elements(By.CSS_SELECTOR, "#history li"), f"the default {kind}'s first move", 20)
+        # the agent request's own time, from the browser's resource timing (the test's polling left out)
+        took = driver.execute_script("return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/agent')).map((e) => e.duration)")
+        check(len(took) == 1 and took[0] < 2000, f"the default {kind} answers within 2 s ({took} ms)")
+        info = driver.find_element(By.ID, "info").text
+        check(kind in info, f"its search summary is shown ({info!r})")
+
+
+def fanorona_chain(driver, base):
+    """A Fanorona capture chain as it happens: the men taken so far greyed, the path drawn, the
+    piece preselected and its next landing point highlighted."""
+    driver.get(base + "/#play?game=fanorona")
+    wait(driver, lambda d: (d.find_element(By.ID, "seats").get_attribute("data-spec") or "").startswith("fanorona"), "fanorona's seats")
+    for e in driver.find_elements(By.CSS_SELECTOR, "#seats .seatspec"):
+        driver.execute_script("arguments[0].value = 'human';", e)
+    driver.execute_script("arguments[0].value = arguments[1];", driver.find_element(By.ID, "position"),
+                          "bb.b.bbbb/bbb.b.bbb/bwbwwbb../wwww..w.w/wwwwwwww. w")
+    driver.find_element(By.ID, "new").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#board svg.fanorona [data-sq="C4"].from'), "C4 highlighted")
+    driver.find_element(By.CSS_SELECTOR, '#board [data-sq="C4"]').click()
+    driver.find_element(By.CSS_SELECTOR, '#board [data-sq="B4"]').click()
+    for b in driver.find_elements(By.CSS_SELECTOR, "#choices button"):
+        if b.text.endswith("A"):
+            b.click()  # approach (C4-B4 may also withdraw)
+            break
+    wait(driver, lambda d: "continue" in status(d), "the chain in progress")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#board .man.captured")) >= 1, "the man the first capture took is shown greyed")
+    check(bool(driver.find_elements(By.CSS_SELECTOR, "#board polyline.path")), "the chain's path is drawn")
+    tos = [z.get_attribute("data-sq") for z in driver.find_elements(By.CSS_SELECTOR, "#board .zone.to")]
+    check(len(tos) >= 1, f"the chain's next landing point is highlighted ({tos})")
+    shot(driver, "fanorona_chain")
+
+
 def other_renderers(driver, base):
     """Each other game drawn by its renderer (not the text fallback) and one move clicked."""
     for game, cls in (("chess", "chess"), ("backgammon", "backgammon"), ("fanorona", "fanorona"),
@@ -284,6 +346,9 @@ def other_renderers(driver, base):
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f"#board svg.{cls}") and "(you) to move" in status(d), f"the {game} board")
         check(not driver.find_elements(By.CSS_SELECTOR, "#board pre.textboard"), f"{game} is drawn by its renderer")
         check(click_move(driver), f"a {game} move played by clicking")
+        if game == "backgammon":
+            pips = [t.text for t in driver.find_elements(By.CSS_SELECTOR, "#board .pipcount")]
+            check(len(pips) == 2 and all(p.split()[-1].isdigit() for p in pips), f"both pip counts are shown ({pips})")
         if game in ("backgammon", "fanorona"):
             shot(driver, game)
 
@@ -314,6 +379,19 @@ def replay(driver, base, cfg):
     check(driver.find_element(By.ID, "rply").text == f"{total} / {total}", "the slider goes to the end")
     slider.send_keys(Keys.ARROW_LEFT)
     check(driver.find_element(By.ID, "rply").text == f"{total - 1} / {total}", "the arrow key on the slider steps once")
+    # at 1024 px wide: the board beside the game list and the moves, nothing overlaps, no sideways scroll
+    driver.set_window_size(1024, 768)
+    time.sleep(0.3)
+    rect = lambda sel: driver.execute_script("const r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];", sel)
+    board, moves, games = rect("#rboard svg"), rect("#rmoves"), rect("#view-replay .scrollbox")
+    apart = lambda a, b: a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    check(apart(board, moves) and apart(board, games) and apart(moves, games),
+          f"at 1024 px the board, the moves and the game list do not overlap ({board}, {moves}, {games})")
+    check(board[1] < 200 and board[3] <= 768, f"at 1024 px the board is at the top, in the window ({board})")
+    width = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+    check(width[0] <= width[1], f"at 1024 px no sideways scrolling ({width})")
+    shot(driver, "replay_1024")
+    driver.set_window_size(1400, 1000)
     shot(driver, "replay")
     # live: the tournament resumed with more games; the page polls the file
     driver.find_element(By.ID, "live").click()
@@ -341,9 +419,18 @@ def results(driver, base):
     check(len(driver.find_elements(By.CSS_SELECTOR, "#curves svg.plot path.series")) >= 2, "one line per loss column")
     shot(driver, "ratings")
     set_input(driver, "ratingsfile", "../etc/passwd")
-    driver.find_element(By.CSS_SELECTOR, "#ratingsform button").click()
+    # scrolled down, as a user with a long page is: the error must still be in the window
+    driver.set_window_size(1024, 500)
+    driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+    scrolled = driver.execute_script("return window.scrollY")
+    check(scrolled > 100, f"the page is scrolled down before the error ({scrolled} px)")
+    driver.execute_script("document.querySelector('#ratingsform button').click()")
     wait(driver, lambda d: error(d), "the error line for a path outside --data")
     check("\n" not in error(driver), f"the error is one line ({error(driver)!r})")
+    r = driver.execute_script("const r = document.getElementById('error').getBoundingClientRect(); return [r.top, r.bottom, window.innerHeight];")
+    check(r[0] >= 0 and r[1] <= r[2] and r[1] > r[0], f"the error is visible in the window, not off-screen ({r})")
+    driver.save_screenshot(os.path.join(OUT, "error_scrolled.png"))
+    driver.set_window_size(1400, 1000)
 
 
 if __name__ == "__main__":

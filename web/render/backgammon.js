@@ -1,7 +1,9 @@
-// render/backgammon.js — backgammon from "ID:SIDE:DICE[:STEPS][:tN]" (the gnubg Position ID): points, bar, off, dice.
+// render/backgammon.js — backgammon from "ID:SIDE:DICE[:STEPS][:tN]" (the gnubg Position ID): points, bar, off,
+// dice, and each side's pip count in its tray.
 import { el, text, svgRoot, zone } from "./svg.js";
 
-export const players = ["X", "O"];
+// X's men are drawn white, O's black (the names say so: labels and colours agree)
+export const players = ["X (white)", "O (black)"];
 
 // The gnubg Position ID: 80 bits, for the player not on roll then the player
 // on roll, his points 1..24 and the bar, as many 1 bits as men and a 0.
@@ -52,7 +54,10 @@ export function parse(pos) {
     t[me]++;
   }
   const count = (w) => pts.reduce((s, p) => s + p[w], 0) + bar[w];
-  return { pts, bar, off: { x: 15 - count("x"), o: 15 - count("o") }, mover, side, dice: dice || "-", steps };
+  // pip count: the pips each side still has to move (X bears off past point 1, O past 24; the bar is 25)
+  const pips = { x: 25 * bar.x, o: 25 * bar.o };
+  for (let xp = 1; xp <= 24; xp++) { pips.x += xp * pts[xp].x; pips.o += (25 - xp) * pts[xp].o; }
+  return { pts, bar, off: { x: 15 - count("x"), o: 15 - count("o") }, pips, mover, side, dice: dice || "-", steps };
 }
 
 const PW = 40, H = 420, BAR = 44, TRAY = 50, M = 10;
@@ -98,6 +103,7 @@ export function draw(pos, opts = {}) {
     if (n > 4) text(svg, barX + BAR / 2, top ? M + 20 : M + H - 20, String(n), { class: "count" });
     const off = p.off[who], tx = M + 12 * PW + BAR + TRAY / 2;
     text(svg, tx, (who === view) ? M + H - 40 : M + 40, `${off} off`, { class: "ptnum" });
+    text(svg, tx, (who === view) ? M + H - 20 : M + 20, `${who.toUpperCase()} ${p.pips[who]}`, { class: "pipcount", "data-side": who });
     for (let k = 0; k < off; k++) {
       const y = who === view ? M + H - 60 - k * 8 : M + 60 + k * 8;
       el("rect", { x: tx - 16, y, width: 32, height: 6, class: `man ${who === "x" ? "white" : "black"}` }, svg);

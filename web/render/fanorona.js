@@ -1,4 +1,5 @@
 // render/fanorona.js — Fanorona: the 5 x 9 board with its lines, from "A/B/C/D/E side [open] [chain=..]".
+// opts.prev (the position before the move or chain) shows the men it took, greyed; opts.path its line.
 import { el, text, svgRoot, zone } from "./svg.js";
 
 const C = 60, M = 44;
@@ -36,6 +37,15 @@ export function draw(pos, opts = {}) {
     }
   }
   const at = p.chain ? p.chain[1] : null;
+  // the move or chain so far as a line through its points (opts.path, in order)
+  const path = (opts.path || []).filter((q) => /^[A-E][1-9]$/.test(q));
+  if (path.length > 1) {
+    const pts = path.map((q) => xy("ABCDE".indexOf(q[0]), Number(q[1]) - 1).join(",")).join(" ");
+    el("polyline", { points: pts, class: "path" }, svg);
+  }
+  // the men this move or chain has taken so far: on opts.prev, gone now
+  let prev = null;
+  try { prev = opts.prev ? parse(opts.prev) : null; } catch (e) { prev = null; }
   for (let r = 0; r < 5; r++) {
     for (let c = 0; c < 9; c++) {
       const [x, y] = xy(r, c), ch = p.rows[r][c], n = name(r, c);
@@ -43,6 +53,8 @@ export function draw(pos, opts = {}) {
       if (p.visited.includes(n) || (p.chain && p.chain[0] === n)) el("circle", { cx: x, cy: y, r: 6, fill: "#d9480f" }, svg);
       if (ch === "w" || ch === "b") {
         el("circle", { cx: x, cy: y, r: 19, class: `man ${ch === "w" ? "white" : "black"}${n === at ? " chain" : ""}` }, svg);
+      } else if (prev && !path.includes(n) && (prev.rows[r][c] === "w" || prev.rows[r][c] === "b")) {
+        el("circle", { cx: x, cy: y, r: 19, class: `man ${prev.rows[r][c] === "w" ? "white" : "black"} captured` }, svg);
       }
     }
     text(svg, 10, xy(r, 0)[1], "ABCDE"[r], { class: "label" });
