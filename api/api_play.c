@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-#include "games/game_agents.h"
+#include "agents/game_agents.h"
 #include "games/playout.h"
 #ifdef HOYLE_TORCH
 #include "train/agent_az.h"

@@ -114,6 +114,9 @@ void route_agents(const serve_req_t *rq, serve_reply_t *rp)
         json_open(&j, NULL, '{');
         json_str(&j, "kind", k->name);
         json_str(&j, "description", k->description ? k->description : "");
+        char caps[128];
+        agent_caps_describe(k->caps, caps, sizeof caps);
+        json_str(&j, "capabilities", caps);
         params_json(&j, "params", k->params);
         json_close(&j);
     }
