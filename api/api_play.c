@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-#include "games/game_agents.h"
+#include "agents/game_agents.h"
 #include "games/playout.h"
 #include "train/agent_td.h"
 #ifdef HOYLE_TORCH

@@ -66,6 +66,14 @@ const game_t *cli_game(const char *cmd, const char *spec)
 /* Static: the kind list is printed once per --help, and 16 KiB holds it;
  * a list that does not fit is left out rather than printed cut. */
 
+int cli_print_keys(const param_def_t *schema)
+{
+    static char table[65536];
+    if (params_markdown(schema, "", table, sizeof table) < 0) return cli_fail("keys", EXIT_FAILED);
+    fputs(table, stdout);
+    return EXIT_OK;
+}
+
 void cli_print_agent_kinds(void)
 {
     static char buf[16384];

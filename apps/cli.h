@@ -54,11 +54,16 @@ typedef struct cli_config_args {
 int cli_config_args(const char *cmd, const char *help, int argc, char **argv,
                     cli_config_args_t *out);
 
+/* `hoyle CMD --keys`: a config schema as the Markdown table of the docs (params_markdown),
+ * on stdout; EXIT_OK, or EXIT_FAILED when it does not fit the buffer. */
+int cli_print_keys(const param_def_t *schema);
+
 /* Print "\nAgents:" and every agent kind with its parameters (for --help). */
 void cli_print_agent_kinds(void);
 
 /* Subcommands. */
 int cmd_games(int argc, char **argv);
+int cmd_agents(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
 int cmd_random(int argc, char **argv);

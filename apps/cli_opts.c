@@ -2,12 +2,13 @@
  * (cli_opts.h). Invariant: a parse that fails prints exactly one line. */
 #include "apps/cli_opts.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "apps/cli.h"
+#include "core/error.h"
+#include "core/spec.h"
 
 static const cli_opt_t *find_opt(const cli_opt_t *opts, const char *name)
 {
@@ -16,53 +17,43 @@ static const cli_opt_t *find_opt(const cli_opt_t *opts, const char *name)
     return NULL;
 }
 
-/* min < max marks a ranged option; a zeroed range means "any value". */
-static bool has_range(const cli_opt_t *o) { return o->min < o->max; }
-
-static int out_of_range(const char *cmd, const cli_opt_t *o, const char *text)
+/* The option's value as a settings row (core/spec.h): min < max marks a ranged option, a
+ * zeroed range means any value of the C type; CLI_NO_MAX reads "at least min". */
+static param_def_t option_row(const cli_opt_t *o)
 {
-    /* CLI_NO_MAX as max means "at least min": the message says so instead of
-     * printing a huge upper bound. */
-    if (o->max >= CLI_NO_MAX)
-        return cli_usage_error(cmd, "%s: %s is less than %.0f", o->name, text, o->min);
-    if (o->kind == CLI_DOUBLE)
-        return cli_usage_error(cmd, "%s: %s is not in [%g, %g]", o->name, text, o->min, o->max);
-    return cli_usage_error(cmd, "%s: %s is not in [%.0f, %.0f]", o->name, text, o->min, o->max);
+    bool ranged = o->min < o->max;
+    param_def_t d = {.key = o->name, .type = o->kind == CLI_DOUBLE ? PARAM_DOUBLE : PARAM_INT};
+    d.min = ranged ? o->min : o->kind == CLI_INT ? -2147483647.0 : o->kind == CLI_U64 ? 0 : -1e308;
+    d.max = ranged ? o->max : o->kind == CLI_INT ? 2147483647.0 : 1e308;
+    return d;
 }
 
-/* Store the value `text` of option `o`; EXIT_USAGE after the message. */
+/* Store the value `text` of option `o`; EXIT_USAGE after the message, worded as a spec's or
+ * a config's value is (param_value): `--games: 0 is out of range [1, 1000000]`. */
 static int store(const char *cmd, const cli_opt_t *o, const char *text)
 {
-    char *end = NULL;
-    errno = 0;
+    param_def_t row = option_row(o);
+    double v = 0;
     switch (o->kind) {
     case CLI_U64: {
-        uint64_t v;
-        if (cli_parse_u64(cmd, o->name, text, &v)) return EXIT_USAGE;
-        if (has_range(o) && ((double)v < o->min || (double)v > o->max))
-            return out_of_range(cmd, o, text);
-        *(uint64_t *)o->dst = v;
+        uint64_t u;
+        if (cli_parse_u64(cmd, o->name, text, &u)) return EXIT_USAGE;
+        if ((double)u > row.max && param_value(&row, NULL, text, o->name, &v))
+            return cli_usage_error(cmd, "%s", hoyle_last_error());
+        if ((double)u < row.min && param_value(&row, NULL, text, o->name, &v))
+            return cli_usage_error(cmd, "%s", hoyle_last_error());
+        *(uint64_t *)o->dst = u;
         return EXIT_OK;
     }
-    case CLI_INT: {
-        long long v = strtoll(text, &end, 10);
-        /* Kept to the int range before the cast so an overlong number is an error,
-         * not a wrapped value. */
-        if (errno || end == text || *end || v < -2147483647LL || v > 2147483647LL)
-            return cli_usage_error(cmd, "%s: '%s' is not an integer", o->name, text);
-        if (has_range(o) && ((double)v < o->min || (double)v > o->max))
-            return out_of_range(cmd, o, text);
-        *(int *)o->dst = (int)v;
+    case CLI_INT:
+    case CLI_DOUBLE:
+        if (param_value(&row, NULL, text, o->name, &v))
+            return cli_usage_error(cmd, "%s", hoyle_last_error());
+        if (o->kind == CLI_INT)
+            *(int *)o->dst = (int)v;
+        else
+            *(double *)o->dst = v;
         return EXIT_OK;
-    }
-    case CLI_DOUBLE: {
-        double v = strtod(text, &end);
-        if (errno || end == text || *end)
-            return cli_usage_error(cmd, "%s: '%s' is not a number", o->name, text);
-        if (has_range(o) && (v < o->min || v > o->max)) return out_of_range(cmd, o, text);
-        *(double *)o->dst = v;
-        return EXIT_OK;
-    }
     /* Strings are borrowed from argv, which outlives the command. */
     case CLI_STRING: *(const char **)o->dst = text; return EXIT_OK;
     case CLI_LIST:
@@ -75,6 +66,14 @@ static int store(const char *cmd, const cli_opt_t *o, const char *text)
     }
     *(bool *)o->dst = true;
     return EXIT_OK;
+}
+
+static const char *option_name_at(const void *opts, int i)
+{
+    const cli_opt_t *o = opts;
+    for (int j = 0; j < i; j++)
+        if (o[j].name == NULL) return NULL;
+    return o[i].name;
 }
 
 void cli_print_options(const cli_opt_t *opts)
@@ -114,6 +113,10 @@ int cli_parse(const cli_command_t *c, int argc, char **argv)
         const char *a = argv[i];
         if (is_option(a)) {
             const cli_opt_t *o = find_opt(c->opts, a);
+            const char *near = o ? NULL : spec_nearest(a, option_name_at, c->opts);
+            if (o == NULL && near)
+                return cli_usage_error(
+                    c->name, "unknown option '%s' (did you mean '%s'? try --help)", a, near);
             if (o == NULL) return cli_usage_error(c->name, "unknown option '%s' (try --help)", a);
             if (o->kind != CLI_FLAG && i + 1 >= argc)
                 return cli_usage_error(c->name, "%s needs a value", a);

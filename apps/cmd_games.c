@@ -36,16 +36,7 @@ int cmd_games(int argc, char **argv)
             json_open(&j, "variants", '[');
             for (int v = 0; e->variants[v]; v++) json_str(&j, NULL, e->variants[v]);
             json_close(&j);
-            json_open(&j, "params", '[');
-            for (int p = 0; e->params && e->params[p].key; p++) {
-                const param_def_t *d = &e->params[p];
-                json_open(&j, NULL, '{');
-                json_str(&j, "key", d->key);
-                json_str(&j, "default", d->def ? d->def : "");
-                json_str(&j, "help", d->help ? d->help : "");
-                json_close(&j);
-            }
-            json_close(&j);
+            params_json(&j, "params", e->params);
             json_close(&j);
             continue;
         }

@@ -25,6 +25,7 @@ static const char help[] =
     "Under MPI (`mpirun -np N hoyle tournament CONFIG.yaml`, builds with MPI)\n"
     "rank 0 writes the file and the other ranks play `workers` games each at a\n"
     "time; the file holds the same games as a one-process run (docs/scaling.md).\n"
+    "`hoyle tournament --keys` prints every config key (docs/formats.md's table).\n"
     "See also: hoyle elo FILE.h5, hoyle report FILE.h5.\n";
 
 /* Signal handler: only sets the stop flag (async-signal-safe); the
@@ -41,6 +42,8 @@ static void on_signal(int sig)
  * reporting. */
 static int run_tournament(int argc, char **argv, int rank)
 {
+    if (argc == 2 && strcmp(argv[1], "--keys") == 0)
+        return cli_print_keys(tournament_config_schema());
     cli_config_args_t args;
     int rc = cli_config_args("tournament", help, argc, argv, &args);
     if (rc != CLI_CONTINUE) return rc;

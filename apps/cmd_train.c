@@ -32,12 +32,17 @@ static const char help[] =
     "net.value_head / net.trunk, train.keep_every + train.keep_last (retention, on by\n"
     "default), train.init_from (warm start from a net or run). A resume may change the\n"
     "optimiser's settings (--set optim.lr=...): its state is kept. `hoyle export RUN\n"
-    "--torchscript OUT.pt` writes the newest net for Python or libtorch.\n";
+    "--torchscript OUT.pt` writes the newest net for Python or libtorch.\n"
+    "`hoyle train --keys` prints every config key with its type, default and meaning\n"
+    "(the table of docs/training.md).\n";
 
 /* Exit codes: 0 when the loop finished (or was already finished), 2 for a
  * bad config or --set (HOYLE_EINVAL), 1 for any failure while running. */
 int cmd_train(int argc, char **argv)
 {
+#ifdef HOYLE_TORCH
+    if (argc == 2 && strcmp(argv[1], "--keys") == 0) return cli_print_keys(train_config_schema());
+#endif
     cli_config_args_t args;
     int rc = cli_config_args("train", help, argc, argv, &args);
     if (rc != CLI_CONTINUE) return rc;

@@ -8,7 +8,7 @@
 
 #include "apps/cli.h"
 #include "dist/dist.h"
-#include "games/game_agents.h"
+#include "agents/game_agents.h"
 #include "solve/agent_oracle.h"
 #include "train/agent_td.h"
 #ifdef HOYLE_TORCH
@@ -25,6 +25,7 @@ typedef struct command {
  * evaluation, then the training and benchmark jobs. */
 static const command_t commands[] = {
     {"games", cmd_games, "list games, their variants and parameters"},
+    {"agents", cmd_agents, "list agent kinds, what they can play and their parameters"},
     {"show", cmd_show, "draw a position and list its legal moves"},
     {"perft", cmd_perft, "count whole-move paths to a depth (rules check)"},
     {"random", cmd_random, "play random games: results, lengths, games/s"},
@@ -46,6 +47,12 @@ static const command_t commands[] = {
     {"bench", cmd_bench, "deterministic speed benchmark with a node signature"},
     {NULL, NULL, NULL},
 };
+
+static const char *command_name_at(const void *ctx, int i)
+{
+    (void)ctx;
+    return commands[i].name;
+}
 
 static void usage(FILE *out)
 {
@@ -107,7 +114,7 @@ int main(int argc, char **argv)
     /* Registration of the out-of-tree agent kinds comes before any command so
      * that every command, and its --help, sees the same agent list. It runs
      * after --help/--version, which need no agents. */
-    if (game_agents_register()) { /* the gnubg agent (games/game_agents.h) */
+    if (game_agents_register()) { /* the gnubg agent (agents/game_agents.h) */
         fprintf(stderr, "hoyle: %s\n", hoyle_last_error());
         return EXIT_FAILED;
     }
@@ -127,6 +134,7 @@ int main(int argc, char **argv)
 #endif
     for (int i = 0; commands[i].name; i++)
         if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "hoyle: unknown command '%s' (try hoyle --help)\n", argv[1]);
+    spec_unknown("unknown command", argv[1], command_name_at, NULL);
+    fprintf(stderr, "hoyle: %s (try hoyle --help)\n", hoyle_last_error());
     return EXIT_USAGE;
 }

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/error.h"
+#include "core/json.h"
 
 static const char *skip_space(const char *p)
 {
@@ -117,11 +119,49 @@ static int choice_index(const char *choices, const char *word)
     return -1;
 }
 
+/* "a|b|c" as "a, b, c" (cut to fit). */
+static void choice_list(const char *choices, char *buf, size_t cap)
+{
+    size_t n = 0;
+    for (const char *c = choices; *c && n + 3 < cap; c++) {
+        if (*c == '|')
+            buf[n++] = ',', buf[n++] = ' ';
+        else
+            buf[n++] = *c;
+    }
+    buf[n] = '\0';
+}
+
+/* Whether `word` is one of "a|b|c" ignoring case (configs write True, YES). */
+static bool word_in(const char *choices, const char *word)
+{
+    for (const char *c = choices; c;) {
+        const char *bar = strchr(c, '|');
+        size_t len = bar ? (size_t)(bar - c) : strlen(c);
+        if (len == strlen(word) && strncasecmp(c, word, len) == 0) return true;
+        c = bar ? bar + 1 : NULL;
+    }
+    return false;
+}
+
+/* "WHAT: KEY" or "WHAT" when key is NULL: the start of every value message. */
+#define VALUE_ERROR(what, key, fmt, ...)                                                           \
+    hoyle_error(HOYLE_EINVAL, "%s%s%s: " fmt, what, key ? ": " : "", key ? key : "", __VA_ARGS__)
+
+/* `WHAT: KEY: 99 is out of range [5, 19]`, or `... 0 is less than 1` for a range without
+ * an upper end (max 9e15 or more); the value as the user wrote it. */
+static int out_of_range(const param_def_t *d, const char *key, const char *value, const char *what)
+{
+    if (d->max >= 9e15) return VALUE_ERROR(what, key, "%s is less than %.15g", value, d->min);
+    return VALUE_ERROR(what, key, "%s is out of range [%.15g, %.15g]", value, d->min, d->max);
+}
+
 /* Convert one textual value per its definition into *number (the int,
  * double, 0/1 bool or choice index; strings keep only their text, stored by
  * the caller). Rejects trailing junk, overflow (errno) and, for doubles,
  * inf/nan, so a bound value is always finite and within [min, max]. */
-static int bind_one(const param_def_t *d, const char *value, const char *what, double *number)
+int param_value(const param_def_t *d, const char *key, const char *value, const char *what,
+                double *number)
 {
     char *end = NULL;
     switch (d->type) {
@@ -129,12 +169,10 @@ static int bind_one(const param_def_t *d, const char *value, const char *what, d
         errno = 0;
         long long v = strtoll(value, &end, 10);
         if (errno || end == value || *end != '\0')
-            return hoyle_error(HOYLE_EINVAL, "%s: %s: '%s' is not an integer", what, d->key, value);
+            return VALUE_ERROR(what, key, "'%s' is not an integer", value);
         /* Ranges are stored as doubles for both numeric types; every int a schema
          * uses is exactly representable. */
-        if ((double)v < d->min || (double)v > d->max)
-            return hoyle_error(HOYLE_EINVAL, "%s: %s: %lld is out of range [%g, %g]", what, d->key,
-                               v, d->min, d->max);
+        if ((double)v < d->min || (double)v > d->max) return out_of_range(d, key, value, what);
         *number = (double)v;
         return HOYLE_OK;
     }
@@ -142,32 +180,132 @@ static int bind_one(const param_def_t *d, const char *value, const char *what, d
         errno = 0;
         double v = strtod(value, &end);
         if (errno || end == value || *end != '\0' || !isfinite(v))
-            return hoyle_error(HOYLE_EINVAL, "%s: %s: '%s' is not a number", what, d->key, value);
-        if (v < d->min || v > d->max)
-            return hoyle_error(HOYLE_EINVAL, "%s: %s: %g is out of range [%g, %g]", what, d->key, v,
-                               d->min, d->max);
+            return VALUE_ERROR(what, key, "'%s' is not a number", value);
+        if (v < d->min || v > d->max) return out_of_range(d, key, value, what);
         *number = v;
         return HOYLE_OK;
     }
     case PARAM_BOOL: {
-        int t = choice_index("true|1|yes|on", value), f = choice_index("false|0|no|off", value);
-        if (t < 0 && f < 0)
-            return hoyle_error(HOYLE_EINVAL, "%s: %s: '%s' is not a boolean (true/false)", what,
-                               d->key, value);
-        *number = t >= 0 ? 1.0 : 0.0;
+        bool t = word_in("true|1|yes|on", value), f = word_in("false|0|no|off", value);
+        if (!t && !f) return VALUE_ERROR(what, key, "'%s' is not a boolean (true/false)", value);
+        *number = t ? 1.0 : 0.0;
         return HOYLE_OK;
     }
     case PARAM_CHOICE: {
         int i = choice_index(d->choices, value);
-        if (i < 0)
-            return hoyle_error(HOYLE_EINVAL, "%s: %s: '%s' is not one of %s", what, d->key, value,
-                               d->choices);
+        if (i < 0) {
+            char list[SPEC_VALUE_MAX];
+            choice_list(d->choices, list, sizeof list);
+            return VALUE_ERROR(what, key, "'%s' is not one of %s", value, list);
+        }
         *number = i;
         return HOYLE_OK;
     }
     case PARAM_STRING: *number = 0; return HOYLE_OK;
+    case PARAM_LIST:
+    case PARAM_SECTION:
+    case PARAM_TABLE: break;
     }
-    return hoyle_error(HOYLE_EINVAL, "%s: %s: bad schema type", what, d->key);
+    return VALUE_ERROR(what, key ? key : d->key, "%s", "not a scalar setting");
+}
+
+int param_fits(const param_def_t *d, const char *key, const char *text, const char *what)
+{
+    if (d->size == 0 || d->type != PARAM_STRING || strlen(text) < d->size) return HOYLE_OK;
+    return VALUE_ERROR(what, key, "'%.40s...' is longer than %zu characters", text, d->size - 1);
+}
+
+void param_store(const param_def_t *d, double number, const char *text, void *dst)
+{
+    if (d->size == 0 || dst == NULL) return;
+    unsigned char *at = (unsigned char *)dst + d->at;
+    if (d->type == PARAM_STRING) {
+        snprintf((char *)at, d->size, "%s", text);
+    } else if (d->type == PARAM_DOUBLE && d->size == sizeof(float)) {
+        float f = (float)number;
+        memcpy(at, &f, sizeof f);
+    } else if (d->type == PARAM_DOUBLE) {
+        memcpy(at, &number, sizeof number);
+    } else if (d->size == 1) { /* bool, or a char-sized integer */
+        at[0] = (unsigned char)(long long)number;
+    } else if (d->size == 2) {
+        int16_t v = (int16_t)number;
+        memcpy(at, &v, sizeof v);
+    } else if (d->size == 4) {
+        int32_t v = (int32_t)number;
+        memcpy(at, &v, sizeof v);
+    } else {
+        int64_t v = (int64_t)number;
+        memcpy(at, &v, sizeof v);
+    }
+}
+
+void params_store(const params_t *p, void *dst)
+{
+    for (int j = 0; j < p->num; j++) param_store(&p->defs[j], p->number[j], p->text[j], dst);
+}
+
+const char *params_key_at(const void *defs, int i)
+{
+    const param_def_t *d = defs;
+    for (int j = 0; j < i; j++)
+        if (d == NULL || d[j].key == NULL) return NULL;
+    return d ? d[i].key : NULL;
+}
+
+/* Edit distance of a and b counting a swap of two neighbours as one edit (optimal string
+ * alignment), capped at 3: anything farther is no suggestion. */
+static int distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63) return 3;
+    int d[64][64];
+    for (size_t i = 0; i <= la; i++) d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb] < 3 ? d[la][lb] : 3;
+}
+
+/* A dotted word ("optim.lrr") is matched by its last part, the key within its section. */
+const char *spec_nearest(const char *word, spec_name_fn name_at, const void *ctx)
+{
+    const char *dot = strrchr(word, '.');
+    if (dot && dot[1]) word = dot + 1;
+    const char *best = NULL;
+    int best_score = 100;
+    size_t len = strlen(word);
+    for (int i = 0; name_at(ctx, i); i++) {
+        const char *name = name_at(ctx, i);
+        int d = distance(word, name), score = 2 * d; /* half steps: a prefix ranks at 3 */
+        bool near = (d == 1 && len >= 2) || (d == 2 && len >= 5);
+        if (!near && len >= 3 && strncmp(name, word, len) == 0) near = true, score = 3;
+        if (near && score < best_score) best = name, best_score = score;
+    }
+    return best;
+}
+
+int spec_unknown(const char *lead, const char *word, spec_name_fn name_at, const void *ctx)
+{
+    /* The list is a hint: cut at the buffer, never an error of its own. */
+    char known[400] = "";
+    size_t used = 0;
+    for (int i = 0; name_at(ctx, i) && used < sizeof known; i++)
+        used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
+                                 name_at(ctx, i));
+    const char *near = spec_nearest(word, name_at, ctx);
+    char guess[SPEC_NAME_MAX + 24] = "";
+    if (near) snprintf(guess, sizeof guess, "did you mean '%s'? ", near);
+    return hoyle_error(HOYLE_EINVAL, "%s '%s' (%sknown: %s)", lead, word, guess,
+                       known[0] ? known : "none");
 }
 
 int params_bind(const param_def_t *defs, const spec_t *spec, const char *what, params_t *out)
@@ -187,23 +325,21 @@ int params_bind(const param_def_t *defs, const spec_t *spec, const char *what, p
         int found = 0;
         for (int j = 0; j < p.num; j++) found |= strcmp(defs[j].key, spec->params[i].key) == 0;
         if (!found) {
-            char known[512] = "";
-            size_t used = 0;
-            for (int j = 0; j < p.num && used < sizeof known; j++)
-                used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", j ? ", " : "",
-                                         defs[j].key);
-            return hoyle_error(HOYLE_EINVAL, "%s: unknown parameter '%s' (known: %s)", what,
-                               spec->params[i].key, p.num ? known : "none");
+            char lead[160];
+            snprintf(lead, sizeof lead, "%s: unknown parameter", what);
+            return spec_unknown(lead, spec->params[i].key, params_key_at, defs);
         }
     }
     /* Second pass, in schema order: the given value, else the default ("" for
-     * none). Defaults go through bind_one too, so a bad default in a schema is
+     * none). Defaults go through param_value too, so a bad default in a schema is
      * caught the first time it is used. */
     for (int j = 0; j < p.num; j++) {
         const char *value = defs[j].def ? defs[j].def : "";
         for (int i = 0; i < spec->num_params; i++)
             if (strcmp(defs[j].key, spec->params[i].key) == 0) value = spec->params[i].value;
-        if (bind_one(&defs[j], value, what, &p.number[j])) return HOYLE_EINVAL;
+        if (param_value(&defs[j], defs[j].key, value, what, &p.number[j]) ||
+            param_fits(&defs[j], defs[j].key, value, what))
+            return HOYLE_EINVAL;
         snprintf(p.text[j], SPEC_VALUE_MAX, "%s", value);
     }
     *out = p;
@@ -251,22 +387,114 @@ int params_format(const params_t *p, const char *name, char *buf, size_t cap)
     return (int)used;
 }
 
+/* The range or choices of d as help texts print them: " [5..19]", " {a|b}". */
+static void describe_range(const param_def_t *d, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (d->type == PARAM_INT || d->type == PARAM_DOUBLE)
+        snprintf(buf, cap, " [%g..%g]", d->min, d->max);
+    else if (d->type == PARAM_CHOICE)
+        snprintf(buf, cap, " {%s}", d->choices);
+    else if (d->type == PARAM_BOOL)
+        snprintf(buf, cap, " {true|false}");
+}
+
 int params_describe(const param_def_t *defs, char *buf, size_t cap)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (int j = 0; defs && defs[j].key && used < cap; j++) {
         const param_def_t *d = &defs[j];
-        char range[96] = "";
-        if (d->type == PARAM_INT || d->type == PARAM_DOUBLE)
-            snprintf(range, sizeof range, " [%g..%g]", d->min, d->max);
-        else if (d->type == PARAM_CHOICE)
-            snprintf(range, sizeof range, " {%s}", d->choices);
-        else if (d->type == PARAM_BOOL)
-            snprintf(range, sizeof range, " {true|false}");
-        used += (size_t)snprintf(buf + used, cap - used, "  %-10s = %-8s%s  %s\n", d->key,
-                                 d->def ? d->def : "", range, d->help ? d->help : "");
+        char range[96], units[40] = "";
+        describe_range(d, range, sizeof range);
+        if (d->units) snprintf(units, sizeof units, " (%s)", d->units);
+        used += (size_t)snprintf(buf + used, cap - used, "  %-10s = %-8s%s  %s%s\n", d->key,
+                                 d->def ? d->def : "", range, d->help ? d->help : "", units);
     }
     if (used >= cap) return hoyle_error(HOYLE_EFULL, "schema description too long");
     return (int)used;
+}
+
+/* The type column of a docs table: "int 1–64 games", "one of a, b", "list (≤ 8)". */
+static void markdown_type(const param_def_t *d, char *buf, size_t cap)
+{
+    static const char *const names[] = {"int",  "number", "bool",    "one of",
+                                        "text", "list",   "section", "map"};
+    char range[160] = "";
+    if ((d->type == PARAM_INT || d->type == PARAM_DOUBLE) && d->max >= 9e15)
+        snprintf(range, sizeof range, " ≥ %g", d->min);
+    else if (d->type == PARAM_INT || d->type == PARAM_DOUBLE)
+        snprintf(range, sizeof range, " %g–%g", d->min, d->max);
+    else if (d->type == PARAM_CHOICE) {
+        range[0] = ' ';
+        choice_list(d->choices, range + 1, sizeof range - 1);
+    } else if (d->type == PARAM_LIST && d->max > 0)
+        snprintf(range, sizeof range, " (%g–%g)", d->min, d->max);
+    snprintf(buf, cap, "%s%s%s%s%s", names[d->type], range, d->units ? " " : "",
+             d->units ? d->units : "", d->required ? ", required" : "");
+}
+
+static size_t markdown_rows(const param_def_t *defs, const char *prefix, char *buf, size_t cap,
+                            size_t used)
+{
+    for (int j = 0; defs && defs[j].key && used < cap; j++) {
+        const param_def_t *d = &defs[j];
+        char key[128], type[200];
+        snprintf(key, sizeof key, "%s%s", prefix, d->key);
+        markdown_type(d, type, sizeof type);
+        const char *def = d->def ? d->def : d->required ? "" : "—";
+        used += (size_t)snprintf(
+            buf + used, cap > used ? cap - used : 0, "| `%s` | %s | %s%s%s | %s |\n", key, type,
+            def[0] && d->def ? "`" : "", def, def[0] && d->def ? "`" : "", d->help ? d->help : "");
+        if ((d->type == PARAM_SECTION || d->type == PARAM_TABLE) && d->fields) {
+            char inner[sizeof key + 1];
+            snprintf(inner, sizeof inner, "%s.", key);
+            used = markdown_rows(d->fields, inner, buf, cap, used);
+        }
+    }
+    return used;
+}
+
+int params_markdown(const param_def_t *defs, const char *prefix, char *buf, size_t cap)
+{
+    size_t used = (size_t)snprintf(buf, cap,
+                                   "| key | type | default | meaning |\n"
+                                   "| --- | --- | --- | --- |\n");
+    used = markdown_rows(defs, prefix ? prefix : "", buf, cap, used);
+    if (used >= cap) return hoyle_error(HOYLE_EFULL, "schema table too long");
+    return (int)used;
+}
+
+void params_json(struct json *j, const char *key, const param_def_t *defs)
+{
+    static const char *const types[] = {"int",    "double", "bool",    "choice",
+                                        "string", "list",   "section", "map"};
+    json_open(j, key, '[');
+    for (int p = 0; defs && defs[p].key; p++) {
+        const param_def_t *d = &defs[p];
+        json_open(j, NULL, '{');
+        json_str(j, "key", d->key);
+        json_str(j, "type", types[d->type]);
+        json_str(j, "default", d->def ? d->def : "");
+        if (d->type == PARAM_INT || d->type == PARAM_DOUBLE) {
+            json_num(j, "min", "%.17g", d->min);
+            json_num(j, "max", "%.17g", d->max);
+        }
+        if (d->type == PARAM_CHOICE) {
+            json_open(j, "choices", '[');
+            for (const char *c = d->choices ? d->choices : ""; *c;) {
+                const char *bar = strchr(c, '|');
+                size_t n = bar ? (size_t)(bar - c) : strlen(c);
+                char word[SPEC_VALUE_MAX];
+                snprintf(word, sizeof word, "%.*s", (int)n, c);
+                json_str(j, NULL, word);
+                c += bar ? n + 1 : n;
+            }
+            json_close(j);
+        }
+        if (d->units) json_str(j, "units", d->units);
+        json_str(j, "help", d->help ? d->help : "");
+        json_close(j);
+    }
+    json_close(j);
 }

@@ -1,4 +1,16 @@
-/* spec.h — the one `name(key=value,...)` syntax for games, agents and configs.
+/* spec.h — the one settings schema and the one `name(key=value,...)` syntax
+ * for games, agents, search knobs, configs and command-line options.
+ *
+ * Every component declares its settings as one table of param_def_t rows:
+ * key, type, default, range or choices, units, one line of help, and where
+ * the value lands (PARAM_AT: an offset into the component's struct). The
+ * same rows are read from spec strings (params_bind), YAML configs and
+ * `--set` overrides (config_bind, data/config.h) and command-line values
+ * (cli_parse, apps/cli_opts.h), with the same messages: they name the key,
+ * the value and what was expected, and an unknown key gets a "did you mean"
+ * for a near miss (spec_unknown). Help texts, `hoyle games`, `hoyle agents`
+ * and the docs tables are printed from the rows (params_describe,
+ * params_markdown). Adding a setting is one row.
  *
  * A spec names a thing and sets some of its parameters: `gobang`,
  * `gobang(board=15,men=0)`, `mcts(sims=800,c=1.25)`. Parsing is in two steps:
@@ -13,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define SPEC_NAME_MAX   32  /* longest name, including the NUL */
 #define SPEC_VALUE_MAX  192 /* longest value, including the NUL */
@@ -37,18 +50,34 @@ typedef enum param_type {
     PARAM_DOUBLE, /* real in [min, max] */
     PARAM_BOOL,   /* true/false, 1/0, yes/no, on/off */
     PARAM_CHOICE, /* one of the '|'-separated words in `choices` */
-    PARAM_STRING  /* free text (paths, nested specs) */
+    PARAM_STRING, /* free text (paths, nested specs) */
+    /* Config schemas only (config_bind); a spec never holds these: */
+    PARAM_LIST,    /* a list of text values; [min, max] bounds the count (0, 0: any) */
+    PARAM_SECTION, /* a map checked against `fields` */
+    PARAM_TABLE    /* a map of free keys to text values; `fields`, when set, is the
+                      schema its keys are bound against later (docs list them) */
 } param_type_t;
 
-/* One parameter of a schema. A schema is an array ending with {.key = NULL}. */
+/* One setting of a schema. A schema is an array ending with {.key = NULL}. */
 typedef struct param_def {
     const char *key;
     param_type_t type;
-    const char *def;     /* default, as text (parsed like user input) */
-    double min, max;     /* inclusive range for INT and DOUBLE */
-    const char *choices; /* PARAM_CHOICE: "english|losing|polish|devil" */
-    const char *help;    /* one line for `hoyle games` / --help */
+    const char *def;                /* default, as text (parsed like user input); NULL: none, or
+                                       set by the component before binding (the help says which) */
+    double min, max;                /* inclusive range for INT and DOUBLE */
+    const char *choices;            /* PARAM_CHOICE: "english|losing|polish|devil" */
+    const char *help;               /* one line for `hoyle games` / --help / the docs tables */
+    const char *units;              /* "ms", "games", "plies"...; NULL for none */
+    bool required;                  /* config schemas: the key must be given */
+    const struct param_def *fields; /* PARAM_SECTION, PARAM_TABLE: the keys inside */
+    /* Where the value lands, PARAM_AT(struct, member): INT, BOOL and CHOICE (the index)
+     * into an integer or bool of 1, 2, 4 or 8 bytes, DOUBLE into a double or float,
+     * STRING into a char array (a longer value is an error). size 0: read by name. */
+    size_t at, size;
 } param_def_t;
+
+/* The landing of a row: `PARAM_AT(run_t, opt_cfg.lr)`. */
+#define PARAM_AT(type, member) .at = offsetof(type, member), .size = sizeof(((type *)0)->member)
 
 /* Bound values, in schema order. */
 typedef struct params {
@@ -80,5 +109,53 @@ int params_format(const params_t *p, const char *name, char *buf, size_t cap);
 
 /* Describe a schema, one parameter per line, for help texts. */
 int params_describe(const param_def_t *defs, char *buf, size_t cap);
+
+/* ---- the pieces every reader of settings shares ---- */
+
+/* Check one textual value against row d and convert it (the int, double,
+ * 0/1 bool or choice index; 0 for text). Messages read `WHAT: KEY: '8.5' is
+ * not an integer`, `WHAT: KEY: 99 is out of range [5, 19]` (`WHAT: ...` when
+ * key is NULL). Scalar types only. Returns 0 or HOYLE_EINVAL. */
+int param_value(const param_def_t *d, const char *key, const char *value, const char *what,
+                double *number);
+
+/* Write one converted value where row d lands in dst (nothing when d->size
+ * is 0). The value must have passed param_value; a STRING longer than its
+ * array is refused by param_value's caller through param_fits(). */
+void param_store(const param_def_t *d, double number, const char *text, void *dst);
+
+/* Whether text fits row d's landing (STRING into a char array); 0 or
+ * HOYLE_EINVAL with `WHAT: KEY: 'TEXT...' is longer than N characters`. */
+int param_fits(const param_def_t *d, const char *key, const char *text, const char *what);
+
+/* Land every bound value of p whose row has a landing into dst. */
+void params_store(const params_t *p, void *dst);
+
+/* Names for spec_unknown(): name i, or NULL past the last. */
+typedef const char *(*spec_name_fn)(const void *ctx, int i);
+
+/* The name among name_at's closest to word (edit distance at most 2, and
+ * under half of word's length; or word a prefix of it, 3 letters or more),
+ * or NULL when none is that near. */
+const char *spec_nearest(const char *word, spec_name_fn name_at, const void *ctx);
+
+/* The one "unknown name" message: `LEAD 'WORD' (did you mean 'X'? known: A, B)`,
+ * the suggestion only for a near miss, the list cut to fit. Returns HOYLE_EINVAL. */
+int spec_unknown(const char *lead, const char *word, spec_name_fn name_at, const void *ctx);
+
+/* spec_name_fn over a schema (ctx: the param_def_t array). */
+const char *params_key_at(const void *defs, int i);
+
+/* A schema as the JSON array of the API and of `--json` listings, under `key`: one object
+ * per row, {key, type (int|double|bool|choice|string|list|section|map), default, min and max
+ * for numbers, choices for CHOICE, units when set, help}. */
+struct json;
+void params_json(struct json *j, const char *key, const param_def_t *defs);
+
+/* A schema as a Markdown table (| key | type | default | meaning |), each key
+ * with `prefix` before it ("optim."), sections expanded below their row and
+ * a PARAM_TABLE's `fields` listed as `prefix.key.*`. Returns the length or
+ * HOYLE_EFULL. docs tables are this text (tests/cli/docs_tables.sh). */
+int params_markdown(const param_def_t *defs, const char *prefix, char *buf, size_t cap);
 
 #endif

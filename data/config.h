@@ -20,6 +20,8 @@
 
 #include <stdbool.h>
 
+#include "core/spec.h"
+
 typedef enum config_type { CONFIG_SCALAR, CONFIG_LIST, CONFIG_MAP } config_type_t;
 
 typedef struct config_node config_node_t;
@@ -61,7 +63,24 @@ const config_node_t *config_find(const config_t *c, const char *path);
 /* The child of a map node with this key, or NULL. */
 const config_node_t *config_child(const config_node_t *map, const char *key);
 
-/* ---- schema checking ---- */
+/* ---- the settings schema (core/spec.h) ---- */
+
+/* Check c against `schema`, rows of param_def_t: every key known (an unknown
+ * one is `file:line: unknown key 'a.b' (did you mean 'a.c'? known: ...)`),
+ * every required key present, every value of its type and range (worded as
+ * param_value words it, after `file:line: key 'a.b'`); then, when dst is not
+ * NULL, land every scalar row that has a landing (PARAM_AT): the value given
+ * in the file or by --set, else the row's default; rows without a default
+ * leave dst as it was (the component's own default, set before). Sections
+ * absent from the file land their rows' defaults too. PARAM_LIST and
+ * PARAM_TABLE values are checked for shape only and read by name. The whole
+ * tree is checked before anything is written: a failed bind changes nothing. */
+int config_bind(const config_t *c, const param_def_t *schema, void *dst);
+
+/* The row of a dotted path ("optim.lr") in a schema of sections, or NULL. */
+const param_def_t *config_row(const param_def_t *schema, const char *path);
+
+/* ---- the older schema form: kept for callers not yet moved to param_def_t rows ---- */
 
 typedef enum config_kind {
     CONFIG_INT,     /* integer scalar in [min, max] */
@@ -83,9 +102,9 @@ typedef struct config_key {
     const char *help;                /* one line, for docs and --help */
 } config_key_t;
 
-/* Check c against schema: every key known, every required key present,
- * every value of its kind and in range. The first problem is reported as
- * `file:line: key 'match.games': ...` (`file (--set): ...` for overrides). */
+/* config_bind(c, the same rows as param_def_t, NULL): checks only. New
+ * schemas use param_def_t rows; this form is converted row for row
+ * (CONFIG_INT -> PARAM_INT, ..., min == max == 0 -> unbounded). */
 int config_check(const config_t *c, const config_key_t *schema);
 
 /* ---- typed getters (use after config_check; absent keys give def) ---- */

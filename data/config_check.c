@@ -1,28 +1,11 @@
-/* config_check.c — checking a config tree against a schema (config_key_t
- * tables), typed boolean reading, and dumping the tree back to YAML.
- *
- * Every message starts with where the value came from: `file:line:` for
- * the file, `file (--set):` for overrides, then the dotted key. */
-#include <errno.h>
-#include <math.h>
+/* config_check.c — the older schema form (config_key_t, checked through
+ * config_bind), typed boolean reading, and dumping the tree back to YAML. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "data/config_internal.h"
-
-/* file name + ":line" or " (--set)": a path up to a few hundred bytes */
-#define WHERE_MAX 300
-
-/* Where `n` came from, as the start of a message (see the file comment). */
-static void where(const config_t *c, const config_node_t *n, char *buf)
-{
-    if (n->line > 0)
-        snprintf(buf, WHERE_MAX, "%s:%d", c->name, n->line);
-    else
-        snprintf(buf, WHERE_MAX, "%s (--set)", c->name);
-}
 
 /* The YAML 1.1 boolean words that people write in configs, in the three
  * common casings; "1"/"0" too, so that --set flag=1 works. Anything else is
@@ -48,140 +31,52 @@ bool config_bool(const config_t *c, const char *path, bool def)
     return b < 0 ? def : b == 1;
 }
 
-static const char *kind_name(config_kind_t k)
+/* ---- config_key_t: the older schema form, read through config_bind ---- */
+
+/* Rows in k and below. */
+static int count_rows(const config_key_t *k)
 {
-    switch (k) {
-    case CONFIG_INT: return "an integer";
-    case CONFIG_DOUBLE: return "a number";
-    case CONFIG_BOOL: return "true or false";
-    case CONFIG_STRING: return "a text value";
-    case CONFIG_STRINGS: return "a list of text values";
-    case CONFIG_SECTION: return "a map of keys";
-    case CONFIG_TABLE: return "a map of names to text values";
-    }
-    return "?";
+    int n = 0;
+    for (; k && k->key; k++) n += 1 + (k->kind == CONFIG_SECTION ? count_rows(k->fields) + 1 : 0);
+    return n;
 }
 
-static const char *type_name(const config_node_t *n)
+/* Convert k into pool[*used..] (its terminator included); returns the first row. */
+static param_def_t *convert(const config_key_t *k, param_def_t *pool, int *used)
 {
-    return n->type == CONFIG_MAP ? "a map" : n->type == CONFIG_LIST ? "a list" : "a scalar";
-}
-
-static int check_map(const config_t *c, const config_node_t *map, const config_key_t *schema,
-                     const char *prefix);
-
-/* Checks one value against its schema entry; `key` is the dotted path for the
- * message. A node of the wrong shape (list for a scalar, ...) falls out of the
- * switch to the one "expected X, got Y" message at the end. */
-static int check_value(const config_t *c, const config_node_t *n, const config_key_t *k,
-                       const char *key)
-{
-    char at[WHERE_MAX];
-    where(c, n, at);
-    /* min = max = 0 in a schema entry means "no bounds" */
-    int bounded = !(k->min == 0 && k->max == 0);
-    switch (k->kind) {
-    case CONFIG_INT:
-    case CONFIG_DOUBLE: {
-        if (n->type != CONFIG_SCALAR) break;
-        char *end = NULL;
-        /* integers are read as long long then compared as double, so one
-         * range check serves both kinds; base 0 accepts 0x.. like C */
-        errno = 0;
-        double v = 0;
-        if (k->kind == CONFIG_INT) {
-            long long i = strtoll(n->value, &end, 0);
-            v = (double)i;
-        } else {
-            v = strtod(n->value, &end);
-        }
-        if (n->value[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v))
-            return hoyle_error(HOYLE_EINVAL, "%s: key '%s': expected %s, got '%s'", at, key,
-                               kind_name(k->kind), n->value);
-        if (bounded && (v < k->min || v > k->max))
-            return hoyle_error(HOYLE_EINVAL, "%s: key '%s': %s is out of range [%g, %g]", at, key,
-                               n->value, k->min, k->max);
-        return HOYLE_OK;
+    static const param_type_t types[] = {
+        [CONFIG_INT] = PARAM_INT,      [CONFIG_DOUBLE] = PARAM_DOUBLE,
+        [CONFIG_BOOL] = PARAM_BOOL,    [CONFIG_STRING] = PARAM_STRING,
+        [CONFIG_STRINGS] = PARAM_LIST, [CONFIG_SECTION] = PARAM_SECTION,
+        [CONFIG_TABLE] = PARAM_TABLE,
+    };
+    int n = 0;
+    while (k && k[n].key) n++;
+    param_def_t *rows = pool + *used;
+    *used += n + 1;
+    for (int i = 0; i < n; i++) {
+        bool numeric = k[i].kind == CONFIG_INT || k[i].kind == CONFIG_DOUBLE;
+        bool unbounded = k[i].min == 0 && k[i].max == 0; /* config_key_t's "no bounds" */
+        rows[i] = (param_def_t){.key = k[i].key,
+                                .type = types[k[i].kind],
+                                .min = numeric && unbounded ? -1e300 : k[i].min,
+                                .max = numeric && unbounded ? 1e300 : k[i].max,
+                                .help = k[i].help,
+                                .required = k[i].required};
+        if (k[i].kind == CONFIG_SECTION) rows[i].fields = convert(k[i].fields, pool, used);
     }
-    case CONFIG_BOOL:
-        if (n->type != CONFIG_SCALAR) break;
-        if (parse_bool(n->value) < 0)
-            return hoyle_error(HOYLE_EINVAL, "%s: key '%s': expected true or false, got '%s'", at,
-                               key, n->value);
-        return HOYLE_OK;
-    case CONFIG_STRING:
-        if (n->type != CONFIG_SCALAR) break;
-        return HOYLE_OK;
-    case CONFIG_STRINGS:
-        if (n->type != CONFIG_LIST) break;
-        for (int i = 0; i < n->num_children; i++) {
-            if (n->children[i]->type != CONFIG_SCALAR) {
-                where(c, n->children[i], at);
-                return hoyle_error(HOYLE_EINVAL, "%s: key '%s': item %d is %s, expected text", at,
-                                   key, i + 1, type_name(n->children[i]));
-            }
-        }
-        if (bounded && (n->num_children < k->min || n->num_children > k->max))
-            return hoyle_error(HOYLE_EINVAL, "%s: key '%s': %d items, expected %g to %g", at, key,
-                               n->num_children, k->min, k->max);
-        return HOYLE_OK;
-    case CONFIG_SECTION:
-        if (n->type != CONFIG_MAP) break;
-        return check_map(c, n, k->fields, key);
-    case CONFIG_TABLE:
-        if (n->type != CONFIG_MAP) break;
-        for (int i = 0; i < n->num_children; i++) {
-            if (n->children[i]->type != CONFIG_SCALAR) {
-                where(c, n->children[i], at);
-                return hoyle_error(HOYLE_EINVAL, "%s: key '%s.%s': expected a text value, got %s",
-                                   at, key, n->children[i]->key, type_name(n->children[i]));
-            }
-        }
-        return HOYLE_OK;
-    }
-    return hoyle_error(HOYLE_EINVAL, "%s: key '%s': expected %s, got %s", at, key,
-                       kind_name(k->kind), type_name(n));
-}
-
-/* Every key of `map` must be in `schema` (a typo is an error, not an ignored
- * key), then every required key must be present. Stops at the first problem. */
-static int check_map(const config_t *c, const config_node_t *map, const config_key_t *schema,
-                     const char *prefix)
-{
-    char key[256], at[WHERE_MAX];
-    for (int i = 0; i < map->num_children; i++) {
-        const config_node_t *n = map->children[i];
-        snprintf(key, sizeof key, "%s%s%s", prefix, prefix[0] ? "." : "", n->key);
-        const config_key_t *k = schema;
-        while (k && k->key && strcmp(k->key, n->key) != 0) k++;
-        if (k == NULL || k->key == NULL) {
-            /* the list of known keys is a hint: cut at the buffer, never an
-             * error of its own */
-            char known[200] = "";
-            size_t len = 0;
-            for (k = schema; k && k->key && len < sizeof known; k++)
-                len += (size_t)snprintf(known + len, sizeof known - len, "%s%s",
-                                        k == schema ? "" : ", ", k->key);
-            where(c, n, at);
-            return hoyle_error(HOYLE_EINVAL, "%s: key '%s' is not known (known: %s)", at, key,
-                               known[0] ? known : "none");
-        }
-        int rc = check_value(c, n, k, key);
-        if (rc < 0) return rc;
-    }
-    for (const config_key_t *k = schema; k && k->key; k++) {
-        if (k->required && config_child(map, k->key) == NULL) {
-            where(c, map, at);
-            return hoyle_error(HOYLE_EINVAL, "%s: key '%s%s%s' is required but missing", at, prefix,
-                               prefix[0] ? "." : "", k->key);
-        }
-    }
-    return HOYLE_OK;
+    rows[n] = (param_def_t){.key = NULL};
+    return rows;
 }
 
 int config_check(const config_t *c, const config_key_t *schema)
 {
-    return check_map(c, c->root, schema, "");
+    int used = 0;
+    param_def_t *pool = malloc(sizeof *pool * (size_t)(count_rows(schema) + 1));
+    if (pool == NULL) return hoyle_error(HOYLE_ENOMEM, "config: out of memory");
+    int rc = config_bind(c, convert(schema, pool, &used), NULL);
+    free(pool);
+    return rc;
 }
 
 /* ---- dump ---- */

@@ -1,5 +1,5 @@
 /* tournament_mpi.c — a tournament over MPI ranks (dist_tournament_run, dist.h): rank 0 runs the
- * runner of tournament_internal.h, the other ranks run players.
+ * runner of tournament_parts.h, the other ranks run players.
  *
  * Protocol (MPI_COMM_WORLD; every message to or from rank 0):
  *   0 opens the file, then MPI_Bcast tells every rank whether it could (a refused resume ends
@@ -29,7 +29,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "dist/dist.h"
-#include "eval/tournament_internal.h"
+#include "eval/tournament_parts.h"
 
 enum { TAG_HELLO = 1, TAG_ASK, TAG_JOB, TAG_RESULT, TAG_FAIL };
 

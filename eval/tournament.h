@@ -62,6 +62,8 @@ typedef struct tour_config {
  * success *out is filled (release with tournament_config_done). On error
  * (HOYLE_EINVAL / HOYLE_EIO) the message names file:line: key. */
 int tournament_config_load(const char *path, char *const *sets, int num_sets, tour_config_t *out);
+/* The settings schema of a tournament config (core/spec.h rows; docs/formats.md's table). */
+const struct param_def *tournament_config_schema(void);
 void tournament_config_done(tour_config_t *c);
 
 /* One game to play. */

@@ -14,57 +14,88 @@
 #include "games/registry.h"
 #include "mcts/agent.h"
 
-/* The keys, kinds and ranges config_check enforces before check_semantics
- * runs; `help` is the one-line meaning of each key. */
-static const config_key_t tour_schema[] = {
-    {.key = "name", .kind = CONFIG_STRING, .required = true, .help = "tournament name"},
+/* The settings of a tournament config, each with its default and the tour_config_t field it
+ * lands in (config_bind); `hoyle tournament --keys` prints them as docs/formats.md's table.
+ * games and agents are lists, openings a map: check_semantics() reads those by name. */
+#define TOUR_AT(member) PARAM_AT(tour_config_t, member)
+static const param_def_t tour_schema[] = {
+    {.key = "name",
+     .type = PARAM_STRING,
+     .required = true,
+     .help = "the tournament's name (progress lines, PDN Event)",
+     TOUR_AT(name)},
     {.key = "games",
-     .kind = CONFIG_STRINGS,
+     .type = PARAM_LIST,
      .required = true,
      .min = 1,
      .max = TOUR_MAX_GAMES,
-     .help = "game specs; each game is a separate tournament with its own ratings"},
+     .help = "game specs; each game is rated on its own"},
     {.key = "agents",
-     .kind = CONFIG_STRINGS,
+     .type = PARAM_LIST,
      .required = true,
      .min = 2,
      .max = TOUR_MAX_AGENTS,
-     .help = "agent specs; the spec text is the player's name"},
-    {.key = "schedule", .kind = CONFIG_STRING, .help = "round-robin (default) or gauntlet"},
+     .help = "agent specs; the spec text as written is the player's name"},
+    {.key = "schedule",
+     .type = PARAM_CHOICE,
+     .def = "round-robin",
+     .choices = "round-robin|gauntlet",
+     .help = "every pair, or the first agent against each other",
+     TOUR_AT(schedule)},
     {.key = "games_per_opening",
-     .kind = CONFIG_INT,
+     .type = PARAM_INT,
+     .def = "1",
      .min = 1,
      .max = 10000,
-     .help = "colour-swapped game pairs per pairing and opening (default 1)"},
+     .help = "colour-swapped game pairs per pairing and opening",
+     TOUR_AT(games_per_opening)},
     {.key = "openings",
-     .kind = CONFIG_TABLE,
-     .help = "per game name: book:PATH, random:K (K random whole moves) or none"},
+     .type = PARAM_TABLE,
+     .help = "per game name: book:PATH, random:K (K random whole moves) or none (the default)"},
     {.key = "openings_per_pairing",
-     .kind = CONFIG_INT,
+     .type = PARAM_INT,
+     .def = "1",
      .min = 0,
      .max = 100000,
-     .help = "openings each pairing plays (default 1; 0 = every book opening)"},
+     .help = "openings each pairing plays (0 = the whole pool)",
+     TOUR_AT(openings_per_pairing)},
     {.key = "max_moves",
-     .kind = CONFIG_INT,
+     .type = PARAM_INT,
+     .def = "0",
      .min = 0,
      .max = 1000000,
-     .help = "whole moves before a game is adjudicated a draw (default 0 = rules only)"},
+     .help = "whole moves before a game is adjudicated a draw (0 = the rules only)",
+     TOUR_AT(max_moves)},
     {.key = "workers",
-     .kind = CONFIG_INT,
+     .type = PARAM_INT,
+     .def = "1",
      .min = 0,
      .max = 256,
-     .help = "worker threads (default 1; 0 = one per core)"},
+     .help = "worker threads (0 = one per core); not part of the stored config",
+     TOUR_AT(workers)},
     {.key = "seed",
-     .kind = CONFIG_INT,
+     .type = PARAM_INT,
+     .def = "1",
      .min = 0,
      /* 2^53 - 1: the largest integer a double (the config's number type) holds
       * exactly, so every accepted seed round-trips. */
      .max = 9007199254740991.0,
-     .help = "seed of openings and games (default 1)"},
-    {.key = "output", .kind = CONFIG_STRING, .required = true, .help = "HDF5 record file"},
-    {.key = "anchor", .kind = CONFIG_STRING, .help = "agent held at Elo 0 (default: mean 0)"},
+     .help = "seed of openings and games",
+     TOUR_AT(seed)},
+    {.key = "output",
+     .type = PARAM_STRING,
+     .required = true,
+     .help = "the HDF5 record file; not part of the stored config",
+     TOUR_AT(output)},
+    {.key = "anchor",
+     .type = PARAM_STRING,
+     .def = "",
+     .help = "agent held at Elo 0 in the printed tables (\"\" = mean 0)",
+     TOUR_AT(anchor)},
     {.key = NULL},
 };
+
+const param_def_t *tournament_config_schema(void) { return tour_schema; }
 
 /* "file:line" of a node ("file (--set)" for overrides). */
 static void where(const config_t *cf, const config_node_t *n, char *buf, size_t cap)
@@ -183,7 +214,7 @@ static int load_openings(tour_config_t *c, const config_t *cf, int i, const char
                        g->entry->name, src);
 }
 
-/* The checks config_check cannot do because they need the registry or the
+/* The checks config_bind cannot do because they need the registry or the
  * other keys: schedule name, unique agents that create on every game and are
  * not human, two-player games listed once, openings keys naming listed games,
  * and the opening lists themselves. Every message names file:line of the key. */
@@ -191,30 +222,11 @@ static int check_semantics(tour_config_t *c, const config_t *cf)
 {
     char at[1200];
     config_node_t *const *items;
-    /* schedule */
-    const char *sched = config_string(cf, "schedule", "round-robin");
-    if (strcmp(sched, "round-robin") == 0)
-        c->schedule = TOUR_ROUND_ROBIN;
-    else if (strcmp(sched, "gauntlet") == 0)
-        c->schedule = TOUR_GAUNTLET;
-    else {
-        where(cf, config_find(cf, "schedule"), at, sizeof at);
-        return hoyle_error(HOYLE_EINVAL, "%s: key 'schedule': '%s' is not round-robin or gauntlet",
-                           at, sched);
-    }
-    c->games_per_opening = (int)config_int(cf, "games_per_opening", 1);
-    c->openings_per_pairing = (int)config_int(cf, "openings_per_pairing", 1);
-    c->max_moves = (int)config_int(cf, "max_moves", 0);
-    c->workers = (int)config_int(cf, "workers", 1);
     if (c->workers == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         /* sysconf may fail (-1); one worker is always a valid fallback. */
         c->workers = n > 0 ? (int)n : 1;
     }
-    c->seed = (uint64_t)config_int(cf, "seed", 1);
-    snprintf(c->name, sizeof c->name, "%s", config_string(cf, "name", ""));
-    snprintf(c->output, sizeof c->output, "%s", config_string(cf, "output", ""));
-    snprintf(c->anchor, sizeof c->anchor, "%s", config_string(cf, "anchor", ""));
     if (c->output[0] == '\0') {
         where(cf, config_find(cf, "output"), at, sizeof at);
         return hoyle_error(HOYLE_EINVAL, "%s: key 'output': empty file name", at);
@@ -297,9 +309,9 @@ static int check_semantics(tour_config_t *c, const config_t *cf)
 }
 
 /* Steps: 1. parse the file; 2. apply the --set overrides (so they are
- * checked like the file); 3. schema check; 4. semantic checks, which build
- * the games and openings; 5. dump the merged config, the text whose hash a
- * resume compares. *out is written only on success. */
+ * checked like the file); 3. schema check, landing the scalar keys in c; 4. semantic checks, which
+ * build the games and openings; 5. dump the merged config, the text whose hash a resume compares.
+ * *out is written only on success. */
 int tournament_config_load(const char *path, char *const *sets, int num_sets, tour_config_t *out)
 {
     config_t *cf = NULL;
@@ -307,7 +319,7 @@ int tournament_config_load(const char *path, char *const *sets, int num_sets, to
     if (c == NULL) return hoyle_error(HOYLE_ENOMEM, "tournament: out of memory");
     int status = config_load(path, &cf);
     for (int i = 0; status == 0 && i < num_sets; i++) status = config_set(cf, sets[i]);
-    if (status == 0) status = config_check(cf, tour_schema);
+    if (status == 0) status = config_bind(cf, tour_schema, c);
     if (status == 0) status = check_semantics(c, cf);
     if (status == 0) status = config_dump(cf, &c->config_text);
     if (status == 0) {

@@ -1,4 +1,4 @@
-/* tournament_run.c — the runner and the player of a tournament (tournament_internal.h) and the
+/* tournament_run.c — the runner and the player of a tournament (tournament_parts.h) and the
  * threaded run of one process over them (tournament_run, tournament.h).
  *
  * 1. Open the record file: create it, or resume it (the stored config must
@@ -27,7 +27,7 @@
 #include "core/progress.h"
 #include "data/h5rec.h"
 #include "eval/tournament.h"
-#include "eval/tournament_internal.h"
+#include "eval/tournament_parts.h"
 
 /* Set from a signal handler (tournament_request_stop), hence sig_atomic_t;
  * workers only read it between games, so a game in flight always finishes

@@ -39,20 +39,22 @@ const game_entry_t *game_registry_find(const char *name)
     return NULL;
 }
 
+/* spec_name_fn over the registry, for the unknown-game message. */
+static const char *registry_name_at(const void *ctx, int i)
+{
+    (void)ctx;
+    for (int j = 0; j < i; j++)
+        if (game_registry[j] == NULL) return NULL;
+    return game_registry[i] ? game_registry[i]->name : NULL;
+}
+
 int game_create(const char *text, const game_t **out)
 {
     spec_t spec;
     if (spec_parse(text, &spec)) return HOYLE_EINVAL;
     const game_entry_t *entry = game_registry_find(spec.name);
     if (entry == NULL) {
-        /* The error lists the known names; snprintf's return may exceed the room
-         * left, and the loop guard stops at the first truncation. */
-        char known[256] = "";
-        size_t used = 0;
-        for (int i = 0; game_registry[i] && used < sizeof known; i++)
-            used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
-                                     game_registry[i]->name);
-        return hoyle_error(HOYLE_EINVAL, "unknown game '%s' (known: %s)", spec.name, known);
+        return spec_unknown("unknown game", spec.name, registry_name_at, NULL);
     }
     game_t *g = calloc(1, sizeof *g);
     if (g == NULL) return hoyle_error(HOYLE_ENOMEM, "game_create: out of memory");

@@ -39,6 +39,13 @@ static const agent_kind_t *kind_at(int i)
 
 const agent_kind_t *agent_kind_at(int i) { return i < 0 ? NULL : kind_at(i); }
 
+/* spec_name_fn over the kinds, for the unknown-agent message. */
+static const char *kind_name_at(const void *ctx, int i)
+{
+    (void)ctx;
+    return agent_kind_at(i) ? agent_kind_at(i)->name : NULL;
+}
+
 static const agent_kind_t *find_kind(const char *name)
 {
     for (int i = 0; kind_at(i); i++)
@@ -108,21 +115,39 @@ static int format_options(const agent_kind_t *kind, agent_t *a)
     return HOYLE_OK;
 }
 
+int agent_fits(const agent_kind_t *k, const game_t *g, const params_t *p)
+{
+    const char *n = k->name;
+    if ((k->caps & AGENT_CAP_ONE_PLAYER) && g->num_players != 1)
+        return hoyle_error(HOYLE_EINVAL, "%s: %s has %d players; %s plays one-player games only", n,
+                           g->spec, g->num_players, n);
+    if ((k->caps & AGENT_CAP_TWO_PLAYER) && g->num_players != 2)
+        return hoyle_error(HOYLE_EINVAL, "%s: %s has %d player%s; %s plays two-player games only",
+                           n, g->spec, g->num_players, g->num_players == 1 ? "" : "s", n);
+    if (!(k->caps & AGENT_CAP_CHANCE) && g->max_chance_outcomes > 0)
+        return hoyle_error(HOYLE_EINVAL, "%s: %s has chance; %s plays deterministic games only", n,
+                           g->spec, n);
+    if ((k->caps & AGENT_CAP_MODEL) && p && params_str(p, "model")[0] == '\0')
+        return hoyle_error(HOYLE_EINVAL, "%s: needs a model (%s(model=FILE.pt))", n, n);
+    return HOYLE_OK;
+}
+
+void agent_caps_describe(unsigned caps, char *buf, size_t cap)
+{
+    const char *players = caps & AGENT_CAP_ONE_PLAYER   ? "one-player"
+                          : caps & AGENT_CAP_TWO_PLAYER ? "two-player"
+                                                        : "any players";
+    snprintf(buf, cap, "%s, %s%s, %s", players, caps & AGENT_CAP_CHANCE ? "chance" : "no chance",
+             caps & AGENT_CAP_MODEL ? ", needs a model" : "",
+             caps & AGENT_CAP_SEEDED ? "seeded" : "deterministic");
+}
+
 int agent_create(const game_t *g, const char *text, uint64_t seed, agent_t **out)
 {
     spec_t spec;
     if (spec_parse(text, &spec)) return HOYLE_EINVAL;
     const agent_kind_t *kind = find_kind(spec.name);
-    if (kind == NULL) {
-        char known[256] = "";
-        size_t used = 0;
-        /* snprintf returns what it would have written; the `used < sizeof known`
-         * test stops the loop once the list is cut, so the error is just shorter. */
-        for (int i = 0; kind_at(i) && used < sizeof known; i++)
-            used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
-                                     kind_at(i)->name);
-        return hoyle_error(HOYLE_EINVAL, "unknown agent '%s' (known: %s)", spec.name, known);
-    }
+    if (kind == NULL) return spec_unknown("unknown agent", spec.name, kind_name_at, NULL);
     agent_t *a = calloc(1, sizeof *a);
     if (a == NULL) return hoyle_error(HOYLE_ENOMEM, "agent: out of memory");
     a->kind = kind;
@@ -133,6 +158,7 @@ int agent_create(const game_t *g, const char *text, uint64_t seed, agent_t **out
     /* The spec is normalised (params_format) once, here: agent_spec() then
      * names the agent the same way whatever spelling the user typed. */
     if (split_options(kind, &spec, a) || params_bind(kind->params, &spec, kind->name, &a->params) ||
+        agent_fits(kind, g, &a->params) ||
         params_format(&a->params, kind->name, a->spec, sizeof a->spec) < 0 ||
         format_options(kind, a)) {
         free(a);

@@ -173,6 +173,7 @@ const agent_kind_t agent_alphabeta_kind = {
     .name = "alphabeta",
     .description = "alpha-beta / expectiminimax, iterative deepening, TT, killers, history",
     .params = alphabeta_params,
+    .caps = AGENT_CAP_CHANCE,
     .create = alphabeta_create,
 };
 
@@ -181,5 +182,6 @@ const agent_kind_t agent_expectimax_kind = {
     .name = "expectimax",
     .description = "expectiminimax (Star1 pruning at chance nodes): alphabeta by another name",
     .params = alphabeta_params,
+    .caps = AGENT_CAP_CHANCE,
     .create = alphabeta_create,
 };

@@ -25,5 +25,6 @@ const agent_kind_t agent_greedy_kind = {
     .name = "greedy",
     .description = "one-ply: the move the game's heuristic likes best",
     .params = greedy_params,
+    .caps = AGENT_CAP_CHANCE | AGENT_CAP_SEEDED,
     .create = greedy_create,
 };

@@ -202,5 +202,6 @@ const agent_kind_t agent_human_kind = {
     .description = "a person typing moves at the terminal",
     .params = human_params,
     .human = 1,
+    .caps = AGENT_CAP_CHANCE,
     .create = human_create,
 };

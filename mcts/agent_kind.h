@@ -1,5 +1,5 @@
 /* agent_kind.h — the seam for defining agent kinds, inside mcts/ and out
- * (train/agent_az.c, games/backgammon/agent_gnubg.c). A kind is one
+ * (train/agent_az.c, agents/agent_gnubg.c). A kind is one
  * agent_kind_t: a name, a parameter schema and a create function that fills
  * a->vt and a->impl. The built-in kinds are the table agent_registry[]
  * (agent.c); kinds of other modules are added with agent_register_kind()
@@ -57,10 +57,23 @@ struct agent {
     void *impl; /* the kind's own state, freed by vt->destroy */
 };
 
+/* What a kind can play, declared in its table and checked by agent_create() against the
+ * game before the kind's create() runs, so that the CLI, the page, tournaments and Python
+ * refuse an unfit agent with the same message before a game starts (agent_fits), and
+ * `hoyle agents` lists them. */
+enum agent_caps {
+    AGENT_CAP_CHANCE = 1 << 0,     /* plays games with chance nodes (else: deterministic only) */
+    AGENT_CAP_TWO_PLAYER = 1 << 1, /* two-player games only */
+    AGENT_CAP_ONE_PLAYER = 1 << 2, /* one-player games (puzzles) only */
+    AGENT_CAP_MODEL = 1 << 3,      /* needs a model file: its `model` key must be set */
+    AGENT_CAP_SEEDED = 1 << 4      /* its moves depend on the seed (else: deterministic) */
+};
+
 typedef struct agent_kind {
     const char *name;
     const char *description;
     const param_def_t *params; /* the schema, ending with {.key = NULL} */
+    unsigned caps;             /* AGENT_CAP_* */
     int human;                 /* reads the terminal */
     /* Not NULL: spec keys starting with this prefix ("option.") are not bound
      * against `params` but passed through, prefix removed, in a->options
@@ -70,6 +83,15 @@ typedef struct agent_kind {
     int (*create)(agent_t *a); /* a->g, params, seed, rng, legal are set; a failed create
                                   frees what it made and leaves a->impl NULL */
 } agent_kind_t;
+
+/* Whether kind k, with the bound parameters p (NULL: skip the model check), can play g:
+ * 0, or HOYLE_EINVAL with the one message every caller shows, e.g.
+ * `nmcs: chess has 2 players; nmcs plays one-player games only`. */
+int agent_fits(const agent_kind_t *k, const game_t *g, const params_t *p);
+
+/* The capabilities as words for `hoyle agents`: "chance, seeded" ("deterministic games,
+ * deterministic" for none). */
+void agent_caps_describe(unsigned caps, char *buf, size_t cap);
 
 /* Kind i (from 0) of those agent_create() knows: the built-in table, then the
  * registered kinds; NULL past the last (the fuzz suite loops over them). */

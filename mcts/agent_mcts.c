@@ -79,5 +79,6 @@ const agent_kind_t agent_mcts_kind = {
     .name = "mcts",
     .description = "Monte-Carlo tree search (UCT/PUCT, chance nodes, solver, batching)",
     .params = mcts_agent_params,
+    .caps = AGENT_CAP_CHANCE | AGENT_CAP_SEEDED,
     .create = mcts_agent_create,
 };

@@ -12,7 +12,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "mcts/agent_kind.h"
 #include "mcts/agent_plan.h"
@@ -91,20 +90,17 @@ static double nested(agent_t *a, nmcs_t *n, int level, const void *start, int *s
     return best_score;
 }
 
-static int nmcs_act(agent_t *a, const void *state, int *action)
+static double nmcs_search(agent_t *a, const void *state, int *seq, int *len)
 {
     nmcs_t *n = a->impl;
-    double t0 = (double)clock() / CLOCKS_PER_SEC;
-    if (!agent_plan_next(&n->plan, a->g, state, action)) {
-        n->playouts = 0, n->stopped = false;
-        int *seq = n->tmp, len = 0; /* level 0's tmp is free at the top */
-        double score = nested(a, n, n->level, state, seq, &len);
-        if (len == 0) return hoyle_error(HOYLE_ESTATE, "nmcs: no legal action");
-        agent_plan_set(&n->plan, a->g, state, seq, len, score);
-        *action = seq[0];
-    }
-    agent_plan_info(&n->plan, &a->info, "nmcs", n->playouts, (double)clock() / CLOCKS_PER_SEC - t0);
-    return HOYLE_OK;
+    n->playouts = 0, n->stopped = false;
+    return nested(a, n, n->level, state, seq, len);
+}
+
+static int nmcs_act(agent_t *a, const void *state, int *action)
+{
+    nmcs_t *n = a->impl; /* level 0's tmp is free at the top */
+    return agent_plan_act(a, state, action, nmcs_search, n->tmp, &n->playouts);
 }
 
 static void nmcs_destroy(agent_t *a)
@@ -129,8 +125,6 @@ static const agent_vt_t nmcs_vt = {.act = nmcs_act,
 static int nmcs_create(agent_t *a)
 {
     const game_t *g = a->g;
-    int status = agent_plan_check_game(g, "nmcs");
-    if (status) return status;
     nmcs_t *n = calloc(1, sizeof *n);
     if (n == NULL) return hoyle_error(HOYLE_ENOMEM, "nmcs: out of memory");
     n->level = (int)params_int(&a->params, "level");
@@ -170,5 +164,6 @@ const agent_kind_t agent_nmcs_kind = {
     .name = "nmcs",
     .description = "Nested Monte-Carlo Search (Cazenave 2009), one-player games",
     .params = nmcs_params,
+    .caps = AGENT_CAP_ONE_PLAYER | AGENT_CAP_SEEDED,
     .create = nmcs_create,
 };

@@ -18,7 +18,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "mcts/agent_kind.h"
 #include "mcts/agent_plan.h"
@@ -128,22 +127,19 @@ static double nrpa(agent_t *a, nrpa_t *n, int level, double *w, const void *star
     return best_score;
 }
 
-static int nrpa_act(agent_t *a, const void *state, int *action)
+static double nrpa_search(agent_t *a, const void *state, int *seq, int *len)
 {
     nrpa_t *n = a->impl;
-    double t0 = (double)clock() / CLOCKS_PER_SEC;
-    if (!agent_plan_next(&n->plan, a->g, state, action)) {
-        n->playouts = 0, n->stopped = false;
-        double *w = n->policy + (size_t)n->level * (size_t)n->num_codes;
-        memset(w, 0, sizeof(double) * (size_t)n->num_codes);
-        int *seq = n->tmp, len = 0; /* level 0's tmp is free at the top */
-        double score = nrpa(a, n, n->level, w, state, seq, &len);
-        if (len == 0) return hoyle_error(HOYLE_ESTATE, "nrpa: no legal action");
-        agent_plan_set(&n->plan, a->g, state, seq, len, score);
-        *action = seq[0];
-    }
-    agent_plan_info(&n->plan, &a->info, "nrpa", n->playouts, (double)clock() / CLOCKS_PER_SEC - t0);
-    return HOYLE_OK;
+    n->playouts = 0, n->stopped = false;
+    double *w = n->policy + (size_t)n->level * (size_t)n->num_codes;
+    memset(w, 0, sizeof(double) * (size_t)n->num_codes);
+    return nrpa(a, n, n->level, w, state, seq, len);
+}
+
+static int nrpa_act(agent_t *a, const void *state, int *action)
+{
+    nrpa_t *n = a->impl; /* level 0's tmp is free at the top */
+    return agent_plan_act(a, state, action, nrpa_search, n->tmp, &n->playouts);
 }
 
 static void nrpa_destroy(agent_t *a)
@@ -171,8 +167,6 @@ static const agent_vt_t nrpa_vt = {.act = nrpa_act,
 static int nrpa_create(agent_t *a)
 {
     const game_t *g = a->g;
-    int status = agent_plan_check_game(g, "nrpa");
-    if (status) return status;
     nrpa_t *n = calloc(1, sizeof *n);
     if (n == NULL) return hoyle_error(HOYLE_ENOMEM, "nrpa: out of memory");
     n->level = (int)params_int(&a->params, "level");
@@ -237,5 +231,6 @@ const agent_kind_t agent_nrpa_kind = {
     .name = "nrpa",
     .description = "Nested Rollout Policy Adaptation (Rosin 2011), one-player games",
     .params = nrpa_params,
+    .caps = AGENT_CAP_ONE_PLAYER | AGENT_CAP_SEEDED,
     .create = nrpa_create,
 };

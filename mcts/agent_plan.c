@@ -7,17 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-int agent_plan_check_game(const game_t *g, const char *kind)
-{
-    if (g->num_players != 1)
-        return hoyle_error(HOYLE_EINVAL, "%s: %s has %d players; %s searches one-player games only",
-                           kind, g->spec, g->num_players, kind);
-    if (g->max_chance_outcomes > 0)
-        return hoyle_error(HOYLE_EINVAL, "%s: %s has chance; %s searches deterministic games only",
-                           kind, g->spec, kind);
-    return HOYLE_OK;
-}
+#include <time.h>
 
 int agent_plan_init(agent_plan_t *p, const game_t *g)
 {
@@ -88,6 +78,22 @@ void agent_plan_info(const agent_plan_t *p, agent_info_t *info, const char *kind
     for (int i = p->pos; i < p->len && info->pv_len < AGENT_PV_MAX; i++)
         info->pv[info->pv_len++] = p->actions[i];
     info->seconds = seconds;
+}
+
+int agent_plan_act(agent_t *a, const void *state, int *action, agent_plan_search_fn search,
+                   int *seq, const long long *playouts)
+{
+    agent_plan_t *p = a->impl;
+    double t0 = (double)clock() / CLOCKS_PER_SEC;
+    if (!agent_plan_next(p, a->g, state, action)) {
+        int len = 0;
+        double score = search(a, state, seq, &len);
+        if (len == 0) return hoyle_error(HOYLE_ESTATE, "%s: no legal action", a->kind->name);
+        agent_plan_set(p, a->g, state, seq, len, score);
+        *action = seq[0];
+    }
+    agent_plan_info(p, &a->info, a->kind->name, *playouts, (double)clock() / CLOCKS_PER_SEC - t0);
+    return HOYLE_OK;
 }
 
 void agent_plan_vt_observe(agent_t *a, const void *state_before, int action)

@@ -1,6 +1,7 @@
-/* agent_plan.h — what the one-player search agents (nmcs, nrpa) share: a
- * check that the game is a puzzle, and the plan (the best action sequence
- * the last search found), which later acts follow while the game stays on it.
+/* agent_plan.h — what the one-player search agents (nmcs, nrpa) share: the
+ * plan (the best action sequence the last search found), which later acts
+ * follow while the game stays on it. That the game is a puzzle is their
+ * kinds' capability (AGENT_CAP_ONE_PLAYER, checked by agent_create).
  *
  * One search from a position returns a whole sequence to the end; playing it
  * out move by move is what NMCS and NRPA do (Cazenave 2009, Rosin 2011). The
@@ -15,10 +16,6 @@
 
 #include "games/game.h"
 #include "mcts/agent.h"
-
-/* HOYLE_EINVAL with "KIND: GAME has N players; KIND searches one-player games
- * only" unless g is a one-player game without chance. */
-int agent_plan_check_game(const game_t *g, const char *kind);
 
 typedef struct agent_plan {
     int *actions;  /* max_game_length + 1 entries, owned */
@@ -48,6 +45,14 @@ void agent_plan_info(const agent_plan_t *p, agent_info_t *info, const char *kind
 
 /* agent_vt_t slots for kinds whose impl struct begins with its agent_plan_t. */
 struct agent;
+/* A kind's search from `state`: fills seq[0..*len) with a whole sequence and returns its
+ * value (the return of the one player). */
+typedef double (*agent_plan_search_fn)(struct agent *a, const void *state, int *seq, int *len);
+/* The act of such a kind (nmcs, nrpa): the plan's next action while the game stays on it,
+ * else a new plan from search() into seq (room for a whole game); none found is
+ * HOYLE_ESTATE. a->info by agent_plan_info with *playouts and the seconds taken. */
+int agent_plan_act(struct agent *a, const void *state, int *action, agent_plan_search_fn search,
+                   int *seq, const long long *playouts);
 void agent_plan_vt_observe(struct agent *a, const void *state_before, int action);
 void agent_plan_vt_reset(struct agent *a);
 int agent_plan_vt_reseed(struct agent *a);

@@ -24,5 +24,6 @@ const agent_kind_t agent_random_kind = {
     .name = "random",
     .description = "uniformly random legal action",
     .params = random_params,
+    .caps = AGENT_CAP_CHANCE | AGENT_CAP_SEEDED,
     .create = random_create,
 };

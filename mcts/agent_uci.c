@@ -415,6 +415,7 @@ const agent_kind_t agent_uci_kind = {
     .description = "an external UCI engine (Stockfish, or `hoyle uci`); option.NAME=VALUE sets "
                    "its options",
     .params = uci_params,
+    .caps = AGENT_CAP_TWO_PLAYER,
     .create = uci_create,
     .option_prefix = "option.",
 };

@@ -45,52 +45,6 @@ void route_version(const serve_req_t *rq, serve_reply_t *rp)
     reply_json_done(rp, f);
 }
 
-static const char *type_name(param_type_t t)
-{
-    switch (t) {
-    case PARAM_INT: return "int";
-    case PARAM_DOUBLE: return "double";
-    case PARAM_BOOL: return "bool";
-    case PARAM_CHOICE: return "choice";
-    case PARAM_STRING: break;
-    }
-    return "string";
-}
-
-void catalog_params(json_t *j, const char *key, const param_def_t *defs)
-{
-    json_open(j, key, '[');
-    for (int p = 0; defs && defs[p].key; p++) {
-        const param_def_t *d = &defs[p];
-        json_open(j, NULL, '{');
-        json_str(j, "key", d->key);
-        json_str(j, "type", type_name(d->type));
-        json_str(j, "default", d->def ? d->def : "");
-        if (d->type == PARAM_INT || d->type == PARAM_DOUBLE) {
-            json_num(j, "min", "%.17g", d->min);
-            json_num(j, "max", "%.17g", d->max);
-        }
-        if (d->type == PARAM_CHOICE) {
-            json_open(j, "choices", '[');
-            const char *c = d->choices ? d->choices : "";
-            while (*c) {
-                const char *bar = strchr(c, '|');
-                size_t n = bar ? (size_t)(bar - c) : strlen(c);
-                char word[SPEC_VALUE_MAX];
-                if (n >= sizeof word) n = sizeof word - 1;
-                memcpy(word, c, n);
-                word[n] = '\0';
-                json_str(j, NULL, word);
-                c += bar ? n + 1 : n;
-            }
-            json_close(j);
-        }
-        json_str(j, "help", d->help ? d->help : "");
-        json_close(j);
-    }
-    json_close(j);
-}
-
 void route_games(const serve_req_t *rq, serve_reply_t *rp)
 {
     (void)rq;
@@ -109,7 +63,7 @@ void route_games(const serve_req_t *rq, serve_reply_t *rp)
         json_open(&j, "variants", '[');
         for (int v = 0; e->variants && e->variants[v]; v++) json_str(&j, NULL, e->variants[v]);
         json_close(&j);
-        catalog_params(&j, "params", e->params);
+        params_json(&j, "params", e->params);
         json_close(&j);
     }
     json_end(&j);
@@ -162,7 +116,10 @@ void route_agents(const serve_req_t *rq, serve_reply_t *rp)
         json_open(&j, NULL, '{');
         json_str(&j, "kind", k->name);
         json_str(&j, "description", k->description ? k->description : "");
-        catalog_params(&j, "params", k->params);
+        char caps[128];
+        agent_caps_describe(k->caps, caps, sizeof caps);
+        json_str(&j, "capabilities", caps);
+        params_json(&j, "params", k->params);
         json_close(&j);
     }
     json_end(&j);

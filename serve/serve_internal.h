@@ -74,8 +74,6 @@ void reply_text(serve_reply_t *rp, const char *type, const char *text);
 void route_version(const serve_req_t *rq, serve_reply_t *rp);
 void route_games(const serve_req_t *rq, serve_reply_t *rp);
 void route_agents(const serve_req_t *rq, serve_reply_t *rp);
-/* Write a parameter schema as the API's PARAM array under `key`. */
-void catalog_params(json_t *j, const char *key, const param_def_t *defs);
 /* Check an agent spec a client sent before it is created: refuses kinds
  * that read the terminal or run programs, `path` keys (programs) and
  * `model` files outside --data (which are rewritten to their real path);

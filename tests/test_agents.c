@@ -4,6 +4,8 @@
  * strength sanity checks on the toys; free-form option keys, per-move
  * limits and the stop flag, and the UCI pieces (mcts/uci.h). */
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,6 +108,77 @@ static void test_registry(void)
         }
 }
 
+/* The fit agent_fits() must find for caps on g, worked out here on its own. */
+static bool expected_fit(unsigned caps, const game_t *g)
+{
+    if ((caps & AGENT_CAP_ONE_PLAYER) && g->num_players != 1) return false;
+    if ((caps & AGENT_CAP_TWO_PLAYER) && g->num_players != 2) return false;
+    return (caps & AGENT_CAP_CHANCE) || g->max_chance_outcomes == 0;
+}
+
+static int probe_create(agent_t *a)
+{
+    (void)a;
+    return hoyle_error(HOYLE_EUNSUP, "probe: created"); /* reached only when the kind fits */
+}
+
+/* Capabilities: every kind against every toy (one player, two, chance), and a kind that
+ * needs a model; agent_create refuses an unfit agent with agent_fits' message before the
+ * kind's create() runs. */
+static void test_capabilities(void)
+{
+    for (int k = 0; agent_kind_at(k); k++) {
+        const agent_kind_t *kind = agent_kind_at(k);
+        /* a kind that needs a model has the key that names it */
+        if (kind->caps & AGENT_CAP_MODEL) {
+            bool has = false;
+            for (int j = 0; kind->params[j].key; j++) has |= !strcmp(kind->params[j].key, "model");
+            CU_ASSERT(has);
+        }
+        for (int i = 0; toy_names[i]; i++) {
+            const game_t *g = toy_create(toy_names[i]);
+            int rc = agent_fits(kind, g, NULL);
+            CU_ASSERT_EQUAL(rc == 0, expected_fit(kind->caps, g));
+            agent_t *a = NULL;
+            if (rc && strcmp(kind->name, "human") != 0) {
+                char why[HOYLE_ERROR_MAX];
+                snprintf(why, sizeof why, "%s", hoyle_last_error());
+                CU_ASSERT_EQUAL(agent_create(g, kind->name, 1, &a), HOYLE_EINVAL);
+                CU_ASSERT_STRING_EQUAL(hoyle_last_error(), why);
+                CU_ASSERT_PTR_NULL(a);
+            }
+            toy_free(g);
+        }
+    }
+    static const param_def_t model_key[] = {{.key = "model", .type = PARAM_STRING, .def = ""},
+                                            {.key = NULL}};
+    static const agent_kind_t needy = {.name = "needy",
+                                       .params = model_key,
+                                       .caps = AGENT_CAP_TWO_PLAYER | AGENT_CAP_MODEL,
+                                       .create = probe_create};
+    HARNESS_OK(agent_register_kind(&needy));
+    const game_t *puzzle = toy_create("puzzle"), *ttt = toy_create("ttt"),
+                 *dice = toy_create("dice");
+    agent_t *a = NULL;
+    CU_ASSERT_EQUAL(agent_create(puzzle, "needy(model=x.pt)", 1, &a), HOYLE_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(hoyle_last_error(), "has 1 player; needy plays two-player games only"));
+    CU_ASSERT_EQUAL(agent_create(ttt, "needy", 1, &a), HOYLE_EINVAL);
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "needy: needs a model (needy(model=FILE.pt))");
+    CU_ASSERT_EQUAL(agent_create(dice, "needy(model=x.pt)", 1, &a), HOYLE_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(hoyle_last_error(), "has chance; needy plays deterministic games only"));
+    CU_ASSERT_EQUAL(agent_create(ttt, "needy(model=x.pt)", 1, &a), HOYLE_EUNSUP);
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "probe: created");
+    CU_ASSERT_PTR_NULL(a);
+    char caps[128];
+    agent_caps_describe(needy.caps, caps, sizeof caps);
+    CU_ASSERT_STRING_EQUAL(caps, "two-player, no chance, needs a model, deterministic");
+    toy_free(puzzle);
+    toy_free(ttt);
+    toy_free(dice);
+}
+
 /* Score of `spec` against `opponent` over `games` games on toy `name`. */
 static double score(const char *name, const char *spec, const char *opponent, int games)
 {
@@ -203,7 +276,7 @@ static void test_option_keys(void)
     HARNESS_OK(game_create("backgammon", &bg));
     if (bg) {
         CU_ASSERT_EQUAL(agent_create(bg, "uci(cmd=cat)", 1, &a), HOYLE_EINVAL);
-        CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "without chance"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "has chance; uci plays deterministic"));
         game_free(bg);
     }
 }
@@ -411,6 +484,7 @@ int main(void)
         {"specs: defaults and errors naming the key", test_specs},
         {"every agent on every toy, seeded repeat", test_toys},
         {"every agent on every registered game", test_registry},
+        {"capabilities refuse unfit agents before create", test_capabilities},
         {"strength sanity on the toys", test_strength},
         {"observe reuses the tree", test_observe_reuse},
         {"free-form option keys (uci)", test_option_keys},

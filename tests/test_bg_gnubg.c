@@ -12,7 +12,7 @@
 #include "core/rng.h"
 #include "games/backgammon/bg_internal.h"
 #include "games/backgammon/gnubg_client.h"
-#include "games/game_agents.h"
+#include "agents/game_agents.h"
 #include "games/playout.h"
 #include "games/registry.h"
 #include "mcts/agent.h"
@@ -156,7 +156,7 @@ int main(void)
         fprintf(stderr, "test_bg_gnubg: skipped (install gnubg to run it)\n");
         return 77;
     }
-    if (game_agents_register()) { /* the gnubg agent kind (games/game_agents.h) */
+    if (game_agents_register()) { /* the gnubg agent kind (agents/game_agents.h) */
         fprintf(stderr, "test_bg_gnubg: %s\n", hoyle_last_error());
         return 1;
     }

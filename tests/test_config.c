@@ -9,17 +9,49 @@
 #include "data/config.h"
 #include "tests/harness.h"
 
-static const config_key_t match_keys[] = {
-    {.key = "games", .kind = CONFIG_INT, .required = true, .min = 1, .max = 100000},
-    {.key = "move_limit", .kind = CONFIG_INT, .min = 1, .max = 100000},
-    {.key = "time_ms", .kind = CONFIG_DOUBLE, .min = 0, .max = 1e9},
-    {.key = "swap", .kind = CONFIG_BOOL},
+/* Where the match section lands (config_bind's second pass). */
+typedef struct match {
+    int games, move_limit;
+    double time_ms;
+    bool swap;
+    char out[16];
+    long long seed;
+} match_t;
+
+static const param_def_t match_keys[] = {
+    {.key = "games",
+     .type = PARAM_INT,
+     .required = true,
+     .min = 1,
+     .max = 100000,
+     PARAM_AT(match_t, games)},
+    {.key = "move_limit",
+     .type = PARAM_INT,
+     .def = "300",
+     .min = 1,
+     .max = 100000,
+     PARAM_AT(match_t, move_limit)},
+    {.key = "time_ms", .type = PARAM_DOUBLE, .min = 0, .max = 1e9, PARAM_AT(match_t, time_ms)},
+    {.key = "swap", .type = PARAM_BOOL, .def = "false", PARAM_AT(match_t, swap)},
     {.key = NULL}};
 
-static const config_key_t schema[] = {
+static const param_def_t schema[] = {
+    {.key = "games", .type = PARAM_LIST, .required = true, .min = 1, .max = 8},
+    {.key = "agents", .type = PARAM_TABLE, .required = true},
+    {.key = "match", .type = PARAM_SECTION, .fields = match_keys},
+    {.key = "out", .type = PARAM_STRING, PARAM_AT(match_t, out)},
+    {.key = "seed", .type = PARAM_INT, .def = "7", .min = 0, .max = 1e15, PARAM_AT(match_t, seed)},
+    {.key = NULL}};
+
+/* The older form, converted by config_check() row for row. */
+static const config_key_t old_match_keys[] = {
+    {.key = "games", .kind = CONFIG_INT, .required = true, .min = 1, .max = 100000},
+    {.key = "swap", .kind = CONFIG_BOOL},
+    {.key = NULL}};
+static const config_key_t old_schema[] = {
     {.key = "games", .kind = CONFIG_STRINGS, .required = true, .min = 1, .max = 8},
     {.key = "agents", .kind = CONFIG_TABLE, .required = true},
-    {.key = "match", .kind = CONFIG_SECTION, .fields = match_keys},
+    {.key = "match", .kind = CONFIG_SECTION, .fields = old_match_keys},
     {.key = "out", .kind = CONFIG_STRING},
     {.key = "seed", .kind = CONFIG_INT},
     {.key = NULL}};
@@ -34,7 +66,7 @@ static const char *const good = "# a tournament\n"
                                 "  time_ms: 2.5e2\n"
                                 "  swap: yes\n"
                                 "out: 'runs/t1.h5'\n"
-                                "seed: 0x2a\n";
+                                "seed: 42\n";
 
 static config_t *parse_ok(const char *text)
 {
@@ -47,7 +79,18 @@ static void test_valid(void)
 {
     config_t *c = parse_ok(good);
     CU_ASSERT_FATAL(c != NULL);
-    HARNESS_OK(config_check(c, schema));
+    match_t m = {.time_ms = -1};
+    HARNESS_OK(config_bind(c, schema, &m));
+    CU_ASSERT_EQUAL(m.games, 10);
+    CU_ASSERT_EQUAL(m.move_limit, 300); /* the row's default */
+    CU_ASSERT_DOUBLE_EQUAL(m.time_ms, 250.0, 1e-9);
+    CU_ASSERT(m.swap);
+    CU_ASSERT_STRING_EQUAL(m.out, "runs/t1.h5");
+    CU_ASSERT_EQUAL(m.seed, 42);
+    CU_ASSERT_EQUAL(config_row(schema, "match.swap"), &match_keys[3]);
+    CU_ASSERT(config_row(schema, "match.nope") == NULL && config_row(schema, "out.x") == NULL);
+    CU_ASSERT(config_check(c, old_schema) == HOYLE_EINVAL); /* the old form lacks time_ms */
+    CU_ASSERT(strstr(hoyle_last_error(), ":8: unknown key 'match.time_ms'") != NULL);
     config_node_t *const *games = NULL;
     CU_ASSERT_EQUAL(config_strings(c, "games", &games), 2);
     CU_ASSERT_STRING_EQUAL(games[1]->value, "gobang(board=8,men=12)");
@@ -70,7 +113,7 @@ static void test_valid(void)
     /* an empty file is an empty map */
     c = parse_ok("# nothing\n");
     CU_ASSERT_EQUAL(c->root->num_children, 0);
-    CU_ASSERT(config_check(c, schema) == HOYLE_EINVAL);
+    CU_ASSERT(config_bind(c, schema, NULL) == HOYLE_EINVAL);
     CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "configs/x.yaml:1: key 'games' is required but "
                                                "missing");
     config_free(c);
@@ -85,7 +128,7 @@ static void test_load_file(void)
     close(fd);
     config_t *c = NULL;
     HARNESS_OK(config_load(path, &c));
-    HARNESS_OK(config_check(c, schema));
+    HARNESS_OK(config_bind(c, schema, NULL));
     CU_ASSERT_STRING_EQUAL(c->name, path);
     config_free(c);
     unlink(path);
@@ -99,7 +142,9 @@ static void expect_error(const char *text, const char *message)
     config_t *c = NULL;
     int rc = config_parse(text, "configs/x.yaml", &c);
     if (rc == 0) {
-        rc = config_check(c, schema);
+        match_t m = {.games = -5}, before = m;
+        rc = config_bind(c, schema, &m);
+        CU_ASSERT(memcmp(&m, &before, sizeof m) == 0); /* a failed bind changes nothing */
         config_free(c);
     }
     CU_ASSERT(rc == HOYLE_EINVAL);
@@ -114,22 +159,23 @@ static void test_schema_errors(void)
 {
     expect_error(
         HEAD "gamez: 3\n",
-        "configs/x.yaml:3: key 'gamez' is not known (known: games, agents, match, out, seed)");
+        "configs/x.yaml:3: unknown key 'gamez' (did you mean 'games'? known: games, agents, "
+        "match, out, seed)");
     expect_error(HEAD "match:\n  games: 2\n  gamez: 3\n",
-                 "configs/x.yaml:5: key 'match.gamez' is not known (known: games, move_limit, "
-                 "time_ms, swap)");
+                 "configs/x.yaml:5: unknown key 'match.gamez' (did you mean 'games'? known: games, "
+                 "move_limit, time_ms, swap)");
     expect_error(HEAD "match:\n  games: ten\n",
-                 "configs/x.yaml:4: key 'match.games': expected an integer, got 'ten'");
+                 "configs/x.yaml:4: key 'match.games': 'ten' is not an integer");
     expect_error(HEAD "match:\n  games: 2.5\n",
-                 "configs/x.yaml:4: key 'match.games': expected an integer, got '2.5'");
+                 "configs/x.yaml:4: key 'match.games': '2.5' is not an integer");
     expect_error(HEAD "match:\n  games: 0\n",
                  "configs/x.yaml:4: key 'match.games': 0 is out of range [1, 100000]");
     expect_error(HEAD "match:\n  games: 1\n  time_ms: fast\n",
-                 "configs/x.yaml:5: key 'match.time_ms': expected a number, got 'fast'");
+                 "configs/x.yaml:5: key 'match.time_ms': 'fast' is not a number");
     expect_error(HEAD "match:\n  games: 1\n  swap: maybe\n",
-                 "configs/x.yaml:5: key 'match.swap': expected true or false, got 'maybe'");
+                 "configs/x.yaml:5: key 'match.swap': 'maybe' is not a boolean (true/false)");
     expect_error(HEAD "match:\n  games: [1]\n",
-                 "configs/x.yaml:4: key 'match.games': expected an integer, got a list");
+                 "configs/x.yaml:4: key 'match.games': expected a value, got a list");
     expect_error(HEAD "match:\n  move_limit: 9\n",
                  "configs/x.yaml:3: key 'match.games' is required but missing");
     expect_error(HEAD "match: 3\n",
@@ -174,7 +220,7 @@ static void test_set(void)
     HARNESS_OK(config_set(c, "games=[chess, go]"));
     HARNESS_OK(config_set(c, "agents.ab=alphabeta(depth=4)"));
     HARNESS_OK(config_set(c, "out='a b.h5'"));
-    HARNESS_OK(config_check(c, schema));
+    HARNESS_OK(config_bind(c, schema, NULL));
     CU_ASSERT_EQUAL(config_int(c, "match.games", 0), 25);
     CU_ASSERT_EQUAL(config_int(c, "match.move_limit", 0), 300);
     CU_ASSERT_EQUAL(config_find(c, "match.move_limit")->line, 0);
@@ -186,15 +232,14 @@ static void test_set(void)
 
     /* overrides are checked like the file, and say so */
     HARNESS_OK(config_set(c, "match.games=0"));
-    CU_ASSERT(config_check(c, schema) == HOYLE_EINVAL);
+    CU_ASSERT(config_bind(c, schema, NULL) == HOYLE_EINVAL);
     CU_ASSERT_STRING_EQUAL(
         hoyle_last_error(),
         "configs/x.yaml (--set): key 'match.games': 0 is out of range [1, 100000]");
     HARNESS_OK(config_set(c, "match.games=3"));
     HARNESS_OK(config_set(c, "extra.deep.key=1")); /* creates maps; the schema refuses it */
-    CU_ASSERT(config_check(c, schema) == HOYLE_EINVAL);
-    CU_ASSERT(strncmp(hoyle_last_error(), "configs/x.yaml (--set): key 'extra' is not known", 48) ==
-              0);
+    CU_ASSERT(config_bind(c, schema, NULL) == HOYLE_EINVAL);
+    CU_ASSERT(strncmp(hoyle_last_error(), "configs/x.yaml (--set): unknown key 'extra'", 43) == 0);
 
     /* bad assignments change nothing */
     char *before = NULL, *after = NULL;

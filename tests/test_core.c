@@ -2,6 +2,7 @@
  * child processes (lines, timeouts, a dead child without SIGPIPE). */
 #include <math.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -93,7 +94,10 @@ static void expect_bind_error(const char *text, const char *needle)
 
 static void test_bind_errors_name_the_key(void)
 {
-    expect_bind_error("g(size=3)", "unknown parameter 'size'");
+    expect_bind_error("g(size=3)", "unknown parameter 'size' (known: board, c, exact");
+    expect_bind_error("g(bord=9)", "g: unknown parameter 'bord' (did you mean 'board'? known: ");
+    expect_bind_error("g(exakt=1)", "(did you mean 'exact'?");
+    expect_bind_error("g(mod=1)", "(did you mean 'model'?"); /* a prefix */
     expect_bind_error("g(board=99)", "board: 99 is out of range");
     expect_bind_error("g(board=4)", "board");
     expect_bind_error("g(board=8.5)", "board: '8.5' is not an integer");
@@ -101,7 +105,132 @@ static void test_bind_errors_name_the_key(void)
     expect_bind_error("g(c=nan)", "c:");
     expect_bind_error("g(exact=maybe)", "exact: 'maybe' is not a boolean");
     expect_bind_error("g(variant=russian)",
-                      "variant: 'russian' is not one of english|losing|polish");
+                      "variant: 'russian' is not one of english, losing, polish");
+}
+
+/* Where the rows of landing_schema land. */
+typedef struct landing {
+    char pad;
+    short depth;
+    int board;
+    long long nodes;
+    bool exact;
+    float scale;
+    double c;
+    int variant;
+    char model[8];
+} landing_t;
+
+static const param_def_t landing_schema[] = {
+    {.key = "board",
+     .type = PARAM_INT,
+     .def = "8",
+     .min = 5,
+     .max = 19,
+     PARAM_AT(landing_t, board)},
+    {.key = "depth",
+     .type = PARAM_INT,
+     .def = "-3",
+     .min = -9,
+     .max = 9,
+     PARAM_AT(landing_t, depth)},
+    {.key = "nodes",
+     .type = PARAM_INT,
+     .def = "5000000000",
+     .min = 0,
+     .max = 1e12,
+     .units = "nodes",
+     PARAM_AT(landing_t, nodes)},
+    {.key = "exact", .type = PARAM_BOOL, .def = "on", PARAM_AT(landing_t, exact)},
+    {.key = "scale",
+     .type = PARAM_DOUBLE,
+     .def = "0.5",
+     .min = 0,
+     .max = 1,
+     PARAM_AT(landing_t, scale)},
+    {.key = "c", .type = PARAM_DOUBLE, .def = "1.25", .min = 0, .max = 100, PARAM_AT(landing_t, c)},
+    {.key = "variant",
+     .type = PARAM_CHOICE,
+     .def = "polish",
+     .choices = "english|losing|polish",
+     PARAM_AT(landing_t, variant)},
+    {.key = "model", .type = PARAM_STRING, .def = "a.pt", PARAM_AT(landing_t, model)},
+    {.key = "free", .type = PARAM_INT, .def = "1", .min = 0, .max = 2, .help = "read by name"},
+    {.key = NULL},
+};
+
+/* Every landing size the binder writes, and a STRING too long for its array
+ * refused at bind time, naming the key and the limit. */
+static void test_bind_lands_in_a_struct(void)
+{
+    spec_t s;
+    params_t p;
+    landing_t l;
+    memset(&l, 0x5A, sizeof l);
+    HARNESS_OK(spec_parse("x(board=19,c=2.5,exact=False)", &s));
+    HARNESS_OK(params_bind(landing_schema, &s, "x", &p));
+    params_store(&p, &l);
+    CU_ASSERT_EQUAL(l.pad, 0x5A); /* untouched */
+    CU_ASSERT_EQUAL(l.board, 19);
+    CU_ASSERT_EQUAL(l.depth, -3);
+    CU_ASSERT_EQUAL(l.nodes, 5000000000LL);
+    CU_ASSERT_FALSE(l.exact);
+    CU_ASSERT_DOUBLE_EQUAL(l.scale, 0.5, 1e-7);
+    CU_ASSERT_DOUBLE_EQUAL(l.c, 2.5, 1e-12);
+    CU_ASSERT_EQUAL(l.variant, 2);
+    CU_ASSERT_STRING_EQUAL(l.model, "a.pt");
+    HARNESS_OK(spec_parse("x(model=abcdefgh)", &s));
+    CU_ASSERT_EQUAL(params_bind(landing_schema, &s, "x", &p), HOYLE_EINVAL);
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(),
+                           "x: model: 'abcdefgh...' is longer than 7 characters");
+    HARNESS_OK(spec_parse("x(model=abcdefg)", &s));
+    HARNESS_OK(params_bind(landing_schema, &s, "x", &p));
+    CU_ASSERT_EQUAL(param_value(&landing_schema[2], "nodes", "-1", "x", &(double){0}),
+                    HOYLE_EINVAL);
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "x: nodes: -1 is out of range [0, 1000000000000]");
+}
+
+/* The nearest name: typos within two edits and prefixes; nothing far. */
+static void test_nearest_name(void)
+{
+    CU_ASSERT_STRING_EQUAL(spec_nearest("bord", params_key_at, landing_schema), "board");
+    CU_ASSERT_STRING_EQUAL(spec_nearest("varaint", params_key_at, landing_schema), "variant");
+    CU_ASSERT_STRING_EQUAL(spec_nearest("mod", params_key_at, landing_schema), "model");
+    CU_ASSERT_PTR_NULL(spec_nearest("x", params_key_at, landing_schema));
+    CU_ASSERT_PTR_NULL(spec_nearest("temperature", params_key_at, landing_schema));
+    CU_ASSERT_EQUAL(spec_unknown("unknown thing", "cc", params_key_at, landing_schema),
+                    HOYLE_EINVAL);
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(),
+                           "unknown thing 'cc' (did you mean 'c'? known: board, depth, nodes, "
+                           "exact, scale, c, variant, model, free)");
+}
+
+/* The docs table of a schema: one row per key, sections expanded. */
+static void test_markdown_table(void)
+{
+    static const param_def_t outer[] = {
+        {.key = "seed", .type = PARAM_INT, .def = "1", .min = 0, .max = 9e15, .help = "seed"},
+        {.key = "game", .type = PARAM_STRING, .required = true, .help = "game spec"},
+        {.key = "x", .type = PARAM_SECTION, .fields = landing_schema, .help = "inner"},
+        {.key = NULL},
+    };
+    char buf[4096];
+    CU_ASSERT(params_markdown(outer, "", buf, sizeof buf) > 0);
+    CU_ASSERT(strncmp(buf,
+                      "| key | type | default | meaning |\n| --- | --- | --- | --- |\n"
+                      "| `seed` | int ≥ 0 | `1` | seed |\n"
+                      "| `game` | text, required |  | game spec |\n"
+                      "| `x` | section | — | inner |\n"
+                      "| `x.board` | int 5–19 | `8` |  |\n",
+                      strlen("| key | type | default | meaning |\n| --- | --- | --- | --- |\n"
+                             "| `seed` | int ≥ 0 | `1` | seed |\n"
+                             "| `game` | text, required |  | game spec |\n"
+                             "| `x` | section | — | inner |\n"
+                             "| `x.board` | int 5–19 | `8` |  |\n")) == 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "| `x.nodes` | int 0–1e+12 nodes | `5000000000` |"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(buf, "| `x.variant` | one of english, losing, polish | `polish` |"));
+    CU_ASSERT_EQUAL(params_markdown(outer, "", buf, 64), HOYLE_EFULL);
 }
 
 /* A schema of SPEC_MAX_PARAMS keys binds; one more is a reported error
@@ -398,6 +527,9 @@ int main(void)
         {"schema longer than SPEC_MAX_PARAMS is an error", test_bind_schema_too_long},
         {"bind defaults and types", test_bind_defaults_and_types},
         {"bind errors name the key", test_bind_errors_name_the_key},
+        {"bind lands in a struct", test_bind_lands_in_a_struct},
+        {"nearest name", test_nearest_name},
+        {"markdown table", test_markdown_table},
         {"rng reproducible and uniform", test_rng_reproducible_and_uniform},
         {"error message", test_error_message},
         {"error prefix keeps the reason", test_error_prefix_keeps_reason},

@@ -711,6 +711,9 @@ static int random_value(const param_def_t *d, rng_t *rng, const game_t *g, char 
         snprintf(out, cap, "%s",
                  !strcmp(d->key, "fpu") ? fpus[fuzz_pick(rng, 12)] : junk[fuzz_pick(rng, 8)]);
         return 0;
+    case PARAM_LIST:
+    case PARAM_SECTION:
+    case PARAM_TABLE: break; /* config schemas only, never an agent's */
     }
     return 0;
 }

@@ -677,7 +677,7 @@ static void test_journal_recovery(void)
     free(bytes);
 }
 
-/* ---- cost ---- */
+/* ---- cost: a benchmark, not a test (`test_h5rec --bench`, scripts/bench-h5rec) ---- */
 
 static void measure(const char *name, int checkpoint_games, int games)
 {
@@ -701,7 +701,7 @@ static void measure(const char *name, int checkpoint_games, int games)
             (double)st.st_size / 1024);
 }
 
-static void test_append_cost(void)
+static void bench_append_cost(void)
 {
     int games = UNDER_ASAN ? 300 : 2000;
     measure("cost_journal.h5", 1 << 30, games); /* journal only, one checkpoint at close */
@@ -711,8 +711,12 @@ static void test_append_cost(void)
     measure("cost1.h5", 1, 300);
 }
 
-int main(void)
+/* `test_h5rec --bench`: the append cost per checkpoint interval, timed; nothing asserted
+ * but that the appends succeed. Without arguments: the tests. */
+int main(int argc, char **argv)
 {
+    static const harness_test_t bench[] = {{"append cost", bench_append_cost}, {NULL, NULL}};
+    bool timing = argc == 2 && strcmp(argv[1], "--bench") == 0;
     static const harness_test_t tests[] = {
         {"round trip (empty, long, openings, unused seats)", test_round_trip},
         {"root attributes and datasets", test_attributes},
@@ -724,9 +728,8 @@ int main(void)
         {"foreign files are refused untouched", test_foreign_files},
         {"torn journal tail, stale and foreign journals", test_journal_recovery},
         {"kill -9 during appends", test_kill9},
-        {"append cost", test_append_cost},
         {NULL, NULL}};
-    int rc = harness_run("h5rec", tests);
+    int rc = timing ? harness_run("h5rec bench", bench) : harness_run("h5rec", tests);
     if (tmpdir[0]) {
         char cmd[300];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "eval/tournament.h"
-#include "games/game_agents.h"
+#include "agents/game_agents.h"
 #include "harness.h"
 #include "serve/serve.h"
 

@@ -237,7 +237,7 @@ static void test_bad_configs(void)
     const char *head = "name: x\ngames: [checkers]\n";
     char y[1024];
     snprintf(y, sizeof y, "%sagents: [random, greedy]\noutput: %%s/never.h5\ncolour: red\n", head);
-    expect_bad(y, ":5: key 'colour' is not known");
+    expect_bad(y, ":5: unknown key 'colour'");
     snprintf(y, sizeof y, "%sagents: [random, \"mcts(sims=-1)\"]\noutput: %%s/never.h5\n", head);
     expect_bad(y, ":3: key 'agents[1]'");
     snprintf(y, sizeof y, "%sagents: [random, random]\noutput: %%s/never.h5\n", head);

@@ -123,7 +123,6 @@ static int az_create(agent_t *a)
 {
     const params_t *pp = &a->params;
     const char *model = params_str(pp, "model");
-    if (model[0] == '\0') return hoyle_error(HOYLE_EINVAL, "az: model=PATH is required");
     mcts_params_t p;
     mcts_params_default(&p);
     p.select = MCTS_PUCT;
@@ -186,6 +185,7 @@ static const agent_kind_t agent_az_kind = {
     .name = "az",
     .description = "AlphaZero: PUCT search with a trained policy/value network",
     .params = az_params,
+    .caps = AGENT_CAP_CHANCE | AGENT_CAP_MODEL | AGENT_CAP_SEEDED,
     .create = az_create,
 };
 

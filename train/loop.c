@@ -25,80 +25,8 @@
 #include "train/replay.h"
 #include "train/selfplay.h"
 
-/* The schema of a training config (docs/training.md, "Config keys"); the defaults are in
- * run_defaults(). */
-static const config_key_t net_keys[] = {
-    {"blocks", CONFIG_INT, false, 0, 64, NULL, "residual blocks"},
-    {"filters", CONFIG_INT, false, 1, 1024, NULL, "channels of the tower"},
-    {"value_hidden", CONFIG_INT, false, 1, 4096, NULL, "value head hidden width"},
-    {"policy_head", CONFIG_STRING, false, 0, 0, NULL, "dense, conv or auto"},
-    {"value_head", CONFIG_STRING, false, 0, 0, NULL, "dense or pool"},
-    {"trunk", CONFIG_STRING, false, 0, 0, NULL, "conv, fc or auto"},
-    {NULL},
-};
-static const config_key_t optim_keys[] = {
-    {"kind", CONFIG_STRING, false, 0, 0, NULL, "sgd, adam or adamw"},
-    {"lr", CONFIG_DOUBLE, false, 1e-8, 10, NULL, "learning rate"},
-    {"momentum", CONFIG_DOUBLE, false, 0, 0.999, NULL, "SGD momentum"},
-    {"nesterov", CONFIG_BOOL, false, 0, 0, NULL, "SGD: Nesterov momentum"},
-    {"weight_decay", CONFIG_DOUBLE, false, 0, 1, NULL, "AdamW: decoupled weight decay"},
-    {"schedule", CONFIG_STRING, false, 0, 0, NULL, "constant, step or cosine"},
-    {"warmup_steps", CONFIG_INT, false, 0, 1e9, NULL, "linear warm-up steps"},
-    {"step_every", CONFIG_INT, false, 1, 1e9, NULL, "step: steps between decays"},
-    {"step_gamma", CONFIG_DOUBLE, false, 1e-6, 1, NULL, "step: decay factor"},
-    {"cosine_steps", CONFIG_INT, false, 1, 1e9, NULL, "cosine: its length in steps"},
-    {"min_lr", CONFIG_DOUBLE, false, 0, 10, NULL, "cosine: final learning rate"},
-    {"l2", CONFIG_DOUBLE, false, 0, 1, NULL, "L2 coefficient"},
-    {"value_weight", CONFIG_DOUBLE, false, 0, 100, NULL, "weight of the value loss"},
-    {"batch", CONFIG_INT, false, 2, 65536, NULL, "minibatch size"},
-    {NULL},
-};
-static const config_key_t replay_keys[] = {
-    {"window_samples", CONFIG_INT, false, 0, 1e12, NULL, "newest samples drawn from (0 = all)"},
-    {"window_games", CONFIG_INT, false, 0, 1e12, NULL, "newest games kept (0 = all)"},
-    {"min_samples", CONFIG_INT, false, 0, 1e12, NULL, "no training below this many"},
-    {"augment", CONFIG_BOOL, false, 0, 0, NULL, "random board symmetry per drawn sample"},
-    {"window", CONFIG_STRING, false, 0, 0, NULL, "fixed or growing (KataGo's shape)"},
-    {"window_min", CONFIG_INT, false, 1, 1e12, NULL, "growing: N0, the window's start"},
-    {"window_alpha", CONFIG_DOUBLE, false, 1e-6, 1, NULL, "growing: exponent alpha"},
-    {"window_beta", CONFIG_DOUBLE, false, 1e-6, 1, NULL, "growing: slope beta"},
-    {NULL},
-};
-static const config_key_t train_keys[] = {
-    {"generations", CONFIG_INT, false, 1, 1e9, NULL, "stop after this many generations"},
-    {"minutes", CONFIG_DOUBLE, false, 0, 1e7, NULL, "stop after this much wall time (0 = none)"},
-    {"sample_reuse", CONFIG_DOUBLE, false, 0, 1e4, NULL, "samples trained on per new sample"},
-    {"threads", CONFIG_INT, false, 1, 256, NULL, "libtorch threads"},
-    {"cache", CONFIG_INT, false, 0, 1 << 24, NULL, "network cache entries in self-play"},
-    {"heldout_games", CONFIG_INT, false, 0, 1e6, NULL,
-     "games of net 0 kept out of training for the held-out loss (0 = none)"},
-    {"stale", CONFIG_INT, false, 0, 1e6, NULL,
-     "distributed: generations an actor's net may lag behind (older samples are dropped)"},
-    {"actor_games", CONFIG_INT, false, 1, 1e6, NULL,
-     "distributed: games an actor plays per batch it sends (default selfplay.parallel)"},
-    {"keep_every", CONFIG_INT, false, 0, 1e9, NULL, "nets kept besides the newest (0 = all)"},
-    {"keep_last", CONFIG_INT, false, 1, 1e9, NULL, "newest nets always kept"},
-    {"init_from", CONFIG_STRING, false, 0, 0, NULL, "warm start: a net or run folder"},
-    {NULL},
-};
-static const config_key_t train_schema[] = {
-    {"algorithm", CONFIG_STRING, false, 0, 0, NULL, "az (this loop) or td (train/td_loop.h)"},
-    {"name", CONFIG_STRING, false, 0, 0, NULL, "run name"},
-    {"game", CONFIG_STRING, true, 0, 0, NULL, "game spec"},
-    {"output", CONFIG_STRING, true, 0, 0, NULL, "run folder"},
-    {"seed", CONFIG_INT, false, 0, 9e15, NULL, "seed of everything random"},
-    {"net", CONFIG_SECTION, false, 0, 0, net_keys, "network shape"},
-    {"optim", CONFIG_SECTION, false, 0, 0, optim_keys, "optimiser"},
-    {"selfplay", CONFIG_TABLE, false, 0, 0, NULL, "self-play parameters (train/selfplay.h)"},
-    {"replay", CONFIG_SECTION, false, 0, 0, replay_keys, "replay buffer"},
-    {"train", CONFIG_SECTION, false, 0, 0, train_keys, "loop"},
-    {"eval", CONFIG_SECTION, false, 0, 0, loop_eval_keys, "evaluation"},
-    {NULL},
-};
-
-/* The keys whose values are words, and the words in the order of their enums (tch.h). */
-static const char *const word_keys[] = {"net.policy_head", "net.value_head", "net.trunk",
-                                        "optim.kind", "optim.schedule"};
+/* The words of net.policy_head, value_head, trunk, optim.kind and schedule, in the order
+ * of their enums (tch.h) and of their rows' choices, for effective_lines(). */
 static const char *const words[][4] = {{"dense", "conv", "auto", NULL},
                                        {"dense", "pool", NULL},
                                        {"conv", "fc", "auto", NULL},
@@ -147,58 +75,178 @@ typedef struct run {
     int lock_fd;          /* the locked DIR/lock while the run holds the folder, else -1 */
 } run_t;
 
-/* The defaults of every key read into run_t (r->g and r->sp must be set: the net's shapes,
- * augmentation and eval.sims follow the game and the self-play parameters). */
+/* The schema of a training config: one row per key, with its default, range, help and the
+ * run_t field it lands in (docs/training.md's "Config keys" table is printed from these rows
+ * by `hoyle train --keys`, and tests/cli/docs_tables.sh checks it). A row without a default
+ * keeps what run_defaults() derived from the game or the self-play parameters. Adding a key
+ * is one row; code that needs no field reads it by name (config_int). */
+#define ROW_INT(k, d, lo, hi, field, text)                                                         \
+    {                                                                                              \
+        .key = k, .type = PARAM_INT, .def = d, .min = lo, .max = hi, .help = text,                 \
+        PARAM_AT(run_t, field)                                                                     \
+    }
+#define ROW_NUM(k, d, lo, hi, field, text)                                                         \
+    {                                                                                              \
+        .key = k, .type = PARAM_DOUBLE, .def = d, .min = lo, .max = hi, .help = text,              \
+        PARAM_AT(run_t, field)                                                                     \
+    }
+#define ROW_BOOL(k, d, field, text)                                                                \
+    {                                                                                              \
+        .key = k, .type = PARAM_BOOL, .def = d, .help = text, PARAM_AT(run_t, field)               \
+    }
+#define ROW_WORD(k, d, words, field, text)                                                         \
+    {                                                                                              \
+        .key = k, .type = PARAM_CHOICE, .def = d, .choices = words, .help = text,                  \
+        PARAM_AT(run_t, field)                                                                     \
+    }
+#define ROW_TEXT(k, d, field, text)                                                                \
+    {                                                                                              \
+        .key = k, .type = PARAM_STRING, .def = d, .help = text, PARAM_AT(run_t, field)             \
+    }
+
+static const param_def_t net_keys[] = {
+    ROW_INT("blocks", "2", 0, 64, net_cfg.blocks, "residual blocks (docs/tch.md)"),
+    ROW_INT("filters", "32", 1, 1024, net_cfg.filters, "channels of the tower (fc: its width)"),
+    ROW_INT("value_hidden", "64", 1, 4096, net_cfg.value_hidden, "value head hidden width"),
+    ROW_WORD("policy_head", "auto", "dense|conv|auto", heads[0],
+             "conv: P logits per square for plane-shaped actions; auto: conv where it costs no "
+             "more per forward"),
+    ROW_WORD("value_head", "dense", "dense|pool", heads[1],
+             "pool: the mean of each channel over the board"),
+    ROW_WORD("trunk", "auto", "conv|fc|auto", heads[2],
+             "fc: a linear tower on the flattened observation; auto: fc for one-row "
+             "observations when it costs no more"),
+    {NULL},
+};
+static const param_def_t optim_keys[] = {
+    ROW_WORD("kind", "adam", "sgd|adam|adamw", opt_cfg.kind, "the optimiser"),
+    ROW_NUM("lr", "0.001", 1e-8, 10, opt_cfg.lr, "learning rate"),
+    ROW_NUM("momentum", "0.9", 0, 0.999, opt_cfg.momentum, "SGD momentum"),
+    ROW_BOOL("nesterov", "false", opt_cfg.nesterov, "SGD: Nesterov momentum (needs momentum > 0)"),
+    ROW_NUM("weight_decay", "0", 0, 1, opt_cfg.weight_decay,
+            "AdamW: decoupled weight decay (must stay 0 for sgd and adam)"),
+    ROW_WORD("schedule", "constant", "constant|step|cosine", opt_cfg.schedule,
+             "learning rate by step: step = lr * step_gamma^(t / step_every), cosine = lr down "
+             "to min_lr over cosine_steps"),
+    ROW_INT("warmup_steps", "0", 0, 1e9, opt_cfg.warmup_steps, "linear warm-up steps"),
+    ROW_INT("step_every", "1000", 1, 1e9, opt_cfg.step_size, "step: steps between decays"),
+    ROW_NUM("step_gamma", "0.1", 1e-6, 1, opt_cfg.gamma, "step: decay factor"),
+    ROW_INT("cosine_steps", "100000", 1, 1e9, opt_cfg.total_steps, "cosine: its length in steps"),
+    ROW_NUM("min_lr", "0", 0, 10, opt_cfg.lr_min, "cosine: final learning rate"),
+    ROW_NUM("l2", "0.0001", 0, 1, opt_cfg.l2, "L2 coefficient"),
+    ROW_NUM("value_weight", "1", 0, 100, opt_cfg.value_weight, "weight of the value loss"),
+    ROW_INT("batch", "128", 2, 65536, batch, "minibatch size"),
+    {NULL},
+};
+static const param_def_t replay_keys[] = {
+    ROW_INT("window_samples", "100000", 0, 1e12, window_samples,
+            "newest samples drawn from (0 = all)"),
+    ROW_INT("window_games", "0", 0, 1e12, window_games, "newest games kept (0 = all)"),
+    ROW_INT("min_samples", "256", 0, 1e12, min_samples, "no training below this many"),
+    ROW_BOOL("augment", NULL, augment,
+             "random board symmetry per drawn sample (default: when the game has symmetries)"),
+    ROW_WORD("window", "fixed", "fixed|growing", growing, "the window's shape (growing: KataGo's)"),
+    ROW_INT("window_min", "250000", 1, 1e12, window_min, "growing: N0, the window's start"),
+    ROW_NUM("window_alpha", "0.75", 1e-6, 1, window_alpha, "growing: exponent alpha"),
+    ROW_NUM("window_beta", "0.4", 1e-6, 1, window_beta, "growing: slope beta"),
+    {NULL},
+};
+static const param_def_t train_keys[] = {
+    ROW_INT("generations", "1000000", 1, 1e9, generations, "stop after this many generations"),
+    ROW_NUM("minutes", "0", 0, 1e7, minutes,
+            "stop after this much wall time, summed over resumes (0 = none)"),
+    ROW_NUM("sample_reuse", "4", 0, 1e4, sample_reuse, "samples trained on per new sample"),
+    ROW_INT("threads", "2", 1, 256, threads, "libtorch threads"),
+    ROW_INT("cache", "65536", 0, 1 << 24, cache,
+            "network cache entries in self-play (split between the workers)"),
+    ROW_INT("heldout_games", "8", 0, 1e6, heldout_games,
+            "games of net 0 kept out of training for the held-out loss (0 = none)"),
+    ROW_INT("stale", "1", 0, 1e6, stale,
+            "distributed: generations an actor's net may lag behind (older samples are dropped)"),
+    ROW_INT("actor_games", NULL, 1, 1e6, actor_games,
+            "distributed: games an actor plays per batch it sends (default: selfplay.parallel)"),
+    ROW_INT("keep_every", "10", 0, 1e9, keep_every, "nets kept besides the newest (0 = all)"),
+    ROW_INT("keep_last", "3", 1, 1e9, keep_last, "newest nets always kept"),
+    ROW_TEXT("init_from", "", init_from, "warm start: a net or run folder (\"\" = none)"),
+    {NULL},
+};
+static const param_def_t sprt_keys[] = {
+    ROW_NUM("elo0", "0", -2000, 2000, eval.sprt_params.elo0, "H0: the new net is elo0 stronger"),
+    ROW_NUM("elo1", "5", -2000, 2000, eval.sprt_params.elo1, "H1: the new net is elo1 stronger"),
+    ROW_NUM("alpha", "0.05", 0, 1, eval.sprt_params.alpha, "P(accept H1 | H0)"),
+    ROW_NUM("beta", "0.05", 0, 1, eval.sprt_params.beta, "P(accept H0 | H1)"),
+    {NULL},
+};
+static const param_def_t eval_keys[] = {
+    ROW_INT("every", "5", 0, 1e9, eval.every, "generations between evaluations (0 = never)"),
+    ROW_INT("games", "100", 2, 1e6, eval.games,
+            "games per opponent (even: colour-swapped pairs; the most with sprt)"),
+    ROW_INT("sims", NULL, 1, 1e8, eval.sims, "az simulations per move (default: selfplay.sims)"),
+    ROW_INT("max_moves", "0", 0, 1e6, eval.max_moves, "whole moves before a draw (0 = rules)"),
+    ROW_TEXT("baseline", "mcts(sims=256)", eval.baseline,
+             "fixed opponent agent spec (\"\" = none)"),
+    ROW_TEXT("openings", "random:2", eval.openings, "random:K, book:PATH or none, both colours"),
+    {.key = "anchors",
+     .type = PARAM_LIST,
+     .min = 0,
+     .max = LOOP_EVAL_MAX_ANCHORS,
+     .help = "fixed opponents: agent specs or net:G (default: [net:0])"},
+    ROW_BOOL("previous", "true", eval.previous, "also play the previous evaluated net"),
+    {.key = "sprt",
+     .type = PARAM_SECTION,
+     .fields = sprt_keys,
+     .help = "given: each match stops at an SPRT decision (eval/sprt.h)"},
+    {NULL},
+};
+static const param_def_t train_schema[] = {
+    {.key = "algorithm",
+     .type = PARAM_CHOICE,
+     .def = "az",
+     .choices = "az|td|tdleaf",
+     .help = "az: this loop; td, tdleaf: train/td_loop.h (docs/td.md)"},
+    {.key = "name", .type = PARAM_STRING, .help = "run name"},
+    {.key = "game", .type = PARAM_STRING, .required = true, .help = "game spec"},
+    {.key = "output", .type = PARAM_STRING, .required = true, .help = "run folder"},
+    {.key = "seed",
+     .type = PARAM_INT,
+     .def = "1",
+     .min = 0,
+     .max = 9e15,
+     .help = "seed of everything random",
+     PARAM_AT(run_t, seed)},
+    {.key = "net", .type = PARAM_SECTION, .fields = net_keys, .help = "network shape"},
+    {.key = "optim", .type = PARAM_SECTION, .fields = optim_keys, .help = "optimiser"},
+    {.key = "selfplay",
+     .type = PARAM_TABLE,
+     .fields = selfplay_param_defs,
+     .help = "self-play parameters (`hoyle selfplay --help`), and `processes`: actor processes "
+             "the learner starts (0-64; 0 = in-process workers)"},
+    {.key = "replay", .type = PARAM_SECTION, .fields = replay_keys, .help = "replay buffer"},
+    {.key = "train", .type = PARAM_SECTION, .fields = train_keys, .help = "loop"},
+    {.key = "eval", .type = PARAM_SECTION, .fields = eval_keys, .help = "evaluation"},
+    {NULL},
+};
+
+const param_def_t *train_config_schema(void) { return train_schema; }
+
+/* What a config's rows do not set (r->g and r->sp must be set): the net's shapes, the
+ * optimiser's other settings (Adam's betas and eps, tch_opt_config_default), and the defaults
+ * that follow the game or the self-play parameters. Every other default is in its row. */
 static void run_defaults(run_t *r)
 {
-    r->seed = 1;
     r->net_cfg = (tch_net_config_t){.in_channels = r->g->obs_shape[0],
                                     .height = r->g->obs_shape[1],
                                     .width = r->g->obs_shape[2],
                                     .num_actions = r->g->num_actions,
-                                    .num_values = 1, /* the value for the player to move */
-                                    .blocks = 2,
-                                    .filters = 32,
-                                    .value_hidden = 64};
-    /* The wrapper's defaults (SGD, lr 0.02) suit a generic caller; the loop trains with Adam
-     * at 1e-3 and takes momentum, l2, value_weight, betas, eps and the (constant) schedule
-     * from tch_opt_config_default. */
+                                    .num_values = 1}; /* the value for the player to move */
     tch_opt_config_default(&r->opt_cfg);
-    r->opt_cfg.kind = TCH_OPT_ADAM;
-    r->opt_cfg.lr = 1e-3;
-    r->batch = 128;
-    r->heads[0] = LOOP_AUTO, r->heads[1] = TCH_VALUE_DENSE, r->heads[2] = LOOP_AUTO;
-    r->keep_every = 10;
-    r->keep_last = 3;
-    r->window_samples = 100000;
-    r->window_games = 0;
-    r->min_samples = 256;
     r->augment = r->g->num_symmetries > 1;
-    r->growing = false;
-    r->window_min = 250000; /* KataGo's */
-    r->window_alpha = 0.75;
-    r->window_beta = 0.4;
-    r->heldout_games = 8;
-    r->generations = 1000000;
-    r->minutes = 0;
-    r->sample_reuse = 4;
-    r->threads = 2;
-    r->cache = 65536;
-    r->stale = 1;
     r->actor_games = r->sp.parallel;
-    r->eval.every = 5;
-    r->eval.games = 100;
     r->eval.sims = (int)r->sp.search.max_sims;
-    r->eval.max_moves = 0;
-    snprintf(r->eval.baseline, sizeof r->eval.baseline, "%s", "mcts(sims=256)");
-    snprintf(r->eval.openings, sizeof r->eval.openings, "%s", "random:2");
-    r->eval.previous = true;
     r->eval.num_anchors = 1;
     snprintf(r->eval.anchors[0], sizeof r->eval.anchors[0], "%s", "net:0");
-    r->eval.sprt = false;
     sprt_params_default(&r->eval.sprt_params);
     loop_eval_search_keys(&r->sp.search, r->eval.search, sizeof r->eval.search);
-    r->eval.seed = r->seed;
 }
 
 static int load_config(run_t *r, const char *path, char *const *sets, int num_sets)
@@ -206,7 +254,7 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     char at[1400];
     int status = config_load(path, &r->cfg);
     for (int i = 0; !status && i < num_sets; i++) status = config_set(r->cfg, sets[i]);
-    if (!status) status = config_check(r->cfg, train_schema);
+    if (!status) status = config_bind(r->cfg, train_schema, NULL); /* check only */
     if (status) return HOYLE_EINVAL;
     const config_t *c = r->cfg;
     snprintf(r->dir, sizeof r->dir, "%s", config_string(c, "output", ""));
@@ -224,44 +272,18 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
             used += (size_t)snprintf(text + used, sizeof text - used, "%s%s=%s", used ? "," : "",
                                      sp->children[i]->key, sp->children[i]->value);
     loop_key_at(c, "selfplay.processes", at, sizeof at);
-    const char *procs = config_string(c, "selfplay.processes", "0");
-    char *end = NULL;
-    long long np = strtoll(procs, &end, 10);
-    if (end == procs || *end != '\0' || np < 0 || np > 64)
-        return hoyle_error(HOYLE_EINVAL, "%s: '%s' is not an integer in 0..64", at, procs);
+    static const param_def_t processes = {.key = "processes", .type = PARAM_INT, .max = 64};
+    double np = 0;
+    if (param_value(&processes, NULL, config_string(c, "selfplay.processes", "0"), at, &np))
+        return HOYLE_EINVAL;
     r->processes = (int)np;
     loop_key_at(c, "selfplay", at, sizeof at);
     if (used >= sizeof text) return hoyle_error(HOYLE_EINVAL, "%s: too long", at);
     if (selfplay_params_parse(text, &r->sp, r->sp_canon, sizeof r->sp_canon))
         return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
     run_defaults(r);
-    r->seed = (uint64_t)config_int(c, "seed", (long long)r->seed);
-    r->net_cfg.blocks = (int)config_int(c, "net.blocks", r->net_cfg.blocks);
-    r->net_cfg.filters = (int)config_int(c, "net.filters", r->net_cfg.filters);
-    r->net_cfg.value_hidden = (int)config_int(c, "net.value_hidden", r->net_cfg.value_hidden);
-    int *word_out[] = {&r->heads[0], &r->heads[1], &r->heads[2], &r->opt_cfg.kind,
-                       &r->opt_cfg.schedule};
-    for (int k = 0; k < 5; k++) {
-        loop_key_at(c, word_keys[k], at, sizeof at);
-        const char *w = config_string(c, word_keys[k], words[k][*word_out[k]]);
-        if (loop_pick_word(at, w, words[k], word_out[k])) return HOYLE_EINVAL;
-    }
+    if (config_bind(c, train_schema, r)) return HOYLE_EINVAL; /* every row lands */
     loop_resolve_net(r->g, r->heads[0], r->heads[1], r->heads[2], &r->net_cfg);
-    r->opt_cfg.nesterov = config_bool(c, "optim.nesterov", r->opt_cfg.nesterov);
-    r->opt_cfg.weight_decay = config_double(c, "optim.weight_decay", r->opt_cfg.weight_decay);
-    r->opt_cfg.warmup_steps = (int)config_int(c, "optim.warmup_steps", r->opt_cfg.warmup_steps);
-    r->opt_cfg.step_size = (int)config_int(c, "optim.step_every", r->opt_cfg.step_size);
-    r->opt_cfg.gamma = config_double(c, "optim.step_gamma", r->opt_cfg.gamma);
-    r->opt_cfg.total_steps = (int)config_int(c, "optim.cosine_steps", r->opt_cfg.total_steps);
-    r->opt_cfg.lr_min = config_double(c, "optim.min_lr", r->opt_cfg.lr_min);
-    r->keep_every = (int)config_int(c, "train.keep_every", r->keep_every);
-    r->keep_last = (int)config_int(c, "train.keep_last", r->keep_last);
-    snprintf(r->init_from, sizeof r->init_from, "%s", config_string(c, "train.init_from", ""));
-    r->opt_cfg.lr = config_double(c, "optim.lr", r->opt_cfg.lr);
-    r->opt_cfg.momentum = config_double(c, "optim.momentum", r->opt_cfg.momentum);
-    r->opt_cfg.l2 = config_double(c, "optim.l2", r->opt_cfg.l2);
-    r->opt_cfg.value_weight = config_double(c, "optim.value_weight", r->opt_cfg.value_weight);
-    r->batch = (int)config_int(c, "optim.batch", r->batch);
     loop_key_at(c, "optim", at, sizeof at); /* the combination: nesterov, weight decay, cosine */
     tch_opt_config_t probe = r->opt_cfg;
     if (probe.schedule == TCH_LR_COSINE && probe.lr_min > probe.lr)
@@ -272,27 +294,12 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     if (probe.weight_decay > 0 && probe.kind != TCH_OPT_ADAMW)
         return hoyle_error(HOYLE_EINVAL, "%s: weight_decay needs kind adamw (sgd and adam: l2)",
                            at);
-    r->window_samples = config_int(c, "replay.window_samples", r->window_samples);
-    r->window_games = config_int(c, "replay.window_games", r->window_games);
-    r->min_samples = config_int(c, "replay.min_samples", r->min_samples);
-    r->augment = config_bool(c, "replay.augment", r->augment);
-    const char *window = config_string(c, "replay.window", r->growing ? "growing" : "fixed");
-    loop_key_at(c, "replay.window", at, sizeof at);
-    if (strcmp(window, "fixed") != 0 && strcmp(window, "growing") != 0)
-        return hoyle_error(HOYLE_EINVAL, "%s: '%s' is not fixed or growing", at, window);
-    r->growing = strcmp(window, "growing") == 0;
-    r->window_min = config_int(c, "replay.window_min", r->window_min);
-    r->window_alpha = config_double(c, "replay.window_alpha", r->window_alpha);
-    r->window_beta = config_double(c, "replay.window_beta", r->window_beta);
-    r->heldout_games = (int)config_int(c, "train.heldout_games", r->heldout_games);
-    r->generations = config_int(c, "train.generations", r->generations);
-    r->minutes = config_double(c, "train.minutes", r->minutes);
-    r->sample_reuse = config_double(c, "train.sample_reuse", r->sample_reuse);
-    r->threads = (int)config_int(c, "train.threads", r->threads);
-    r->cache = (int)config_int(c, "train.cache", r->cache);
-    r->stale = (int)config_int(c, "train.stale", r->stale);
-    r->actor_games = (int)config_int(c, "train.actor_games", r->actor_games);
-    loop_eval_read(c, &r->eval);
+    config_node_t *const *items = NULL;
+    if (config_find(c, "eval.anchors"))
+        r->eval.num_anchors = config_strings(c, "eval.anchors", &items);
+    for (int i = 0; items && i < r->eval.num_anchors; i++)
+        snprintf(r->eval.anchors[i], sizeof r->eval.anchors[i], "%s", items[i]->value);
+    r->eval.sprt = config_find(c, "eval.sprt") != NULL;
     r->eval.seed = r->seed;
     /* config.yaml and the shards record the effective config, overrides included */
     return config_dump(c, &r->config_text) ? HOYLE_ENOMEM : HOYLE_OK;

@@ -76,6 +76,10 @@ typedef struct train_actor_io {
                   const char *agent, const char *config);
 } train_actor_io_t;
 
+/* The settings schema of a training config (core/spec.h rows, sections for net, optim,
+ * replay, train and eval): `hoyle train --keys` prints it, docs/training.md's table is it. */
+const struct param_def *train_config_schema(void);
+
 /* Run (or resume) the loop of the YAML config at `path` with --set overrides
  * sets[0..num_sets). Progress lines go to `progress` (may be NULL).
  * HOYLE_EINVAL for a bad config (message names file:line: key), other

@@ -139,9 +139,6 @@ int loop_evaluate(const game_t *g, const char *dir, const loop_eval_cfg_t *cfg, 
 
 /* ---- loop_learn.c: learning options ---- */
 
-/* `value` is words[i] (a NULL-terminated list): *out = i; else HOYLE_EINVAL "AT: 'value' is
- * not one of a, b, c". */
-int loop_pick_word(const char *at, const char *value, const char *const *words, int *out);
 #define LOOP_AUTO 2 /* net.policy_head and net.trunk: the word after the two kinds */
 /* Set c's head and trunk fields (its shapes and sizes already set) from the config's choice:
  * a tch_policy_head_t / tch_value_head_t / tch_trunk_t, or LOOP_AUTO (policy, trunk). A conv

@@ -11,22 +11,6 @@
 
 #include "train/loop_internal.h"
 
-int loop_pick_word(const char *at, const char *value, const char *const *words, int *out)
-{
-    char list[256] = "";
-    size_t used = 0;
-    for (int i = 0; words[i]; i++) {
-        if (strcmp(value, words[i]) == 0) {
-            *out = i;
-            return HOYLE_OK;
-        }
-        if (used < sizeof list)
-            used +=
-                (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", words[i]);
-    }
-    return hoyle_error(HOYLE_EINVAL, "%s: '%s' is not one of %s", at, value, list);
-}
-
 /* Multiply-accumulates of one position's forward pass (batch norm, ReLU and pooling left out:
  * they are linear in the activations and the same order for every layout compared here). */
 int64_t loop_net_macs(const tch_net_config_t *c)

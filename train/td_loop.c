@@ -90,8 +90,13 @@ int train_config_algorithm(const char *path, char *const *sets, int num_sets, in
     const char *a = status ? "" : config_string(c, "algorithm", "az");
     char at[1400];
     if (!status) loop_key_at(c, "algorithm", at, sizeof at);
-    static const char *const names[] = {"az", "td", "tdleaf", NULL};
-    if (!status) status = loop_pick_word(at, a, names, algorithm);
+    static const char *const names[] = {"az", "td", "tdleaf"};
+    int found = -1;
+    for (int i = 0; !status && i < 3; i++)
+        if (strcmp(a, names[i]) == 0) found = i;
+    if (!status && found < 0)
+        status = hoyle_error(HOYLE_EINVAL, "%s: '%s' is not one of az, td, tdleaf", at, a);
+    if (!status) *algorithm = found;
     config_free(c);
     return status ? HOYLE_EINVAL : HOYLE_OK;
 }

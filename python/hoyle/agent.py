@@ -18,7 +18,7 @@ U64 = 2**64
 
 class Agent:
     """An agent made from a spec ("mcts(sims=800)", "alphabeta(depth=6)",
-    "random", "az(model=FILE.pt)" when the build has libtorch) for `game`.
+    "random", "az(model=...)" when the build has libtorch) for `game`.
 
     It keeps the game it has observed: act() with no state asks about that
     position, observe(action) advances it. Pass a state to act() or

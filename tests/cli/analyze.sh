@@ -2,7 +2,7 @@
 # CLI test of `hoyle analyze`: usage errors, table and JSON output.
 set -u
 H="$1"
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 "$H" analyze --help >/dev/null || fail "--help"
 "$H" analyze >/dev/null 2>&1; [ $? -eq 2 ] || fail "no game should exit 2"

@@ -4,7 +4,7 @@
 # the gnubg agent's errors (the live gnubg checks are tests/test_bg_gnubg.c).
 set -u
 H="$1"
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 out=$("$H" show backgammon --position "4HPwATDgc/ABMA:X:31:t1") || fail "show"
 echo "$out" | grep -q "X to play 31" || fail "dice not shown: $out"

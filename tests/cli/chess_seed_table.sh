@@ -10,7 +10,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail() { echo "chess_seed_table.sh: FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 cd "$root"
 "$hoyle" tournament configs/tournament/chess_seed_openings.yaml --quiet \

@@ -8,7 +8,7 @@
 set -u
 H=$1
 data=$2
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 nodes() { "$H" perft "$1" "$2" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["nodes"])'; }
 
 depth=5

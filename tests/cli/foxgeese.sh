@@ -4,7 +4,7 @@
 # mcts and alphabeta on both sides (`play`, `match`).
 set -u
 H="$1"
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 out=$("$H" show foxgeese --moves "11-18;17-16;6-11") || fail "show with the seed's moves"
 echo "$out" | grep -q "position: ggg/gg./ggggggg/ggf.ggg/......./.../... f 0" ||

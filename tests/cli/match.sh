@@ -2,7 +2,7 @@
 # CLI test of `hoyle match`: usage errors, JSON output, seeded repeat.
 set -u
 H="$1"
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 "$H" match --help >/dev/null || fail "--help"
 "$H" match checkers random >/dev/null 2>&1; [ $? -eq 2 ] || fail "missing B should exit 2"

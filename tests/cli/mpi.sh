@@ -33,7 +33,7 @@ export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 dir=$(mktemp -d)
 trap 'pkill -9 -f "$dir/" 2>/dev/null || true; rm -rf "$dir"' EXIT
-fail() { echo "mpi.sh: FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 mpi() { timeout 300 mpirun -np "$1" --oversubscribe "${@:2}"; }
 dump() { "$python" "$here/../check_tournament_h5.py" --dump "$1"; }
 count() {  # games in a record file (and its journal); 0 when there is none

@@ -67,10 +67,11 @@ bad selfplay "--cache: '2k' is not a non-negative integer" gobang --cache 2k
 
 # out of range
 bad random "--games: 0 is less than 1" gobang --games 0
-bad match "--games: 0 is not in [1, 1000000]" gobang random random --games 0
-bad sprt "--max-pairs: 0 is not in [1, 10000000]" gobang random random --max-pairs 0
-bad sprt "--max-moves: 2000000 is not in [0, 1000000]" gobang random random --max-moves 2000000
-bad elo "--bootstrap: 100001 is not in [0, 100000]" x.h5 --bootstrap 100001
+bad random "unknown option '--gmaes' (did you mean '--games'? try --help)" gobang --gmaes 3
+bad match "--games: 0 is out of range [1, 1000000]" gobang random random --games 0
+bad sprt "--max-pairs: 0 is out of range [1, 10000000]" gobang random random --max-pairs 0
+bad sprt "--max-moves: 2000000 is out of range [0, 1000000]" gobang random random --max-moves 2000000
+bad elo "--bootstrap: 100001 is out of range [0, 100000]" x.h5 --bootstrap 100001
 
 # positional counts
 bad games "unexpected argument 'extra'" extra

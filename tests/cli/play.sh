@@ -4,7 +4,7 @@
 # and end of input stops cleanly.
 set -u
 H="$1"
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 tmp=$(mktemp)
 
 "$H" play --help >/dev/null || fail "--help"

@@ -13,7 +13,7 @@ hoyle=$1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail() { echo "progress.sh: FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 eta='[0-9]+/[0-9]+ [a-z]+, [0-9.]+ [a-z]+/s, ETA [0-9]+:[0-9][0-9]'
 
 # 1. plain lines

@@ -8,7 +8,7 @@ set -euo pipefail
 hoyle=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail() { echo "selfplay_output.sh: FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 game="gobang(board=5,men=0)"
 # a tournament record to protect
 cat >"$dir/t.yaml" <<YAML

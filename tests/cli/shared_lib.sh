@@ -12,7 +12,7 @@ set -euo pipefail
 so=$1 build=$2 src=$3
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail() { echo "shared_lib.sh: FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 # ---- 1. the exported names are the list ----
 # type A is the version node (HOYLE_0), not a symbol of the API

@@ -11,7 +11,7 @@
 # Usage: sprt.sh HOYLE_BINARY
 set -u
 H="$1"
-fail() { echo "sprt.sh: FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { echo "sprt.sh: python3 is required"; exit 1; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

@@ -11,7 +11,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 unset HOYLE_TORCH_MODULE
-fail() { echo "torch_module.sh: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 expect_one_line() { # RC_FILE ERR_FILE TEXT
   local rc; rc=$(cat "$1")
   [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ] || { cat "$2" >&2; fail "exit $rc, wanted 1 or 2"; }

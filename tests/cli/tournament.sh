@@ -26,7 +26,7 @@ if [ -z "$python" ]; then
 fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail() { echo "tournament.sh: FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 cat >"$dir/tiny.yaml" <<EOF
 name: tiny
@@ -107,7 +107,7 @@ expect_usage() {  # expect_usage PATTERN CMD...
 }
 sed 's/^games_per_opening: 1/games_per_opening: 1\ncolour: blue/' "$dir/tiny.yaml" >"$dir/bad1.yaml"
 sed -i "s|output: .*|output: $dir/bad.h5|" "$dir/bad1.yaml"
-expect_usage "bad1.yaml:8: key 'colour' is not known" "$hoyle" tournament "$dir/bad1.yaml"
+expect_usage "bad1.yaml:8: unknown key 'colour'" "$hoyle" tournament "$dir/bad1.yaml"
 sed 's/^agents: .*/agents: [random, "mcts(simz=3)"]/' "$dir/tiny.yaml" | sed "s|output: .*|output: $dir/bad.h5|" >"$dir/bad2.yaml"
 expect_usage "bad2.yaml:3: key 'agents\[1\]'" "$hoyle" tournament "$dir/bad2.yaml"
 expect_usage "key 'openings.checkers'" "$hoyle" tournament "$dir/bad2.yaml" --set "agents=[random, greedy]" --set "openings.checkers=book:/nonexistent.txt"

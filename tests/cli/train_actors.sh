@@ -19,7 +19,7 @@ done
 [ -n "$python" ] || { echo "train_actors.sh: python3 with h5py is required" >&2; exit 1; }
 dir=$(mktemp -d)
 trap 'pkill -9 -f "$dir/" 2>/dev/null || true; rm -rf "$dir"' EXIT
-fail() { echo "train_actors.sh: FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 cfg=$root/configs/train/tiny.yaml
 if "$hoyle" selfplay checkers --model "$dir/none.pt" 2>&1 | grep "needs a build with libtorch" >/dev/null; then
   echo "train_actors.sh: no libtorch, skipped"; exit 77

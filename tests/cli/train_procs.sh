@@ -14,7 +14,7 @@
 set -euo pipefail
 hoyle=$1
 cfg=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/configs/train/tiny.yaml
-fail() { echo "train_procs.sh: FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 if "$hoyle" selfplay checkers --model /nonexistent.pt 2>&1 | grep "needs a build with libtorch" >/dev/null; then
   echo "train_procs.sh: no libtorch, skipped"; exit 77
 fi

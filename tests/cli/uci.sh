@@ -18,7 +18,7 @@ set -u
 H=$1
 data=$2
 dir=$(mktemp -d)
-fail() { echo "uci.sh: FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 find_prog() { # the program's path, searching $PATH and /usr/games (Debian's place)
   command -v "$1" 2>/dev/null || { [ -x "/usr/games/$1" ] && echo "/usr/games/$1"; }
 }

@@ -1,7 +1,7 @@
-/* game_agents.c — the table of agent kinds that live beside their games
- * (game_agents.h) and their registration. Adding one: its file in the game's
- * folder, one line in game_agent_kinds[]. */
-#include "games/game_agents.h"
+/* game_agents.c — the table of agent kinds over a game's own code
+ * (game_agents.h) and their registration. Adding one: its agent_*.c file
+ * here, one line in game_agent_kinds[]. */
+#include "agents/game_agents.h"
 
 #include "mcts/agent_kind.h"
 

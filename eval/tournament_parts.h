@@ -1,4 +1,5 @@
-/* tournament_internal.h — the two halves of a tournament run, for the transports that drive them:
+/* tournament_parts.h — the two halves of a tournament run, the public seam for the transports
+ * that drive them (eval/ and dist/):
  * the runner (the schedule, the record file, the jobs still to play, progress) and the player
  * (agents kept across games, one game per job).
  *
@@ -8,8 +9,8 @@
  * invariant (a subset of the schedule, each job at most once) does not depend on the transport.
  * Thread-safety: every tour_runner_* call may be made from any thread (one mutex); a player is
  * used by one thread at a time. */
-#ifndef HOYLE_EVAL_TOURNAMENT_INTERNAL_H
-#define HOYLE_EVAL_TOURNAMENT_INTERNAL_H
+#ifndef HOYLE_EVAL_TOURNAMENT_PARTS_H
+#define HOYLE_EVAL_TOURNAMENT_PARTS_H
 
 #include <stdio.h>
 
