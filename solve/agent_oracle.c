@@ -94,6 +94,7 @@ const agent_kind_t agent_oracle_kind = {
     .name = "oracle",
     .description = "perfect play from endgame tables (refuses outside them)",
     .params = oracle_params,
+    .caps = AGENT_CAP_TWO_PLAYER,
     .create = oracle_create,
 };
 

@@ -229,6 +229,11 @@ int td_model_path(const char *model, char *path, size_t cap)
     if (bare && (size_t)snprintf(path, cap, "models/%s.td", model) < cap && stat(path, &st) == 0)
         return HOYLE_OK;
     if (bare && exe_models(model, path, cap)) return HOYLE_OK;
+#ifdef HOYLE_MODELS_DIR /* the checkout this hoyle was built from (train/CMakeLists.txt) */
+    if (bare && (size_t)snprintf(path, cap, "%s/%s.td", HOYLE_MODELS_DIR, model) < cap &&
+        stat(path, &st) == 0)
+        return HOYLE_OK;
+#endif
     return hoyle_error(HOYLE_EINVAL,
                        bare ? "td: no model '%s' (no such file, and no shipped model of that name "
                               "in $HOYLE_MODELS or models/)"
@@ -298,6 +303,7 @@ static const agent_kind_t agent_td_kind = {
     .name = "td",
     .description = "a TD(lambda)-trained value net choosing whole moves, optional look-ahead",
     .params = td_params,
+    .caps = AGENT_CAP_CHANCE | AGENT_CAP_TWO_PLAYER | AGENT_CAP_MODEL,
     .create = td_create_vt,
 };
 
