@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Every shipped model under models/ (models/README.md) loads by its name, from the checkout and
-# from another folder (the lookup of train/agent_td.h), for its own game, and plays legal games;
-# for another game it is refused in one line with exit 2. Fails when models/ has none.
+# Every shipped model under models/ (models/README.md) plays legal games of its own game: the TD
+# nets by name, from the checkout and from another folder (the lookup of train/agent_td.h), the
+# learned evaluation weights as alphabeta(eval=FILE); for another game each is refused in one
+# line with exit 2. Fails when models/ has none.
 # Usage: models.sh HOYLE_BINARY DATA_DIR
 set -euo pipefail
 hoyle=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -31,6 +32,23 @@ for f in "$root"/models/*.td; do
   set -e
   [ "$rc" -eq 2 ] && [ "$(wc -l <"$dir/err")" -eq 1 ] && grep -q "not for" "$dir/err" ||
     fail "$name for $other: rc $rc: $(cat "$dir/err")"
+  n=$((n + 1))
+done
+# learned evaluation weights (TDLeaf): alphabeta(eval=models/NAME.eval)
+for f in "$root"/models/*.eval; do
+  [ -e "$f" ] || continue
+  name=$(basename "$f")
+  game=$(sed -n 2p "$f" | sed 's/^game //')
+  grep -q "| \`$name\` |" "$root/models/README.md" || fail "$name has no row in models/README.md"
+  (cd "$dir" && "$hoyle" match "$game" "alphabeta(depth=2,eval=$f)" random --games 2 --seed 3 \
+    --json) >"$dir/e.json" 2>"$dir/e.err" || fail "$name: match failed: $(cat "$dir/e.err")"
+  grep -q '"games":2' "$dir/e.json" || fail "$name: $(cat "$dir/e.json")"
+  ! grep -qi forfeit "$dir/e.err" || fail "$name: a forfeit: $(cat "$dir/e.err")"
+  set +e
+  "$hoyle" match chess "alphabeta(depth=1,eval=$f)" random --games 2 >/dev/null 2>"$dir/err"
+  rc=$?
+  set -e
+  [ "$rc" -eq 2 ] && grep -q "not for" "$dir/err" || fail "$name for chess: rc $rc: $(cat "$dir/err")"
   n=$((n + 1))
 done
 [ "$n" -gt 0 ] || fail "no shipped model in models/"
