@@ -12,7 +12,8 @@
 
 static const char help[] =
     "usage: hoyle serve [--port 8080] [--data DIR] [--bind 127.0.0.1] [--max-games 64]\n"
-    "                   [--think-ms 1000] [--max-think-ms 10000] [--web DIR]\n\n"
+    "                   [--think-ms 1000] [--max-think-ms 10000] [--request-timeout-s 10]\n"
+    "                   [--max-per-client 16] [--tree-budget-mb 2048] [--web DIR]\n\n"
     "Serve the page (plain HTML/CSS/JavaScript from web/) and its JSON API\n"
     "(docs/serve.md) on http://BIND:PORT/: play any game against any agent,\n"
     "replay stored games, see ratings and training curves. --data DIR (default\n"
@@ -22,7 +23,12 @@ static const char help[] =
     "(idle ones are dropped after 30 minutes) and one agent search per game,\n"
     "each at most --max-think-ms. An agent whose spec sets no limit of its\n"
     "own (sims, depth, nodes, time_ms: 'mcts', 'alphabeta') thinks --think-ms\n"
-    "a move. The page's folder: --web DIR, else the\n"
+    "a move. A connection that sends nothing for\n"
+    "--request-timeout-s seconds (an unfinished request, an idle one) is\n"
+    "closed; one client address holds at most --max-per-client connections.\n"
+    "The games' searches share --tree-budget-mb MiB (a game a quarter of it\n"
+    "at most): past it a new game gets 503 until one ends.\n"
+    "The page's folder: --web DIR, else the\n"
     "source tree's web/ (built in), else the installed share/hoyle/web.\n"
     "Stop with Ctrl-C.\n";
 
@@ -39,6 +45,8 @@ static bool has_index(const char *dir)
 int cmd_serve(int argc, char **argv)
 {
     int port = 8080, max_games = 64, max_think_ms = 10000, think_ms = 1000;
+    int request_timeout_s = SERVE_REQUEST_TIMEOUT_S, max_per_client = SERVE_MAX_PER_CLIENT;
+    int tree_budget_mb = SERVE_TREE_BUDGET_MB;
     const char *data = ".", *bind = "127.0.0.1", *web = NULL;
     const cli_opt_t opts[] = {
         CLI_OPT_RANGE("--port", CLI_INT, &port, "P", "port to listen on (0 = any free one)", 0,
@@ -54,6 +62,12 @@ int cmd_serve(int argc, char **argv)
                       3600 * 1000),
         CLI_OPT_RANGE("--max-think-ms", CLI_INT, &max_think_ms, "MS",
                       "longest agent search (default 10000)", 1, 3600 * 1000),
+        CLI_OPT_RANGE("--request-timeout-s", CLI_INT, &request_timeout_s, "S",
+                      "close a connection silent this long (default 10)", 1, 3600),
+        CLI_OPT_RANGE("--max-per-client", CLI_INT, &max_per_client, "N",
+                      "connections per client address (default 16)", 1, 100000),
+        CLI_OPT_RANGE("--tree-budget-mb", CLI_INT, &tree_budget_mb, "MB",
+                      "search memory of all games (default 2048)", 16, 1 << 20),
         CLI_OPT("--web", CLI_STRING, &web, "DIR", "the page's folder (default: see above)"),
         CLI_OPT_END,
     };
@@ -94,6 +108,9 @@ int cmd_serve(int argc, char **argv)
                       .max_games = max_games,
                       .max_think_ms = max_think_ms,
                       .think_ms = think_ms,
+                      .request_timeout_s = request_timeout_s,
+                      .max_per_client = max_per_client,
+                      .tree_budget_mb = tree_budget_mb,
                       .mpi = dist_mpi_built()};
 #ifdef HOYLE_TORCH
     o.torch = true;

@@ -146,7 +146,18 @@ int elo_report_table(FILE *f, const elo_result_t *r)
     fprintf(f, "advantage %.1f +/- %.1f, drawelo %.1f +/- %.1f (%g%% intervals%s)\n", r->advantage,
             z * r->advantage_se, r->drawelo, z * r->drawelo_se, 100 * r->confidence,
             r->boot_lo ? "; +/- columns from the bootstrap" : "");
+    char scale[300];
+    elo_scale_text(r, scale, sizeof scale);
+    fprintf(f, "Elo scale: %s (BayesElo model; only differences mean anything)\n", scale);
     return finish(f, order);
+}
+
+void elo_scale_text(const elo_result_t *r, char *out, size_t cap)
+{
+    if (r->anchor >= 0)
+        snprintf(out, cap, "anchor '%s' held at %.0f", r->names[r->anchor], r->rating[r->anchor]);
+    else
+        snprintf(out, cap, "mean 0 over these %d players", r->n);
 }
 
 /* LOS[i][j] = P(r_i > r_j) under the fit's normal approximation (elo.h),
@@ -317,6 +328,10 @@ int elo_report_json(FILE *f, const elo_result_t *r)
         json_str(f, r->names[r->anchor]);
     else
         fputs("null", f);
+    char scale[300];
+    elo_scale_text(r, scale, sizeof scale);
+    fputs(", \"scale\": ", f);
+    json_str(f, scale);
     fputs(", \"log_likelihood\": ", f);
     json_num(f, r->log_likelihood);
     fprintf(

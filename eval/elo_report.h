@@ -15,8 +15,14 @@
  *   Rank Name Elo + - games score oppo draws
  * "+"/"-" are the distances to the interval bounds: the bootstrap percentile
  * bounds when the result has them, else z * se. A footer line gives the
- * advantage and drawelo with their intervals. */
+ * advantage and drawelo with their intervals, a second the scale (see
+ * elo_scale_text). */
 int elo_report_table(FILE *f, const elo_result_t *r);
+
+/* The one Elo convention, in words, for every table and JSON object that
+ * shows ratings (docs/ratings.md, "Scale"): "mean 0 over these N players"
+ * or "anchor 'NAME' held at R" (the tournament config's `anchor`, --anchor). */
+void elo_scale_text(const elo_result_t *r, char *out, size_t cap);
 
 /* Likelihood of superiority, BayesElo's `los`: row i, column j is
  * 100 * P(r_i > r_j), rounded; columns numbered by rank. */

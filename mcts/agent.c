@@ -238,6 +238,11 @@ void agent_free(agent_t *a)
     free(a);
 }
 
+size_t agent_memory_bytes(const agent_t *a)
+{
+    return a && a->vt && a->vt->memory_bytes ? a->vt->memory_bytes(a) : 0;
+}
+
 const char *agent_spec(const agent_t *a) { return a->spec; }
 const agent_info_t *agent_info(const agent_t *a) { return &a->info; }
 int agent_is_human(const agent_t *a) { return a->kind->human; }

@@ -21,6 +21,7 @@
 #define HOYLE_MCTS_AGENT_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "games/game.h"
@@ -70,6 +71,12 @@ void agent_reset(agent_t *a);
 
 /* x_free(NULL) is a no-op. */
 void agent_free(agent_t *a);
+
+/* Bytes the agent holds for its search (the MCTS tree arena and its
+ * scratch, sized at create and kept for tree reuse), for servers that keep
+ * a budget of them (hoyle serve, docs/serve.md "Memory"); 0 for kinds that
+ * hold little (random, greedy, human) or do not say. */
+size_t agent_memory_bytes(const agent_t *a);
 
 /* The canonical spec, every parameter spelled out. */
 const char *agent_spec(const agent_t *a);

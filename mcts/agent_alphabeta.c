@@ -98,7 +98,15 @@ static int alphabeta_reseed(agent_t *a)
     return HOYLE_OK;
 }
 
+/* The transposition table dominates: tt_mb as asked (ab_create rounds the
+ * entry count down, so this is an upper bound). */
+static size_t alphabeta_memory_bytes(const agent_t *a)
+{
+    return (size_t)params_int(&a->params, "tt_mb") << 20;
+}
+
 static const agent_vt_t alphabeta_vt = {.act = alphabeta_act,
+                                        .memory_bytes = alphabeta_memory_bytes,
                                         .reset = alphabeta_reset,
                                         .destroy = alphabeta_destroy,
                                         .reseed = alphabeta_reseed,

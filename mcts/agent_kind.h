@@ -28,6 +28,8 @@ typedef struct agent_vt {
     /* agent_set_limits (agent.h): NULL limits = the spec's own. NULL slot =
      * HOYLE_EUNSUP. */
     int (*limits)(agent_t *a, const agent_limits_t *limits);
+    /* agent_memory_bytes (agent.h); NULL = 0. */
+    size_t (*memory_bytes)(const agent_t *a);
 } agent_vt_t;
 
 /* A free-form key of a kind with an option_prefix (below): the key with the

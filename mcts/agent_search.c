@@ -103,7 +103,14 @@ static int search_limits(agent_t *a, const agent_limits_t *l)
     return mcts_set_limits(sa->m, l->nodes, l->time_ms, l->stop);
 }
 
+static size_t search_memory_bytes(const agent_t *a)
+{
+    const search_agent_t *sa = a->impl;
+    return sizeof *sa + mcts_memory_bytes(sa->m);
+}
+
 static const agent_vt_t search_vt = {.act = search_act,
+                                     .memory_bytes = search_memory_bytes,
                                      .observe = search_observe,
                                      .reset = search_reset,
                                      .reseed = search_reseed,

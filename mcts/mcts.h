@@ -144,6 +144,9 @@ typedef struct mcts mcts_t;
  * *out is freed with mcts_free(). */
 int mcts_create(const game_t *g, const mcts_params_t *params, evaluator_t *eval, mcts_t **out);
 void mcts_free(mcts_t *m);
+/* Bytes allocated by mcts_create for this searcher: the node arena (max_nodes
+ * nodes, allocated whole, filled as the search grows) and its scratch. */
+size_t mcts_memory_bytes(const mcts_t *m);
 
 /* Search from `state` (a decision state: not terminal, not chance). The tree
  * is reused when `state` is the current root (after mcts_advance()).

@@ -95,6 +95,21 @@ int mcts_create(const game_t *g, const mcts_params_t *params_in, evaluator_t *ev
     return HOYLE_OK;
 }
 
+size_t mcts_memory_bytes(const mcts_t *m)
+{
+    const game_t *g = m->g;
+    size_t batch = (size_t)m->p.batch;
+    size_t nl =
+        (size_t)(g->max_legal > g->max_chance_outcomes ? g->max_legal : g->max_chance_outcomes);
+    int depth = m->p.prove > m->p.threats ? m->p.prove : m->p.threats;
+    size_t levels = depth > 0 ? (size_t)depth + 2 : 0;
+    return sizeof *m + sizeof *m->nodes * m->p.max_nodes + g->state_size * (2 + batch + levels) +
+           batch * ((size_t)m->path_cap * sizeof *m->slot_paths +
+                    (size_t)g->num_players * sizeof *m->values +
+                    (size_t)g->num_actions * sizeof *m->priors) +
+           nl * 16 * sizeof(double) + levels * 3 * (size_t)g->max_legal * sizeof(int);
+}
+
 void mcts_free(mcts_t *m)
 {
     if (m == NULL) return;

@@ -18,6 +18,7 @@
 #include "data/h5attr.h"
 #include "data/h5rec.h"
 #include "eval/elo.h"
+#include "eval/elo_report.h"
 #include "eval/tournament_results.h"
 #include "games/game.h"
 #include "serve/serve_internal.h"
@@ -430,6 +431,9 @@ static void write_ratings(json_t *j, const tres_set_t *set, const elo_result_t *
             int t = order[k];
             order[k] = order[k - 1], order[k - 1] = t;
         }
+    char scale[300];
+    elo_scale_text(r, scale, sizeof scale);
+    json_str(j, "scale", scale); /* the one Elo convention (docs/ratings.md, "Scale") */
     json_open(j, "ratings", '[');
     for (int i = 0; i < n; i++) {
         int p = order[i];

@@ -465,6 +465,9 @@ int serve_start(const serve_opts_t *opts, serve_t **out)
     if (s->opts.max_think_ms <= 0) s->opts.max_think_ms = 10000;
     if (s->opts.think_ms <= 0) s->opts.think_ms = 1000;
     if (s->opts.think_ms > s->opts.max_think_ms) s->opts.think_ms = s->opts.max_think_ms;
+    if (s->opts.request_timeout_s <= 0) s->opts.request_timeout_s = SERVE_REQUEST_TIMEOUT_S;
+    if (s->opts.max_per_client <= 0) s->opts.max_per_client = SERVE_MAX_PER_CLIENT;
+    if (s->opts.tree_budget_mb <= 0) s->opts.tree_budget_mb = SERVE_TREE_BUDGET_MB;
     pthread_mutex_init(&s->lock, NULL);
     pthread_mutex_init(&s->h5_lock, NULL);
     atomic_init(&s->stopping, 0);
@@ -494,13 +497,14 @@ int serve_start(const serve_opts_t *opts, serve_t **out)
         rc = HOYLE_EINVAL;
         goto fail;
     }
-    s->daemon =
-        MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
-                             MHD_USE_POLL | MHD_USE_ERROR_LOG,
-                         (uint16_t)opts->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR,
-                         (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-                         MHD_OPTION_CONNECTION_LIMIT, (unsigned)(s->opts.max_games * 4 + 16),
-                         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120, MHD_OPTION_END);
+    s->daemon = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL |
+            MHD_USE_ERROR_LOG,
+        (uint16_t)opts->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR,
+        (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)(s->opts.max_games * 4 + 16),
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)s->opts.max_per_client,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)s->opts.request_timeout_s, MHD_OPTION_END);
     if (s->daemon == NULL) {
         rc = hoyle_error(HOYLE_EIO, "cannot listen on %s:%d: %s", s->bind, opts->port,
                          errno ? strerror(errno) : "libmicrohttpd refused");

@@ -30,6 +30,7 @@ struct serve {
     int num_games;
     unsigned long next_id;
     pthread_mutex_t h5_lock; /* the Debian HDF5 is not thread-safe: one HDF5 user at a time */
+    size_t tree_bytes;       /* agent_memory_bytes of the games in the table (under `lock`) */
 };
 
 typedef struct serve_req {

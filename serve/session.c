@@ -54,9 +54,11 @@ struct session {
     int *scratch;    /* max(max_legal, max_chance_outcomes, GAME_MAX_CHAIN) */
     double *probs;
     pthread_mutex_t mu;
-    int refs;  /* requests holding it (the server's lock) */
-    bool dead; /* deleted or dropped: freed when refs reaches 0 */
-    bool busy; /* an agent is searching */
+    int refs;              /* requests holding it (the server's lock) */
+    bool dead;             /* deleted or dropped: freed when refs reaches 0 */
+    bool busy;             /* an agent is searching */
+    size_t tree_bytes;     /* its agents' agent_memory_bytes, counted in srv->tree_bytes */
+    const char *data_root; /* the server's --data realpath (borrowed), cut out of agent specs */
     time_t used;
     atomic_int stop;
 };
@@ -260,6 +262,23 @@ static void write_info(json_t *j, const char *key, const info_t *in)
     json_close(j);
 }
 
+/* Agent p's spec as the client may see it: a `model` file inside --data was
+ * rewritten to its real path (catalog_check_agent), which is the server's
+ * business, so "ROOT/" is cut out again (issue 36, item 8). */
+static void seat_spec(const session_t *s, int p, char *out, size_t cap)
+{
+    const char *spec = s->agents[p] ? agent_spec(s->agents[p]) : "human";
+    size_t rl = s->data_root ? strlen(s->data_root) : 0, n = 0;
+    for (const char *c = spec; *c && n + 1 < cap;) {
+        if (rl > 1 && strncmp(c, s->data_root, rl) == 0 && c[rl] == '/') {
+            c += rl + 1;
+            continue;
+        }
+        out[n++] = *c++;
+    }
+    out[n] = '\0';
+}
+
 static void write_state(session_t *s, json_t *j)
 {
     const game_t *g = s->g;
@@ -268,8 +287,11 @@ static void write_state(session_t *s, json_t *j)
     json_str(j, "id", s->id);
     json_str(j, "game", g->spec);
     json_open(j, "agents", '[');
-    for (int p = 0; p < g->num_players; p++)
-        json_str(j, NULL, s->agents[p] ? agent_spec(s->agents[p]) : "human");
+    for (int p = 0; p < g->num_players; p++) {
+        char spec[GAME_SPEC_MAX];
+        seat_spec(s, p, spec, sizeof spec);
+        json_str(j, NULL, spec);
+    }
     json_close(j);
     if (text && game_position_to_string(g, s->cur, text, GAME_TEXT_MAX) >= 0)
         json_str(j, "position", text);
@@ -374,6 +396,7 @@ static void sweep_idle(serve_t *srv, time_t now)
         if (s && s->refs == 0 && now - s->used > SERVE_IDLE_SECONDS) {
             srv->games[i] = NULL;
             srv->num_games--;
+            srv->tree_bytes -= s->tree_bytes;
             session_free(s);
         }
     }
@@ -408,6 +431,15 @@ void sessions_free_all(serve_t *srv)
         srv->games[i] = NULL;
     }
     srv->num_games = 0;
+    srv->tree_bytes = 0;
+}
+
+size_t serve_tree_bytes(serve_t *srv)
+{
+    pthread_mutex_lock(&srv->lock);
+    size_t n = srv->tree_bytes;
+    pthread_mutex_unlock(&srv->lock);
+    return n;
 }
 
 /* ---- POST /api/games/new ---- */
@@ -440,6 +472,7 @@ static int new_session(serve_t *srv, const cJSON *body, session_t **out, int *st
         return rc;
     }
     s->seed = (uint64_t)seed;
+    s->data_root = srv->data_real;
     if (position && *position) {
         if ((rc = game_position_from_string(g, position, s->start)))
             rc = hoyle_error_prefix(rc, "bad position");
@@ -502,9 +535,23 @@ void route_new(const serve_req_t *rq, serve_reply_t *rp)
         reply_last_error(rp, status, NULL);
         return;
     }
+    /* the memory budget: a game whose agents alone exceed a quarter of it
+     * can never be served (400); one that does not fit now may later (503) */
+    size_t budget = (size_t)srv->opts.tree_budget_mb << 20, bytes = 0;
+    for (int p = 0; p < s->g->num_players; p++) bytes += agent_memory_bytes(s->agents[p]);
+    s->tree_bytes = bytes;
+    if (bytes > budget / 4) {
+        session_free(s);
+        reply_error(rp, MHD_HTTP_BAD_REQUEST,
+                    "the agents need %zu MiB of search memory; a game may use at most %zu MiB "
+                    "(a quarter of the server's %d MiB)",
+                    (bytes + (1 << 20) - 1) >> 20, budget / 4 >> 20, srv->opts.tree_budget_mb);
+        return;
+    }
     pthread_mutex_lock(&srv->lock);
-    int slot = -1;
-    for (int i = 0; i < srv->opts.max_games && slot < 0; i++)
+    int slot = -1, over = srv->tree_bytes + bytes > budget;
+    size_t held = srv->tree_bytes;
+    for (int i = 0; i < srv->opts.max_games && slot < 0 && !over; i++)
         if (srv->games[i] == NULL) slot = i;
     if (slot >= 0) {
         snprintf(s->id, sizeof s->id, "g%lu", ++srv->next_id);
@@ -512,8 +559,17 @@ void route_new(const serve_req_t *rq, serve_reply_t *rp)
         s->refs = 1;
         srv->games[slot] = s;
         srv->num_games++;
+        srv->tree_bytes += bytes;
     }
     pthread_mutex_unlock(&srv->lock);
+    if (over) {
+        session_free(s);
+        reply_error(rp, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "the server's search memory is in use (%zu of %d MiB; this game needs %zu "
+                    "MiB): try again when a game ends",
+                    held >> 20, srv->opts.tree_budget_mb, (bytes + (1 << 20) - 1) >> 20);
+        return;
+    }
     if (slot < 0) { /* another request took the last slot meanwhile */
         session_free(s);
         reply_error(rp, MHD_HTTP_TOO_MANY_REQUESTS, "the server already holds %d games",
@@ -809,10 +865,12 @@ static void do_export(const serve_req_t *rq, serve_reply_t *rp, session_t *s)
         struct tm tm;
         gmtime_r(&t, &tm);
         strftime(date, sizeof date, "%Y.%m.%d", &tm);
+        char seat0[GAME_SPEC_MAX], seat1[GAME_SPEC_MAX] = "human";
+        seat_spec(s, 0, seat0, sizeof seat0);
+        if (g->num_players > 1) seat_spec(s, 1, seat1, sizeof seat1);
         game_record_tags_t tags = {
             .event = "hoyle serve",
-            .players = {s->agents[0] ? agent_spec(s->agents[0]) : "human",
-                        g->num_players > 1 && s->agents[1] ? agent_spec(s->agents[1]) : "human"},
+            .players = {seat0, seat1},
             .score = score,
             .termination = game_is_terminal(g, s->cur) ? "rules" : NULL,
             .date = date,
@@ -836,6 +894,7 @@ static void do_delete(serve_t *srv, serve_reply_t *rp, session_t *s)
         if (srv->games[i] == s) {
             srv->games[i] = NULL;
             srv->num_games--;
+            srv->tree_bytes -= s->tree_bytes;
             s->dead = true;
         }
     pthread_mutex_unlock(&srv->lock);

@@ -544,7 +544,9 @@ static void test_reports(void)
     CU_ASSERT(strncmp(t, "Rank Name", 9) == 0);
     CU_ASSERT(strstr(t, "   1 alpha") != NULL); /* alpha scores 4.5/5 (weighted) */
     CU_ASSERT(strstr(t, "advantage") != NULL);
-    CU_ASSERT_EQUAL(count_char(t, '\n'), 5);
+    CU_ASSERT_EQUAL(count_char(t, '\n'), 6);
+    /* the one Elo convention, said under every table (issue 36, item 7) */
+    CU_ASSERT(strstr(t, "Elo scale: mean 0 over these 3 players") != NULL);
     free(t);
     char *c = capture(elo_report_csv, r);
     CU_ASSERT(strncmp(c, "rank,name,elo,se,lo,hi,boot_lo,boot_hi,games,score,oppo,draws\n1,alpha,",

@@ -225,7 +225,7 @@ static void make_records(void)
 
 static void setup(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/hoyle_serve_XXXXXX");
+    harness_tmp_path(tmpdir, sizeof tmpdir, "hoyle_serve_XXXXXX");
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(tmpdir));
     snprintf(datadir, sizeof datadir, "%s/data", tmpdir);
     snprintf(webdir, sizeof webdir, "%s/web", tmpdir);
@@ -267,6 +267,17 @@ static void setup(void)
     fwrite(head, 1, n, out);
     fclose(out);
     write_file(datadir, "plain.csv", "a,b\n1,2\n");
+    /* a record file on which libhdf5 1.10 crashes (issue 36, item 12) */
+    in = fopen(HOYLE_TEST_DATA "/h5rec/crashes_hdf5.h5", "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    static char crash[1 << 16];
+    n = fread(crash, 1, sizeof crash, in);
+    fclose(in);
+    snprintf(p, sizeof p, "%s/crash.h5", datadir);
+    out = fopen(p, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    fwrite(crash, 1, n, out);
+    fclose(out);
     serve_opts_t o = {.port = 0, .data_dir = datadir, .web_dir = webdir, .max_think_ms = 3000};
     HARNESS_OK(serve_start(&o, &srv));
 }
@@ -636,6 +647,12 @@ static void test_records(void)
     expect_status("GET", "/api/records?file=trunc.h5", NULL, 400);
     expect_status("GET", "/api/records?file=plain.csv", NULL, 400);
     expect_status("GET", "/api/records?file=nothere.h5", NULL, 404);
+    /* the file that crashes libhdf5: an error each time, and the server lives on */
+    expect_status("GET", "/api/records?file=crash.h5", NULL, 400);
+    expect_status("GET", "/api/ratings?file=crash.h5", NULL, 400);
+    expect_status("GET", "/api/records/game?file=crash.h5&index=0", NULL, 400);
+    expect_status("GET", "/api/files", NULL, 200);
+    expect_status("GET", "/api/version", NULL, 200);
     expect_status("GET", "/api/records", NULL, 400);
     cJSON *e = json_call("GET", "/api/ratings?file=t.h5", NULL, 200);
     CU_ASSERT_EQUAL(jlen(e, "ratings"), 2);
@@ -852,6 +869,139 @@ static void test_busy_and_disconnect(void)
     serve_stop(slow);
 }
 
+/* A socket to the server from the local address `from` (127.x.y.z). */
+static int dial_from(int port, const char *from)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in b = {.sin_family = AF_INET};
+    inet_pton(AF_INET, from, &b.sin_addr);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&b, sizeof b) ||
+        connect(fd, (struct sockaddr *)&a, sizeof a)) {
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* 1 when the server closed `fd` (end of file or a reset) within `ms`. */
+static int closed_within(int fd, int ms)
+{
+    struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    char c[512];
+    ssize_t n;
+    while ((n = recv(fd, c, sizeof c, 0)) > 0) {
+    }
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+/* Issue 36, item 14: 270 half-open connections (headers never finished)
+ * from one address. Another client address is served at once (the per
+ * address cap keeps the server's table from filling), the half-open ones
+ * are closed by the request timeout, and then their own address is served
+ * again. A search longer than the timeout still gets its reply. */
+static void test_slow_clients(void)
+{
+    serve_t *s = NULL;
+    serve_opts_t o = {.data_dir = datadir, .request_timeout_s = 1, .max_per_client = 8};
+    HARNESS_OK(serve_start(&o, &s));
+    int port = serve_port(s);
+    enum { HALF = 270 };
+    static int fds[HALF];
+    int opened = 0;
+    for (int i = 0; i < HALF; i++) {
+        fds[i] = dial_from(port, "127.0.0.1");
+        if (fds[i] >= 0 && send_all(fds[i], "GET /api/version HTTP/1.1\r\nHost: 127", 35) == 0)
+            opened++;
+    }
+    CU_ASSERT(opened > 0);
+    int other = dial_from(port, "127.0.0.2");
+    if (other < 0) {
+        fprintf(stderr, "    (no 127.0.0.2 on this host: the other-address check is skipped)\n");
+    } else {
+        CU_ASSERT_EQUAL(send_request(other, "GET", "/api/version", NULL, NULL, 0), 0);
+        resp_t r = read_response(other);
+        CU_ASSERT_EQUAL(r.status, 200);
+        free(r.body);
+    }
+    /* the server closes every half-open connection (at most a few seconds) */
+    int closed = 0;
+    for (int i = 0; i < HALF; i++)
+        if (fds[i] >= 0) {
+            closed += closed_within(fds[i], 20000);
+            close(fds[i]);
+        } else {
+            closed++;
+        }
+    CU_ASSERT_EQUAL(closed, HALF);
+    resp_t r = request_on(port, "GET", "/api/version", NULL, NULL);
+    CU_ASSERT_EQUAL(r.status, 200);
+    free(r.body);
+    /* a 2.5 s search under a 1 s request timeout answers */
+    r = request_on(port, "POST", "/api/games/new", NULL,
+                   "{\"game\": \"gobang(board=9)\", \"agents\": "
+                   "[\"mcts(sims=100000000,time_ms=2500)\", \"human\"]}");
+    CU_ASSERT_EQUAL_FATAL(r.status, 200);
+    cJSON *j = cJSON_Parse(r.body);
+    free(r.body);
+    char path[96];
+    snprintf(path, sizeof path, "/api/games/%s/agent", jstr(j, "id"));
+    cJSON_Delete(j);
+    r = request_on(port, "POST", path, NULL, NULL);
+    CU_ASSERT_EQUAL(r.status, 200);
+    free(r.body);
+    serve_stop(s);
+}
+
+/* Issue 36, item 15: one memory budget for the games' searches. Under a
+ * 64 MiB budget a game whose agent alone needs more than 16 MiB is refused
+ * (400), games of smaller agents are admitted until the budget is spent
+ * (503), and a deleted game gives its share back. */
+static void test_memory_budget(void)
+{
+    serve_t *s = NULL;
+    serve_opts_t o = {.data_dir = datadir, .tree_budget_mb = 64};
+    HARNESS_OK(serve_start(&o, &s));
+    int port = serve_port(s);
+    resp_t r = request_on(port, "POST", "/api/games/new", NULL,
+                          "{\"game\": \"gobang(board=9)\", \"agents\": "
+                          "[\"mcts(sims=200000)\", \"human\"]}");
+    CU_ASSERT_EQUAL(r.status, 400);
+    CU_ASSERT(r.body && strstr(r.body, "search memory"));
+    free(r.body);
+    char first[32] = "";
+    int made = 0, status = 200;
+    for (int i = 0; i < 64 && status == 200; i++) {
+        r = request_on(port, "POST", "/api/games/new", NULL,
+                       "{\"game\": \"gobang(board=9)\", \"agents\": "
+                       "[\"mcts(sims=2000)\", \"alphabeta(tt_mb=1)\"]}");
+        status = r.status;
+        if (status == 200) {
+            made++;
+            cJSON *j = cJSON_Parse(r.body);
+            if (!first[0]) snprintf(first, sizeof first, "%s", jstr(j, "id"));
+            cJSON_Delete(j);
+        }
+        free(r.body);
+    }
+    CU_ASSERT_EQUAL(status, 503);
+    CU_ASSERT(made >= 2 && made < 64);
+    CU_ASSERT(serve_tree_bytes(s) <= (size_t)64 << 20);
+    char path[64];
+    snprintf(path, sizeof path, "/api/games/%s", first);
+    r = request_on(port, "DELETE", path, NULL, NULL);
+    CU_ASSERT_EQUAL(r.status, 200);
+    free(r.body);
+    r = request_on(port, "POST", "/api/games/new", NULL,
+                   "{\"game\": \"gobang(board=9)\", \"agents\": "
+                   "[\"mcts(sims=2000)\", \"alphabeta(tt_mb=1)\"]}");
+    CU_ASSERT_EQUAL(r.status, 200);
+    free(r.body);
+    serve_stop(s);
+}
+
 /* ---- load: many clients playing at once ---- */
 
 typedef struct player_arg {
@@ -919,6 +1069,7 @@ static void test_load(void)
     }
     CU_ASSERT_EQUAL(errors, 0);
     CU_ASSERT_EQUAL(serve_num_games(srv), 0);
+    CU_ASSERT_EQUAL(serve_tree_bytes(srv), 0);
 }
 
 static void test_start_errors(void)
@@ -952,6 +1103,8 @@ int main(void)
         {"hostile requests", test_hostile_requests},
         {"games cap", test_games_cap},
         {"busy game and a client that goes away", test_busy_and_disconnect},
+        {"slow and half-open clients", test_slow_clients},
+        {"one memory budget for the searches", test_memory_budget},
         {"load", test_load},
         {"start errors", test_start_errors},
         {NULL, NULL},
