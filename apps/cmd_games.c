@@ -15,13 +15,25 @@ static const char help[] = "usage: hoyle games [--json]\n\n"
 int cmd_games(int argc, char **argv)
 {
     bool json = false;
+    const char *markdown = NULL;
     const cli_opt_t opts[] = {
         CLI_OPT_JSON(&json),
+        CLI_OPT("--markdown", CLI_STRING, &markdown, "GAME",
+                "GAME's parameters as the docs' table (docs/games/GAME.md)"),
         CLI_OPT_END,
     };
     const cli_command_t command = {.name = "games", .help = help, .opts = opts};
     int rc = cli_parse(&command, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
+    if (markdown) {
+        static char table[16384];
+        const game_entry_t *e = game_registry_find(markdown);
+        if (e == NULL) return cli_usage_error("games", "unknown game '%s'", markdown);
+        if (params_markdown(e->params, "", table, sizeof table) < 0)
+            return cli_fail("games", EXIT_FAILED);
+        fputs(table, stdout);
+        return EXIT_OK;
+    }
     json_t j;
     if (json) {
         json_begin(&j, stdout);
