@@ -197,6 +197,13 @@ int game_move_to_string(const game_t *g, const void *s, const int *actions, int 
     return game_move_to_string_default(g, s, actions, n, buf, cap);
 }
 
+int game_move_to_display(const game_t *g, const void *s, const int *actions, int n, char *buf,
+                         size_t cap)
+{
+    if (g->vt->move_to_display) return g->vt->move_to_display(g, s, actions, n, buf, cap);
+    return game_move_to_string(g, s, actions, n, buf, cap);
+}
+
 /* Each action is written from the state it is played in (a copy, `t`), since
  * notation may depend on the position; the actions are space-separated. The
  * copy is still advanced after an error so the loop stays simple; `status`

@@ -143,6 +143,12 @@ typedef struct game_vt {
      * starting in `s`. Default: the action strings joined by spaces. */
     int (*move_to_string)(const game_t *g, const void *s, const int *actions, int n, char *buf,
                           size_t cap);
+    /* The same whole move as players of the game write it, for people to
+     * read (`hoyle play`): chess's SAN `Nf3` where move_to_string writes
+     * UCI `g1f3`. Need not be what move_from_string reads back, though it
+     * should be. Default: move_to_string. */
+    int (*move_to_display)(const game_t *g, const void *s, const int *actions, int n, char *buf,
+                           size_t cap);
     /* Heuristic value of `s` for `player` in [-1, 1] (alpha-beta, greedy).
      * Default: 0 at non-terminal states, the return at terminal ones. */
     double (*evaluate)(const game_t *g, const void *s, int player);
@@ -325,6 +331,8 @@ int game_action_from_string(const game_t *g, const void *s, const char *text, in
 int game_move_from_string(const game_t *g, const void *s, const char *text, int *actions, int cap);
 int game_move_to_string(const game_t *g, const void *s, const int *actions, int n, char *buf,
                         size_t cap);
+int game_move_to_display(const game_t *g, const void *s, const int *actions, int n, char *buf,
+                         size_t cap);
 
 /* The defaults of the optional move-text slots (one action; the action
  * strings joined by spaces), for games whose own slot falls back to them. */

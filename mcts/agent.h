@@ -88,6 +88,12 @@ const agent_info_t *agent_info(const agent_t *a);
 /* True for kinds that read from the terminal (the CLI prints prompts). */
 int agent_is_human(const agent_t *a);
 
+/* Let the person at human seat `a` type `undo`, `hint` and `resign`: its
+ * agent_act then fails with HOYLE_ESTATE and that word as the message, for a
+ * driver that handles them (`hoyle play`). Off by default, since agent_play()
+ * forfeits a seat whose act fails. A no-op for other kinds. */
+void agent_human_allow_commands(agent_t *a, bool on);
+
 /* Add an agent kind defined outside mcts/ (the network agent `az`, train/)
  * to the kinds agent_create() knows. Call at startup, before any thread uses
  * agents (the table is not locked). Registering the same kind twice is a

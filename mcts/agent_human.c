@@ -1,9 +1,14 @@
 /* agent_human.c — a person at the terminal. Reads one whole move per line in
  * the game's notation (game_move_from_string: `11-15`, `9x18x27`), queues its
  * actions and hands them out one agent_act() at a time (chains). Also
- * understands `moves` (list the legal moves), `board`, `help` and `quit`.
- * Illegal input re-prompts with the reason; end of input stops cleanly
- * (HOYLE_ESTATE, "end of input"). Prompts go to stdout.
+ * understands `moves` (list the legal moves), `board`, `help` and `quit`, and,
+ * for a driver that allows them (agent_human_allow_commands: `hoyle play`),
+ * `undo`, `hint` and `resign`, which end the act with HOYLE_ESTATE and that
+ * word as the message. Illegal input re-prompts with the reason, once per
+ * line typed (a line too long for the buffer is one error, not several);
+ * end of input stops cleanly (HOYLE_ESTATE, "end of input"). Moves are shown
+ * in the notation players read (game_move_to_display: SAN for chess).
+ * Prompts go to stdout.
  *
  * Invariant: the position the person must move from is on the screen before
  * every prompt: each act that reads a line first draws the board (with the
@@ -26,6 +31,8 @@ typedef struct human {
     int last_actions[GAME_MAX_CHAIN];
     int last_n, last_player;
     bool last_closed; /* a chance outcome followed it: the next action starts a new move */
+    bool commands;    /* undo, hint and resign end the act (agent_human_allow_commands) */
+    bool skip_draw;   /* the last act ended with "hint": the board is still on the screen */
 } human_t;
 
 typedef struct list_ctx {
@@ -41,7 +48,7 @@ static int list_move(const int *actions, int n, const void *after, void *ctx)
     (void)after;
     list_ctx_t *l = ctx;
     char text[GAME_MOVE_MAX * 4];
-    if (game_move_to_string(l->g, l->s, actions, n, text, sizeof text) >= 0)
+    if (game_move_to_display(l->g, l->s, actions, n, text, sizeof text) >= 0)
         fprintf(l->out, "%s%s", l->count++ ? ", " : "", text); /* moves may contain spaces */
     return 0;
 }
@@ -63,7 +70,7 @@ static void draw(const game_t *g, const human_t *h, const void *state)
     char text[GAME_TEXT_MAX], move[GAME_MOVE_MAX * 4];
     if (game_state_to_string(g, state, text, sizeof text) >= 0) fprintf(h->out, "\n%s", text);
     if (h->last_n > 0 &&
-        game_move_to_string(g, h->last_start, h->last_actions, h->last_n, move, sizeof move) >= 0)
+        game_move_to_display(g, h->last_start, h->last_actions, h->last_n, move, sizeof move) >= 0)
         fprintf(h->out, "last move: player %d %s\n", h->last_player + 1, move);
 }
 
@@ -102,7 +109,8 @@ static int human_act(agent_t *a, const void *state, int *action)
     }
     h->queued = h->next = 0;
     char line[512];
-    draw(g, h, state);
+    if (!h->skip_draw) draw(g, h, state);
+    h->skip_draw = false;
     for (;;) {
         /* Players are shown to people 1-based. */
         fprintf(h->out, "move (player %d)> ", game_current_player(g, state) + 1);
@@ -111,13 +119,30 @@ static int human_act(agent_t *a, const void *state, int *action)
             fprintf(h->out, "\n");
             return hoyle_error(HOYLE_ESTATE, "end of input");
         }
+        if (strchr(line, '\n') == NULL && !feof(h->in)) {
+            /* the rest of an overlong line is dropped: one message per line typed */
+            int c;
+            while ((c = fgetc(h->in)) != EOF && c != '\n') continue;
+            fprintf(h->out, "that line is too long (at most %d characters); type 'help'\n",
+                    (int)sizeof line - 2);
+            continue;
+        }
         trim(line);
         if (line[0] == '\0') continue;
         if (strcmp(line, "quit") == 0 || strcmp(line, "q") == 0)
             return hoyle_error(HOYLE_ESTATE, "quit");
+        if (h->commands && (strcmp(line, "undo") == 0 || strcmp(line, "hint") == 0 ||
+                            strcmp(line, "resign") == 0)) {
+            h->skip_draw = strcmp(line, "hint") == 0;
+            return hoyle_error(HOYLE_ESTATE, "%s", line);
+        }
         if (strcmp(line, "help") == 0 || strcmp(line, "?") == 0) {
-            fprintf(h->out, "type a move in the game's notation, 'moves' to list the legal moves, "
-                            "'board' to draw the position again, 'quit' to stop\n");
+            fprintf(h->out,
+                    "type a move in the game's notation, 'moves' to list the legal moves, "
+                    "'board' to draw the position again, %s'quit' to stop\n",
+                    h->commands ? "'undo' to take back your last move, 'hint' for a suggestion, "
+                                  "'resign' to give up, "
+                                : "");
             continue;
         }
         if (strcmp(line, "board") == 0) {
@@ -139,8 +164,9 @@ static int human_act(agent_t *a, const void *state, int *action)
             if (game_apply_move_string(g, h->scratch, line) < 0) n = -1;
         }
         if (n <= 0) {
-            fprintf(h->out, "illegal move '%s': %s (type 'moves' for the list)\n", line,
-                    hoyle_last_error());
+            /* the reason already quotes the text; long input is echoed cut short */
+            fprintf(h->out, "illegal move '%.40s%s': %s (type 'moves' for the list)\n", line,
+                    strlen(line) > 40 ? "..." : "", hoyle_last_error());
             continue;
         }
         h->queued = n;
@@ -157,6 +183,7 @@ static void human_reset(agent_t *a)
     h->last_n = 0;
     h->last_player = -1;
     h->last_closed = false;
+    h->skip_draw = false;
 }
 
 static void human_destroy(agent_t *a)
@@ -169,8 +196,19 @@ static void human_destroy(agent_t *a)
     free(h);
 }
 
-static const agent_vt_t human_vt = {
-    .act = human_act, .observe = human_observe, .reset = human_reset, .destroy = human_destroy};
+/* A person has no seed: a reseed is a reset that keeps the terminal and the
+ * commands allowed. */
+static int human_reseed(agent_t *a)
+{
+    human_reset(a);
+    return HOYLE_OK;
+}
+
+static const agent_vt_t human_vt = {.act = human_act,
+                                    .observe = human_observe,
+                                    .reset = human_reset,
+                                    .reseed = human_reseed,
+                                    .destroy = human_destroy};
 
 static int human_create(agent_t *a)
 {
@@ -193,6 +231,11 @@ static int human_create(agent_t *a)
     a->impl = h;
     a->vt = &human_vt;
     return HOYLE_OK;
+}
+
+void agent_human_allow_commands(agent_t *a, bool on)
+{
+    if (a && a->kind == &agent_human_kind) ((human_t *)a->impl)->commands = on;
 }
 
 static const param_def_t human_params[] = {{.key = NULL}};

@@ -226,6 +226,15 @@ static void check_whole_move(const game_t *g, const void *before, const int *act
     for (int i = 0; same && i < n; i++) same = parsed[i] == actions[i];
     EXPECT(same, "whole move '%s' (%d actions) parses as %d actions (%s)", text, n, m,
            m < 0 ? hoyle_last_error() : "different");
+    /* the notation shown to people (chess: SAN) reads back too */
+    len = game_move_to_display(g, before, actions, n, text, sizeof text);
+    EXPECT(len > 0, "move_to_display failed: %s", hoyle_last_error());
+    if (len <= 0) return;
+    m = game_move_from_string(g, before, text, parsed, GAME_MAX_CHAIN);
+    same = m == n;
+    for (int i = 0; same && i < n; i++) same = parsed[i] == actions[i];
+    EXPECT(same, "displayed move '%s' (%d actions) parses as %d actions (%s)", text, n, m,
+           m < 0 ? hoyle_last_error() : "different");
 }
 
 /* One seeded random game with every check; returns a digest of its path. */

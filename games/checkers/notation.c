@@ -148,6 +148,31 @@ static void match_walk(match_t *m, const ck_state_t *s, int len)
     }
 }
 
+/* Lists the legal whole moves into a bounded text ("14x23, 9x18x27, ..."). */
+typedef struct move_list {
+    const game_t *g;
+    const void *s;
+    char text[160];
+    size_t used;
+    int count;
+} move_list_t;
+
+static int list_move(const int *actions, int n, const void *after, void *ctx)
+{
+    (void)after;
+    move_list_t *l = ctx;
+    char mv[GAME_MOVE_MAX];
+    if (l->count++ == 4) {
+        snprintf(l->text + l->used, sizeof l->text - l->used, ", ...");
+        return 1; /* four are enough to show what is meant */
+    }
+    if (ck_move_to_string(l->g, l->s, actions, n, mv, sizeof mv) < 0) return 0;
+    int w = snprintf(l->text + l->used, sizeof l->text - l->used, "%s%s", l->used ? ", " : "", mv);
+    if (w > 0) l->used += (size_t)w;
+    if (l->used >= sizeof l->text) l->used = sizeof l->text - 1;
+    return 0;
+}
+
 int ck_move_from_string(const game_t *g, const void *s, const char *text, int *actions, int cap)
 {
     int sq[GAME_MAX_CHAIN + 1];
@@ -155,6 +180,15 @@ int ck_move_from_string(const game_t *g, const void *s, const char *text, int *a
     if (n < 0) return n;
     match_t m = {.cg = ck_game(g), .sq = sq, .nsq = n};
     match_walk(&m, s, 0);
+    int legal[CK_MAX_LEGAL];
+    if (m.matches == 0 && ck_legal_actions(ck_game(g), s, legal) > 0 &&
+        ck_is_capture(s, legal[0])) {
+        /* captures are compulsory: say so, and which, rather than only "not legal" */
+        move_list_t l = {.g = g, .s = s};
+        game_whole_moves(g, s, list_move, &l);
+        return hoyle_error(HOYLE_EINVAL, "move: '%s' is not legal here: you must capture: %s", text,
+                           l.text);
+    }
     if (m.matches == 0) return hoyle_error(HOYLE_EINVAL, "move: '%s' is not legal here", text);
     if (m.matches > 1 && !m.exact)
         return hoyle_error(HOYLE_EINVAL,

@@ -86,6 +86,7 @@ static const game_vt_t ch_vt = {
     .position_to_string = ch_position_to_string,
     .position_from_string = ch_position_from_string,
     .action_to_string = ch_action_to_string,
+    .move_to_display = ch_move_to_display,
     .action_from_string = ch_action_from_string,
     .move_from_string = ch_move_from_string,
     .evaluate = ch_evaluate,

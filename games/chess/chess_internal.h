@@ -254,6 +254,8 @@ int ch_position_to_string(const game_t *g, const void *s, char *buf, size_t cap)
 int ch_position_from_string(const game_t *g, const char *text, void *s);
 int ch_action_to_string(const game_t *g, const void *s, int action, char *buf, size_t cap);
 int ch_action_from_string(const game_t *g, const void *s, const char *text, int *action);
+int ch_move_to_display(const game_t *g, const void *s, const int *actions, int n, char *buf,
+                       size_t cap);
 int ch_move_from_string(const game_t *g, const void *s, const char *text, int *actions, int cap);
 
 /* observe.c: planes from the mover's view; see docs/games/chess.md */

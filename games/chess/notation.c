@@ -214,6 +214,19 @@ int ch_action_to_string(const game_t *g, const void *state, int action, char *bu
     return (int)n;
 }
 
+/* For people (game_move_to_display): SAN, `Nf3`, `exd5`, `O-O`, `e8=Q+`. */
+int ch_move_to_display(const game_t *g, const void *state, const int *actions, int n, char *buf,
+                       size_t cap)
+{
+    (void)g;
+    const ch_state_t *s = state;
+    ch_move_t m = n == 1 && actions[0] >= 0 && actions[0] < CH_ACTIONS
+                      ? ch_action_decode(&s->pos, actions[0])
+                      : 0;
+    if (m == 0) return hoyle_error(HOYLE_EINVAL, "move_to_display: not one chess move");
+    return ch_move_to_san(&s->pos, m, buf, cap);
+}
+
 int ch_action_from_string(const game_t *g, const void *state, const char *text, int *action)
 {
     (void)g;
