@@ -98,6 +98,18 @@ static int chance_hint(const game_t *g, const void *s)
                                       "decided through --position");
 }
 
+/* The value printed beside the best move: that move's Q when the search
+ * lists it (the root's mean over all simulations, info->value, also counts
+ * the moves not chosen, so it disagreed with the table), else the agent's
+ * own value (alpha-beta's score, a proven result). */
+static double move_value(const agent_info_t *info, int action)
+{
+    if (info->proven || info->q == NULL) return info->value;
+    for (int i = 0; i < info->num_moves; i++)
+        if (info->actions[i] == action) return info->q[i];
+    return info->value;
+}
+
 /* Exit codes: 0 the search ran; 2 bad usage, a bad game, position or agent
  * spec, or a position with nobody to move; 1 the search itself failed. */
 int cmd_analyze(int argc, char **argv)
@@ -141,6 +153,7 @@ int cmd_analyze(int argc, char **argv)
     if (code == EXIT_OK && agent_act(a, s, &action)) code = cli_fail("analyze", EXIT_FAILED);
     if (code == EXIT_OK) {
         const agent_info_t *info = agent_info(a);
+        double value = move_value(info, action);
         char best[GAME_MOVE_MAX], pv[4096], pos[GAME_TEXT_MAX];
         best_move(g, s, action, info, best, sizeof best);
         if (game_position_to_string(g, s, pos, sizeof pos) < 0) pos[0] = '\0';
@@ -154,7 +167,8 @@ int cmd_analyze(int argc, char **argv)
             /* Players are 1-based in everything printed, JSON included. */
             json_int(&j, "player", player + 1);
             json_str(&j, "best", best);
-            json_num(&j, "value", "%.4f", info->value);
+            json_num(&j, "value", "%.4f", value);
+            json_num(&j, "root_value", "%.4f", info->value);
             json_bool(&j, "proven", info->proven);
             json_open(&j, "pv", '[');
             pv_moves(g, s, info->pv, info->pv_len, &j, pv, sizeof pv);
@@ -182,8 +196,7 @@ int cmd_analyze(int argc, char **argv)
             pv_moves(g, s, info->pv, info->pv_len, NULL, pv, sizeof pv);
             if (game_state_to_string(g, s, board, sizeof board) >= 0) printf("%s", board);
             printf("agent: %s\nplayer to move: %d\n", agent_spec(a), player + 1);
-            printf("best move: %s   value %+.4f%s\n", best, info->value,
-                   info->proven ? " (proven)" : "");
+            printf("best move: %s   value %+.4f%s\n", best, value, info->proven ? " (proven)" : "");
             printf("pv: %s\n", pv);
             if (info->depth) printf("depth: %d\n", info->depth);
             if (info->sims) printf("simulations: %lld\n", info->sims);

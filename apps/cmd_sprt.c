@@ -21,14 +21,29 @@ static const char help[] =
     "book:PATH (cycled), or none. --max-moves M adjudicates a draw after M whole\n"
     "moves. Stops when the log-likelihood ratio leaves [log(B/(1-A)),\n"
     "log((1-B)/A)] (alpha, beta default 0.05) or after N pairs (default 1000).\n"
-    "Progress (pairs done, ETA to N pairs) goes to stderr. Exit 0 with the decision.\n";
+    "Progress (pairs done, ETA to the expected decision) goes to stderr. Exit 0 with the "
+    "decision.\n";
 
-/* The progress line after each pair (stderr); the ETA is to --max-pairs, an upper bound. */
+/* The progress line after each pair (stderr); its ETA is to the expected decision. */
 typedef struct pair_progress {
     progress_t pg;
     uint64_t max_pairs;
     char extra[GAME_SPEC_MAX + 160]; /* the last pair, for the final line */
 } pair_progress_t;
+
+/* The pairs the test is expected to take, for the ETA: at the LLR's mean
+ * drift per pair so far, the pairs until it reaches the bound it heads for,
+ * capped by --max-pairs (an ETA to max_pairs alone overstated by far: a
+ * clear test stops at a bound long before). */
+static int64_t expected_pairs(const sprt_t *test, uint64_t done, uint64_t max_pairs)
+{
+    double llr = sprt_llr(test), drift = llr / (double)done;
+    double left = (double)(max_pairs - done);
+    if (drift > 0) left = fmin(left, (test->upper - llr) / drift);
+    if (drift < 0) left = fmin(left, (test->lower - llr) / drift);
+    if (!(left > 0)) left = 0;
+    return (int64_t)done + (int64_t)ceil(left);
+}
 
 static void on_pair(void *ctx, uint64_t pair, const char *opening, double score, const sprt_t *test)
 {
@@ -38,7 +53,8 @@ static void on_pair(void *ctx, uint64_t pair, const char *opening, double score,
     snprintf(c->extra, sizeof c->extra,
              "last (%s) A %.1f/2, A score %.3f +- %.3f, LLR %.3f [%.3f, %.3f]", opening, score,
              mean, 1.96 * se, sprt_llr(test), test->lower, test->upper);
-    progress_update(&c->pg, (int64_t)pair + 1, (int64_t)c->max_pairs, c->extra, 0);
+    progress_update(&c->pg, (int64_t)pair + 1, expected_pairs(test, pair + 1, c->max_pairs),
+                    c->extra, 0);
 }
 
 /* Exit codes: 0 the test ran, whatever it decided (the verdict is in the
@@ -148,10 +164,16 @@ int cmd_sprt(int argc, char **argv)
                (unsigned long long)pairs, test.penta[0], test.penta[1], test.penta[2],
                test.penta[3], test.penta[4]);
         printf("  A score %.3f +- %.3f (Elo %+.0f)\n", mean, 1.96 * se, elo);
+        char why[96];
+        if (d == SPRT_ACCEPT_H1)
+            snprintf(why, sizeof why, "H1 accepted (A is stronger, by about %g Elo or more)",
+                     sp.elo1);
+        else if (d == SPRT_ACCEPT_H0)
+            snprintf(why, sizeof why, "H0 accepted (Elo(A-B) nearer %g than %g)", sp.elo0, sp.elo1);
+        else
+            snprintf(why, sizeof why, "no decision (max pairs reached)");
         printf("  LLR %.3f, bounds [%.3f, %.3f]: %s\n", sprt_llr(&test), test.lower, test.upper,
-               d == SPRT_ACCEPT_H1   ? "H1 accepted (A is stronger by about elo1)"
-               : d == SPRT_ACCEPT_H0 ? "H0 accepted"
-                                     : "no decision (max pairs reached)");
+               why);
         printf("  %.1f s\n", clock_seconds() - t0);
     }
     game_free(g);

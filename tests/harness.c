@@ -100,3 +100,9 @@ int harness_perft_table(const char *relative_path, int (*max_depth)(const char *
     if (checked) *checked = count;
     return rows;
 }
+
+void harness_tmp_path(char *out, size_t cap, const char *name)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(out, cap, "%s/%s", base && *base ? base : "/tmp", name);
+}

@@ -17,6 +17,11 @@ typedef struct harness_test {
 /* Run one suite of tests ({NULL, NULL}-terminated); returns the exit code. */
 int harness_run(const char *suite, const harness_test_t *tests);
 
+/* out[cap] = "$TMPDIR/name" ("/tmp/name" without TMPDIR), for mkdtemp and
+ * mkstemp patterns: CTest points TMPDIR into the build tree, so the suite
+ * leaves nothing in the system's temp folder (tests/CMakeLists.txt). */
+void harness_tmp_path(char *out, size_t cap, const char *name);
+
 /* Read a whole file under tests/data (HOYLE_TEST_DATA) into a new
  * NUL-terminated buffer the caller frees; NULL if it cannot be read. */
 char *harness_read_data(const char *relative_path);

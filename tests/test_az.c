@@ -501,7 +501,7 @@ static void test_folder_learner_sets_aside(void)
 
 int main(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/hoyle_az_XXXXXX");
+    harness_tmp_path(tmpdir, sizeof tmpdir, "hoyle_az_XXXXXX");
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");
         return 1;

@@ -357,7 +357,8 @@ static void test_seed_table(void)
     free(out);
     otable_done(&t);
     /* a row whose figures do not add up is refused, naming the line */
-    char path[] = "/tmp/hoyle_otable_XXXXXX";
+    char path[512];
+    harness_tmp_path(path, sizeof path, "hoyle_otable_XXXXXX");
     int fd = mkstemp(path);
     CU_ASSERT_FATAL(fd >= 0);
     f = fdopen(fd, "w");

@@ -121,7 +121,8 @@ static void test_valid(void)
 
 static void test_load_file(void)
 {
-    char path[] = "/tmp/hoyle_config_XXXXXX";
+    char path[512];
+    harness_tmp_path(path, sizeof path, "hoyle_config_XXXXXX");
     int fd = mkstemp(path);
     CU_ASSERT_FATAL(fd >= 0);
     CU_ASSERT(write(fd, good, strlen(good)) == (ssize_t)strlen(good));

@@ -288,7 +288,8 @@ static void test_unsolvable_refused(void)
 
 static void test_pdb_cache(void)
 {
-    char dir[] = "/tmp/hoyle-fifteen-XXXXXX";
+    char dir[512];
+    harness_tmp_path(dir, sizeof dir, "hoyle-fifteen-XXXXXX");
     CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
     char *logbuf = NULL;
     size_t loglen = 0;

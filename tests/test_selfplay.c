@@ -222,7 +222,8 @@ static void test_proven_root_targets(void)
 static void test_shards_and_replay(void)
 {
     const game_t *g = tiny_game();
-    char dir[] = "/tmp/hoyle_replay_XXXXXX";
+    char dir[512];
+    harness_tmp_path(dir, sizeof dir, "hoyle_replay_XXXXXX");
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
     int64_t sizes[3];
     char path[256];
@@ -621,7 +622,8 @@ static void test_truncation_and_value_targets(void)
 static void test_game_records(void)
 {
     const game_t *g = tiny_game();
-    char dir[] = "/tmp/hoyle_sprec_XXXXXX";
+    char dir[512];
+    harness_tmp_path(dir, sizeof dir, "hoyle_sprec_XXXXXX");
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
     char path[256];
     snprintf(path, sizeof path, "%s/gen.h5", dir);

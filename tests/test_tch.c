@@ -1020,7 +1020,7 @@ static void test_threads_seed_bench(void)
 
 int main(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/hoyle_tch_XXXXXX");
+    harness_tmp_path(tmpdir, sizeof tmpdir, "hoyle_tch_XXXXXX");
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");
         return 1;

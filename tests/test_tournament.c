@@ -20,7 +20,7 @@ static char tmpdir[256];
 static void make_tmpdir(void)
 {
     if (tmpdir[0]) return;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/hoyle_tour_XXXXXX");
+    harness_tmp_path(tmpdir, sizeof tmpdir, "hoyle_tour_XXXXXX");
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(tmpdir));
 }
 

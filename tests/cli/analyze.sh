@@ -41,4 +41,11 @@ if command -v python3 >/dev/null; then
     python3 -c 'import json,sys; d=json.load(sys.stdin); q=[m["q"] for m in d["moves"]]; assert len(q)==4 and max(q)==d["value"] and d["sims"]==336, d' ||
     fail "greedy json"
 fi
+# MCTS: the value beside the best move is that move's Q in the table (issue 36,
+# item 9), not the root's mean over every move searched
+if command -v python3 >/dev/null; then
+  "$H" analyze gobang --agent 'mcts(sims=400)' --json |
+    python3 -c 'import json,sys; d=json.load(sys.stdin); q={m["move"]: m["q"] for m in d["moves"]}; assert abs(q[d["best"]] - d["value"]) < 1e-4, d' ||
+    fail "mcts: value is not the best move's Q"
+fi
 echo "analyze: ok"

@@ -11,8 +11,8 @@ pass=0
 expect() {
   local code=$1 what=$2; shift 3
   local out err rc
-  out=$("$@" 2>/tmp/hoyle_cli_err.$$); rc=$?
-  err=$(cat /tmp/hoyle_cli_err.$$)
+  out=$("$@" 2>"${TMPDIR:-/tmp}/hoyle_cli_err.$$"); rc=$?
+  err=$(cat "${TMPDIR:-/tmp}/hoyle_cli_err.$$")
   if [ "$rc" != "$code" ]; then
     echo "FAIL: $what: exit $rc, expected $code ($*)"; echo "  stderr: $err"; fails=$((fails+1)); return
   fi
@@ -74,6 +74,6 @@ expect 0 "bench json (one game)" -- "$hoyle" bench --games "gobang(board=5,men=0
 echo "$LAST_OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["nodes"]>0 and len(d["items"])==1' \
   || { echo "FAIL: bench json"; fails=$((fails+1)); }
 
-rm -f /tmp/hoyle_cli_err.$$
+rm -f "${TMPDIR:-/tmp}/hoyle_cli_err.$$"
 echo "$pass passed, $fails failed"
 [ "$fails" = 0 ]

@@ -21,7 +21,7 @@ if [ -z "$python" ]; then
   exit 77
 fi
 
-root=$(mktemp -d /tmp/hoyle_tch_export.XXXXXX)
+root=$(mktemp -d "${TMPDIR:-/tmp}/hoyle_tch_export.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 # every layout: tch_forward runs a folded inference copy, Python the export op by op
 for variant in dense conv pool fc; do
