@@ -103,6 +103,17 @@ done:
 }
 
 /* Index of `word` in "a|b|c", or -1. */
+/* A bound as people write it: whole numbers in full (1000000000, not 1e+09),
+ * others by %g. `buf` holds 32 bytes. */
+static const char *bound_text(double v, char *buf)
+{
+    if (v == floor(v) && fabs(v) < 1e18)
+        snprintf(buf, 32, "%.0f", v);
+    else
+        snprintf(buf, 32, "%g", v);
+    return buf;
+}
+
 static int choice_index(const char *choices, const char *word)
 {
     size_t wlen = strlen(word);
@@ -132,9 +143,10 @@ static int bind_one(const param_def_t *d, const char *value, const char *what, d
             return hoyle_error(HOYLE_EINVAL, "%s: %s: '%s' is not an integer", what, d->key, value);
         /* Ranges are stored as doubles for both numeric types; every int a schema
          * uses is exactly representable. */
+        char lo[32], hi[32];
         if ((double)v < d->min || (double)v > d->max)
-            return hoyle_error(HOYLE_EINVAL, "%s: %s: %lld is out of range [%g, %g]", what, d->key,
-                               v, d->min, d->max);
+            return hoyle_error(HOYLE_EINVAL, "%s: %s: %lld is out of range [%s, %s]", what, d->key,
+                               v, bound_text(d->min, lo), bound_text(d->max, hi));
         *number = (double)v;
         return HOYLE_OK;
     }
@@ -143,9 +155,10 @@ static int bind_one(const param_def_t *d, const char *value, const char *what, d
         double v = strtod(value, &end);
         if (errno || end == value || *end != '\0' || !isfinite(v))
             return hoyle_error(HOYLE_EINVAL, "%s: %s: '%s' is not a number", what, d->key, value);
+        char lo[32], hi[32];
         if (v < d->min || v > d->max)
-            return hoyle_error(HOYLE_EINVAL, "%s: %s: %g is out of range [%g, %g]", what, d->key, v,
-                               d->min, d->max);
+            return hoyle_error(HOYLE_EINVAL, "%s: %s: %g is out of range [%s, %s]", what, d->key, v,
+                               bound_text(d->min, lo), bound_text(d->max, hi));
         *number = v;
         return HOYLE_OK;
     }
@@ -258,8 +271,10 @@ int params_describe(const param_def_t *defs, char *buf, size_t cap)
     for (int j = 0; defs && defs[j].key && used < cap; j++) {
         const param_def_t *d = &defs[j];
         char range[96] = "";
+        char lo[32], hi[32];
         if (d->type == PARAM_INT || d->type == PARAM_DOUBLE)
-            snprintf(range, sizeof range, " [%g..%g]", d->min, d->max);
+            snprintf(range, sizeof range, " [%s..%s]", bound_text(d->min, lo),
+                     bound_text(d->max, hi));
         else if (d->type == PARAM_CHOICE)
             snprintf(range, sizeof range, " {%s}", d->choices);
         else if (d->type == PARAM_BOOL)
