@@ -104,6 +104,17 @@ done:
     return HOYLE_OK;
 }
 
+/* A bound as people write it: whole numbers in full (1000000000, not 1e+09),
+ * others by %g. `buf` holds 32 bytes. */
+static const char *bound_text(double v, char *buf)
+{
+    if (v == floor(v) && fabs(v) < 1e18)
+        snprintf(buf, 32, "%.0f", v);
+    else
+        snprintf(buf, 32, "%g", v);
+    return buf;
+}
+
 /* Index of `word` in "a|b|c", or -1. */
 static int choice_index(const char *choices, const char *word)
 {
@@ -152,8 +163,11 @@ static bool word_in(const char *choices, const char *word)
  * an upper end (max 9e15 or more); the value as the user wrote it. */
 static int out_of_range(const param_def_t *d, const char *key, const char *value, const char *what)
 {
-    if (d->max >= 9e15) return VALUE_ERROR(what, key, "%s is less than %.15g", value, d->min);
-    return VALUE_ERROR(what, key, "%s is out of range [%.15g, %.15g]", value, d->min, d->max);
+    char lo[32], hi[32];
+    if (d->max >= 9e15)
+        return VALUE_ERROR(what, key, "%s is less than %s", value, bound_text(d->min, lo));
+    return VALUE_ERROR(what, key, "%s is out of range [%s, %s]", value, bound_text(d->min, lo),
+                       bound_text(d->max, hi));
 }
 
 /* Convert one textual value per its definition into *number (the int,
@@ -391,8 +405,9 @@ int params_format(const params_t *p, const char *name, char *buf, size_t cap)
 static void describe_range(const param_def_t *d, char *buf, size_t cap)
 {
     buf[0] = '\0';
+    char lo[32], hi[32];
     if (d->type == PARAM_INT || d->type == PARAM_DOUBLE)
-        snprintf(buf, cap, " [%g..%g]", d->min, d->max);
+        snprintf(buf, cap, " [%s..%s]", bound_text(d->min, lo), bound_text(d->max, hi));
     else if (d->type == PARAM_CHOICE)
         snprintf(buf, cap, " {%s}", d->choices);
     else if (d->type == PARAM_BOOL)

@@ -17,6 +17,10 @@ grep -q bogus "$tmp" || fail "error should name the key"
 [ "$(wc -l < "$tmp")" -eq 1 ] || fail "one-line error"
 rm -f "$tmp"
 "$H" play checkers --bogus >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown option should exit 2"
+# ranges are printed as numbers people write: [0..1000000000], not 1e+09
+"$H" play --help | grep -q "e+0" && fail "a range printed as 1e+09 in --help"
+"$H" play --help | grep -q "\[0\.\.1000000000\]" || fail "no whole-number range in --help"
+"$H" play checkers --p2 'mcts(sims=-1)' 2>&1 | grep -q "out of range \[0, 1000000000\]" || fail "range in the error not whole"
 
 out=$("$H" play checkers --p1 random --p2 'mcts(sims=50)' --seed 3) || fail "agent game"
 echo "$out" | grep -q "result after" || fail "no result line"
