@@ -259,7 +259,7 @@ static void test_shards_and_replay(void)
     sample_set_done(&first);
     CU_ASSERT_EQUAL(samples_read_shard("/nonexistent.h5", &back, NULL), HOYLE_EIO);
     /* samples_create_shard never replaces a file (selfplay --output without --force) */
-    char other[300];
+    char other[700];
     snprintf(other, sizeof other, "%s/other.txt", dir);
     FILE *f = fopen(other, "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
@@ -269,7 +269,7 @@ static void test_shards_and_replay(void)
     sample_set_init(&back, g->obs_shape, g->num_actions); /* no rows: a valid, empty shard */
     CU_ASSERT_EQUAL(samples_create_shard(other, &back, &none), HOYLE_EIO);
     CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "already exists"));
-    char text[320] = "";
+    char text[720] = "";
     f = fopen(other, "r");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     CU_ASSERT_PTR_NOT_NULL(fgets(text, sizeof text, f));
@@ -625,7 +625,7 @@ static void test_game_records(void)
     char dir[512];
     harness_tmp_path(dir, sizeof dir, "hoyle_sprec_XXXXXX");
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
-    char path[256];
+    char path[700];
     snprintf(path, sizeof path, "%s/gen.h5", dir);
     sample_set_t set;
     selfplay_games_t games = {0};
