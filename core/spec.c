@@ -393,10 +393,14 @@ const char *params_str(const params_t *p, const char *key) { return p->text[find
 int params_format(const params_t *p, const char *name, char *buf, size_t cap)
 {
     size_t used = (size_t)snprintf(buf, cap, "%s", name);
+    int shown = 0;
+    /* an empty text (a string left at "") is left out: the parser refuses `key=`, and the
+     * default gives it back */
     for (int j = 0; j < p->num && used < cap; j++)
-        used += (size_t)snprintf(buf + used, cap - used, "%s%s=%s", j ? "," : "(", p->defs[j].key,
-                                 p->text[j]);
-    if (p->num > 0 && used < cap) used += (size_t)snprintf(buf + used, cap - used, ")");
+        if (p->text[j][0] != '\0')
+            used += (size_t)snprintf(buf + used, cap - used, "%s%s=%s", shown++ ? "," : "(",
+                                     p->defs[j].key, p->text[j]);
+    if (shown > 0 && used < cap) used += (size_t)snprintf(buf + used, cap - used, ")");
     if (used >= cap) return hoyle_error(HOYLE_EFULL, "spec '%s': formatted text too long", name);
     return (int)used;
 }

@@ -154,9 +154,9 @@ expect_usage() { # expect_usage PATTERN CMD...
 }
 expect_usage "selfplay.processes.*--external-actors" "$hoyle" train "$cfg" --set "output=$dir/x" \
   --set selfplay.processes=2 --external-actors
-expect_usage "selfplay.processes.*0..64" "$hoyle" train "$cfg" --set "output=$dir/x" \
-  --set selfplay.processes=65
-expect_usage "selfplay.processes.*0..64" "$hoyle" train "$cfg" --set "output=$dir/x" \
-  --set selfplay.processes=two
+expect_usage "selfplay.processes.*65 is out of range \[0, 64\]" "$hoyle" train "$cfg" \
+  --set "output=$dir/x" --set selfplay.processes=65
+expect_usage "selfplay.processes.*'two' is not an integer" "$hoyle" train "$cfg" \
+  --set "output=$dir/x" --set selfplay.processes=two
 [ ! -e "$dir/x" ] || fail "a refused run wrote its folder"
 echo "train_procs.sh: bad uses refused"
