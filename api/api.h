@@ -80,9 +80,12 @@ int api_state_current_player(const game_t *g, const void *s);
  * node; 0 at a terminal state. */
 int api_state_legal_actions(const game_t *g, const void *s, int *out);
 /* game_apply_checked() then api_state_legal_actions(): one call per step of
- * a random game. Returns the new count, or a negative status with `s`
- * unchanged. */
-int api_state_step(const game_t *g, void *s, int action, int *legal);
+ * a random game. `known` > 0 says that legal[0..known) already holds the
+ * legal actions of `s` (the list the previous step or legal_actions call
+ * wrote there, nothing applied since): the action is checked against that
+ * list instead of generating it again. Returns the new count, or a negative
+ * status with `s` unchanged. */
+int api_state_step(const game_t *g, void *s, int action, int *legal, int known);
 /* Returns per player into out[num_players] (0 at non-terminal states, as
  * the rules give them there). */
 void api_state_returns(const game_t *g, const void *s, double *out);
@@ -90,6 +93,13 @@ uint64_t api_state_hash(const game_t *g, const void *s);
 /* Observation of `player` (0..num_players-1) into out[C*H*W]; HOYLE_EINVAL
  * for another player. */
 int api_state_observe(const game_t *g, const void *s, int player, float *out);
+/* api_state_observe() and the legal-action mask in one call, for the
+ * environments' per-step observation: obs[C*H*W], mask[num_actions] (1 for
+ * each legal action, else 0) and the legal list into legal[max_legal]; as in
+ * api_state_step, `known` > 0 says legal[0..known) already holds the list.
+ * Returns the legal count, or HOYLE_EINVAL for a bad player. */
+int api_state_observe_mask(const game_t *g, const void *s, int player, float *obs, int8_t *mask,
+                           int *legal, int known);
 /* Chance outcomes into actions[] and probs[] (max_chance_outcomes each);
  * 0 when `s` is not a chance node. */
 int api_state_chance_outcomes(const game_t *g, const void *s, int *actions, double *probs);

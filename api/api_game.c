@@ -117,10 +117,18 @@ int api_state_legal_actions(const game_t *g, const void *s, int *out)
     return game_legal_actions(g, s, out);
 }
 
-int api_state_step(const game_t *g, void *s, int action, int *legal)
+int api_state_step(const game_t *g, void *s, int action, int *legal, int known)
 {
-    int rc = game_apply_checked(g, s, action);
-    return rc ? rc : game_legal_actions(g, s, legal);
+    if (known <= 0) {
+        int rc = game_apply_checked(g, s, action);
+        return rc ? rc : game_legal_actions(g, s, legal);
+    }
+    int i = 0;
+    while (i < known && legal[i] != action) i++;
+    if (i == known)
+        return hoyle_error(HOYLE_EINVAL, "%s: action %d is not legal here", g->spec, action);
+    game_apply(g, s, action);
+    return game_legal_actions(g, s, legal);
 }
 
 void api_state_returns(const game_t *g, const void *s, double *out)
@@ -141,6 +149,17 @@ int api_state_observe(const game_t *g, const void *s, int player, float *out)
                            g->num_players - 1);
     game_observe(g, s, player, out);
     return HOYLE_OK;
+}
+
+int api_state_observe_mask(const game_t *g, const void *s, int player, float *obs, int8_t *mask,
+                           int *legal, int known)
+{
+    int rc = api_state_observe(g, s, player, obs);
+    if (rc < 0) return rc;
+    int n = known > 0 ? known : game_legal_actions(g, s, legal);
+    memset(mask, 0, (size_t)g->num_actions);
+    for (int i = 0; i < n; i++) mask[legal[i]] = 1;
+    return n;
 }
 
 int api_state_chance_outcomes(const game_t *g, const void *s, int *actions, double *probs)

@@ -1,6 +1,7 @@
 """setup.py — what pip runs to install the hoyle package from a checkout
 (`pip install ./python`): the pure-Python package plus libhoyle.so bundled
-next to it (hoyle/libhoyle.so, the second place hoyle/_lib.py looks), so
+next to it (hoyle/libhoyle.so, the second place hoyle/_lib.py looks), and
+the hoyle._speed extension built beside it when Python's headers were there, so
 the installed package needs no HOYLE_LIB and no build tree.
 
 The library comes from, first match wins:
@@ -11,6 +12,7 @@ The library comes from, first match wins:
   3. a new CMake tree, python/build-pip/ (Release): configured and built
      with Debian's toolchain (scripts/install-deps has the packages), offline.
 The wheel is tagged for this platform (it holds a native library)."""
+import glob
 import os
 import shutil
 import subprocess
@@ -62,6 +64,9 @@ class BuildPyWithLibrary(build_py):
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         shutil.copyfile(lib, dest)
         os.chmod(dest, 0o755)
+        # hoyle._speed (hoyle/_speed.c), built beside the library when Python's headers are there
+        for ext in glob.glob(os.path.join(os.path.dirname(lib), "_speed.*.so")):
+            shutil.copyfile(ext, os.path.join(os.path.dirname(dest), os.path.basename(ext)))
 
 
 class PlatformDistribution(Distribution):

@@ -14,6 +14,8 @@ Where the library is looked for, first match wins:
   4. the system's search path (an installed libhoyle.so.0, LD_LIBRARY_PATH).
 """
 import glob
+import importlib.machinery
+import importlib.util
 import os
 
 import cffi
@@ -109,10 +111,12 @@ void api_state_copy(const game_t *g, void *dst, const void *src);
 void api_state_free(void *s);
 int api_state_current_player(const game_t *g, const void *s);
 int api_state_legal_actions(const game_t *g, const void *s, int *out);
-int api_state_step(const game_t *g, void *s, int action, int *legal);
+int api_state_step(const game_t *g, void *s, int action, int *legal, int known);
 void api_state_returns(const game_t *g, const void *s, double *out);
 uint64_t api_state_hash(const game_t *g, const void *s);
 int api_state_observe(const game_t *g, const void *s, int player, float *out);
+int api_state_observe_mask(const game_t *g, const void *s, int player, float *obs, int8_t *mask,
+                           int *legal, int known);
 int api_state_chance_outcomes(const game_t *g, const void *s, int *actions, double *probs);
 int api_move_to_string(const game_t *g, const void *s, const int *actions, int n, char *buf,
                        size_t cap);
@@ -211,6 +215,34 @@ def load():
 
 
 ffi, lib, path = load()
+
+
+def load_speed():
+    """hoyle._speed (python/hoyle/_speed.c), found in the package or beside
+    the library just loaded and bound to that library's functions; None
+    where it was not built, or with $HOYLE_NO_SPEED=1 (the cffi paths then
+    do the same work, slower)."""
+    if os.environ.get("HOYLE_NO_SPEED") == "1":
+        return None
+    dirs = [os.path.dirname(os.path.abspath(__file__))]
+    if os.sep in path:
+        dirs.append(os.path.dirname(os.path.realpath(path)))
+    for d in dirs:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            file = os.path.join(d, "_speed" + suffix)
+            if not os.path.exists(file):
+                continue
+            spec = importlib.util.spec_from_file_location("hoyle._speed", file)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            fn = [int(ffi.cast("uintptr_t", f)) for f in
+                  (lib.api_state_step, lib.api_state_legal_actions, lib.api_state_observe_mask)]
+            mod.bind(*fn)
+            return mod
+    return None
+
+
+speed = load_speed()
 
 
 class Error(ValueError):

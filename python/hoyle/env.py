@@ -212,7 +212,14 @@ class AECEnv:
 
     def observe(self, agent):
         self._require_reset("observe")
-        return {"observation": self.game_state.observation(self._seat[agent]), "action_mask": self.action_mask(agent)}
+        seat = self._seat[agent]
+        if self._to_act(agent):
+            obs, mask = self.game_state.observation_and_mask(seat)
+            return {"observation": obs, "action_mask": mask}
+        return {"observation": self.game_state.observation(seat), "action_mask": np.zeros(self.game.num_actions, np.int8)}
+
+    def _to_act(self, agent):
+        return self.agent_selection == agent and not self.terminations.get(agent, True) and not self.truncations.get(agent)
 
     def state(self):
         """A global view: the position seen from player_0's seat (every
@@ -222,7 +229,7 @@ class AECEnv:
 
     def action_mask(self, agent):
         """1 for the legal actions when `agent` is to move, else all 0."""
-        if self.agent_selection != agent or self.terminations.get(agent, True) or self.truncations.get(agent):
+        if not self._to_act(agent):
             return np.zeros(self.game.num_actions, dtype=np.int8)
         return legal_mask(self.game, self.game_state)
 
@@ -256,7 +263,7 @@ class AECEnv:
         self._cumulative_rewards[agent] = 0.0
         self.steps[agent] += 1
         try:
-            self.game_state.apply(action)
+            self.game_state.advance(action)
         except Error:
             if self.illegal == "raise":
                 self.steps[agent] -= 1

@@ -20,6 +20,8 @@ import numpy as np
 from . import _lib
 from ._lib import Error, WrongType, check, ffi, lib, text
 
+_speed = _lib.speed  # the C fast paths (hoyle/_speed.c), or None: cffi does the same
+
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
 Playouts = collections.namedtuple("Playouts", "returns lengths")
@@ -87,6 +89,7 @@ class Game:
         self.obs_shape = tuple(info.obs_shape)
         self.state_size = info.state_size
         self._scratch = max(self.max_legal, self.max_chance_outcomes, 1)
+        self._addr = int(ffi.cast("uintptr_t", self._g))  # for hoyle._speed
 
     def __repr__(self):
         return f"hoyle.Game({self.spec!r})"
@@ -134,7 +137,7 @@ class State:
     """One position of a Game. Made by Game.new_state(), Game.position() or
     State.clone(); apply() changes it in place."""
 
-    __slots__ = ("game", "_s", "_g", "_lock", "_buf")
+    __slots__ = ("game", "_s", "_g", "_lock", "_buf", "_known", "_ga", "_sa", "_ba")
 
     def __init__(self, game, ptr):
         self.game = game
@@ -142,10 +145,16 @@ class State:
         self._s = ptr
         self._lock = threading.Lock()
         self._buf = None  # legal actions, made on first use
+        self._ga, self._sa, self._ba = game._addr, int(ffi.cast("uintptr_t", ptr)), 0  # for hoyle._speed
+        # _buf[0:_known] is the legal list of the state as it is now (0: not
+        # known): step() then checks its action against it in C instead of
+        # generating the list twice. Every other change of the state resets it.
+        self._known = 0
 
     def _legal_buf(self):
         if self._buf is None:
             self._buf = ffi.new("int[]", self.game._scratch)
+            self._ba = int(ffi.cast("uintptr_t", self._buf))
         return self._buf
 
     def clone(self):
@@ -173,13 +182,19 @@ class State:
         """Legal actions, ascending (chance outcomes at a chance node; [] at the end)."""
         buf = self._buf if self._buf is not None else self._legal_buf()
         with self._lock:
-            return ffi.unpack(buf, lib.api_state_legal_actions(self._g, self._s, buf))
+            if _speed is not None:
+                legal = _speed.legal(self._ga, self._sa, self._ba)
+                self._known = len(legal)
+                return legal
+            n = self._known = lib.api_state_legal_actions(self._g, self._s, buf)
+            return ffi.unpack(buf, n)
 
     def apply(self, action):
         """Apply a legal action or chance outcome (checked in C: game_apply_checked)."""
         if type(action) is not int or not INT_MIN <= action <= INT_MAX:
             action = _int(action)
         with self._lock:
+            self._known = 0
             rc = lib.game_apply_checked(self._g, self._s, action)
         if rc < 0:
             check(rc)
@@ -191,9 +206,16 @@ class State:
         if type(action) is not int or not INT_MIN <= action <= INT_MAX:
             action = _int(action)
         with self._lock:
-            n = lib.api_state_step(self._g, self._s, action, buf)
+            if _speed is not None:
+                legal = _speed.step(self._ga, self._sa, action, self._ba, self._known)
+                if type(legal) is int:
+                    check(legal)
+                self._known = len(legal)
+                return legal
+            n = lib.api_state_step(self._g, self._s, action, buf, self._known)
             if n < 0:
                 check(n)
+            self._known = n
             return ffi.unpack(buf, n)
 
     def apply_move(self, move_text):
@@ -208,6 +230,7 @@ class State:
         for a in actions:
             t.apply(a)
         with self._lock:
+            self._known = 0
             lib.api_state_copy(self._g, self._s, t._s)
         return actions
 
@@ -239,6 +262,40 @@ class State:
         if rc < 0:
             check(rc)
         return out
+
+    def observation_and_mask(self, player):
+        """(observation(player), mask): the mask an int8 array of
+        game.num_actions, 1 for each legal action; one call to C."""
+        if type(player) is not int:
+            player = _int(player, "player")
+        g = self.game
+        obs = np.empty(g.obs_shape, dtype=np.float32)
+        mask = np.empty(g.num_actions, dtype=np.int8)
+        buf = self._buf if self._buf is not None else self._legal_buf()
+        with self._lock:
+            if _speed is not None:
+                n = _speed.observe_mask(self._ga, self._sa, player, obs, mask, self._ba, self._known)
+            else:
+                n = lib.api_state_observe_mask(
+                    self._g, self._s, player, ffi.from_buffer("float[]", obs), ffi.from_buffer("int8_t[]", mask),
+                    buf, self._known)
+            if n < 0:
+                check(n)
+            self._known = n
+        return obs, mask
+
+    def advance(self, action):
+        """step(action) without returning the new legal list: the
+        environments' move (the list stays in C for the next mask)."""
+        buf = self._buf if self._buf is not None else self._legal_buf()
+        if type(action) is not int or not INT_MIN <= action <= INT_MAX:
+            action = _int(action)
+        with self._lock:
+            n = lib.api_state_step(self._g, self._s, action, buf, self._known)
+            if n < 0:
+                check(n)
+            self._known = n
+        return self
 
     @property
     def hash(self):

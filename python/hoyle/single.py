@@ -93,7 +93,8 @@ class SingleAgentEnv:
             s.apply(a)
 
     def _obs(self):
-        return self.game_state.observation(self.player), {"action_mask": legal_mask(self.game, self.game_state)}
+        obs, mask = self.game_state.observation_and_mask(self.player)
+        return obs, {"action_mask": mask}
 
     def reset(self, seed=None, options=None):
         self._seed(seed)
@@ -111,9 +112,9 @@ class SingleAgentEnv:
         if self._over:
             raise Error("step: the episode is over; call reset()")
         action = check_action(self.game, action)
-        before = self.game_state.clone()
+        before = self.game_state.clone() if self.opponent is not None else None
         try:
-            self.game_state.apply(action)
+            self.game_state.advance(action)
         except Error:
             if self.illegal == "raise":
                 raise

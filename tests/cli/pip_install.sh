@@ -44,6 +44,10 @@ import hoyle
 venv = sys.argv[1]
 assert hoyle.library_path.startswith(venv + "/"), f"library from {hoyle.library_path}, not the venv"
 assert hoyle.__file__.startswith(venv + "/"), hoyle.__file__
+speed = hoyle._lib.speed  # hoyle._speed, bundled beside the library when it was built
+if os.environ.get("HOYLE_REQUIRE_PYTHON") == "1":
+    assert speed is not None, "hoyle._speed was not bundled"
+assert speed is None or speed.__file__.startswith(venv + "/"), speed.__file__
 g = hoyle.Game("checkers")
 a = hoyle.Agent(g, "mcts(sims=20)", seed=1)
 s = g.new_state()
