@@ -120,13 +120,23 @@ void study_done(study_t *s)
     memset(s, 0, sizeof *s);
 }
 
-/* "file:line" of a node ("file (--set)" for overrides). */
+/* "file:line" of a node, "file (--set)" for an override, "file" for a key left to its
+ * default and for the flags form (whose lines, -1, are no file's). */
 static void where(const config_t *cf, const config_node_t *n, char *buf, size_t cap)
 {
     if (n && n->line > 0)
         snprintf(buf, cap, "%s:%d", cf->name, n->line);
-    else
+    else if (n && n->line == 0)
         snprintf(buf, cap, "%s (--set)", cf->name);
+    else
+        snprintf(buf, cap, "%s", cf->name);
+}
+
+/* The flags form's tree has no file: its nodes get line -1 (where() names no line). */
+static void unlined(config_node_t *n)
+{
+    n->line = -1;
+    for (int i = 0; i < n->num_children; i++) unlined(n->children[i]);
 }
 
 static const char *skip_space(const char *p)
@@ -382,6 +392,7 @@ int study_load(const char *path, const char *text, const char *name, char *const
     study_t *s = calloc(1, sizeof *s);
     if (s == NULL) return hoyle_error(HOYLE_ENOMEM, "study: out of memory");
     int status = path ? config_load(path, &cf) : config_parse(text, name, &cf);
+    if (status == 0 && path == NULL) unlined(cf->root);
     for (int i = 0; status == 0 && i < num_sets; i++) status = config_set(cf, sets[i]);
     if (status == 0) status = config_bind(cf, study_schema_rows, s);
     if (status == 0) status = check_study(s, cf, &g);

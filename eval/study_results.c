@@ -101,15 +101,24 @@ int study_results_read(const study_t *s, study_results_t *out)
     elo_game_t *games = NULL;
     size_t ng = 0;
     int status = read_games(s, s->tour.output, r, &games, &ng, ms_sum);
+    /* The fit is over the players with games (a partial study's points without games yet
+     * would leave the data disconnected): id[] maps a row to its fit index, -1 = none. */
     elo_result_t *fit = NULL;
-    if (status == 0 && ng > 0) {
-        const char *names[TOUR_MAX_AGENTS];
-        for (int i = 0; i < np; i++) names[i] = r->rows[i].spec;
-        elo_input_t in = {.n_players = np, .names = names, .games = games, .n_games = ng};
+    int id[TOUR_MAX_AGENTS], nf = 0;
+    const char *names[TOUR_MAX_AGENTS];
+    for (int i = 0; i < np; i++) {
+        id[i] = r->rows[i].games > 0 ? nf : -1;
+        if (id[i] >= 0) names[nf++] = r->rows[i].spec;
+    }
+    if (status == 0 && ng > 0 && nf >= 2) {
+        for (size_t k = 0; k < ng; k++) {
+            games[k].white = id[games[k].white];
+            games[k].black = id[games[k].black];
+        }
+        elo_input_t in = {.n_players = nf, .names = names, .games = games, .n_games = ng};
         elo_params_t ep;
         elo_params_default(&ep);
-        ep.anchor = s->reference[0] ? s->reference : NULL;
-        /* A partial study (points without games yet) does not fit: its rows stay NAN. */
+        ep.anchor = s->reference[0] && id[0] >= 0 ? s->reference : NULL;
         if (elo_fit(&in, &ep, &fit) == 0) {
             elo_scale_text(fit, r->scale, sizeof r->scale);
             r->advantage = fit->advantage, r->drawelo = fit->drawelo;
@@ -117,10 +126,11 @@ int study_results_read(const study_t *s, study_results_t *out)
     }
     for (int i = 0; i < np; i++) {
         study_row_t *w = &r->rows[i];
+        int k = id[i];
         w->score = w->score_lo = w->score_hi = NAN;
-        w->elo = fit ? fit->rating[i] : NAN;
-        w->elo_lo = fit ? fit->lo[i] : NAN;
-        w->elo_hi = fit ? fit->hi[i] : NAN;
+        w->elo = fit && k >= 0 ? fit->rating[k] : NAN;
+        w->elo_lo = fit && k >= 0 ? fit->lo[k] : NAN;
+        w->elo_hi = fit && k >= 0 ? fit->hi[k] : NAN;
         w->ms_per_move = w->moves > 0 ? ms_sum[i] / (double)w->moves : NAN;
         w->accuracy = w->accuracy_lo = w->accuracy_hi = w->best = w->blunders = NAN;
         if (w->games > 0) {
@@ -130,7 +140,7 @@ int study_results_read(const study_t *s, study_results_t *out)
     }
     if (fit == NULL && r->scale[0] == '\0')
         snprintf(r->scale, sizeof r->scale, "no fit (%s)",
-                 ng == 0 ? "no games yet" : "not every player has games");
+                 ng == 0 ? "no games yet" : "the fit failed");
     elo_result_free(fit);
     free(games);
     if (status == 0) *out = *r;
@@ -230,10 +240,13 @@ int study_write_table(FILE *f, const study_t *s, const study_results_t *r)
         const study_row_t *w = &r->rows[i];
         char b[32], sc[48], e[48], a[48];
         budget_text(s, w, b, sizeof b);
+        char ms[24] = "-";
         snprintf(sc, sizeof sc, "%.3f [%.3f, %.3f]", w->score, w->score_lo, w->score_hi);
         snprintf(e, sizeof e, "%+.0f [%+.0f, %+.0f]", w->elo, w->elo_lo, w->elo_hi);
-        fprintf(f, "%-32s %8s %6.0f %-22s %-22s %9.2f", w->spec, b[0] ? b : "-", w->games, sc, e,
-                w->ms_per_move);
+        if (!isfinite(w->score)) snprintf(sc, sizeof sc, "-");
+        if (!isfinite(w->elo)) snprintf(e, sizeof e, "-");
+        if (isfinite(w->ms_per_move)) snprintf(ms, sizeof ms, "%.2f", w->ms_per_move);
+        fprintf(f, "%-32s %8s %6.0f %-22s %-22s %9s", w->spec, b[0] ? b : "-", w->games, sc, e, ms);
         if (accuracy_on(s)) {
             snprintf(a, sizeof a, "%.3f [%.3f, %.3f]", w->accuracy, w->accuracy_lo, w->accuracy_hi);
             fprintf(f, " %-22s", a);
