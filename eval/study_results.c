@@ -369,7 +369,7 @@ int study_write_svg(FILE *f, const study_t *s, const study_results_t *r)
     plot_series_t *by_axis = calloc((size_t)s->num_series + 1, sizeof *by_axis);
     plot_series_t *by_time = calloc((size_t)s->num_series + 1, sizeof *by_time);
     plot_panel_t panels[STUDY_MAX_SERIES + 1];
-    char titles[STUDY_MAX_SERIES + 1][160], xlabels[STUDY_MAX_SERIES + 1][64];
+    char titles[STUDY_MAX_SERIES + 1][GAME_SPEC_MAX + 200], xlabels[STUDY_MAX_SERIES + 1][64];
     if (d == NULL || by_axis == NULL || by_time == NULL) {
         free(d), free(by_axis), free(by_time);
         return hoyle_error(HOYLE_ENOMEM, "study: out of memory");
