@@ -76,6 +76,20 @@ for t in ("Elo against sims", "Elo against depth", "Elo against time per move",
           "mcts(sims={5,10})", "alphabeta(depth={1,2})"):
     assert t in svg, t
 EOF
+# the figures agree with `hoyle elo` on the same file (the same fit, its own tallies)
+"$hoyle" elo "$dir/tiny/games.h5" --anchor greedy --json >"$dir/elo.json"
+"$python" - "$dir/tiny/study.csv" "$dir/elo.json" <<'EOF'
+import csv, json, sys
+rows = {r["agent"]: r for r in csv.DictReader(open(sys.argv[1]))}
+players = json.load(open(sys.argv[2]))["pools"][0]["ratings"]["players"]
+assert len(players) == len(rows) == 5
+for p in players:
+    r = rows[p["name"]]
+    assert int(r["games"]) == p["games"], (r, p)
+    assert abs(float(r["score"]) - p["score"]) < 1e-4, (r, p)
+    assert abs(float(r["draws"]) / p["games"] - p["draws"]) < 1e-4, (r, p)
+    assert abs(float(r["elo"]) - p["elo"]) < 0.06 and abs(float(r["elo_lo"]) - p["lo"]) < 0.06, (r, p)
+EOF
 # --json prints the same object as study.json
 "$hoyle" study "$dir/tiny.yaml" --json --quiet >"$dir/out.json"
 cmp -s "$dir/out.json" "$dir/tiny/study.json" || fail "--json differs from study.json"
