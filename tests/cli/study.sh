@@ -139,6 +139,33 @@ echo "study.sh: kill -9 after $partial of 32 games, resumed: identical games and
   --games 2 --output "$dir/flags" --set max_moves=40 --quiet >/dev/null
 [ "$(sed -n 3p "$dir/flags/study.csv" | cut -d, -f1)" = '"mcts(sims=4)"' ] || fail "flags form CSV"
 
+# ---- accuracy against endgame tables: the figures of `hoyle accuracy` per point ----
+"$hoyle" tablebase checkers KMvK --out "$dir/tb" --quiet >/dev/null
+cat >"$dir/acc.yaml" <<EOF
+name: acc
+game: checkers
+reference: random
+agents: ["mcts(sims={5,20})"]
+games_per_pairing: 2
+max_moves: 30
+seed: 5
+output: $dir/acc
+accuracy: {tables: $dir/tb, positions: 30}
+EOF
+"$hoyle" study "$dir/acc.yaml" --quiet >/dev/null
+"$hoyle" accuracy checkers --agent random --agent "mcts(sims=5)" --agent "mcts(sims=20)" \
+  --tables "$dir/tb" --positions 30 --seed 5 --json >"$dir/acc.json" 2>/dev/null
+"$python" - "$dir/acc/study.csv" "$dir/acc.json" <<'EOF'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+acc = json.load(open(sys.argv[2]))["agents"]
+assert [r["agent"] for r in rows] == [a["agent"] for a in acc], (rows, acc)
+for r, a in zip(rows, acc):
+    for k, j in (("accuracy", "kept"), ("accuracy_lo", "kept_lo"), ("accuracy_hi", "kept_hi"),
+                 ("best", "best"), ("blunders", "blunders")):
+        assert abs(float(r[k]) - a[j]) < 1e-4, (k, r, a)
+EOF
+
 # ---- bad input: exit 2, one line naming it, nothing written ----
 expect_usage() {  # expect_usage PATTERN CMD...
   local pattern=$1; shift
