@@ -409,8 +409,7 @@ int study_write_svg(FILE *f, const study_t *s, const study_results_t *r)
         n = 0;
         for (int m = k; m < s->num_series; m++)
             if (strcmp(s->series[m].axis, ax) == 0) list[n++] = by_axis[m];
-        snprintf(titles[np], sizeof titles[np], "%s: Elo against %s, %s", s->name, ax,
-                 s->tour.games[0]->spec);
+        snprintf(titles[np], sizeof titles[np], "%s: Elo against %s, %s", s->name, ax, s->game);
         snprintf(xlabels[np], sizeof xlabels[np], "%s (log scale)", ax);
         panels[np] = (plot_panel_t){.title = titles[np],
                                     .x_label = xlabels[np],
@@ -420,8 +419,7 @@ int study_write_svg(FILE *f, const study_t *s, const study_results_t *r)
                                     .series = list};
         np++;
     }
-    snprintf(titles[np], sizeof titles[np], "%s: Elo against time per move, %s", s->name,
-             s->tour.games[0]->spec);
+    snprintf(titles[np], sizeof titles[np], "%s: Elo against time per move, %s", s->name, s->game);
     panels[np] = (plot_panel_t){.title = titles[np],
                                 .x_label = "ms per move (log scale)",
                                 .y_label = ylabel,
