@@ -7,7 +7,9 @@
 #   3. kill -9 mid-run, --report on the partial file, rerun: the resumed file
 #      holds exactly the games of an uninterrupted run (none replayed, none
 #      missing) and the same figures but the times;
-#   4. the flags form runs the same kind of study;
+#   4. the flags form runs a gauntlet, and a round robin without a reference;
+#      the figures agree with `hoyle elo` on the same file, and the accuracy
+#      columns with `hoyle accuracy` on a small checkers table;
 #   5. bad input (unknown key, bad axis syntax, unknown agent, a gauntlet with
 #      no reference, odd games, another study's file) exits 2 with a message
 #      naming it, and writes nothing.
@@ -138,6 +140,19 @@ echo "study.sh: kill -9 after $partial of 32 games, resumed: identical games and
 "$hoyle" study "gobang(board=8,men=12)" --agent "mcts(sims={4,8})" --reference random \
   --games 2 --output "$dir/flags" --set max_moves=40 --quiet >/dev/null
 [ "$(sed -n 3p "$dir/flags/study.csv" | cut -d, -f1)" = '"mcts(sims=4)"' ] || fail "flags form CSV"
+
+# without a reference: a round robin over the points (every pair), mean 0
+"$hoyle" study "gobang(board=8,men=12)" --agent "mcts(sims={4,8})" --agent greedy --games 2 \
+  --output "$dir/rr" --set max_moves=40 --quiet >"$dir/rr.txt"
+grep -q "6 of 6 games, round-robin; Elo: mean 0 over these 3 players" "$dir/rr.txt" || fail "round robin"
+"$python" - "$dir/rr/study.csv" <<'EOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["agent"] for r in rows] == ["mcts(sims=4)", "mcts(sims=8)", "greedy"], rows
+assert all(r["games"] == "4" for r in rows), rows
+assert abs(sum(float(r["elo"]) for r in rows)) < 0.5, rows
+assert rows[2]["series"] == "greedy" and rows[2]["axis"] == "" and rows[2]["budget"] == "", rows
+EOF
 
 # ---- accuracy against endgame tables: the figures of `hoyle accuracy` per point ----
 "$hoyle" tablebase checkers KMvK --out "$dir/tb" --quiet >/dev/null
