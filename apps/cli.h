@@ -72,6 +72,7 @@ int cmd_play(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
+int cmd_study(int argc, char **argv);
 int cmd_elo(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_sprt(int argc, char **argv);

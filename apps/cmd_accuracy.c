@@ -4,7 +4,6 @@
  * the position's value: the share kept (with a 95% Wilson interval), the
  * share of best moves, blunders, and the mean extra distance of kept wins
  * and losses (with a normal 95% interval), as a table, --json or --csv. */
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,26 +34,6 @@ static const char help[] =
     "            it adds to a win or takes from a loss (0 = perfect)\n"
     "Shares come with 95% Wilson intervals, the mean extra with a normal 95%\n"
     "interval. Agents are reseeded per position from S.\n";
-
-/* The tables of `g` in `dir`, by class name, into names (MAX_CLASSES). */
-static int tables_in(const game_t *g, const char *dir, char names[][RETRO_CLASS_MAX])
-{
-    DIR *d = opendir(dir);
-    if (d == NULL) return -1;
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d)) != NULL && n < MAX_CLASSES;) {
-        size_t len = strlen(e->d_name);
-        char path[4096];
-        retro_info_t in;
-        if (len < 4 || strcmp(e->d_name + len - 3, ".tb") != 0) continue;
-        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) continue;
-        if (retro_table_info(path, &in) == 0 && strcmp(in.game, g->spec) == 0)
-            memcpy(names[n++], in.name, RETRO_CLASS_MAX);
-    }
-    closedir(d);
-    qsort(names, (size_t)n, RETRO_CLASS_MAX, (int (*)(const void *, const void *))strcmp);
-    return n;
-}
 
 typedef struct row {
     double kept, kept_lo, kept_hi, best, blunder, blunder_lo, blunder_hi;
@@ -212,7 +191,7 @@ int cmd_accuracy(int argc, char **argv)
     for (int i = 0; i < ncl && rc == EXIT_OK; i++)
         if (ix->class_parse(g, classes[i], names[i], NULL) < 0)
             rc = cli_fail("accuracy", EXIT_USAGE);
-    if (rc == EXIT_OK && ncl == 0 && (nc = tables_in(g, dir, names)) <= 0)
+    if (rc == EXIT_OK && ncl == 0 && (nc = retro_tables_list(g, dir, names, MAX_CLASSES)) <= 0)
         rc = cli_usage_error("accuracy", "%s: no tables of %s", dir, g->spec);
     for (int i = 0; i < nc; i++) use[i] = names[i];
     size_t stride = (g->state_size + GAME_STATE_ALIGN - 1) / GAME_STATE_ALIGN * GAME_STATE_ALIGN;

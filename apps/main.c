@@ -33,6 +33,7 @@ static const command_t commands[] = {
     {"match", cmd_match, "head-to-head match between two agents"},
     {"analyze", cmd_analyze, "what an agent's search thinks of a position"},
     {"tournament", cmd_tournament, "round-robin/gauntlet tournament from a YAML config"},
+    {"study", cmd_study, "agents compared across search budgets: Elo, CSV, JSON, SVG"},
     {"elo", cmd_elo, "Elo ratings from stored game records (.h5)"},
     {"report", cmd_report, "Elo, cross table, LOS, first-player table; PDN export"},
     {"sprt", cmd_sprt, "sequential probability ratio test between two agents"},

@@ -62,6 +62,12 @@ typedef struct tour_config {
  * success *out is filled (release with tournament_config_done). On error
  * (HOYLE_EINVAL / HOYLE_EIO) the message names file:line: key. */
 int tournament_config_load(const char *path, char *const *sets, int num_sets, tour_config_t *out);
+/* The same checks on a config tree already parsed (and overridden): what
+ * tournament_config_load does after reading `path`, for drivers that build the
+ * tree themselves (`hoyle study` expands its own YAML into one, eval/study.h).
+ * `path` is the name kept in c->config_path; cf stays the caller's. */
+struct config;
+int tournament_config_from(const struct config *cf, const char *path, tour_config_t *out);
 /* The settings schema of a tournament config (core/spec.h rows; docs/formats.md's table). */
 const struct param_def *tournament_config_schema(void);
 void tournament_config_done(tour_config_t *c);

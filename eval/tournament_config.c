@@ -309,17 +309,24 @@ static int check_semantics(tour_config_t *c, const config_t *cf)
 }
 
 /* Steps: 1. parse the file; 2. apply the --set overrides (so they are
- * checked like the file); 3. schema check, landing the scalar keys in c; 4. semantic checks, which
- * build the games and openings; 5. dump the merged config, the text whose hash a resume compares.
- * *out is written only on success. */
+ * checked like the file); then tournament_config_from: 3. schema check, landing the scalar keys in
+ * c; 4. semantic checks, which build the games and openings; 5. dump the merged config, the text
+ * whose hash a resume compares. *out is written only on success. */
 int tournament_config_load(const char *path, char *const *sets, int num_sets, tour_config_t *out)
 {
     config_t *cf = NULL;
-    tour_config_t *c = calloc(1, sizeof *c);
-    if (c == NULL) return hoyle_error(HOYLE_ENOMEM, "tournament: out of memory");
     int status = config_load(path, &cf);
     for (int i = 0; status == 0 && i < num_sets; i++) status = config_set(cf, sets[i]);
-    if (status == 0) status = config_bind(cf, tour_schema, c);
+    if (status == 0) status = tournament_config_from(cf, path, out);
+    config_free(cf);
+    return status;
+}
+
+int tournament_config_from(const config_t *cf, const char *path, tour_config_t *out)
+{
+    tour_config_t *c = calloc(1, sizeof *c);
+    if (c == NULL) return hoyle_error(HOYLE_ENOMEM, "tournament: out of memory");
+    int status = config_bind(cf, tour_schema, c);
     if (status == 0) status = check_semantics(c, cf);
     if (status == 0) status = config_dump(cf, &c->config_text);
     if (status == 0) {
@@ -330,7 +337,6 @@ int tournament_config_load(const char *path, char *const *sets, int num_sets, to
         tournament_config_done(c);
     }
     free(c);
-    config_free(cf);
     return status;
 }
 

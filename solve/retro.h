@@ -104,4 +104,10 @@ int retro_code_cmp(retro_code_t a, retro_code_t b);
 /* Read a table file's header and counts (the checksum is verified). */
 int retro_table_info(const char *path, retro_info_t *out);
 
+/* The classes of the tables of `g` in folder `dir` (files NAME.tb built for
+ * g's spec), sorted by name, into names[0..max): their count, or -1 when the
+ * folder cannot be read. `hoyle accuracy` and a study's accuracy metric draw
+ * positions from them. */
+int retro_tables_list(const game_t *g, const char *dir, char names[][RETRO_CLASS_MAX], int max);
+
 #endif

@@ -1,6 +1,7 @@
 /* retro_file.c — endgame table files (retro_internal.h): the header, the
  * checksums, the atomic write and the checked read-only mapping. A file that
  * fails any check is refused whole with a message naming it and the check. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -195,4 +196,23 @@ int retro_code_cmp(retro_code_t a, retro_code_t b)
               : retro_is_loss(b) ? -100000 + retro_dist(b)
                                  : 0;
     return (sa > sb) - (sa < sb);
+}
+
+int retro_tables_list(const game_t *g, const char *dir, char names[][RETRO_CLASS_MAX], int max)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL) return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL && n < max;) {
+        size_t len = strlen(e->d_name);
+        char path[4096];
+        retro_info_t in;
+        if (len < 4 || strcmp(e->d_name + len - 3, ".tb") != 0) continue;
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) continue;
+        if (retro_table_info(path, &in) == 0 && strcmp(in.game, g->spec) == 0)
+            memcpy(names[n++], in.name, RETRO_CLASS_MAX);
+    }
+    closedir(d);
+    qsort(names, (size_t)n, RETRO_CLASS_MAX, (int (*)(const void *, const void *))strcmp);
+    return n;
 }

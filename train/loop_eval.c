@@ -19,6 +19,7 @@
 #include "eval/elo.h"
 #include "eval/openings.h"
 #include "eval/score.h"
+#include "eval/svg_plot.h"
 #include "eval/tournament.h"
 #include "train/loop_internal.h"
 
@@ -397,69 +398,32 @@ static int write_h5(const char *path, const game_t *g, const point_t *pts, int n
 }
 
 /* A self-contained SVG: Elo (y) against wall-clock minutes (x), with the
- * 95% interval as a band. */
+ * 95% interval as a band (eval/svg_plot.h, the plot writer studies use too). */
 static int write_svg(const char *path, const game_t *g, const point_t *pts, int n)
 {
-    const double W = 640, H = 400, L = 60, R = 20, T = 40, B = 50;
-    double x0 = 0, x1 = 1, y0 = 0, y1 = 1;
-    for (int i = 0; i < n; i++) {
-        x1 = fmax(x1, pts[i].seconds / 60.0);
-        y0 = fmin(y0, pts[i].lo);
-        y1 = fmax(y1, pts[i].hi);
+    double *col = calloc((size_t)(n > 0 ? n : 1) * 4, sizeof *col);
+    char *text = NULL, title[GAME_SPEC_MAX + 64];
+    size_t len = 0;
+    FILE *f = col ? open_memstream(&text, &len) : NULL;
+    if (f == NULL) {
+        free(col);
+        return hoyle_error(HOYLE_ENOMEM, "svg: out of memory");
     }
-    /* round the Elo range out to multiples of 50 with a margin, for readable tick labels */
-    y0 = floor(y0 / 50) * 50 - 50;
-    y1 = ceil(y1 / 50) * 50 + 50;
-    size_t cap = 4096 + (size_t)n * 200; /* fixed parts + about 200 bytes per point */
-    char *s = malloc(cap);
-    if (s == NULL) return hoyle_error(HOYLE_ENOMEM, "svg: out of memory");
-    size_t u = 0;
-#define PUT(...) u += (size_t)snprintf(s + u, cap - u, __VA_ARGS__)
-#define X(v)     (L + ((v)-x0) / (x1 - x0) * (W - L - R))
-#define Y(v)     (H - B - ((v)-y0) / (y1 - y0) * (H - T - B))
-    PUT("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-        "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
-        "fill=\"white\"/>\n",
-        W, H);
-    PUT("<text x=\"%.0f\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">Elo vs time, %s "
-        "(net 0 = 0)</text>\n",
-        W / 2, g->spec);
-    PUT("<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", L, H - B,
-        W - R, H - B);
-    PUT("<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", L, T, L,
-        H - B);
-    for (int k = 0; k <= 4; k++) {
-        double xv = x0 + (x1 - x0) * k / 4, yv = y0 + (y1 - y0) * k / 4;
-        PUT("<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%.1f</text>\n", X(xv), H - B + 16,
-            xv);
-        PUT("<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%.0f</text>\n", L - 4, Y(yv) + 4, yv);
-        PUT("<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, Y(yv),
-            W - R, Y(yv));
-    }
-    PUT("<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">wall time (minutes)</text>\n", W / 2,
-        H - 12);
-    PUT("<text x=\"14\" y=\"%.0f\" transform=\"rotate(-90 14 %.0f)\" text-anchor=\"middle\">Elo"
-        "</text>\n",
-        H / 2, H / 2);
-    if (n > 0) {
-        PUT("<polygon fill=\"#cde\" stroke=\"none\" points=\"");
-        for (int i = 0; i < n; i++) PUT("%.1f,%.1f ", X(pts[i].seconds / 60), Y(pts[i].hi));
-        for (int i = n - 1; i >= 0; i--) PUT("%.1f,%.1f ", X(pts[i].seconds / 60), Y(pts[i].lo));
-        PUT("\"/>\n<polyline fill=\"none\" stroke=\"#236\" stroke-width=\"2\" points=\"");
-        for (int i = 0; i < n; i++) PUT("%.1f,%.1f ", X(pts[i].seconds / 60), Y(pts[i].elo));
-        PUT("\"/>\n");
-        for (int i = 0; i < n; i++)
-            PUT("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#236\"><title>net %" PRId64
-                ": %.0f</title></circle>\n",
-                X(pts[i].seconds / 60), Y(pts[i].elo), pts[i].gen, pts[i].elo);
-    }
-    PUT("</svg>\n");
-#undef PUT
-#undef X
-#undef Y
-    int status =
-        u < cap ? loop_write_atomic(path, s, u) : hoyle_error(HOYLE_EFULL, "svg: buffer too small");
-    free(s);
+    double *x = col, *y = col + n, *lo = col + 2 * n, *hi = col + 3 * n;
+    for (int i = 0; i < n; i++)
+        x[i] = pts[i].seconds / 60, y[i] = pts[i].elo, lo[i] = pts[i].lo, hi[i] = pts[i].hi;
+    snprintf(title, sizeof title, "Elo vs time, %s (net 0 = 0)", g->spec);
+    plot_series_t se = {.n = n, .x = x, .y = y, .lo = lo, .hi = hi, .band = 1};
+    plot_panel_t panel = {.title = title,
+                          .x_label = "wall time (minutes)",
+                          .y_label = "Elo",
+                          .n_series = 1,
+                          .series = &se};
+    int status = svg_plot_write(f, &panel, 1);
+    if (fclose(f) != 0 && status == 0) status = hoyle_error(HOYLE_ENOMEM, "svg: out of memory");
+    if (status == 0) status = loop_write_atomic(path, text, len);
+    free(text);
+    free(col);
     return status;
 }
 

@@ -32,7 +32,7 @@ bad() {
 }
 
 # unknown option, for every command
-for cmd in games show perft random bench play match analyze tournament elo report sprt selfplay train serve; do
+for cmd in games show perft random bench play match analyze tournament study elo report sprt selfplay train serve; do
   bad "$cmd" "unknown option '--frobnicate' (try --help)" --frobnicate
   "$hoyle" "$cmd" --help >"$dir/help" 2>&1 || { echo "FAIL: $cmd --help"; fails=$((fails+1)); }
   grep -q "^Options:" "$dir/help" || { echo "FAIL: $cmd --help has no option list"; fails=$((fails+1)); }
