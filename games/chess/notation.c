@@ -191,13 +191,12 @@ int ch_move_parse(const ch_pos_t *p, const char *text, ch_move_t *out)
 int ch_position_to_string(const game_t *g, const void *state, char *buf, size_t cap)
 {
     (void)g;
-    const ch_state_t *s = state;
-    return ch_fen_write(&s->pos, s->fullmove, buf, cap);
+    return ch_odds_position_to_string(state, buf, cap);
 }
 
 int ch_position_from_string(const game_t *g, const char *text, void *state)
 {
-    return ch_fen_read(ch_game(g), text, state);
+    return ch_odds_position_from_string(ch_game(g), text, state);
 }
 
 int ch_action_to_string(const game_t *g, const void *state, int action, char *buf, size_t cap)
@@ -236,6 +235,11 @@ int ch_action_from_string(const game_t *g, const void *state, const char *text, 
     ch_move_t m;
     int rc = ch_move_parse_any(&s->pos, text, &m);
     if (rc) return rc;
+    if (!ch_odds_allows(s, m))
+        return hoyle_error(HOYLE_EINVAL,
+                           "move '%s': not before Black's first move (odds of two moves: no man "
+                           "past the fourth rank)",
+                           text);
     *action = ch_move_to_action(&s->pos, m);
     return HOYLE_OK;
 }
