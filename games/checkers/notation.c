@@ -227,8 +227,8 @@ static int move_from_squares(const game_t *g, const void *s, const char *text, i
     match_t m = {.cg = ck_game(g), .sq = sq, .nsq = n};
     match_walk(&m, s, 0);
     int legal[CK_MAX_LEGAL];
-    if (m.matches == 0 && ck_legal_actions(ck_game(g), s, legal) > 0 &&
-        ck_is_capture(s, legal[0])) {
+    if (m.matches == 0 && (!ck_game(g)->huff || ck_huff_phase(s) == CK_HUFF_COMPELLED) &&
+        ck_legal_actions(ck_game(g), s, legal) > 0 && ck_is_capture(s, legal[0])) {
         /* captures are compulsory: say so, and which, rather than only "not legal" */
         move_list_t l = {.g = g, .s = s};
         game_whole_moves(g, s, list_move, &l);
