@@ -206,12 +206,18 @@ int ck_move_from_string(const game_t *g, const void *s, const char *text, int *a
         actions[0] = first;
         return 1;
     }
-    if (!*rest)
-        return hoyle_error(HOYLE_EINVAL,
-                           "move: '%s': after a huff, the huffer's own move (huff N 11-15)", text);
-    if (cap < 2) return hoyle_error(HOYLE_EFULL, "move: no room");
     ck_state_t t = *(const ck_state_t *)s;
     ck_huff_apply(ck_game(g), &t, first);
+    if (!*rest) {
+        /* a huff alone is a whole move only when it ends the game */
+        if (t.result == CK_ONGOING)
+            return hoyle_error(HOYLE_EINVAL,
+                               "move: '%s': after a huff, the huffer's own move (huff N 11-15)",
+                               text);
+        actions[0] = first;
+        return 1;
+    }
+    if (cap < 2) return hoyle_error(HOYLE_EFULL, "move: no room");
     int n = move_from_squares(g, &t, rest, actions + 1, cap - 1);
     if (n < 0) return n;
     actions[0] = first;
