@@ -592,7 +592,7 @@ static int huff_act(const game_t *g, const st_t *s, const char *text)
 
 /* Black (to move) can take 14x23; with forced captures it must, with
  * huffing it may play on, and White then chooses. */
-#define HUFF_START "B:W18,27:B1,9,14"
+#define HUFF_START "B:W18,28:B1,9,14"
 
 static void test_huff_rules(void)
 {
@@ -615,14 +615,14 @@ static void test_huff_rules(void)
     /* the neglect 1-6: White to move, with the penalty first */
     play(g, &s, "1-6");
     CU_ASSERT_EQUAL(game_current_player(g, &s), 1);
-    expect_fen(g, &s, "W:W18,27:B6,9,14:N1-6");
+    expect_fen(g, &s, "W:W18,28:B6,9,14:N1-6");
     CU_ASSERT(has_action(g, &s, 1024 + 13));      /* huff 14: the man that should have taken */
     CU_ASSERT_FALSE(has_action(g, &s, 1024 + 8)); /* 9 could not have taken */
     CU_ASSERT_EQUAL(game_action_from_string(g, &s, "huff 9", &a), HOYLE_EINVAL);
     CU_ASSERT(strstr(hoyle_last_error(), "could not have captured") != NULL);
     CU_ASSERT(has_action(g, &s, 1056));                       /* compel */
-    CU_ASSERT(has_action(g, &s, act(27, 23)));                /* or play on */
-    CU_ASSERT_EQUAL(game_legal_actions(g, &s, legal), 3 + 2); /* 18-15 27-23 27-24 + huff, compel */
+    CU_ASSERT(has_action(g, &s, act(28, 24)));                /* or play on */
+    CU_ASSERT_EQUAL(game_legal_actions(g, &s, legal), 2 + 2); /* 18-15 28-24 + huff, compel */
     char buf[64];
     CU_ASSERT(game_action_to_string(g, &s, 1024 + 13, buf, sizeof buf) > 0);
     CU_ASSERT_STRING_EQUAL(buf, "huff 14");
@@ -631,18 +631,18 @@ static void test_huff_rules(void)
     t = s;
     game_apply(g, &t, huff_act(g, &t, "compel"));
     CU_ASSERT_EQUAL(game_current_player(g, &t), 0);
-    expect_fen(g, &t, "B:W18,27:B1,9,14:M");
+    expect_fen(g, &t, "B:W18,28:B1,9,14:M");
     CU_ASSERT_EQUAL(game_legal_actions(g, &t, legal), 1);
     CU_ASSERT_EQUAL(legal[0], act(14, 23));
     play(g, &t, "14x23");
-    expect_fen(g, &t, "W:W27:B1,9,23");
+    expect_fen(g, &t, "W:W28:B1,9,23");
 
     /* 2. huff: the man on 14 goes, and White, still to move, makes his own
      * move (the huff "does not constitute a move") */
     t = s;
     game_apply(g, &t, huff_act(g, &t, "huff 14"));
     CU_ASSERT_EQUAL(game_current_player(g, &t), 1);
-    expect_fen(g, &t, "W:W18,27:B6,9");
+    expect_fen(g, &t, "W:W18,28:B6,9");
     CU_ASSERT_FALSE(has_action(g, &t, 1056));
     CU_ASSERT(has_action(g, &t, act(18, 14)));
     play(g, &t, "18-14");
@@ -658,7 +658,7 @@ static void test_huff_rules(void)
 
     /* 3. let it stand: White moves on, and the chance is gone */
     t = s;
-    play(g, &t, "27-24");
+    play(g, &t, "28-24");
     expect_fen(g, &t, "B:W18,24:B6,9,14");
     CU_ASSERT_FALSE(has_action(g, &t, 1056));
     CU_ASSERT(has_action(g, &t, act(14, 23))); /* Black may still take, or neglect again */
@@ -674,11 +674,11 @@ static void test_huff_moved_and_crowned(void)
     st_t s;
     set_fen(g, &s, HUFF_START);
     play(g, &s, "14-17");
-    expect_fen(g, &s, "W:W18,27:B1,9,17:N14-17");
+    expect_fen(g, &s, "W:W18,28:B1,9,17:N14-17");
     CU_ASSERT(has_action(g, &s, 1024 + 16)); /* huff 17 */
     CU_ASSERT_FALSE(has_action(g, &s, 1024 + 13));
     game_apply(g, &s, huff_act(g, &s, "huff 17"));
-    expect_fen(g, &s, "W:W18,27:B1,9");
+    expect_fen(g, &s, "W:W18,28:B1,9");
 
     set_fen(g, &s, "B:W18:B14,26");
     play(g, &s, "26-30"); /* crowns, while 14x23 was there */

@@ -172,6 +172,7 @@ const game_entry_t checkers_entry = {
                    "among the Tailors",
     .params = checkers_params,
     .variants = checkers_variants,
+    .quiet_defaults = (const char *const[]){"capture", NULL},
     .create = checkers_create,
     .destroy = checkers_destroy,
 };

@@ -186,6 +186,7 @@ const game_entry_t chess_entry = {
                    "threefold and dead-material draws)",
     .params = chess_params,
     .variants = chess_variants,
+    .quiet_defaults = (const char *const[]){"odds", NULL},
     .create = chess_create,
     .destroy = chess_destroy,
 };

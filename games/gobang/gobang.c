@@ -125,6 +125,7 @@ const game_entry_t gobang_entry = {
     .description = "Go-Bang (Go-Ban): five in a row; place your men, then move them one square",
     .params = gobang_params,
     .variants = gobang_variants,
+    .quiet_defaults = (const char *const[]){"odds", NULL},
     .create = gobang_create,
     .destroy = gobang_destroy,
 };
