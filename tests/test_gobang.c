@@ -246,8 +246,9 @@ static void test_odds(void)
     /* the default game: twelve and eleven in hand */
     g = make("gobang(odds=true)");
     game_init(g, &s);
-    CU_ASSERT(game_position_to_string(g, &s, buf, sizeof buf) > 0);
-    CU_ASSERT(strstr(buf, " w 12 11 0") != NULL);
+    char big[256];
+    CU_ASSERT(game_position_to_string(g, &s, big, sizeof big) > 0);
+    CU_ASSERT(strstr(big, " w 12 11 0") != NULL);
     game_free(g);
     const game_t *bad = NULL;
     CU_ASSERT(game_create("gobang(board=15,men=0,odds=true)", &bad) < 0);

@@ -131,7 +131,8 @@ void ck_huff_apply(const ck_game_t *cg, ck_state_t *s, int action)
                    ck_has_capture(cg, s->bb[c], s->bb[c ^ 1], s->kings, c);
     int was_king = (s->kings >> from) & 1;
     ck_apply(cg, s, action);
-    if (ck_huff_phase(s) == CK_HUFF_COMPELLED && !s->chain) set_huff(cg, s, CK_HUFF_NONE, 0, 0);
+    /* the compelled capture is made once it begins (a chain must be finished anyway) */
+    if (ck_huff_phase(s) == CK_HUFF_COMPELLED) set_huff(cg, s, CK_HUFF_NONE, 0, 0);
     if (!neglect) return;
     int crowned = !was_king && ((s->kings >> to) & 1);
     set_huff(cg, s, CK_HUFF_CHOICE | (crowned ? CK_HUFF_CROWNED : 0), from, to);

@@ -222,6 +222,20 @@ int ch_move_to_display(const game_t *g, const void *state, const int *actions, i
     ch_move_t m = n == 1 && actions[0] >= 0 && actions[0] < CH_ACTIONS
                       ? ch_action_decode(&s->pos, actions[0])
                       : 0;
+    if (n == 2 && s->prelude == 2) { /* odds of two moves: White's turn is both, "e4 d4" */
+        m = actions[0] >= 0 && actions[0] < CH_ACTIONS ? ch_action_decode(&s->pos, actions[0]) : 0;
+        ch_state_t t = *s;
+        int a = m ? ch_move_to_san(&t.pos, m, buf, cap) : -1;
+        if (a < 0 || (size_t)a + 2 > cap)
+            return hoyle_error(HOYLE_EINVAL, "move_to_display: not a move");
+        ch_odds_make(ch_game(g), &t, m);
+        ch_move_t m2 =
+            actions[1] >= 0 && actions[1] < CH_ACTIONS ? ch_action_decode(&t.pos, actions[1]) : 0;
+        buf[a] = ' ';
+        int b = m2 ? ch_move_to_san(&t.pos, m2, buf + a + 1, cap - (size_t)a - 1) : -1;
+        if (b < 0) return hoyle_error(HOYLE_EINVAL, "move_to_display: not a move");
+        return a + 1 + b;
+    }
     if (m == 0) return hoyle_error(HOYLE_EINVAL, "move_to_display: not one chess move");
     return ch_move_to_san(&s->pos, m, buf, cap);
 }
@@ -247,6 +261,29 @@ int ch_action_from_string(const game_t *g, const void *state, const char *text, 
 int ch_move_from_string(const game_t *g, const void *state, const char *text, int *actions, int cap)
 {
     if (cap < 1) return hoyle_error(HOYLE_EFULL, "move_from_string: no room");
-    int rc = ch_action_from_string(g, state, text, actions);
-    return rc ? rc : 1;
+    const ch_state_t *s = state;
+    if (s->prelude != 2) {
+        int rc = ch_action_from_string(g, state, text, actions);
+        return rc ? rc : 1;
+    }
+    /* odds of two moves: White's whole move is his two moves, "e4 d4" */
+    char first[64];
+    const char *p = text;
+    while (*p == ' ') p++;
+    size_t len = strcspn(p, " \t");
+    const char *second = p + len;
+    while (*second == ' ' || *second == '\t') second++;
+    if (len == 0 || len >= sizeof first || *second == '\0')
+        return hoyle_error(HOYLE_EINVAL,
+                           "move '%s': at the odds of two moves White's turn is two moves (e4 d4)",
+                           text);
+    if (cap < 2) return hoyle_error(HOYLE_EFULL, "move_from_string: no room");
+    memcpy(first, p, len);
+    first[len] = '\0';
+    int rc = ch_action_from_string(g, state, first, &actions[0]);
+    if (rc) return rc;
+    ch_state_t t = *s;
+    ch_odds_make(ch_game(g), &t, ch_action_decode(&t.pos, actions[0]));
+    rc = ch_action_from_string(g, &t, second, &actions[1]);
+    return rc ? rc : 2;
 }
