@@ -78,6 +78,16 @@ static void test_two_moves(void)
     game_init(g, &s);
     int legal[2 * CH_MAX_MOVES];
     CU_ASSERT_EQUAL(game_legal_actions(g, &s, legal), 20); /* as at the usual start */
+    /* the turn is one whole move in text: "e4 d4" or "e4,d4", not "e4" alone */
+    int pair[4];
+    CU_ASSERT_EQUAL(game_move_from_string(g, &s, "e4 d4", pair, 4), 2);
+    CU_ASSERT_EQUAL(game_move_from_string(g, &s, "e4,d4", pair, 4), 2);
+    char shown[64];
+    CU_ASSERT(game_move_to_display(g, &s, pair, 2, shown, sizeof shown) > 0);
+    CU_ASSERT_STRING_EQUAL(shown, "e4 d4");
+    CU_ASSERT_EQUAL(game_move_from_string(g, &s, "e4", pair, 4), HOYLE_EINVAL);
+    CU_ASSERT(strstr(hoyle_last_error(), "two moves") != NULL);
+    CU_ASSERT(game_move_from_string(g, &s, "e4 d5", pair, 4) < 0); /* past the fourth rank */
     game_apply(g, &s, act(g, &s, "e4"));
     CU_ASSERT_EQUAL(game_current_player(g, &s), 0); /* White again */
     CU_ASSERT_EQUAL(s.fullmove, 1);

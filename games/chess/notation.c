@@ -266,13 +266,14 @@ int ch_move_from_string(const game_t *g, const void *state, const char *text, in
         int rc = ch_action_from_string(g, state, text, actions);
         return rc ? rc : 1;
     }
-    /* odds of two moves: White's whole move is his two moves, "e4 d4" */
+    /* odds of two moves: White's whole move is his two moves, "e4 d4" or
+     * "e4,d4" (one token, as books write it) */
     char first[64];
     const char *p = text;
     while (*p == ' ') p++;
-    size_t len = strcspn(p, " \t");
+    size_t len = strcspn(p, " \t,");
     const char *second = p + len;
-    while (*second == ' ' || *second == '\t') second++;
+    while (*second == ' ' || *second == '\t' || *second == ',') second++;
     if (len == 0 || len >= sizeof first || *second == '\0')
         return hoyle_error(HOYLE_EINVAL,
                            "move '%s': at the odds of two moves White's turn is two moves (e4 d4)",
