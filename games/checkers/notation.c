@@ -102,11 +102,13 @@ int ck_action_from_string(const game_t *g, const void *s, const char *text, int 
 {
     int sq[2], legal[CK_MAX_LEGAL];
     const char *rest;
-    int h = ck_huff_action_parse(g, s, text, action, &rest);
+    int huff, h = ck_huff_action_parse(g, s, text, &huff, &rest);
     if (h < 0) return h;
-    if (h > 0) {
+    if (h > 0) { /* written only once the whole text is read */
         while (isspace((unsigned char)*rest)) rest++;
-        return *rest ? hoyle_error(HOYLE_EINVAL, "action: one action, not '%s'", text) : HOYLE_OK;
+        if (*rest) return hoyle_error(HOYLE_EINVAL, "action: one action, not '%s'", text);
+        *action = huff;
+        return HOYLE_OK;
     }
     int n = parse_squares(text, sq, 2, "action");
     if (n < 0) return n;
