@@ -557,6 +557,155 @@ static void test_pdn(void)
 
 /* ---- observation, evaluation ---- */
 
+/* ---- huffing (capture=huff; seed 001 "Huffing", Checker Laws 14-15) ---- */
+
+#define SPEC_HUFF "checkers(capture=huff)"
+
+static bool has_action(const game_t *g, const st_t *s, int a)
+{
+    int legal[256];
+    int n = game_legal_actions(g, s, legal);
+    for (int i = 0; i < n; i++)
+        if (legal[i] == a) return true;
+    return false;
+}
+
+static void expect_fen(const game_t *g, const st_t *s, const char *want)
+{
+    char buf[256];
+    CU_ASSERT(game_position_to_string(g, s, buf, sizeof buf) > 0);
+    if (strcmp(buf, want) != 0) fprintf(stderr, "position %s, want %s\n", buf, want);
+    CU_ASSERT_STRING_EQUAL(buf, want);
+    CU_ASSERT_EQUAL(game_hash(g, s), game_hash_recompute(g, s));
+    st_t t;
+    set_fen(g, &t, buf); /* reads back to the same state */
+    CU_ASSERT_EQUAL(game_hash(g, &t), game_hash(g, s));
+    CU_ASSERT_EQUAL(memcmp(&t, s, g->state_size), 0);
+}
+
+static int huff_act(const game_t *g, const st_t *s, const char *text)
+{
+    int a = -1;
+    HARNESS_OK(game_action_from_string(g, s, text, &a));
+    return a;
+}
+
+/* Black (to move) can take 14x23; with forced captures it must, with
+ * huffing it may play on, and White then chooses. */
+#define HUFF_START "B:W18,28:B1,9,14"
+
+static void test_huff_rules(void)
+{
+    const game_t *forced = mk(SPEC_EN), *g = mk(SPEC_HUFF);
+    st_t s;
+    int legal[256];
+    set_fen(forced, &s, HUFF_START);
+    CU_ASSERT_EQUAL(game_legal_actions(forced, &s, legal), 1); /* 14x23 only */
+    set_fen(g, &s, HUFF_START);
+    CU_ASSERT_EQUAL(game_legal_actions(g, &s, legal), 5); /* 1-5 1-6 9-13 14-17 14x23 */
+    CU_ASSERT(has_action(g, &s, act(14, 23)) && has_action(g, &s, act(1, 6)));
+    /* no neglect yet: no huff, no compel */
+    int a;
+    CU_ASSERT_EQUAL(game_action_from_string(g, &s, "compel", &a), HOYLE_EINVAL);
+    CU_ASSERT(strstr(hoyle_last_error(), "neglected") != NULL);
+    /* a capture taken is no neglect */
+    st_t t = s;
+    play(g, &t, "14x23");
+    CU_ASSERT_FALSE(has_action(g, &t, 1056));
+    /* the neglect 1-6: White to move, with the penalty first */
+    play(g, &s, "1-6");
+    CU_ASSERT_EQUAL(game_current_player(g, &s), 1);
+    expect_fen(g, &s, "W:W18,28:B6,9,14:N1-6");
+    CU_ASSERT(has_action(g, &s, 1024 + 13));      /* huff 14: the man that should have taken */
+    CU_ASSERT_FALSE(has_action(g, &s, 1024 + 8)); /* 9 could not have taken */
+    CU_ASSERT_EQUAL(game_action_from_string(g, &s, "huff 9", &a), HOYLE_EINVAL);
+    CU_ASSERT(strstr(hoyle_last_error(), "could not have captured") != NULL);
+    CU_ASSERT(has_action(g, &s, 1056));                       /* compel */
+    CU_ASSERT(has_action(g, &s, act(28, 24)));                /* or play on */
+    CU_ASSERT_EQUAL(game_legal_actions(g, &s, legal), 2 + 2); /* 18-15 28-24 + huff, compel */
+    char buf[64];
+    CU_ASSERT(game_action_to_string(g, &s, 1024 + 13, buf, sizeof buf) > 0);
+    CU_ASSERT_STRING_EQUAL(buf, "huff 14");
+
+    /* 1. compel: the move is taken back and Black must capture */
+    t = s;
+    game_apply(g, &t, huff_act(g, &t, "compel"));
+    CU_ASSERT_EQUAL(game_current_player(g, &t), 0);
+    expect_fen(g, &t, "B:W18,28:B1,9,14:M");
+    CU_ASSERT_EQUAL(game_legal_actions(g, &t, legal), 1);
+    CU_ASSERT_EQUAL(legal[0], act(14, 23));
+    play(g, &t, "14x23");
+    expect_fen(g, &t, "W:W28:B1,9,23");
+
+    /* 2. huff: the man on 14 goes, and White, still to move, makes his own
+     * move (the huff "does not constitute a move") */
+    t = s;
+    game_apply(g, &t, huff_act(g, &t, "huff 14"));
+    CU_ASSERT_EQUAL(game_current_player(g, &t), 1);
+    expect_fen(g, &t, "W:W18,28:B6,9");
+    CU_ASSERT_FALSE(has_action(g, &t, 1056));
+    CU_ASSERT(has_action(g, &t, act(18, 14)));
+    play(g, &t, "18-14");
+    CU_ASSERT_EQUAL(game_current_player(g, &t), 0);
+    /* the same as one whole move, in text both ways */
+    st_t u = s;
+    int acts[8];
+    CU_ASSERT_EQUAL(game_move_from_string(g, &u, "huff 14 18-14", acts, 8), 2);
+    CU_ASSERT(game_move_to_string(g, &u, acts, 2, buf, sizeof buf) > 0);
+    CU_ASSERT_STRING_EQUAL(buf, "huff 14 18-14");
+    CU_ASSERT(game_move_from_string(g, &u, "huff 14", acts, 8) < 0); /* his move must follow */
+    CU_ASSERT_EQUAL(game_move_from_string(g, &u, "compel", acts, 8), 1);
+
+    /* 3. let it stand: White moves on, and the chance is gone */
+    t = s;
+    play(g, &t, "28-24");
+    expect_fen(g, &t, "B:W18,24:B6,9,14");
+    CU_ASSERT_FALSE(has_action(g, &t, 1056));
+    CU_ASSERT(has_action(g, &t, act(14, 23))); /* Black may still take, or neglect again */
+    game_free(forced);
+    game_free(g);
+}
+
+/* The man that should have taken moved away: it is huffed where it stands;
+ * a neglect that crowned a man is taken back with the crown. */
+static void test_huff_moved_and_crowned(void)
+{
+    const game_t *g = mk(SPEC_HUFF);
+    st_t s;
+    set_fen(g, &s, HUFF_START);
+    play(g, &s, "14-17");
+    expect_fen(g, &s, "W:W18,28:B1,9,17:N14-17");
+    CU_ASSERT(has_action(g, &s, 1024 + 16)); /* huff 17 */
+    CU_ASSERT_FALSE(has_action(g, &s, 1024 + 13));
+    game_apply(g, &s, huff_act(g, &s, "huff 17"));
+    expect_fen(g, &s, "W:W18,28:B1,9");
+
+    set_fen(g, &s, "B:W18:B14,26");
+    play(g, &s, "26-30"); /* crowns, while 14x23 was there */
+    expect_fen(g, &s, "W:W18:B14,K30:N26-30K");
+    game_apply(g, &s, huff_act(g, &s, "compel"));
+    expect_fen(g, &s, "B:W18:B14,26:M"); /* a man again on 26 */
+    /* bad huff fields: one-line errors */
+    static const char *bad[] = {
+        "W:W18:B14,30:N26-30",   /* a man on his king row */
+        "W:W18,27:B6,9,14:N5-6", /* 5-6 is no move */
+        "W:W18,27:B6,9,13:N1-6", /* nothing could have taken */
+        "B:W18,27:B1,9,13:M",    /* compelled without a capture */
+        "W:W18,27:B6,9,14:N1-6x",
+    };
+    st_t t;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CU_ASSERT_EQUAL(game_position_from_string(g, bad[i], &t), HOYLE_EINVAL);
+        CU_ASSERT(strchr(hoyle_last_error(), '\n') == NULL);
+    }
+    const game_t *forced = mk(SPEC_EN);
+    CU_ASSERT_EQUAL(game_position_from_string(forced, "W:W18,27:B6,9,14:N1-6", &t), HOYLE_EINVAL);
+    const game_t *bad_game = NULL;
+    CU_ASSERT(game_create("checkers(variant=polish,capture=huff)", &bad_game) < 0);
+    game_free(forced);
+    game_free(g);
+}
+
 static void test_observe_eval(void)
 {
     for (int v = 0; all_specs[v]; v++) {
@@ -609,6 +758,8 @@ int main(void)
         {"forty-move rule", test_forty_moves},
         {"pdn import/export", test_pdn},
         {"observation and evaluation", test_observe_eval},
+        {"huffing: compel, huff or let stand", test_huff_rules},
+        {"huffing: the moved man, a crowning neglect", test_huff_moved_and_crowned},
         {NULL, NULL},
     };
     return harness_run("checkers", tests);

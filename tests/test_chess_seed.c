@@ -337,6 +337,15 @@ static void test_seed_table(void)
     opening_list_done(&l);
     CU_ASSERT_STRING_EQUAL(t.rows[otable_row_of(&t, "King's Gambit 3")].name, "King's Gambit");
     CU_ASSERT_STRING_EQUAL(t.rows[otable_row_of(&t, "Four Knights")].name, "Miscellaneous");
+    /* The chapter's notes (a) and (b): the Queen's Gambits count as Queen's
+     * Pawn, the Centre Counter Gambit as Centre Gambit; the Queen's Pawn
+     * Counter Gambit (an open game) stays in Miscellaneous. */
+    CU_ASSERT_STRING_EQUAL(t.rows[otable_row_of(&t, "Queen's Gambit 1")].name, "Queen's Pawn(a)");
+    CU_ASSERT_STRING_EQUAL(t.rows[otable_row_of(&t, "Queen's Gambit 3")].name, "Queen's Pawn(a)");
+    CU_ASSERT_STRING_EQUAL(t.rows[otable_row_of(&t, "Centre Counter Gambit")].name,
+                           "Centre Gambit(b)");
+    CU_ASSERT_STRING_EQUAL(t.rows[otable_row_of(&t, "Queen's Pawn Counter Gambit")].name,
+                           "Miscellaneous");
     /* printed: our figures beside the seed's */
     elo_group_t groups[3] = {
         {"Ruy Lopez", 2, 1, 1}, {"Evans' Gambit", 1, 0, 0}, {"Jerome Gambit", 0, 0, 2}};

@@ -211,6 +211,50 @@ static void test_moving_phase(void)
     game_free(g);
 }
 
+/* The seed's odds: "a superior player having eleven against twelve men".
+ * Black (the second player) places eleven, White twelve; White's twelfth
+ * placement ends the placing, so Black steps first. */
+static void test_odds(void)
+{
+    const game_t *g = make("gobang(board=6,men=3,odds=true)");
+    gs_t s;
+    game_init(g, &s);
+    CU_ASSERT(play(g, &s, "a1,f6,b2,e6") == 4);
+    CU_ASSERT_EQUAL(game_current_player(g, &s), 0); /* White places his third */
+    CU_ASSERT(play(g, &s, "c4") == 1);
+    CU_ASSERT_EQUAL(game_current_player(g, &s), 1); /* Black, no man in hand: steps */
+    int a;
+    CU_ASSERT_EQUAL(game_action_from_string(g, &s, "d1", &a), HOYLE_EINVAL);
+    char buf[64];
+    CU_ASSERT(game_position_to_string(g, &s, buf, sizeof buf) > 0);
+    CU_ASSERT_STRING_EQUAL(buf, "....oo/....../..x.../....../.x..../x..... b 0 0 0");
+    CU_ASSERT(play(g, &s, "e6 d5") == 1);
+    CU_ASSERT_EQUAL(game_current_player(g, &s), 0);
+    CU_ASSERT(game_position_to_string(g, &s, buf, sizeof buf) > 0);
+    CU_ASSERT_STRING_EQUAL(buf, ".....o/...o../..x.../....../.x..../x..... w 0 0 1");
+    /* positions read back with the odds' counts and parity, and only those */
+    gs_t t;
+    set_pos(g, &t, buf);
+    CU_ASSERT_EQUAL(game_hash(g, &t), game_hash(g, &s));
+    CU_ASSERT_EQUAL(
+        game_position_from_string(g, ".....o/...o../..x.../....../.x..../x..... b 0 0 1", &t),
+        HOYLE_EINVAL);
+    CU_ASSERT_EQUAL(
+        game_position_from_string(g, "....oo/...o../..x.../....../.x..../x..... w 0 0 0", &t),
+        HOYLE_EINVAL); /* three black men: Black has two at these odds */
+    game_free(g);
+    /* the default game: twelve and eleven in hand */
+    g = make("gobang(odds=true)");
+    game_init(g, &s);
+    char big[256];
+    CU_ASSERT(game_position_to_string(g, &s, big, sizeof big) > 0);
+    CU_ASSERT(strstr(big, " w 12 11 0") != NULL);
+    game_free(g);
+    const game_t *bad = NULL;
+    CU_ASSERT(game_create("gobang(board=15,men=0,odds=true)", &bad) < 0);
+    CU_ASSERT(strstr(hoyle_last_error(), "odds") != NULL);
+}
+
 static void test_exact_move_away(void)
 {
     /* exact: leaving the end of a six leaves an exact five, which wins. */
@@ -569,6 +613,7 @@ int main(void)
         {"perft_positions", test_perft_positions},
         {"wins_placing", test_wins_placing},
         {"moving_phase", test_moving_phase},
+        {"odds: eleven men against twelve", test_odds},
         {"exact_move_away", test_exact_move_away},
         {"draws", test_draws},
         {"seed_steps", test_seed_steps},

@@ -21,6 +21,11 @@ void ck_zobrist_init(ck_game_t *cg)
         cg->z_prev[sq] = rng_mix(x++);
         cg->z_cap[sq] = rng_mix(x++);
     }
+    /* drawn after the others, so the keys above (and every hash without a
+     * huff) are unchanged */
+    for (int i = 0; i < 8; i++) cg->z_huff[i] = rng_mix(x++);
+    for (int k = 0; k < 2; k++)
+        for (int sq = 0; sq < 32; sq++) cg->z_neg[k][sq] = rng_mix(x++);
 }
 
 /* From scratch; ck_apply updates the hash incrementally, and this is the
@@ -37,7 +42,7 @@ uint64_t ck_hash_compute(const ck_game_t *cg, const ck_state_t *s)
     if (s->chain) h ^= cg->z_chain[s->chain - 1];
     if (s->chain_prev) h ^= cg->z_prev[s->chain_prev - 1];
     for (uint32_t b = s->captured; b; b &= b - 1) h ^= cg->z_cap[ck_lsb(b)];
-    return h;
+    return h ^ ck_huff_key(cg, s);
 }
 
 void ck_start_position(const ck_game_t *cg, ck_state_t *s)

@@ -27,7 +27,20 @@ static int ck_legal(const game_t *g, const void *s, int *out)
     return ck_legal_actions(ck_game(g), s, out);
 }
 
-static void ck_do(const game_t *g, void *s, int action) { ck_apply(ck_game(g), s, action); }
+static void ck_do(const game_t *g, void *s, int action)
+{
+    const ck_game_t *cg = ck_game(g);
+    if (cg->huff)
+        ck_huff_apply(cg, s, action);
+    else
+        ck_apply(cg, s, action);
+}
+
+/* The fast perft knows no huffing: capture=huff counts with the generic one. */
+static uint64_t ck_perft_any(const game_t *g, const void *s, int depth)
+{
+    return ck_game(g)->huff ? game_perft_generic(g, s, depth) : ck_perft(g, s, depth);
+}
 
 /* Zero-sum, +-1 for a win, 0 for a draw (and for an ongoing game).
  * The losing and devil variants decide `result` by their own rules, so the
@@ -62,7 +75,7 @@ static const game_vt_t ck_vt = {
     .observe = ck_observe,
     .state_to_string = ck_state_to_string,
     .position_to_string = ck_position_to_string,
-    .position_from_string = ck_position_from_string,
+    .position_from_string = ck_huff_position_from_string,
     .action_to_string = ck_action_to_string,
     .action_from_string = ck_action_from_string,
     .move_from_string = ck_move_from_string,
@@ -70,7 +83,7 @@ static const game_vt_t ck_vt = {
     .evaluate = ck_evaluate,
     .eval_terms = ck_eval_terms,
     .is_noisy = ck_is_noisy,
-    .perft = ck_perft,
+    .perft = ck_perft_any,
     .record_format = "PDN",
     .record_to_string = ck_record_to_string,
 };
@@ -82,16 +95,20 @@ static const param_def_t checkers_params[] = {
      .choices = "english|losing|polish|devil",
      .help = "english checkers, the Losing Game, Polish draughts on 8x8 (Brazilian), Devil among "
              "the Tailors"},
+    {.key = "capture",
+     .type = PARAM_CHOICE,
+     .def = "forced",
+     .choices = "forced|huff",
+     .help = "forced: a capture must be taken; huff (english only): it may be neglected, and the "
+             "opponent then compels it, huffs a man that could have taken, or lets the move stand "
+             "(Checker Laws 14-15)"},
     {.key = NULL},
 };
 
 /* The variants game_registry_check creates and the conformance suite runs. */
 static const char *const checkers_variants[] = {
-    "checkers(variant=english)",
-    "checkers(variant=losing)",
-    "checkers(variant=polish)",
-    "checkers(variant=devil)",
-    NULL,
+    "checkers(variant=english)", "checkers(variant=losing)", "checkers(variant=polish)",
+    "checkers(variant=devil)",   "checkers(capture=huff)",   NULL,
 };
 
 static int checkers_create(game_t *g)
@@ -99,6 +116,11 @@ static int checkers_create(game_t *g)
     ck_game_t *cg = calloc(1, sizeof *cg);
     if (cg == NULL) return hoyle_error(HOYLE_ENOMEM, "checkers: out of memory");
     cg->variant = params_choice(&g->params, "variant");
+    cg->huff = params_choice(&g->params, "capture") == 1;
+    if (cg->huff && cg->variant != CK_ENGLISH) {
+        free(cg);
+        return hoyle_error(HOYLE_EINVAL, "checkers: capture=huff: only with variant=english");
+    }
     /* Two rule switches derived once: flying kings / backward men captures /
      * majority capture (Polish), and the draw rules Devil does without. */
     cg->flying = cg->variant == CK_POLISH;
@@ -112,7 +134,7 @@ static int checkers_create(game_t *g)
     g->state_size = sizeof(ck_state_t);
     /* An action is one step from one playable square to another: from * 32 + to
      * (a multi-jump is several actions by the same player). */
-    g->num_actions = 32 * 32;
+    g->num_actions = cg->huff ? CK_HUFF_NUM_ACTIONS : 32 * 32; /* + huffs and compel */
     g->max_chance_outcomes = 0;
     /* Bounds (docs/games/checkers.md): at most 12 pieces a side; a piece's
      * steps land on its two diagonals (<= 13 squares; 4 for short pieces).
@@ -124,6 +146,9 @@ static int checkers_create(game_t *g)
     case CK_DEVIL: g->max_legal = 8; break;
     default: g->max_legal = 48; break;
     }
+    /* huffing: captures and quiet moves together (still one action per
+     * piece and direction), a huff per man and compel */
+    if (cg->huff) g->max_legal = 48 + 12 + 1;
     g->max_game_length = cg->variant == CK_DEVIL ? 64 : 16000;
     g->obs_shape[0] = CK_PLANES;
     g->obs_shape[1] = 8;
@@ -147,6 +172,7 @@ const game_entry_t checkers_entry = {
                    "among the Tailors",
     .params = checkers_params,
     .variants = checkers_variants,
+    .quiet_defaults = (const char *const[]){"capture", NULL},
     .create = checkers_create,
     .destroy = checkers_destroy,
 };

@@ -47,7 +47,9 @@ typedef struct ck_state {
     uint8_t chain_prev; /* 1 + square its last step started from, 0 if none */
     uint8_t result;     /* CK_ONGOING / CK_WIN0 / CK_WIN1 / CK_DRAW */
     uint8_t quiet;      /* reversible whole moves (king non-captures) in a row */
-    uint8_t pad[3];
+    uint8_t huff;       /* capture=huff: CK_HUFF_* phase | CK_HUFF_CROWNED, 0 if none */
+    uint8_t neg_from;   /* the neglecting move's squares while huff != 0, else 0 */
+    uint8_t neg_to;
     uint16_t rev[CK_QUIET_MAX]; /* those moves, oldest first: from | to << 5 */
 } ck_state_t;
 
@@ -56,8 +58,10 @@ typedef struct ck_game {
     int variant;
     bool flying;                /* Polish: kings fly, men take backwards, majority capture */
     bool draws;                 /* 40-move rule and threefold repetition */
+    bool huff;                  /* capture=huff: a missed capture is the opponent's to punish */
     uint64_t z_piece[2][2][32]; /* [color][king][square] */
     uint64_t z_side, z_chain[32], z_prev[32], z_cap[32];
+    uint64_t z_huff[8], z_neg[2][32]; /* capture=huff: phase byte, neglect from / to */
 } ck_game_t;
 
 /* A capture step of one piece: where it lands, which pieces it takes. */
@@ -114,6 +118,37 @@ int ck_legal_actions(const ck_game_t *cg, const ck_state_t *s, int *out);
 void ck_apply(const ck_game_t *cg, ck_state_t *s, int action);
 /* Whether `action` (legal or not) would take a piece in `s`. */
 bool ck_is_capture(const ck_state_t *s, int action);
+
+/* ---- huff.c: capture=huff (Checker Laws 14-15) ---- */
+/* Phases of ck_state_t.huff: the side to move may punish the neglect of
+ * the move just played (compel, huff, or play on = let it stand); or the
+ * side to move was compelled and must capture. CROWNED: the neglecting move
+ * crowned a man (compelling takes the crown back). */
+enum { CK_HUFF_NONE = 0, CK_HUFF_CHOICE = 1, CK_HUFF_COMPELLED = 2, CK_HUFF_CROWNED = 4 };
+#define CK_HUFF_ACTION      1024 /* + square: huff the offender's man there */
+#define CK_COMPEL           1056 /* take the move back and make him capture */
+#define CK_HUFF_NUM_ACTIONS 1057
+static inline int ck_huff_phase(const ck_state_t *s) { return s->huff & 3; }
+/* The offender's pieces (squares now) that could have captured before the
+ * neglecting move: the ones that may be huffed. 0 outside CK_HUFF_CHOICE. */
+uint32_t ck_huffable(const ck_game_t *cg, const ck_state_t *s);
+/* Append the huff actions and compel (CK_HUFF_CHOICE only): the count. */
+int ck_huff_actions(const ck_game_t *cg, const ck_state_t *s, int *out);
+/* ck_apply for capture=huff: huff and compel actions, the neglect of a
+ * capture noted, the phase ended by the next move. */
+void ck_huff_apply(const ck_game_t *cg, ck_state_t *s, int action);
+/* The hash term of the huff fields. */
+uint64_t ck_huff_key(const ck_game_t *cg, const ck_state_t *s);
+/* Position text: the :N<a>-<b>[K] (a choice pending after the neglect a-b,
+ * K: it crowned) or :M (compelled) field, written last. */
+int ck_huff_position_suffix(const ck_state_t *s, char *buf, size_t cap);
+int ck_huff_position_from_string(const game_t *g, const char *text, void *out);
+/* "huff 14" / "compel" for those actions (0 < length), or 0 for another. */
+int ck_huff_action_text(int action, char *buf, size_t cap);
+/* Read "huff N" or "compel" at the start of text: the action and where
+ * the text goes on, or 0 when the text starts with neither. */
+int ck_huff_action_parse(const game_t *g, const ck_state_t *s, const char *text, int *action,
+                         const char **rest);
 
 /* ---- rules.c ---- */
 /* Decide s->result once a whole move has ended (side already switched). */

@@ -35,7 +35,10 @@ double ck_evaluate(const game_t *g, const void *state, int player)
     int legal[CK_MAX_LEGAL];
     int n = ck_legal_actions(cg, s, legal);
     double sign = s->side == player ? 1 : -1;
-    bool must_capture = s->chain != 0 || (n > 0 && ck_is_capture(s, legal[0]));
+    bool must_capture =
+        s->chain != 0 ||
+        (cg->huff ? ck_has_capture(cg, s->bb[s->side], s->bb[s->side ^ 1], s->kings, s->side)
+                  : n > 0 && ck_is_capture(s, legal[0]));
     double mob = must_capture ? 0.9 * sign : 0.02 * n * sign;
     if (cg->variant == CK_DEVIL) {
         int devil = ck_lsb(s->bb[0] | 1u);
@@ -109,7 +112,10 @@ int ck_eval_terms(const game_t *g, const void *state, int player, double *out, c
     int legal[CK_MAX_LEGAL];
     int n = ck_legal_actions(cg, s, legal);
     double sign = s->side == player ? 1 : -1;
-    bool must_capture = s->chain != 0 || (n > 0 && ck_is_capture(s, legal[0]));
+    bool must_capture =
+        s->chain != 0 ||
+        (cg->huff ? ck_has_capture(cg, s->bb[s->side], s->bb[s->side ^ 1], s->kings, s->side)
+                  : n > 0 && ck_is_capture(s, legal[0]));
     if (must_capture)
         out[CKT_THREAT] = sign;
     else

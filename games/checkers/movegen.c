@@ -158,8 +158,10 @@ int ck_legal_actions(const ck_game_t *cg, const ck_state_t *s, int *out)
     if (s->result != CK_ONGOING) return 0;
     int c = s->side, n = 0;
     uint32_t own = s->bb[c], opp = s->bb[c ^ 1];
-    /* captures are compulsory: once one exists, quiet moves are not legal */
-    if (s->chain || ck_has_capture(cg, own, opp, s->kings, c)) {
+    /* captures are compulsory: once one exists, quiet moves are not legal;
+     * with capture=huff only after the opponent compelled one */
+    bool compulsory = !cg->huff || ck_huff_phase(s) == CK_HUFF_COMPELLED;
+    if (s->chain || (compulsory && ck_has_capture(cg, own, opp, s->kings, c))) {
         int vals[CK_MAX_LEGAL + 32], best = 0;
         if (s->chain) {
             int sq = s->chain - 1, forbid = -1;
@@ -182,11 +184,19 @@ int ck_legal_actions(const ck_game_t *cg, const ck_state_t *s, int *out)
         sort_actions(out, n);
         return n;
     }
+    int vals[CK_MAX_LEGAL];
+    if (cg->huff) /* a capture may be neglected: captures and quiet moves */
+        for (uint32_t b = own; b; b &= b - 1)
+            n += piece_captures(cg, s, ck_lsb(b), -1, out + n, vals + n);
     for (uint32_t b = own; b; b &= b - 1) {
         int sq = ck_lsb(b);
         for (uint32_t t = ck_quiet_targets(cg, own, opp, sq, (s->kings >> sq) & 1, c); t;
              t &= t - 1)
             out[n++] = sq * 32 + ck_lsb(t);
+    }
+    if (cg->huff) {
+        sort_actions(out, n);
+        n += ck_huff_actions(cg, s, out + n);
     }
     return n;
 }

@@ -12,6 +12,11 @@
  *   :X<list>    pieces taken so far in that chain (still on the board)
  *   :H<a-b,...> the reversible moves (king non-captures) since the last
  *               capture or man move, oldest first (40-move rule, repetition)
+ *   :N<a-b>[K]  capture=huff: the move a-b just played neglected a capture
+ *               (K: it crowned a man); the side to move may punish it
+ *   :M          capture=huff: the side to move was compelled to capture
+ * Huffs and compels (capture=huff, huff.c): `huff 14`, `compel`; a whole
+ * move `huff 14 11-15` (the huff, then the huffer's move) or `compel`.
  * Every parser writes its output only on success. */
 #include <ctype.h>
 #include <stdio.h>
@@ -56,6 +61,8 @@ int ck_action_to_string(const game_t *g, const void *s, int action, char *buf, s
     (void)g;
     sbuf_t b = {buf, cap, 0, false};
     if (cap) buf[0] = '\0';
+    int h = ck_huff_action_text(action, buf, cap);
+    if (h != 0) return h;
     sb_put(&b, ck_is_capture(s, action) ? "%dx%d" : "%d-%d", (action >> 5) + 1, (action & 31) + 1);
     return sb_done(&b, "action_to_string");
 }
@@ -94,6 +101,15 @@ static int parse_squares(const char *text, int *sq, int cap, const char *what)
 int ck_action_from_string(const game_t *g, const void *s, const char *text, int *action)
 {
     int sq[2], legal[CK_MAX_LEGAL];
+    const char *rest;
+    int huff, h = ck_huff_action_parse(g, s, text, &huff, &rest);
+    if (h < 0) return h;
+    if (h > 0) { /* written only once the whole text is read */
+        while (isspace((unsigned char)*rest)) rest++;
+        if (*rest) return hoyle_error(HOYLE_EINVAL, "action: one action, not '%s'", text);
+        *action = huff;
+        return HOYLE_OK;
+    }
     int n = parse_squares(text, sq, 2, "action");
     if (n < 0) return n;
     int a = sq[0] * 32 + sq[1], m = ck_legal_actions(ck_game(g), s, legal);
@@ -127,6 +143,7 @@ static void match_walk(match_t *m, const ck_state_t *s, int len)
     int legal[CK_MAX_LEGAL];
     int n = ck_legal_actions(m->cg, s, legal);
     for (int i = 0; i < n && !m->exact && len < GAME_MAX_CHAIN; i++) {
+        if (legal[i] >= CK_HUFF_ACTION) continue; /* huff, compel: no squares to match */
         ck_state_t t = *s;
         ck_apply(m->cg, &t, legal[i]);
         m->acts[len] = legal[i];
@@ -173,7 +190,44 @@ static int list_move(const int *actions, int n, const void *after, void *ctx)
     return 0;
 }
 
+static int move_from_squares(const game_t *g, const void *s, const char *text, int *actions,
+                             int cap);
+
+/* A huff or compel first ("huff 14 11-15": the huff, then the huffer's own
+ * move; "compel" alone), else the squares. */
 int ck_move_from_string(const game_t *g, const void *s, const char *text, int *actions, int cap)
+{
+    const char *rest;
+    int first, h = ck_huff_action_parse(g, s, text, &first, &rest);
+    if (h < 0) return h;
+    if (h == 0) return move_from_squares(g, s, text, actions, cap);
+    while (isspace((unsigned char)*rest)) rest++;
+    if (first == CK_COMPEL) {
+        if (*rest)
+            return hoyle_error(HOYLE_EINVAL, "move: 'compel' is a whole move, not '%s'", text);
+        actions[0] = first;
+        return 1;
+    }
+    ck_state_t t = *(const ck_state_t *)s;
+    ck_huff_apply(ck_game(g), &t, first);
+    if (!*rest) {
+        /* a huff alone is a whole move only when it ends the game */
+        if (t.result == CK_ONGOING)
+            return hoyle_error(HOYLE_EINVAL,
+                               "move: '%s': after a huff, the huffer's own move (huff N 11-15)",
+                               text);
+        actions[0] = first;
+        return 1;
+    }
+    if (cap < 2) return hoyle_error(HOYLE_EFULL, "move: no room");
+    int n = move_from_squares(g, &t, rest, actions + 1, cap - 1);
+    if (n < 0) return n;
+    actions[0] = first;
+    return n + 1;
+}
+
+static int move_from_squares(const game_t *g, const void *s, const char *text, int *actions,
+                             int cap)
 {
     int sq[GAME_MAX_CHAIN + 1];
     int n = parse_squares(text, sq, GAME_MAX_CHAIN + 1, "move");
@@ -181,8 +235,8 @@ int ck_move_from_string(const game_t *g, const void *s, const char *text, int *a
     match_t m = {.cg = ck_game(g), .sq = sq, .nsq = n};
     match_walk(&m, s, 0);
     int legal[CK_MAX_LEGAL];
-    if (m.matches == 0 && ck_legal_actions(ck_game(g), s, legal) > 0 &&
-        ck_is_capture(s, legal[0])) {
+    if (m.matches == 0 && (!ck_game(g)->huff || ck_huff_phase(s) == CK_HUFF_COMPELLED) &&
+        ck_legal_actions(ck_game(g), s, legal) > 0 && ck_is_capture(s, legal[0])) {
         /* captures are compulsory: say so, and which, rather than only "not legal" */
         move_list_t l = {.g = g, .s = s};
         game_whole_moves(g, s, list_move, &l);
@@ -207,6 +261,26 @@ int ck_move_to_string(const game_t *g, const void *s, const int *actions, int n,
     if (n < 1) return hoyle_error(HOYLE_EINVAL, "move_to_string: empty move");
     sbuf_t b = {buf, cap, 0, false};
     if (cap) buf[0] = '\0';
+    if (actions[0] >= CK_HUFF_ACTION) { /* "compel", or "huff 14 " and the move after it */
+        char head[16];
+        int h = ck_huff_action_text(actions[0], head, sizeof head);
+        if (h <= 0) return hoyle_error(HOYLE_EINVAL, "move_to_string: no action %d", actions[0]);
+        if (actions[0] == CK_COMPEL || n == 1) {
+            if (n > 1) return hoyle_error(HOYLE_EINVAL, "move_to_string: compel is a whole move");
+            if ((size_t)h + 1 > cap)
+                return hoyle_error(HOYLE_EFULL, "move_to_string: buffer too small");
+            memcpy(buf, head, (size_t)h + 1);
+            return h;
+        }
+        ck_state_t t = *(const ck_state_t *)s;
+        ck_huff_apply(ck_game(g), &t, actions[0]);
+        if ((size_t)h + 2 > cap)
+            return hoyle_error(HOYLE_EFULL, "move_to_string: buffer too small");
+        memcpy(buf, head, (size_t)h);
+        buf[h] = ' ';
+        int r = ck_move_to_string(g, &t, actions + 1, n - 1, buf + h + 1, cap - (size_t)h - 1);
+        return r < 0 ? r : h + 1 + r;
+    }
     bool capture = ck_is_capture(s, actions[0]);
     sb_put(&b, "%d", (actions[0] >> 5) + 1, 0);
     for (int i = 0; i < n; i++) {
@@ -248,5 +322,13 @@ int ck_position_to_string(const game_t *g, const void *state, char *buf, size_t 
     }
     for (int i = 0; i < s->quiet; i++)
         sb_put(&b, i ? ",%d-%d" : ":H%d-%d", (s->rev[i] & 31) + 1, ((s->rev[i] >> 5) & 31) + 1);
+    char huff[24];
+    if (ck_huff_position_suffix(s, huff, sizeof huff) > 0) {
+        size_t hl = strlen(huff);
+        if (b.len + hl + 1 > b.cap)
+            b.full = true;
+        else
+            memcpy(b.p + b.len, huff, hl + 1), b.len += hl;
+    }
     return sb_done(&b, "position_to_string");
 }

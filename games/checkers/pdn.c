@@ -163,7 +163,7 @@ static int read_game(const game_t *g, reader_t *r, checkers_pdn_game_t *pg, ck_s
         if (pg->num_moves == CHECKERS_PDN_MOVES || pg->num_actions + m > CHECKERS_PDN_ACTIONS)
             return hoyle_error(HOYLE_EINVAL, "pdn: line %d: game too long", r->line);
         for (int i = 0; i < m; i++) {
-            ck_apply(ck_game(g), s, acts[i]);
+            game_apply(g, s, acts[i]);
             pg->actions[pg->num_actions++] = acts[i];
         }
         pg->move_end[pg->num_moves++] = pg->num_actions;
@@ -197,7 +197,7 @@ int checkers_pdn_replay(const game_t *g, const checkers_pdn_game_t *pg, void *st
     for (int i = 0; i < pg->num_actions; i++) {
         if (!game_is_legal(g, &s, pg->actions[i]))
             return hoyle_error(HOYLE_EINVAL, "pdn: step %d is not legal", i + 1);
-        ck_apply(ck_game(g), &s, pg->actions[i]);
+        game_apply(g, &s, pg->actions[i]);
     }
     memcpy(state, &s, sizeof s);
     return HOYLE_OK;
@@ -251,7 +251,7 @@ int checkers_pdn_write(const game_t *g, const checkers_pdn_game_t *pg, char *buf
                 free(out);
                 return hoyle_error(HOYLE_EINVAL, "pdn: move %d is not legal", m + 1);
             }
-            ck_apply(ck_game(g), &s, pg->actions[at]);
+            game_apply(g, &s, pg->actions[at]);
         }
         if (col && col + (size_t)wl + 1 > 78) EMIT("\n"), col = 0;
         EMIT("%s%s", col ? " " : "", word);

@@ -95,6 +95,8 @@ static int variant_ok(const game_t *g)
 {
     if (ck_game(g)->variant == CK_DEVIL)
         return hoyle_error(HOYLE_EUNSUP, "checkers tables: the Devil variant has no index");
+    if (ck_game(g)->huff)
+        return hoyle_error(HOYLE_EUNSUP, "checkers tables: capture=huff has no index");
     return 0;
 }
 

@@ -10,7 +10,8 @@
 #include "games/chess/chess_internal.h"
 #include "games/registry.h"
 
-static void ch_init(const game_t *g, void *s) { ch_state_start(ch_game(g), s); }
+/* The start of the game's odds (odds.c): the usual one without odds. */
+static void ch_init(const game_t *g, void *s) { memcpy(s, &ch_game(g)->start, sizeof(ch_state_t)); }
 
 static int ch_current_player(const game_t *g, const void *state)
 {
@@ -26,6 +27,7 @@ static int actions_of(const ch_state_t *s, int *out, bool noisy)
     if (s->result != CH_ONGOING) return 0;
     ch_move_t moves[CH_MAX_MOVES];
     int n = noisy ? ch_gen_noisy(&s->pos, moves) : ch_gen_legal(&s->pos, moves);
+    n = ch_odds_filter(s, moves, n);
     ch_moves_to_actions(&s->pos, moves, n, out);
     return n;
 }
@@ -45,7 +47,7 @@ static int ch_noisy(const game_t *g, const void *state, int *out)
 static void ch_do(const game_t *g, void *state, int action)
 {
     ch_state_t *s = state;
-    ch_state_make(ch_game(g), s, ch_action_decode(&s->pos, action));
+    ch_odds_make(ch_game(g), s, ch_action_decode(&s->pos, action));
 }
 
 static void ch_returns(const game_t *g, const void *state, double *out)
@@ -60,7 +62,8 @@ static void ch_returns(const game_t *g, const void *state, double *out)
 static uint64_t ch_hash(const game_t *g, const void *s)
 {
     (void)g;
-    return ((const ch_state_t *)s)->pos.key;
+    const ch_state_t *cs = s;
+    return cs->pos.key ^ ch_odds_key(cs);
 }
 
 /* From scratch, the en-passant square re-derived too: it counts only when a
@@ -70,7 +73,15 @@ static uint64_t ch_rehash(const game_t *g, const void *state)
     (void)g;
     ch_pos_t p = ((const ch_state_t *)state)->pos;
     if (p.ep != CH_NO_SQ && !ch_ep_legal(&p, p.ep)) p.ep = CH_NO_SQ;
-    return ch_key_compute(&p);
+    return ch_key_compute(&p) ^ ch_odds_key(state);
+}
+
+/* The fast perft knows no prelude (odds=pawn_two_moves): the generic one
+ * counts through it. */
+static uint64_t ch_perft_any(const game_t *g, const void *state, int depth)
+{
+    const ch_state_t *s = state;
+    return s->prelude ? game_perft_generic(g, s, depth) : ch_perft(g, s, depth);
 }
 
 static const game_vt_t ch_vt = {
@@ -95,7 +106,7 @@ static const game_vt_t ch_vt = {
     .noisy_actions = ch_noisy,
     .is_forcing = ch_is_forcing,
     .noisy_order = ch_noisy_order,
-    .perft = ch_perft,
+    .perft = ch_perft_any,
     .record_format = "PGN",
     .record_to_string = ch_record_to_string,
 };
@@ -113,11 +124,21 @@ static const param_def_t chess_params[] = {
      .choices = "standard|seed",
      .help = "the evaluation's piece values: standard (P 1, N 3.2, B 3.3, R 5, Q 9) or the "
              "seed's (N 3.5, B 5.25, R 9.5, Q 15)"},
+    {.key = "odds",
+     .type = PARAM_CHOICE,
+     .def = "none",
+     .choices = "none|pawn_move|pawn_two_moves|qknight|kknight|qrook|krook|queen|exchange",
+     .help = "games at odds (seed 001): Black gives his KBP and the move (pawn_move), or also a "
+             "second move, none past the fourth rank (pawn_two_moves); White gives and moves "
+             "first: a Knight, a Rook (no castling on its side), the Queen, or the exchange "
+             "(his QR for Black's QKt)"},
     {.key = NULL},
 };
 
 static const char *const chess_variants[] = {
     "chess(insufficient=draw)",
+    "chess(odds=pawn_two_moves)",
+    "chess(odds=qrook)",
     NULL,
 };
 
@@ -128,6 +149,11 @@ static int chess_create(game_t *g)
     ch_attacks_init();
     cg->material_draw = params_choice(&g->params, "insufficient") == 0;
     cg->seed_values = params_choice(&g->params, "values") == 1;
+    int rc = ch_odds_init(cg, params_choice(&g->params, "odds"));
+    if (rc) {
+        free(cg);
+        return rc;
+    }
     g->impl = cg;
     g->vt = &ch_vt;
     g->num_players = 2;
@@ -160,6 +186,7 @@ const game_entry_t chess_entry = {
                    "threefold and dead-material draws)",
     .params = chess_params,
     .variants = chess_variants,
+    .quiet_defaults = (const char *const[]){"odds", NULL},
     .create = chess_create,
     .destroy = chess_destroy,
 };

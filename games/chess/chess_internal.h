@@ -93,7 +93,8 @@ typedef struct ch_state {
     uint8_t result;    /* CH_ONGOING ... CH_DRAW */
     uint8_t reason;    /* CH_END_* */
     uint8_t nhist;     /* entries in hist */
-    uint8_t pad[3];
+    uint8_t prelude;   /* odds=pawn_two_moves: the receiver's moves left in his first turn */
+    uint8_t pad[2];
     uint64_t hist[CH_HIST_MAX]; /* earlier keys since the last irreversible move */
 } ch_state_t;
 
@@ -101,7 +102,39 @@ typedef struct ch_state {
 typedef struct ch_game {
     bool material_draw; /* insufficient material ends the game (default) */
     bool seed_values;   /* eval: the seed's piece values (values=seed), else standard */
+    int odds;           /* CH_ODDS_*: the odds= parameter (odds.c) */
+    ch_state_t start;   /* the start position of those odds */
 } ch_game_t;
+
+/* ---- odds.c: games at odds ---- */
+enum {
+    CH_ODDS_NONE = 0,
+    CH_ODDS_PAWN_MOVE,
+    CH_ODDS_PAWN_TWO_MOVES,
+    CH_ODDS_QKNIGHT,
+    CH_ODDS_KKNIGHT,
+    CH_ODDS_QROOK,
+    CH_ODDS_KROOK,
+    CH_ODDS_QUEEN,
+    CH_ODDS_EXCHANGE,
+    CH_ODDS_NB
+};
+/* Set cg->odds and cg->start (cg->material_draw set first); the choice's
+ * index in the parameter. */
+int ch_odds_init(ch_game_t *cg, int odds);
+const char *ch_odds_name(int odds);
+/* The hash term of the prelude counter (0 when none). */
+uint64_t ch_odds_key(const ch_state_t *s);
+/* Keep only the moves the prelude allows (none past the fourth rank): the
+ * new count; n when no prelude is on. */
+int ch_odds_filter(const ch_state_t *s, ch_move_t *moves, int n);
+bool ch_odds_allows(const ch_state_t *s, ch_move_t m);
+/* ch_state_make, then the prelude: the receiver keeps the turn while moves
+ * of his opening turn are left. */
+void ch_odds_make(const ch_game_t *cg, ch_state_t *s, ch_move_t m);
+/* FEN, plus " moves_left=N" while a prelude is on; read back likewise. */
+int ch_odds_position_to_string(const ch_state_t *s, char *buf, size_t cap);
+int ch_odds_position_from_string(const ch_game_t *cg, const char *text, ch_state_t *out);
 
 static inline const ch_game_t *ch_game(const game_t *g) { return (const ch_game_t *)g->impl; }
 

@@ -191,13 +191,12 @@ int ch_move_parse(const ch_pos_t *p, const char *text, ch_move_t *out)
 int ch_position_to_string(const game_t *g, const void *state, char *buf, size_t cap)
 {
     (void)g;
-    const ch_state_t *s = state;
-    return ch_fen_write(&s->pos, s->fullmove, buf, cap);
+    return ch_odds_position_to_string(state, buf, cap);
 }
 
 int ch_position_from_string(const game_t *g, const char *text, void *state)
 {
-    return ch_fen_read(ch_game(g), text, state);
+    return ch_odds_position_from_string(ch_game(g), text, state);
 }
 
 int ch_action_to_string(const game_t *g, const void *state, int action, char *buf, size_t cap)
@@ -223,6 +222,20 @@ int ch_move_to_display(const game_t *g, const void *state, const int *actions, i
     ch_move_t m = n == 1 && actions[0] >= 0 && actions[0] < CH_ACTIONS
                       ? ch_action_decode(&s->pos, actions[0])
                       : 0;
+    if (n == 2 && s->prelude == 2) { /* odds of two moves: White's turn is both, "e4 d4" */
+        m = actions[0] >= 0 && actions[0] < CH_ACTIONS ? ch_action_decode(&s->pos, actions[0]) : 0;
+        ch_state_t t = *s;
+        int a = m ? ch_move_to_san(&t.pos, m, buf, cap) : -1;
+        if (a < 0 || (size_t)a + 2 > cap)
+            return hoyle_error(HOYLE_EINVAL, "move_to_display: not a move");
+        ch_odds_make(ch_game(g), &t, m);
+        ch_move_t m2 =
+            actions[1] >= 0 && actions[1] < CH_ACTIONS ? ch_action_decode(&t.pos, actions[1]) : 0;
+        buf[a] = ' ';
+        int b = m2 ? ch_move_to_san(&t.pos, m2, buf + a + 1, cap - (size_t)a - 1) : -1;
+        if (b < 0) return hoyle_error(HOYLE_EINVAL, "move_to_display: not a move");
+        return a + 1 + b;
+    }
     if (m == 0) return hoyle_error(HOYLE_EINVAL, "move_to_display: not one chess move");
     return ch_move_to_san(&s->pos, m, buf, cap);
 }
@@ -236,6 +249,11 @@ int ch_action_from_string(const game_t *g, const void *state, const char *text, 
     ch_move_t m;
     int rc = ch_move_parse_any(&s->pos, text, &m);
     if (rc) return rc;
+    if (!ch_odds_allows(s, m))
+        return hoyle_error(HOYLE_EINVAL,
+                           "move '%s': not before Black's first move (odds of two moves: no man "
+                           "past the fourth rank)",
+                           text);
     *action = ch_move_to_action(&s->pos, m);
     return HOYLE_OK;
 }
@@ -243,6 +261,30 @@ int ch_action_from_string(const game_t *g, const void *state, const char *text, 
 int ch_move_from_string(const game_t *g, const void *state, const char *text, int *actions, int cap)
 {
     if (cap < 1) return hoyle_error(HOYLE_EFULL, "move_from_string: no room");
-    int rc = ch_action_from_string(g, state, text, actions);
-    return rc ? rc : 1;
+    const ch_state_t *s = state;
+    if (s->prelude != 2) {
+        int rc = ch_action_from_string(g, state, text, actions);
+        return rc ? rc : 1;
+    }
+    /* odds of two moves: White's whole move is his two moves, "e4 d4" or
+     * "e4,d4" (one token, as books write it) */
+    char first[64];
+    const char *p = text;
+    while (*p == ' ') p++;
+    size_t len = strcspn(p, " \t,");
+    const char *second = p + len;
+    while (*second == ' ' || *second == '\t' || *second == ',') second++;
+    if (len == 0 || len >= sizeof first || *second == '\0')
+        return hoyle_error(HOYLE_EINVAL,
+                           "move '%s': at the odds of two moves White's turn is two moves (e4 d4)",
+                           text);
+    if (cap < 2) return hoyle_error(HOYLE_EFULL, "move_from_string: no room");
+    memcpy(first, p, len);
+    first[len] = '\0';
+    int rc = ch_action_from_string(g, state, first, &actions[0]);
+    if (rc) return rc;
+    ch_state_t t = *s;
+    ch_odds_make(ch_game(g), &t, ch_action_decode(&t.pos, actions[0]));
+    rc = ch_action_from_string(g, &t, second, &actions[1]);
+    return rc ? rc : 2;
 }

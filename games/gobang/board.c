@@ -29,7 +29,7 @@ uint64_t gb_key_moves(int moves)
     return rng_mix(0xc2b2ae3d27d4eb4fULL * (uint64_t)(moves + 1) ^ 0x6d6f7665ULL);
 }
 
-int gb_impl_create(game_t *g, int n, int men, bool exact, int move_limit)
+int gb_impl_create(game_t *g, int n, int men, bool odds, bool exact, int move_limit)
 {
     gb_impl_t *im = calloc(1, sizeof *im);
     if (im == NULL) return hoyle_error(HOYLE_ENOMEM, "gobang: out of memory");
@@ -39,7 +39,7 @@ int gb_impl_create(game_t *g, int n, int men, bool exact, int move_limit)
     /* men = 0 is Gomoku: place until the board is full, White (first) gets
      * the odd square */
     im->hand0[0] = men ? men : (im->nsq + 1) / 2;
-    im->hand0[1] = men ? men : im->nsq / 2;
+    im->hand0[1] = men ? men - (odds ? 1 : 0) : im->nsq / 2;
     im->exact = exact;
     /* a moving phase exists only when men leave empty squares to move into */
     im->moving = men > 0 && 2 * men < im->nsq;

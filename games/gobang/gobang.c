@@ -21,6 +21,11 @@ static const param_def_t gobang_params[] = {
      .min = 0,
      .max = GB_MAX_SQ / 2,
      .help = "men per side, at most N*N/2; 0 = place in turn until the board is full (Gomoku)"},
+    {.key = "odds",
+     .type = PARAM_BOOL,
+     .def = "false",
+     .help = "Black (the second player) has one man fewer: the seed's odds, 'a superior player "
+             "having eleven against twelve men' (needs men >= 2 and a moving phase)"},
     {.key = "exact",
      .type = PARAM_BOOL,
      .def = "false",
@@ -35,13 +40,15 @@ static const param_def_t gobang_params[] = {
 };
 
 /* The variants listed by `hoyle games` and run by the conformance tests:
- * the seed's game, Gomoku, the exact-five rule and a small board. */
+ * the seed's game, Gomoku, the exact-five rule, a small board and the seed's
+ * odds (eleven men against twelve). */
 static const char *const gobang_variants[] = {
     "gobang",
     "gobang(board=15,men=0)",
     "gobang(exact=true)",
     "gobang(board=15,men=0,exact=true)",
     "gobang(board=5,men=6)",
+    "gobang(odds=true)",
     NULL,
 };
 
@@ -72,13 +79,18 @@ static int gobang_create(game_t *g)
     int n = (int)params_int(&g->params, "board");
     int men = (int)params_int(&g->params, "men");
     bool exact = params_bool(&g->params, "exact");
+    bool odds = params_bool(&g->params, "odds");
     int move_limit = (int)params_int(&g->params, "move_limit");
     /* the schema bounds each key alone; together they must fit the board */
     if (2 * men > n * n)
         return hoyle_error(HOYLE_EINVAL,
                            "gobang: men: %d men a side need %d squares, board=%d has %d", men,
                            2 * men, n, n * n);
-    int status = gb_impl_create(g, n, men, exact, move_limit);
+    if (odds && (men < 2 || 2 * men >= n * n))
+        return hoyle_error(HOYLE_EINVAL,
+                           "gobang: odds: needs men >= 2 with room to move (men=%d, board=%d)", men,
+                           n);
+    int status = gb_impl_create(g, n, men, odds, exact, move_limit);
     if (status) return status;
     const gb_impl_t *im = gb_impl(g);
     g->vt = &gobang_vt;
@@ -113,6 +125,7 @@ const game_entry_t gobang_entry = {
     .description = "Go-Bang (Go-Ban): five in a row; place your men, then move them one square",
     .params = gobang_params,
     .variants = gobang_variants,
+    .quiet_defaults = (const char *const[]){"odds", NULL},
     .create = gobang_create,
     .destroy = gobang_destroy,
 };

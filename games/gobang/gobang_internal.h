@@ -52,14 +52,14 @@ typedef struct gb_state {
 
 /* Immutable per-game tables (g->impl), made once in gb_impl_create(). */
 typedef struct gb_impl {
-    int n, nsq;                      /* board side, squares */
-    int men;                         /* parameter as given (0 = fill the board) */
-    int hand0[2];                    /* men each side starts with in hand */
-    bool exact;                      /* only runs of exactly five win */
-    bool moving;                     /* a moving phase can happen (men > 0, 2*men < nsq) */
-    int move_limit;                  /* moving-phase moves (both sides) before a draw */
-    uint64_t zob[2][GB_MAX_SQ];      /* stone keys */
-    uint64_t zob_side;               /* Black to move */
+    int n, nsq;                 /* board side, squares */
+    int men;                    /* parameter as given (0 = fill the board) */
+    int hand0[2];               /* men each side starts with in hand (Black one fewer at odds) */
+    bool exact;                 /* only runs of exactly five win */
+    bool moving;                /* a moving phase can happen (men > 0, 2*men < nsq) */
+    int move_limit;             /* moving-phase moves (both sides) before a draw */
+    uint64_t zob[2][GB_MAX_SQ]; /* stone keys */
+    uint64_t zob_side;          /* Black to move */
     int16_t nbr[GB_MAX_SQ][GB_DIRS]; /* neighbour square or -1 */
     uint16_t sq_map[SYM_COUNT][GB_MAX_SQ];
     uint8_t dir_map[SYM_COUNT][GB_DIRS];
@@ -70,7 +70,8 @@ typedef struct gb_impl {
 static inline const gb_impl_t *gb_impl(const game_t *g) { return (const gb_impl_t *)g->impl; }
 
 /* board.c */
-int gb_impl_create(game_t *g, int n, int men, bool exact, int move_limit);
+/* odds: Black has one man fewer (men - 1), the seed's odds of eleven against twelve. */
+int gb_impl_create(game_t *g, int n, int men, bool odds, bool exact, int move_limit);
 uint64_t gb_hash_compute(const game_t *g, const gb_state_t *s);
 /* Length of the run of `color` through `sq` along direction pair (d, 7-d). */
 int gb_run(const gb_impl_t *im, const gb_state_t *s, int sq, int d, int color);

@@ -229,8 +229,11 @@ int gb_position_from_string(const game_t *g, const char *text, void *sv)
                                "gobang position: %s cannot be to place with %d x and %d o placed",
                                side_name[t->to_move], count[0], count[1]);
         /* in the moving phase each step counts, so the parity of the counter
+         * (offset by the placements: at odds Black steps first)
          * says whose turn it is */
-    } else if (!im->moving ? moves != 0 : (moves > im->move_limit || moves % 2 != t->to_move)) {
+    } else if (!im->moving ? moves != 0
+                           : (moves > im->move_limit ||
+                              (moves + im->hand0[0] + im->hand0[1]) % 2 != t->to_move)) {
         return hoyle_error(HOYLE_EINVAL,
                            "gobang position: move counter %d does not fit %s to move (limit %d)",
                            moves, side_name[t->to_move], im->moving ? im->move_limit : 0);
