@@ -7,13 +7,16 @@
 #include <string.h>
 
 #include "apps/cli.h"
+#include "core/clock.h"
 #include "core/progress.h"
+#include "core/rng.h"
+#include "eval/elo.h"
 #include "games/registry.h"
 #include "mcts/bench.h"
 #include "solve/bench.h"
 
 static const char help[] =
-    "usage: hoyle bench [--games 'SPEC;SPEC...' | --solvers] [--json]\n\n"
+    "usage: hoyle bench [--games 'SPEC;SPEC...' | --solvers | --elo] [--json]\n\n"
     "For every registered variant (or the listed games), from the start:\n"
     "  perft     to the first depth with at least 1,000,000 leaves (at most 12)\n"
     "  random    2000 uniformly random games, seed 1 (games/s)\n"
@@ -26,11 +29,137 @@ static const char help[] =
     "(linear conflicts); Solitaire's search from every single-hole start to the\n"
     "centre, and its proof that the centre game needs more than 14 moves.\n"
     "--games skips them; --solvers runs only them.\n"
+    "Then what the generic path costs: for each game item with its own fast\n"
+    "perft, the generic perft (the game contract: legal actions, copy, apply,\n"
+    "legal_count at the last ply) to the same depth, and its time over the\n"
+    "fast one's. Last, the Elo fit of 1,000,000 synthetic games among 200\n"
+    "players (seeded, drawn from the Elo model itself); --elo runs only it,\n"
+    "--games and --solvers skip it. These two sections print their own counts\n"
+    "and stay out of the closing total.\n"
     "One line per game with counts and rates; the last line is the total node\n"
     "count (perft leaves + random actions + simulations + alpha-beta nodes +\n"
     "solver nodes), a signature of behaviour, not of speed. A progress line\n"
     "(items done, ETA)"
     " goes to stderr.\n";
+
+/* ---- the contract items (issue 35): what the generic path costs ---- */
+
+/* For each game item whose game has its own fast perft, the generic perft
+ * (game_perft_generic: the path searches, agents and Python use: legal
+ * actions, copy, apply, and the legal_count slot's bulk count at the last
+ * ply) to the depth the fast one reached, and the fast/generic ratio. Both
+ * count the same leaves (a line says so where they do not). */
+static void bench_contract(const char *const *specs, const int *depths, int n, json_t *j)
+{
+    bool header = false;
+    if (j) json_open(j, "contract", '[');
+    for (int i = 0; i < n; i++) {
+        const game_t *g = NULL;
+        if (depths[i] <= 0 || game_create(specs[i], &g)) continue;
+        void *s = malloc(g->state_size);
+        if (!game_has_fast_perft(g) || s == NULL) {
+            free(s);
+            game_free(g);
+            continue;
+        }
+        game_init(g, s);
+        double t0 = clock_seconds();
+        uint64_t fast = game_perft(g, s, depths[i]);
+        double fast_s = clock_seconds() - t0;
+        t0 = clock_seconds();
+        uint64_t nodes = game_perft_generic(g, s, depths[i]);
+        double secs = clock_seconds() - t0;
+        double rate = secs > 0 ? (double)nodes / secs : 0;
+        double ratio = secs > 0 && fast_s > 0 ? secs / fast_s : 0;
+        if (j) {
+            json_open(j, NULL, '{');
+            json_str(j, "game", g->spec);
+            json_int(j, "perft_depth", depths[i]);
+            json_u64(j, "generic_perft_nodes", nodes);
+            json_num(j, "generic_perft_seconds", "%.6f", secs);
+            json_num(j, "generic_perft_nodes_per_second", "%.0f", rate);
+            json_num(j, "fast_perft_seconds", "%.6f", fast_s);
+            json_num(j, "generic_over_fast_seconds", "%.2f", ratio);
+            json_close(j);
+        } else {
+            if (!header)
+                printf("%-50s %14s %9s %13s\n", "generic perft (the contract)", "perft", "Mnodes/s",
+                       "x fast's time");
+            header = true;
+            char perft[32];
+            snprintf(perft, sizeof perft, "d%d %llu", depths[i], (unsigned long long)nodes);
+            printf("%-50s %14s %9.2f %13.2f%s\n", g->spec, perft, rate / 1e6, ratio,
+                   nodes == fast ? "" : "  (differs from the fast perft!)");
+            fflush(stdout);
+        }
+        free(s);
+        game_free(g);
+    }
+    if (j) json_close(j);
+}
+
+/* The Elo fit on a synthetic file of BENCH_ELO_GAMES games among
+ * BENCH_ELO_PLAYERS players (issue 35): seeded true ratings, pairings and
+ * results drawn from the model itself (elo_model_probs), then elo_fit with
+ * the defaults `hoyle elo` uses; the fit's iterations are its count. */
+enum { BENCH_ELO_PLAYERS = 200, BENCH_ELO_GAMES = 1000000 };
+
+static int bench_elo(json_t *j)
+{
+    elo_game_t *games = malloc(sizeof *games * BENCH_ELO_GAMES);
+    char(*names)[8] = malloc(sizeof *names * BENCH_ELO_PLAYERS);
+    const char **np = malloc(sizeof *np * BENCH_ELO_PLAYERS);
+    double *truth = malloc(sizeof *truth * BENCH_ELO_PLAYERS);
+    if (!games || !names || !np || !truth) {
+        free(games), free(names), free(np), free(truth);
+        return hoyle_error(HOYLE_ENOMEM, "bench: out of memory");
+    }
+    rng_t rng;
+    rng_init(&rng, 0x656c6f); /* "elo" */
+    for (int i = 0; i < BENCH_ELO_PLAYERS; i++) {
+        snprintf(names[i], sizeof names[i], "p%03d", i);
+        np[i] = names[i];
+        truth[i] = 800.0 * rng_double(&rng) - 400.0;
+    }
+    for (size_t k = 0; k < BENCH_ELO_GAMES; k++) {
+        int w = (int)rng_below(&rng, BENCH_ELO_PLAYERS);
+        int b = (int)rng_below(&rng, BENCH_ELO_PLAYERS - 1);
+        if (b >= w) b++;
+        double pw, pd, pl, u = rng_double(&rng);
+        elo_model_probs(truth[w] - truth[b], 30.0, 100.0, &pw, &pd, &pl);
+        double score = u < pw ? 1.0 : u < pw + pd ? 0.5 : 0.0;
+        games[k] = (elo_game_t){.white = w, .black = b, .score = score};
+    }
+    elo_input_t in = {
+        .n_players = BENCH_ELO_PLAYERS, .names = np, .games = games, .n_games = BENCH_ELO_GAMES};
+    elo_result_t *r = NULL;
+    double t0 = clock_seconds();
+    int status = elo_fit(&in, NULL, &r);
+    double secs = clock_seconds() - t0;
+    if (status == HOYLE_OK) {
+        double rate = secs > 0 ? BENCH_ELO_GAMES / secs : 0;
+        if (j) {
+            json_open(j, "elo", '[');
+            json_open(j, NULL, '{');
+            json_str(j, "item", "elo fit");
+            json_int(j, "players", BENCH_ELO_PLAYERS);
+            json_int(j, "fit_games", BENCH_ELO_GAMES);
+            json_int(j, "iterations", r->iterations);
+            json_num(j, "seconds", "%.6f", secs);
+            json_num(j, "fit_games_per_second", "%.0f", rate);
+            json_close(j);
+            json_close(j);
+        } else {
+            printf("%-50s %9s %10s %9s %9s\n", "elo fit (synthetic)", "players", "games", "iter",
+                   "s");
+            printf("%-50s %9d %10d %9d %9.3f\n", "bench(players=200,games=1000000)",
+                   BENCH_ELO_PLAYERS, BENCH_ELO_GAMES, r->iterations, secs);
+        }
+    }
+    elo_result_free(r);
+    free(games), free(names), free(np), free(truth);
+    return status;
+}
 
 /* Exit codes: 0 done; 2 a --games spec is bad (the user's input); 1 a
  * registered variant failed, which is a bug in hoyle, not in the input. */
@@ -38,9 +167,10 @@ int cmd_bench(int argc, char **argv)
 {
     bool json = false;
     const char *only = NULL;
-    bool solvers_only = false;
+    bool solvers_only = false, elo_only = false;
     const cli_opt_t opts[] = {
         CLI_OPT_FLAG("--solvers", &solvers_only, "only the solver items"),
+        CLI_OPT_FLAG("--elo", &elo_only, "only the Elo fit item"),
         CLI_OPT("--games", CLI_STRING, &only, "'SPEC;SPEC'", "only these games (default: all)"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
@@ -54,8 +184,9 @@ int cmd_bench(int argc, char **argv)
     const char *specs[64];
     int n = 0;
     char *copy = NULL;
-    if (solvers_only) {
-        if (only) return cli_usage_error("bench", "--games and --solvers exclude each other");
+    if (solvers_only + elo_only + (only != NULL) > 1)
+        return cli_usage_error("bench", "--games, --solvers and --elo exclude each other");
+    if (solvers_only || elo_only) {
     } else if (only) {
         copy = strdup(only);
         char *save = NULL;
@@ -67,6 +198,7 @@ int cmd_bench(int argc, char **argv)
                 specs[n++] = game_registry[i]->variants[v];
     }
     uint64_t total = 0;
+    int depths[64];
     json_t j;
     if (json) {
         json_begin(&j, stdout);
@@ -88,6 +220,7 @@ int cmd_bench(int argc, char **argv)
         double mrate = r.mcts.seconds > 0 ? (double)r.mcts.count / r.mcts.seconds : 0;
         double abrate = r.ab.seconds > 0 ? (double)r.ab.count / r.ab.seconds : 0;
         total += bench_item_nodes(&r);
+        depths[i] = r.perft_depth;
         progress_clear(&pg); /* stdout and stderr may share a terminal */
         if (json) {
             json_open(&j, NULL, '{');
@@ -125,15 +258,17 @@ int cmd_bench(int argc, char **argv)
         snprintf(extra, sizeof extra, "last %s", r.spec);
         progress_update(&pg, i + 1, n, extra, i + 1 == n);
     }
-    /* the solver items, after the games (not with --games) */
+    if (json) json_close(&j);
+    /* what the generic path costs, for the games above */
+    bench_contract(specs, depths, n, json ? &j : NULL);
+    /* the solver items, after the games (not with --games or --elo) */
     solve_bench_item_t sv[SOLVE_BENCH_ITEMS];
-    int nsv = only ? 0 : SOLVE_BENCH_ITEMS;
+    int nsv = only || elo_only ? 0 : SOLVE_BENCH_ITEMS;
     if (nsv && solve_bench(sv)) {
         free(copy);
         return cli_fail("bench", EXIT_FAILED);
     }
     if (json) {
-        json_close(&j);
         json_open(&j, "solvers", '[');
     } else if (nsv)
         printf("%-50s %9s %7s %14s %9s\n", "solver", "instances", "length", "nodes", "Mnodes/s");
@@ -153,8 +288,13 @@ int cmd_bench(int argc, char **argv)
             printf("%-50s %9d %7ld %14llu %9.2f\n", sv[i].name, sv[i].instances, sv[i].total_length,
                    (unsigned long long)sv[i].nodes, rate / 1e6);
     }
+    if (json) json_close(&j);
+    /* the Elo fit (not with --games or --solvers) */
+    if (!only && !solvers_only && bench_elo(json ? &j : NULL)) {
+        free(copy);
+        return cli_fail("bench", EXIT_FAILED);
+    }
     if (json) {
-        json_close(&j);
         json_u64(&j, "nodes", total);
         json_end(&j);
     } else

@@ -123,6 +123,14 @@ int game_symmetry_action(const game_t *g, sym_t sym, int action)
  * action_from_string may parse actions that are well-formed but illegal now.
  * The bounds and terminal checks come first so that the O(max_legal) scan runs
  * only for actions that could be legal. */
+bool game_has_legal_count(const game_t *g) { return g->vt->legal_count != NULL; }
+
+int game_legal_count(const game_t *g, const void *s, int *scratch)
+{
+    if (g->vt->legal_count) return g->vt->legal_count(g, s);
+    return game_legal_actions(g, s, scratch);
+}
+
 bool game_is_legal(const game_t *g, const void *s, int action)
 {
     if (action < 0 || action >= g->num_actions || game_is_terminal(g, s)) return false;
@@ -355,8 +363,20 @@ int game_whole_moves(const game_t *g, const void *s, game_move_visit_fn visit, v
     return w.stop ? w.stop : w.count;
 }
 
-typedef struct perft_ctx {
+/* The generic perft allocates its scratch once per call: for each level of
+ * the recursion one frames_t (one frame in a game whose actions are whole
+ * moves, a chain's worth otherwise), made when the level is first reached. */
+typedef struct perft_run {
     const game_t *g;
+    bool flat; /* every action is a whole move: no chain walk */
+    frames_t levels[64 + 1];
+    bool made[64 + 1];
+} perft_run_t;
+
+static uint64_t perft_node(perft_run_t *r, const void *s, int depth);
+
+typedef struct perft_ctx {
+    perft_run_t *r;
     int depth;
     uint64_t nodes;
 } perft_ctx_t;
@@ -368,24 +388,51 @@ static int perft_visit(const int *actions, int n, const void *after, void *ctx)
     (void)actions;
     (void)n;
     perft_ctx_t *p = ctx;
-    p->nodes += game_perft_generic(p->g, after, p->depth - 1);
+    p->nodes += perft_node(p->r, after, p->depth - 1);
     return 0;
+}
+
+static uint64_t perft_node(perft_run_t *r, const void *s, int depth)
+{
+    const game_t *g = r->g;
+    if (depth == 0) return 1;
+    if (game_is_terminal(g, s)) return 0;
+    CHECK_LT(depth, 64 + 1);
+    frames_t *f = &r->levels[depth];
+    if (!r->made[depth]) {
+        CHECK_EQ(frames_init(f, g, r->flat ? 1 : GAME_MAX_CHAIN + 1), HOYLE_OK);
+        r->made[depth] = true;
+    }
+    if (r->flat) {
+        /* Bulk counting at the leaves: one whole move per legal action. */
+        if (depth == 1) return (uint64_t)game_legal_count(g, s, f->legal);
+        int n = game_legal_actions(g, s, f->legal);
+        uint64_t nodes = 0;
+        for (int i = 0; i < n; i++) {
+            memcpy(f->states, s, g->state_size);
+            game_apply(g, f->states, f->legal[i]);
+            nodes += perft_node(r, f->states, depth - 1);
+        }
+        return nodes;
+    }
+    /* Whole moves may be chains of actions: walk them. At the last ply the
+     * number of whole moves is the count, no need to visit each child. */
+    perft_ctx_t p = {.r = r, .depth = depth};
+    walk_t w = {.f = f, .visit = depth == 1 ? NULL : perft_visit, .ctx = &p};
+    walk_chain(&w, s, game_current_player(g, s), 0, 0);
+    return depth == 1 ? (uint64_t)w.count : p.nodes;
 }
 
 uint64_t game_perft_generic(const game_t *g, const void *s, int depth)
 {
-    if (depth == 0) return 1;
-    if (game_is_terminal(g, s)) return 0;
-    perft_ctx_t p = {.g = g, .depth = depth};
-    /* Bulk counting at the leaves: the number of whole moves is the node count,
-     * no need to visit each child. */
-    if (depth == 1) {
-        int n = game_whole_moves(g, s, NULL, NULL);
-        CHECK_GE(n, 0);
-        return (uint64_t)n;
-    }
-    CHECK_GE(game_whole_moves(g, s, perft_visit, &p), 0);
-    return p.nodes;
+    if (depth <= 0) return 1;
+    /* deeper than any count could finish; the CLI caps DEPTH at 64 */
+    CHECK_LE(depth, 64);
+    perft_run_t r = {.g = g, .flat = g->one_action_moves || g->num_players == 1};
+    uint64_t nodes = perft_node(&r, s, depth);
+    for (int d = 0; d <= depth; d++)
+        if (r.made[d]) frames_done(&r.levels[d]);
+    return nodes;
 }
 
 bool game_has_fast_perft(const game_t *g) { return g->vt->perft != NULL; }

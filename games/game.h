@@ -215,6 +215,11 @@ typedef struct game_vt {
     const char *record_format;
     int (*record_to_string)(const game_t *g, const game_record_tags_t *tags, const void *start,
                             const int *actions, int n, char *buf, size_t cap);
+    /* How many actions legal_actions() lists in `s`, without listing them
+     * (the generic perft's bulk counting at the last ply; a game counts from
+     * its move generator). Must equal legal_actions()'s count, which the
+     * conformance suite checks. Default: legal_actions() into scratch. */
+    int (*legal_count)(const game_t *g, const void *s);
 } game_vt_t;
 
 /* An immutable game description. Made by game_create(), freed by game_free(). */
@@ -241,6 +246,11 @@ struct game {
     int num_symmetries;             /* entries in symmetries[] (>= 1) */
     sym_t symmetries[SYM_COUNT];    /* symmetries[0] == SYM_IDENTITY */
     void *impl;                     /* game-private immutable tables, owned by the game */
+    bool one_action_moves;          /* every action is a whole move: no action leaves its
+                                       player to move again (chess, no chains), so generic code
+                                       skips the chain walk (perft counts legal actions at the
+                                       last ply); false = the game may chain or does not say.
+                                       The conformance suite checks it on every action. */
 };
 
 /* ---- lifecycle (registry.c) ---- */
@@ -300,6 +310,11 @@ int game_noisy_order(const game_t *g, const void *s, int action);
 enum { GAME_THREAT_MAKES = 1, GAME_THREAT_BLOCKS = 2 };
 void game_threat_hints(const game_t *g, const void *s, const int *actions, int n, int *out);
 bool game_is_legal(const game_t *g, const void *s, int action);
+/* The number of legal actions in `s` (0 at terminal states): the game's
+ * legal_count slot, or legal_actions() into `scratch` (g->max_legal ints;
+ * may be NULL when the game has the slot, see game_has_legal_count()). */
+int game_legal_count(const game_t *g, const void *s, int *scratch);
+bool game_has_legal_count(const game_t *g);
 /* The `features` slot: how many hand-made features the game has (0 =
  * none), and those of `s` from `player`'s view into out. */
 int game_features_size(const game_t *g);

@@ -9,7 +9,9 @@
  * the declared shape with finite values, symmetries map legal actions to
  * legal actions and observations to transformed observations, chance
  * probabilities sum to 1, returns are in [-1, 1] and zero-sum for two
- * players, the fast perft equals the generic one. Same seed, same game.
+ * players, the fast perft equals the generic one, a game's legal_count
+ * equals its legal-action count, and a game that says its actions are
+ * whole moves (one_action_moves) never gives a player two in a row. Same seed, same game.
  * The chance sampler draws outcomes by their probabilities. A game's
  * record writer, where it has one, carries every tag and refuses
  * illegal actions; where it has none, it says so.
@@ -95,6 +97,10 @@ static int check_legal(const game_t *g, const void *s, scratch_t *x)
         EXPECT(st == 0 && back == x->legal[i], "action '%s' (%d) parsed back as %d (%s)", a,
                x->legal[i], back, st ? hoyle_last_error() : "ok");
     }
+    /* a game's own count (perft's bulk counting) is the length of that list */
+    if (game_has_legal_count(g))
+        EXPECT(game_legal_count(g, s, NULL) == n, "legal_count %d, legal_actions %d",
+               game_legal_count(g, s, NULL), n);
     /* a game's own noisy-action generator (quiescence's moves) gives exactly the legal
      * actions is_noisy accepts, in order (the default is that filter) */
     if (!g->vt->noisy_actions) return n;
@@ -211,6 +217,7 @@ static void check_terminal(const game_t *g, const void *s, scratch_t *x)
     }
     if (g->num_players == 2) EXPECT(fabs(sum) < 1e-9, "two-player returns not zero-sum (%g)", sum);
     EXPECT(game_legal_actions(g, s, x->legal) == 0, "terminal state has legal actions");
+    EXPECT(game_legal_count(g, s, x->legal) == 0, "terminal state counts legal actions");
 }
 
 /* The whole move made of actions[0..n) from `before` prints and parses back. */
@@ -301,6 +308,10 @@ static uint64_t play_checked(const game_t *g, uint64_t seed, scratch_t *x, int d
         else
             EXPECT(0, "a whole move is longer than GAME_MAX_CHAIN");
         game_apply(g, s, action);
+        /* a game that says every action is a whole move never keeps the turn */
+        if (g->one_action_moves && player != PLAYER_CHANCE)
+            EXPECT(game_current_player(g, s) != player,
+                   "one_action_moves, but player %d moves again at ply %d", player, length);
         digest = rng_mix(digest ^ game_hash(g, s));
         if (++length > g->max_game_length) {
             EXPECT(0, "game longer than max_game_length %d", g->max_game_length);

@@ -44,6 +44,14 @@ static int ch_noisy(const game_t *g, const void *state, int *out)
     return actions_of(state, out, true);
 }
 
+/* What ch_legal returns, counted by the generator without listing. */
+static int ch_count(const game_t *g, const void *state)
+{
+    (void)g;
+    const ch_state_t *s = state;
+    return s->result == CH_ONGOING ? ch_count_legal(&s->pos) : 0;
+}
+
 static void ch_do(const game_t *g, void *state, int action)
 {
     ch_state_t *s = state;
@@ -88,6 +96,7 @@ static const game_vt_t ch_vt = {
     .init = ch_init,
     .current_player = ch_current_player,
     .legal_actions = ch_legal,
+    .legal_count = ch_count,
     .apply = ch_do,
     .returns = ch_returns,
     .hash = ch_hash,
@@ -161,6 +170,7 @@ static int chess_create(game_t *g)
     g->num_actions = CH_ACTIONS;
     g->max_legal = CH_MAX_MOVES;
     g->max_chance_outcomes = 0;
+    g->one_action_moves = true;
     /* At most 96 pawn steps and 30 captures reset the fifty-move counter,
      * each followed by fewer than 100 plies. */
     g->max_game_length = 12800;

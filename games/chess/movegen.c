@@ -60,25 +60,28 @@ static bool ep_safe(const ch_pos_t *p, int from, int to)
 }
 
 /* Every legal move, or with `noisy` only the captures and promotions
- * (quiescence's moves: the same moves the full list holds, in its order). */
+ * (quiescence's moves: the same moves the full list holds, in its order).
+ * With `any` (counting only) it stops after the first group of pieces that
+ * has a move: a count > 0 then means "some legal move", not how many. */
 static inline __attribute__((always_inline)) int generate(const ch_pos_t *p, ch_move_t *out,
-                                                          bool noisy)
+                                                          bool noisy, bool any)
 {
     int us = p->side, them = us ^ 1, n = 0;
     uint64_t own = p->colors[us], enemy = p->colors[them], occ = own | enemy;
     int ksq = ch_king_sq(p, us);
-    uint64_t checkers = ch_attackers(p, ksq, occ) & enemy;
 
     /* 1. king steps */
     uint64_t kocc = occ ^ ch_bit(ksq);
     for (uint64_t t = ch_king_att[ksq] & (noisy ? enemy : ~own); t; t &= t - 1) {
         int to = ch_lsb(t);
         if (ch_attacked(p, to, them, kocc)) continue;
+        if (any) return 1;
         if (out)
             out[n++] = ch_move(ksq, to, CH_MV_NORMAL);
         else
             n++;
     }
+    uint64_t checkers = ch_attackers(p, ksq, occ) & enemy;
     if (checkers && (checkers & (checkers - 1))) return n; /* double check */
 
     /* 2. the check line and the pins */
@@ -103,6 +106,7 @@ static inline __attribute__((always_inline)) int generate(const ch_pos_t *p, ch_
         int from = ch_lsb(b);
         n = emit(out, n, from, ch_knight_att[from] & pmask);
     }
+    if (any && n) return n;
     /* 4. sliders */
     for (uint64_t b = (p->pieces[CH_BISHOP] | p->pieces[CH_QUEEN]) & movable; b; b &= b - 1) {
         int from = ch_lsb(b);
@@ -117,6 +121,7 @@ static inline __attribute__((always_inline)) int generate(const ch_pos_t *p, ch_
         n = emit(out, n, from, t);
     }
 
+    if (any && n) return n;
     /* 5. pawns: set-wise for the free ones, one by one for the pinned */
     uint64_t pawns = p->pieces[CH_PAWN] & movable, empty = ~occ;
     uint64_t last = us == CH_WHITE ? RANK8 : RANK1, third = us == CH_WHITE ? RANK3 : RANK6;
@@ -161,6 +166,7 @@ static inline __attribute__((always_inline)) int generate(const ch_pos_t *p, ch_
             n++;
         }
     }
+    if (any && n) return n;
     /* 6. en passant (ep is set only when some capture is legal; each taker
      * is still tested, one may be pinned) */
     if (p->ep != CH_NO_SQ)
@@ -196,21 +202,15 @@ static inline __attribute__((always_inline)) int generate(const ch_pos_t *p, ch_
     return n;
 }
 
-int ch_gen_legal(const ch_pos_t *p, ch_move_t *out) { return generate(p, out, false); }
+int ch_gen_legal(const ch_pos_t *p, ch_move_t *out) { return generate(p, out, false, false); }
 
-int ch_gen_noisy(const ch_pos_t *p, ch_move_t *out) { return generate(p, out, true); }
+int ch_gen_noisy(const ch_pos_t *p, ch_move_t *out) { return generate(p, out, true, false); }
 
-int ch_count_legal(const ch_pos_t *p) { return generate(p, NULL, false); }
+int ch_count_legal(const ch_pos_t *p) { return generate(p, NULL, false, false); }
 
-/* A free king step answers most positions without the full count. */
-bool ch_has_legal(const ch_pos_t *p)
-{
-    int them = p->side ^ 1, ksq = ch_king_sq(p, p->side);
-    uint64_t occ = ch_occupied(p) ^ ch_bit(ksq);
-    for (uint64_t t = ch_king_att[ksq] & ~p->colors[p->side]; t; t &= t - 1)
-        if (!ch_attacked(p, ch_lsb(t), them, occ)) return true;
-    return generate(p, NULL, false) > 0;
-}
+/* Every position a move reaches asks this (mate or stalemate?): the first
+ * group of pieces with a move answers, usually the king or the knights. */
+bool ch_has_legal(const ch_pos_t *p) { return generate(p, NULL, false, true) > 0; }
 
 bool ch_gives_check(const ch_pos_t *p, ch_move_t m)
 {

@@ -56,11 +56,22 @@ static int plane_of(int fv, int tv)
 #define ACT_NONE 0xFFFF
 static uint16_t act_info[CH_ACTIONS];
 
+/* The action of the move from -> to (queen-like, knight, castling, queen
+ * promotion) by `side`, in real squares: act_of[side][from][to], the table
+ * form of ch_move_to_action for all but underpromotions. Built once. */
+static uint16_t act_of[2][64][64];
+
 void ch_rules_build(void);
 void ch_rules_build(void)
 {
     for (int a = 0; a < 64; a++)
         for (int b = 0; b < 64; b++) move_plane[a][b] = (int8_t)(a == b ? -1 : plane_of(a, b));
+    for (int side = 0; side < 2; side++)
+        for (int a = 0; a < 64; a++)
+            for (int b = 0; b < 64; b++) {
+                int fv = view(a, side), tv = view(b, side);
+                act_of[side][a][b] = (uint16_t)(a == b ? 0 : fv * 73 + move_plane[fv][tv]);
+            }
     for (int action = 0; action < CH_ACTIONS; action++) {
         int fv = action / 73, plane = action % 73, dr, df, under = 0;
         if (plane < 56) {
@@ -79,44 +90,45 @@ void ch_rules_build(void)
     }
 }
 
-int ch_move_to_action(const ch_pos_t *p, ch_move_t m)
+static inline int move_action(int side, ch_move_t m)
 {
-    int fv = view(ch_from(m), p->side), tv = view(ch_to(m), p->side);
-    if (ch_is_promo(m) && ch_promo_type(m) != CH_QUEEN)
+    if (__builtin_expect(ch_kind(m) >= CH_MV_PROMO && ch_kind(m) < CH_MV_PROMO + 3, 0)) {
+        int fv = view(ch_from(m), side), tv = view(ch_to(m), side);
         return fv * 73 + 64 + (ch_file(tv) - ch_file(fv) + 1) * 3 + (ch_promo_type(m) - CH_KNIGHT);
-    return fv * 73 + move_plane[fv][tv];
+    }
+    return act_of[side][ch_from(m)][ch_to(m)];
 }
 
-/* Ascending by a bitset over the action space (a word per 64 actions):
- * cheaper than a comparison sort at a few dozen moves. */
+int ch_move_to_action(const ch_pos_t *p, ch_move_t m) { return move_action(p->side, m); }
+
+/* Ascending by a bitset over the action space (a word per 64 actions, and a
+ * summary bit per word in use, so only the words touched are read): cheaper
+ * than a comparison sort at a few dozen moves, and free of branches per move. */
 void ch_moves_to_actions(const ch_pos_t *p, const ch_move_t *m, int n, int *out)
 {
     enum { WORDS = (CH_ACTIONS + 63) / 64 };
+    int side = p->side;
     if (n <= 8) { /* a few moves (quiescence, check): insertion sort */
         for (int i = 0; i < n; i++) {
-            int a = ch_move_to_action(p, m[i]), j = i;
+            int a = move_action(side, m[i]), j = i;
             while (j > 0 && out[j - 1] > a) out[j] = out[j - 1], j--;
             out[j] = a;
         }
         return;
     }
-    uint64_t bits[WORDS];
-    int lo = WORDS, hi = -1;
+    uint64_t bits[WORDS], used[2] = {0, 0};
+    memset(bits, 0, sizeof bits);
     for (int i = 0; i < n; i++) {
-        int a = ch_move_to_action(p, m[i]), w = a >> 6;
-        if (w < lo) {
-            for (int k = w; k < (hi < 0 ? w + 1 : lo); k++) bits[k] = 0;
-            lo = w;
-        }
-        if (w > hi) {
-            for (int k = hi < 0 ? w : hi + 1; k <= w; k++) bits[k] = 0;
-            hi = w;
-        }
+        unsigned a = (unsigned)move_action(side, m[i]), w = a >> 6;
+        used[w >> 6] |= 1ull << (w & 63);
         bits[w] |= 1ull << (a & 63);
     }
     int k = 0;
-    for (int w = lo; w <= hi; w++)
-        for (uint64_t b = bits[w]; b; b &= b - 1) out[k++] = w * 64 + ch_lsb(b);
+    for (int h = 0; h < 2; h++)
+        for (uint64_t u = used[h]; u; u &= u - 1) {
+            int w = h * 64 + ch_lsb(u);
+            for (uint64_t b = bits[w]; b; b &= b - 1) out[k++] = w * 64 + ch_lsb(b);
+        }
 }
 
 /* The table form of the decoding in the comment at the top: the same move
