@@ -49,7 +49,12 @@ static int ch_count(const game_t *g, const void *state)
 {
     (void)g;
     const ch_state_t *s = state;
-    return s->result == CH_ONGOING ? ch_count_legal(&s->pos) : 0;
+    if (s->result != CH_ONGOING) return 0;
+    if (s->prelude) { /* odds=pawn_two_moves' first turn: the filtered list */
+        int out[CH_MAX_MOVES];
+        return actions_of(s, out, false);
+    }
+    return ch_count_legal(&s->pos);
 }
 
 static void ch_do(const game_t *g, void *state, int action)
@@ -170,7 +175,7 @@ static int chess_create(game_t *g)
     g->num_actions = CH_ACTIONS;
     g->max_legal = CH_MAX_MOVES;
     g->max_chance_outcomes = 0;
-    g->one_action_moves = true;
+    g->one_action_moves = cg->start.prelude == 0; /* pawn and two moves: one player, two actions */
     /* At most 96 pawn steps and 30 captures reset the fifty-move counter,
      * each followed by fewer than 100 plies. */
     g->max_game_length = 12800;
