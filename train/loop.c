@@ -170,34 +170,6 @@ static const param_def_t train_keys[] = {
     ROW_TEXT("init_from", "", init_from, "warm start: a net or run folder (\"\" = none)"),
     {NULL},
 };
-static const param_def_t sprt_keys[] = {
-    ROW_NUM("elo0", "0", -2000, 2000, eval.sprt_params.elo0, "H0: the new net is elo0 stronger"),
-    ROW_NUM("elo1", "5", -2000, 2000, eval.sprt_params.elo1, "H1: the new net is elo1 stronger"),
-    ROW_NUM("alpha", "0.05", 0, 1, eval.sprt_params.alpha, "P(accept H1 | H0)"),
-    ROW_NUM("beta", "0.05", 0, 1, eval.sprt_params.beta, "P(accept H0 | H1)"),
-    {NULL},
-};
-static const param_def_t eval_keys[] = {
-    ROW_INT("every", "5", 0, 1e9, eval.every, "generations between evaluations (0 = never)"),
-    ROW_INT("games", "100", 2, 1e6, eval.games,
-            "games per opponent (even: colour-swapped pairs; the most with sprt)"),
-    ROW_INT("sims", NULL, 1, 1e8, eval.sims, "az simulations per move (default: selfplay.sims)"),
-    ROW_INT("max_moves", "0", 0, 1e6, eval.max_moves, "whole moves before a draw (0 = rules)"),
-    ROW_TEXT("baseline", "mcts(sims=256)", eval.baseline,
-             "fixed opponent agent spec (\"\" = none)"),
-    ROW_TEXT("openings", "random:2", eval.openings, "random:K, book:PATH or none, both colours"),
-    {.key = "anchors",
-     .type = PARAM_LIST,
-     .min = 0,
-     .max = LOOP_EVAL_MAX_ANCHORS,
-     .help = "fixed opponents: agent specs or net:G (default: [net:0])"},
-    ROW_BOOL("previous", "true", eval.previous, "also play the previous evaluated net"),
-    {.key = "sprt",
-     .type = PARAM_SECTION,
-     .fields = sprt_keys,
-     .help = "given: each match stops at an SPRT decision (eval/sprt.h)"},
-    {NULL},
-};
 static const param_def_t train_schema[] = {
     {.key = "algorithm",
      .type = PARAM_CHOICE,
@@ -223,15 +195,20 @@ static const param_def_t train_schema[] = {
              "the learner starts (0-64; 0 = in-process workers)"},
     {.key = "replay", .type = PARAM_SECTION, .fields = replay_keys, .help = "replay buffer"},
     {.key = "train", .type = PARAM_SECTION, .fields = train_keys, .help = "loop"},
-    {.key = "eval", .type = PARAM_SECTION, .fields = eval_keys, .help = "evaluation"},
+    {.key = "eval",
+     .type = PARAM_SECTION,
+     .fields = loop_eval_rows,
+     .help = "evaluation",
+     PARAM_AT(run_t, eval)},
     {NULL},
 };
 
 const param_def_t *train_config_schema(void) { return train_schema; }
 
 /* What a config's rows do not set (r->g and r->sp must be set): the net's shapes, the
- * optimiser's other settings (Adam's betas and eps, tch_opt_config_default), and the defaults
- * that follow the game or the self-play parameters. Every other default is in its row. */
+ * optimiser's other settings (Adam's betas and eps, tch_opt_config_default), the defaults
+ * that follow the game or the self-play parameters, and the evaluation's defaults that the
+ * TD loop sets otherwise (loop_eval_rows). Every other default is in its row. */
 static void run_defaults(run_t *r)
 {
     r->net_cfg = (tch_net_config_t){.in_channels = r->g->obs_shape[0],
@@ -243,6 +220,8 @@ static void run_defaults(run_t *r)
     r->augment = r->g->num_symmetries > 1;
     r->actor_games = r->sp.parallel;
     r->eval.sims = (int)r->sp.search.max_sims;
+    snprintf(r->eval.baseline, sizeof r->eval.baseline, "%s", "mcts(sims=256)");
+    snprintf(r->eval.openings, sizeof r->eval.openings, "%s", "random:2");
     r->eval.num_anchors = 1;
     snprintf(r->eval.anchors[0], sizeof r->eval.anchors[0], "%s", "net:0");
     sprt_params_default(&r->eval.sprt_params);
@@ -294,12 +273,7 @@ static int load_config(run_t *r, const char *path, char *const *sets, int num_se
     if (probe.weight_decay > 0 && probe.kind != TCH_OPT_ADAMW)
         return hoyle_error(HOYLE_EINVAL, "%s: weight_decay needs kind adamw (sgd and adam: l2)",
                            at);
-    config_node_t *const *items = NULL;
-    if (config_find(c, "eval.anchors"))
-        r->eval.num_anchors = config_strings(c, "eval.anchors", &items);
-    for (int i = 0; items && i < r->eval.num_anchors; i++)
-        snprintf(r->eval.anchors[i], sizeof r->eval.anchors[i], "%s", items[i]->value);
-    r->eval.sprt = config_find(c, "eval.sprt") != NULL;
+    loop_eval_read(c, &r->eval);
     r->eval.seed = r->seed;
     /* config.yaml and the shards record the effective config, overrides included */
     return config_dump(c, &r->config_text) ? HOYLE_ENOMEM : HOYLE_OK;

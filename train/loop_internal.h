@@ -28,7 +28,7 @@ typedef struct loop_state {
 } loop_state_t;
 
 /* "FILE:LINE: key 'KEY'" for messages about a key (FILE (--set) for an override, FILE
- * alone for an absent key that took its default), as config_check() words its own. */
+ * alone for an absent key that took its default), as config_bind() words its own. */
 void loop_key_at(const config_t *c, const char *key, char *buf, size_t cap);
 /* mkdir that accepts an existing folder. */
 int loop_make_dir(const char *path);
@@ -112,9 +112,12 @@ typedef struct loop_eval_out {
 
 enum { LOOP_NET_AZ = 0, LOOP_NET_TD, LOOP_NET_EVAL };
 
-/* The schema of a config's `eval` section, and its reading into *ev (whose fields hold
- * the defaults: a key left out keeps its value). */
-extern const config_key_t loop_eval_keys[];
+/* The rows of a config's `eval` section (core/spec.h), landing in a loop_eval_cfg_t: a
+ * loop's schema embeds them as {.type = PARAM_SECTION, .fields = loop_eval_rows,
+ * PARAM_AT(its struct, eval)}. Rows without a default (sims, baseline, openings) keep what
+ * the loop set before binding. loop_eval_read() reads what the rows do not land: the list
+ * eval.anchors (absent: ev keeps its anchors) and whether eval.sprt is given. */
+extern const param_def_t loop_eval_rows[];
 void loop_eval_read(const config_t *c, loop_eval_cfg_t *ev);
 
 /* The az spec keys (",batch=4,...") that give an az agent self-play's search `sp`: the
