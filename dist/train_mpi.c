@@ -8,7 +8,7 @@
  *   0 -> actor  STOP                                  the run is over
  *   actor -> 0  BYE                                   the actor has taken STOP and ends
  * An actor takes every NET waiting between batches and plays with the newest; the learner
- * drops samples of nets older than train.stale generations (loop.c). Messages from rank 0
+ * drops samples of nets older than train.stale generations (docs/training.md). Messages from rank 0
  * arrive in the order sent, so an actor that sees STOP has received every NET before it,
  * and the learner's sends all complete. After STOP the learner discards samples until every
  * actor's BYE, so no actor is left blocked in a send.
