@@ -94,6 +94,65 @@ static int start(run_t *r, loop_state_t *st, tch_net_t **net, tch_opt_t **opt, i
     return HOYLE_OK;
 }
 
+/* The run's CSV logs, keeping the rows of finished generations: logs[0] train.csv,
+ * logs[1] eval_games.csv, logs[2] eval.csv. */
+static int open_logs(const run_t *r, int64_t generation, loop_log_t logs[3])
+{
+    char p[1200];
+    int status = HOYLE_OK;
+    const char *names[3] = {"train.csv", "eval_games.csv", "eval.csv"};
+    const char *headers[3] = {
+        "generation,seconds,games,samples,steps,loss_policy,loss_value,loss_total,"
+        "selfplay_evals_per_s,selfplay_samples_per_s,resign_checks,false_resigns," TRAIN_CSV_MORE
+        "\n",
+        "generation,opponent,seat,score,opening\n",
+        "generation,seconds,opponent,games,score,elo_diff,elo_diff_low,elo_diff_high,sprt,llr\n"};
+    for (int k = 0; k < 3 && !status; k++) {
+        snprintf(p, sizeof p, "%s/%s", r->dir, names[k]);
+        status = loop_log_open(&logs[k], p, headers[k], generation);
+    }
+    /* a run made before the later columns: its header gets them (its old rows stay short) */
+    size_t h0 = strlen(headers[0]);
+    if (!status && (logs[0].len < h0 || memcmp(logs[0].text, headers[0], h0) != 0)) {
+        const char *nl = memchr(logs[0].text, '\n', logs[0].len);
+        size_t old = nl ? (size_t)(nl - logs[0].text) + 1 : logs[0].len;
+        loop_log_t fixed = {.text = NULL};
+        snprintf(fixed.path, sizeof fixed.path, "%s", logs[0].path);
+        status = loop_log_add(&fixed, "%s", headers[0]);
+        if (!status && logs[0].len > old)
+            status = loop_log_add(&fixed, "%.*s", (int)(logs[0].len - old), logs[0].text + old);
+        loop_log_done(&logs[0]);
+        logs[0] = fixed;
+    }
+    return status;
+}
+
+/* Net 0 against the baseline, so that the Elo scale starts at the untrained net; its time
+ * counts in the run's elapsed time (st->seconds). */
+static int evaluate_net0(run_t *r, loop_state_t *st, loop_log_t logs[3], FILE *progress,
+                         train_summary_t *out)
+{
+    loop_eval_out_t ev;
+    double t0 = clock_seconds();
+    if (progress) {
+        fprintf(progress, "gen 0 | net 0 plays the baseline %s: %d games\n", r->eval.baseline,
+                r->eval.games);
+        fflush(progress);
+    }
+    int status = loop_evaluate(r->g, r->dir, &r->eval, 0, -1, 0, rng_mix(r->seed ^ 0xe0), &logs[1],
+                               &logs[2], progress, &ev);
+    if (!status) out->elo_generation = 0;
+    st->seconds += clock_seconds() - t0;
+    if (progress && !status) {
+        char el[32];
+        loop_fmt_time(st->seconds, el, sizeof el);
+        fprintf(progress, "gen 0 | elo +0 (net 0) | vs baseline %.2f | %s elapsed\n", ev.score_base,
+                el);
+        fflush(progress);
+    }
+    return status;
+}
+
 int train_run(const char *path, char *const *sets, int num_sets, FILE *progress,
               train_summary_t *out)
 {
@@ -144,30 +203,7 @@ int train_run_learner(const char *path, char *const *sets, int num_sets, FILE *p
     if (!status) status = selfplay_start(&r, net, actors == NULL);
     snprintf(p, sizeof p, "%s/samples", r.dir);
     if (!status) status = replay_load_dir(&rb, p, (int)st.generation);
-    const char *names[3] = {"train.csv", "eval_games.csv", "eval.csv"};
-    const char *headers[3] = {
-        "generation,seconds,games,samples,steps,loss_policy,loss_value,loss_total,"
-        "selfplay_evals_per_s,selfplay_samples_per_s,resign_checks,false_resigns," TRAIN_CSV_MORE
-        "\n",
-        "generation,opponent,seat,score,opening\n",
-        "generation,seconds,opponent,games,score,elo_diff,elo_diff_low,elo_diff_high,sprt,llr\n"};
-    for (int k = 0; k < 3 && !status; k++) {
-        snprintf(p, sizeof p, "%s/%s", r.dir, names[k]);
-        status = loop_log_open(&logs[k], p, headers[k], st.generation);
-    }
-    /* a run made before the later columns: its header gets them (its old rows stay short) */
-    size_t h0 = strlen(headers[0]);
-    if (!status && (logs[0].len < h0 || memcmp(logs[0].text, headers[0], h0) != 0)) {
-        const char *nl = memchr(logs[0].text, '\n', logs[0].len);
-        size_t old = nl ? (size_t)(nl - logs[0].text) + 1 : logs[0].len;
-        loop_log_t fixed = {.text = NULL};
-        snprintf(fixed.path, sizeof fixed.path, "%s", logs[0].path);
-        status = loop_log_add(&fixed, "%s", headers[0]);
-        if (!status && logs[0].len > old)
-            status = loop_log_add(&fixed, "%.*s", (int)(logs[0].len - old), logs[0].text + old);
-        loop_log_done(&logs[0]);
-        logs[0] = fixed;
-    }
+    if (!status) status = open_logs(&r, st.generation, logs);
     /* the header first: net 0's games against the baseline below can take minutes */
     if (progress && !status) {
         fprintf(progress, "train %s: %s, net %d blocks x %d filters, %s, generation %" PRId64 "\n",
@@ -175,28 +211,8 @@ int train_run_learner(const char *path, char *const *sets, int num_sets, FILE *p
                 resumed ? "resumed" : "new run", st.generation);
         fflush(progress);
     }
-    /* net 0 against the baseline, so that the Elo scale starts at the untrained net; its time
-     * counts in the run's elapsed time (st.seconds) */
-    if (!status && st.generation == 0 && r.eval.every > 0) {
-        loop_eval_out_t ev;
-        double t0 = clock_seconds();
-        if (progress) {
-            fprintf(progress, "gen 0 | net 0 plays the baseline %s: %d games\n", r.eval.baseline,
-                    r.eval.games);
-            fflush(progress);
-        }
-        status = loop_evaluate(r.g, r.dir, &r.eval, 0, -1, 0, rng_mix(r.seed ^ 0xe0), &logs[1],
-                               &logs[2], progress, &ev);
-        if (!status) out->elo_generation = 0;
-        st.seconds += clock_seconds() - t0;
-        if (progress && !status) {
-            char el[32];
-            loop_fmt_time(st.seconds, el, sizeof el);
-            fprintf(progress, "gen 0 | elo +0 (net 0) | vs baseline %.2f | %s elapsed\n",
-                    ev.score_base, el);
-            fflush(progress);
-        }
-    }
+    if (!status && st.generation == 0 && r.eval.every > 0)
+        status = evaluate_net0(&r, &st, logs, progress, out);
     while (!status && st.generation < r.generations &&
            (r.minutes <= 0 || st.seconds < r.minutes * 60))
         status = loop_generation(&r, net, opt, &rb, &st, actors, logs, progress, out);

@@ -190,68 +190,68 @@ static int log_more(loop_log_t *log, const selfplay_stats_t *ss, const gen_log_t
                         gl->entropy, gl->kl, hp, hv);
 }
 
-int loop_generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, loop_state_t *st,
-                    const train_actors_t *actors, loop_log_t *logs, FILE *progress,
-                    train_summary_t *out)
+/* Step 1: self-play with net-G, here (one evaluator per worker over the same net, libtorch
+ * on one thread per worker) or by the actors (nets G - stale .. G); the samples in *set, the
+ * games played here in *games, the counts in *ss and *gl. */
+static int gen_selfplay(run_t *r, tch_net_t *net, const loop_state_t *st,
+                        const train_actors_t *actors, selfplay_progress_t *spp, sample_set_t *set,
+                        selfplay_games_t *games, selfplay_stats_t *ss, gen_log_t *gl)
 {
     double t0 = clock_seconds();
     int64_t gen = st->generation;
-    char path[1200], shard[1200], netid[64];
-    /* 1. self-play with net-G (here, or by the actors with nets G - stale .. G): one evaluator
-     * per worker over the same net, libtorch on one thread per worker */
     int T = r->sp.threads, status = HOYLE_OK;
     evaluator_t *evals[64] = {NULL};
     for (int i = 0; !actors && !status && i < T; i++)
         status = net_evaluator_create(r->g, net, r->sp.parallel * r->sp.search.batch,
                                       T > 1 ? r->cache / T : r->cache, &evals[i]);
     if (!status && !actors && T > 1) status = tch_set_threads(1);
-    selfplay_games_t games = {0};
-    sample_set_t set;
-    sample_set_init(&set, r->g->obs_shape, r->g->num_actions);
     selfplay_params_t sp = r->sp;
     sp.seed = rng_mix(r->seed ^ rng_mix(0x5350ULL + (uint64_t)gen));
     sp.first_game_id = st->games;
-    selfplay_stats_t ss = {0};
-    selfplay_progress_t spp = {.total = sp.games};
-    char label[64];
-    snprintf(label, sizeof label, "[selfplay] gen %" PRId64, gen + 1);
-    progress_start(&spp.pg, progress, label, "games", 0);
-    progress_defer(&spp.pg); /* a short generation adds only its summary line to a log */
     int64_t stale = 0;
     if (!status && actors) {
-        memset(&ss, 0, sizeof ss);
+        memset(ss, 0, sizeof *ss);
         double c0 = clock_seconds();
-        status = actors->collect(actors->ctx, gen - r->stale, sp.games, &set, &ss, &stale);
-        if (!status) status = renumber_games(&set, st->games);
-        if (progress && !status)
-            progress_note(&spp.pg,
+        status = actors->collect(actors->ctx, gen - r->stale, sp.games, set, ss, &stale);
+        if (!status) status = renumber_games(set, st->games);
+        if (spp->pg.out && !status)
+            progress_note(&spp->pg,
                           "[selfplay] gen %" PRId64 ": %" PRId64 " games, %" PRId64
                           " samples from the actors, waited %.1f s (%" PRId64
                           " stale samples dropped)",
-                          gen + 1, ss.games, set.n, clock_seconds() - c0, stale);
+                          gen + 1, ss->games, set->n, clock_seconds() - c0, stale);
     } else if (!status) {
-        status = selfplay_session_run(r->session, evals, &sp, &set, &games, &ss,
-                                      progress ? selfplay_progress_line : NULL, &spp);
-        if (!status && r->sp.carry) renumber_carried(&set, &games, st->games);
+        status = selfplay_session_run(r->session, evals, &sp, set, games, ss,
+                                      spp->pg.out ? selfplay_progress_line : NULL, spp);
+        if (!status && r->sp.carry) renumber_carried(set, games, st->games);
         if (T > 1) { /* the optimiser's threads again */
             int s2 = tch_set_threads(r->threads);
             if (!status) status = s2;
         }
     }
     /* actor runs: the counts the actors sent with their samples (0 in-process) */
-    gen_log_t gl = {.selfplay_seconds = clock_seconds() - t0,
-                    .forwards = ss.forwards,
-                    .forwarded = ss.forwarded,
-                    .cache_hits = ss.cache_hits};
+    *gl = (gen_log_t){.selfplay_seconds = clock_seconds() - t0,
+                      .forwards = ss->forwards,
+                      .forwarded = ss->forwarded,
+                      .cache_hits = ss->cache_hits};
     for (int i = 0; i < T; i++) {
         if (evals[i] == NULL) continue;
         uint64_t positions = 0;
-        gl.forwards += net_evaluator_forwards(evals[i], &positions);
-        gl.forwarded += positions;
-        gl.cache_hits += net_evaluator_cache_hits(evals[i]);
+        gl->forwards += net_evaluator_forwards(evals[i], &positions);
+        gl->forwarded += positions;
+        gl->cache_hits += net_evaluator_cache_hits(evals[i]);
         evaluator_free(evals[i]);
     }
-    if (!status) status = policy_stats(r, net, &set, &gl);
+    return status;
+}
+
+/* Step 1, the files: shard G of the samples (its path in shard) and, played here, the games
+ * themselves (RUN/games/gen-G.h5, for hoyle show / report). */
+static int gen_write(const run_t *r, int64_t gen, const sample_set_t *set,
+                     const selfplay_games_t *games, const selfplay_stats_t *ss, bool here,
+                     char *shard, size_t cap)
+{
+    char path[1200], netid[64];
     snprintf(path, sizeof path, "%s/samples", r->dir);
     snprintf(netid, sizeof netid, "net-%06" PRId64 ".pt", gen);
     samples_meta_t meta = {.game_spec = r->g->spec,
@@ -259,15 +259,85 @@ int loop_generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, loop
                            .network_id = netid,
                            .config = r->config_text,
                            .generation = gen,
-                           .games = ss.games};
-    if (!status) status = replay_shard_path(path, (int)gen, shard, sizeof shard);
-    if (!status) status = samples_write_shard(shard, &set, &meta);
-    if (!status && !actors) { /* the games themselves, for hoyle show / report */
+                           .games = ss->games};
+    int status = replay_shard_path(path, (int)gen, shard, cap);
+    if (!status) status = samples_write_shard(shard, set, &meta);
+    if (!status && here) {
         char agent[96];
         snprintf(path, sizeof path, "%s/games/gen-%06" PRId64 ".h5", r->dir, gen);
         snprintf(agent, sizeof agent, "selfplay(net=%s)", netid);
-        status = selfplay_games_write(path, r->g, &games, agent, (int32_t)gen, r->config_text);
+        status = selfplay_games_write(path, r->g, games, agent, (int32_t)gen, r->config_text);
     }
+    return status;
+}
+
+/* Step 4's row of train.csv (logs[0]) for the generation just finished. */
+static int gen_log_row(loop_log_t *log, const loop_state_t *st, const selfplay_stats_t *ss,
+                       int64_t new_samples, const gen_log_t *gl, double lr, bool heldout)
+{
+    int status = loop_log_add(
+        log,
+        "%" PRId64 ",%.1f,%" PRId64 ",%" PRId64 ",%" PRId64 ",%.5f,%.5f,%.5f,"
+        "%.1f,%.1f,%" PRId64 ",%" PRId64 ",",
+        st->generation, st->seconds, st->games, st->samples, st->steps, st->loss_policy,
+        st->loss_value, st->loss_total, (double)ss->evaluations / fmax(ss->seconds, 1e-9),
+        (double)new_samples / fmax(ss->seconds, 1e-9), ss->resign_checks, ss->false_resigns);
+    if (!status) status = log_more(log, ss, gl, lr, heldout);
+    if (!status) status = loop_log_save(log);
+    return status;
+}
+
+/* The generation's progress line: counts, losses, rates, Elo, elapsed time and ETA. */
+static void gen_progress(const run_t *r, const loop_state_t *st, const selfplay_stats_t *ss,
+                         const train_summary_t *out, const loop_eval_out_t *ev, bool evaluated,
+                         progress_t *pg)
+{
+    char el[32], eta[32];
+    /* ETA: the mean time per generation so far, capped by train.minutes */
+    double left = (double)(r->generations - st->generation) * st->seconds / (double)st->generation;
+    if (r->minutes > 0) left = fmin(left, r->minutes * 60 - st->seconds);
+    loop_fmt_time(st->seconds, el, sizeof el);
+    loop_fmt_time(fmax(left, 0), eta, sizeof eta);
+    char line[512];
+    int n =
+        snprintf(line, sizeof line,
+                 "gen %" PRId64 " | games %" PRId64 " | samples %" PRId64 " | steps %" PRId64
+                 " | loss %.3f (policy %.3f value %.3f) | %.0f evals/s %.0f pos/s",
+                 st->generation, st->games, st->samples, st->steps, st->loss_total, st->loss_policy,
+                 st->loss_value, (double)ss->evaluations / fmax(ss->seconds, 1e-9),
+                 (double)ss->full_searches / fmax(ss->seconds, 1e-9));
+    if (out->elo_generation >= 0 && n < (int)sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, " | elo %+.0f (net %" PRId64 ")", out->elo,
+                      out->elo_generation);
+    if (evaluated && n < (int)sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, " | vs prev %.2f vs baseline %.2f",
+                      ev->score_prev, ev->score_base);
+    if (n < (int)sizeof line)
+        snprintf(line + n, sizeof line - (size_t)n, " | %s elapsed, ETA %s", el, eta);
+    progress_note(pg, "%s", line);
+}
+
+int loop_generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, loop_state_t *st,
+                    const train_actors_t *actors, loop_log_t *logs, FILE *progress,
+                    train_summary_t *out)
+{
+    double t0 = clock_seconds();
+    int64_t gen = st->generation;
+    char path[1200], shard[1200];
+    /* 1. self-play with net-G, then its shard and games */
+    selfplay_games_t games = {0};
+    sample_set_t set;
+    sample_set_init(&set, r->g->obs_shape, r->g->num_actions);
+    selfplay_stats_t ss = {0};
+    selfplay_progress_t spp = {.total = r->sp.games};
+    char label[64];
+    snprintf(label, sizeof label, "[selfplay] gen %" PRId64, gen + 1);
+    progress_start(&spp.pg, progress, label, "games", 0);
+    progress_defer(&spp.pg); /* a short generation adds only its summary line to a log */
+    gen_log_t gl;
+    int status = gen_selfplay(r, net, st, actors, &spp, &set, &games, &ss, &gl);
+    if (!status) status = policy_stats(r, net, &set, &gl);
+    if (!status) status = gen_write(r, gen, &set, &games, &ss, !actors, shard, sizeof shard);
     selfplay_games_done(&games);
     int64_t new_samples = set.n;
     sample_set_done(&set);
@@ -302,15 +372,8 @@ int loop_generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, loop
     gl.eval_seconds = clock_seconds() - t_eval;
     st->seconds += clock_seconds() - t0;
     if (!status)
-        status = loop_log_add(
-            &logs[0],
-            "%" PRId64 ",%.1f,%" PRId64 ",%" PRId64 ",%" PRId64 ",%.5f,%.5f,%.5f,"
-            "%.1f,%.1f,%" PRId64 ",%" PRId64 ",",
-            st->generation, st->seconds, st->games, st->samples, st->steps, st->loss_policy,
-            st->loss_value, st->loss_total, (double)ss.evaluations / fmax(ss.seconds, 1e-9),
-            (double)new_samples / fmax(ss.seconds, 1e-9), ss.resign_checks, ss.false_resigns);
-    if (!status) status = log_more(&logs[0], &ss, &gl, tch_opt_lr(opt), r->heldout.n > 0);
-    if (!status) status = loop_log_save(&logs[0]);
+        status =
+            gen_log_row(&logs[0], st, &ss, new_samples, &gl, tch_opt_lr(opt), r->heldout.n > 0);
     /* 5. the generation is done */
     snprintf(path, sizeof path, "%s/state.txt", r->dir);
     if (!status) status = loop_state_save(path, st);
@@ -323,31 +386,6 @@ int loop_generation(run_t *r, tch_net_t *net, tch_opt_t *opt, replay_t *rb, loop
         out->elo = ev.elo;
         out->elo_generation = st->generation;
     }
-    if (progress) {
-        char el[32], eta[32];
-        /* ETA: the mean time per generation so far, capped by train.minutes */
-        double left =
-            (double)(r->generations - st->generation) * st->seconds / (double)st->generation;
-        if (r->minutes > 0) left = fmin(left, r->minutes * 60 - st->seconds);
-        loop_fmt_time(st->seconds, el, sizeof el);
-        loop_fmt_time(fmax(left, 0), eta, sizeof eta);
-        char line[512];
-        int n = snprintf(
-            line, sizeof line,
-            "gen %" PRId64 " | games %" PRId64 " | samples %" PRId64 " | steps %" PRId64
-            " | loss %.3f (policy %.3f value %.3f) | %.0f evals/s %.0f pos/s",
-            st->generation, st->games, st->samples, st->steps, st->loss_total, st->loss_policy,
-            st->loss_value, (double)ss.evaluations / fmax(ss.seconds, 1e-9),
-            (double)ss.full_searches / fmax(ss.seconds, 1e-9));
-        if (out->elo_generation >= 0 && n < (int)sizeof line)
-            n += snprintf(line + n, sizeof line - (size_t)n, " | elo %+.0f (net %" PRId64 ")",
-                          out->elo, out->elo_generation);
-        if (evaluated && n < (int)sizeof line)
-            n += snprintf(line + n, sizeof line - (size_t)n, " | vs prev %.2f vs baseline %.2f",
-                          ev.score_prev, ev.score_base);
-        if (n < (int)sizeof line)
-            snprintf(line + n, sizeof line - (size_t)n, " | %s elapsed, ETA %s", el, eta);
-        progress_note(&spp.pg, "%s", line);
-    }
+    if (progress) gen_progress(r, st, &ss, out, &ev, evaluated, &spp.pg);
     return HOYLE_OK;
 }
