@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mcts/agent.h"
 #include "train/loop_run.h"
 
 /* The words of net.policy_head, value_head, trunk, optim.kind and schedule, in the order
@@ -24,28 +23,14 @@ static const char *const words[][4] = {{"dense", "conv", "auto", NULL},
  * by `hoyle train --keys`, and tests/cli/docs_tables.sh checks it). A row without a default
  * keeps what run_defaults() derived from the game or the self-play parameters. Adding a key
  * is one row; code that needs no field reads it by name (config_int). */
-#define ROW_INT(k, d, lo, hi, field, text)                                                         \
-    {                                                                                              \
-        .key = k, .type = PARAM_INT, .def = d, .min = lo, .max = hi, .help = text,                 \
-        PARAM_AT(run_t, field)                                                                     \
-    }
-#define ROW_NUM(k, d, lo, hi, field, text)                                                         \
-    {                                                                                              \
-        .key = k, .type = PARAM_DOUBLE, .def = d, .min = lo, .max = hi, .help = text,              \
-        PARAM_AT(run_t, field)                                                                     \
-    }
-#define ROW_BOOL(k, d, field, text)                                                                \
-    {                                                                                              \
-        .key = k, .type = PARAM_BOOL, .def = d, .help = text, PARAM_AT(run_t, field)               \
-    }
+#define ROW_INT(k, d, lo, hi, field, text) LOOP_ROW(run_t, k, PARAM_INT, d, lo, hi, field, text)
+#define ROW_NUM(k, d, lo, hi, field, text) LOOP_ROW(run_t, k, PARAM_DOUBLE, d, lo, hi, field, text)
+#define ROW_BOOL(k, d, field, text)        LOOP_ROW(run_t, k, PARAM_BOOL, d, 0, 0, field, text)
+#define ROW_TEXT(k, d, field, text)        LOOP_ROW(run_t, k, PARAM_STRING, d, 0, 0, field, text)
 #define ROW_WORD(k, d, words, field, text)                                                         \
     {                                                                                              \
         .key = k, .type = PARAM_CHOICE, .def = d, .choices = words, .help = text,                  \
         PARAM_AT(run_t, field)                                                                     \
-    }
-#define ROW_TEXT(k, d, field, text)                                                                \
-    {                                                                                              \
-        .key = k, .type = PARAM_STRING, .def = d, .help = text, PARAM_AT(run_t, field)             \
     }
 
 static const param_def_t net_keys[] = {
@@ -175,17 +160,9 @@ static void run_defaults(run_t *r)
 int loop_run_load(run_t *r, const char *path, char *const *sets, int num_sets)
 {
     char at[1400];
-    int status = config_load(path, &r->cfg);
-    for (int i = 0; !status && i < num_sets; i++) status = config_set(r->cfg, sets[i]);
-    if (!status) status = config_bind(r->cfg, train_schema, NULL); /* check only */
-    if (status) return HOYLE_EINVAL;
+    if (loop_config_open(path, sets, num_sets, train_schema, &r->cfg, r->dir, sizeof r->dir, &r->g))
+        return HOYLE_EINVAL;
     const config_t *c = r->cfg;
-    snprintf(r->dir, sizeof r->dir, "%s", config_string(c, "output", ""));
-    loop_key_at(c, "output", at, sizeof at);
-    if (r->dir[0] == '\0') return hoyle_error(HOYLE_EINVAL, "%s: empty folder name", at);
-    loop_key_at(c, "game", at, sizeof at);
-    if (game_create(config_string(c, "game", ""), &r->g))
-        return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
     /* selfplay: a map of key: value, bound against selfplay_param_defs */
     char text[2048] = "";
     size_t used = 0;
@@ -229,13 +206,6 @@ int loop_run_load(run_t *r, const char *path, char *const *sets, int num_sets)
 int loop_run_check(const run_t *r)
 {
     char at[1400], parent[1024];
-    agent_t *probe = NULL;
-    loop_key_at(r->cfg, "eval.baseline", at, sizeof at);
-    if (r->eval.baseline[0] && agent_create(r->g, r->eval.baseline, 0, &probe))
-        return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
-    int human = probe && agent_is_human(probe);
-    agent_free(probe);
-    if (human) return hoyle_error(HOYLE_EINVAL, "%s: a human cannot be the baseline", at);
     const char *key = NULL;
     if (loop_eval_check(r->g, &r->eval, &key)) {
         loop_key_at(r->cfg, key, at, sizeof at);

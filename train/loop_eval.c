@@ -52,11 +52,7 @@ void loop_eval_search_keys(const mcts_params_t *sp, char *buf, size_t cap)
 /* The `eval` section's rows, landing in a loop_eval_cfg_t: a loop's schema gives its section
  * row PARAM_AT(its run struct, eval). Rows without a default keep what the loop set before
  * binding, the values in which the AZ and the TD loops differ (docs/td.md). */
-#define ROW(k, t, d, lo, hi, field, text)                                                          \
-    {                                                                                              \
-        .key = k, .type = t, .def = d, .min = lo, .max = hi, .help = text,                         \
-        PARAM_AT(loop_eval_cfg_t, field)                                                           \
-    }
+#define ROW(...) LOOP_ROW(loop_eval_cfg_t, __VA_ARGS__)
 static const param_def_t sprt_rows[] = {
     ROW("elo0", PARAM_DOUBLE, "0", -2000, 2000, sprt_params.elo0,
         "H0: the new net is elo0 stronger"),
@@ -126,6 +122,12 @@ int64_t loop_eval_anchor_net(const char *spec)
 
 int loop_eval_check(const game_t *g, const loop_eval_cfg_t *cfg, const char **key)
 {
+    *key = "eval.baseline";
+    agent_t *base = NULL;
+    if (cfg->baseline[0] && agent_create(g, cfg->baseline, 0, &base)) return HOYLE_EINVAL;
+    int person = base && agent_is_human(base);
+    agent_free(base);
+    if (person) return hoyle_error(HOYLE_EINVAL, "a human cannot be the baseline");
     *key = "eval.games";
     if (cfg->games % 2)
         return hoyle_error(HOYLE_EINVAL, "%d games: need an even number (pairs of colours)",

@@ -30,6 +30,12 @@ typedef struct loop_state {
 /* "FILE:LINE: key 'KEY'" for messages about a key (FILE (--set) for an override, FILE
  * alone for an absent key that took its default), as config_bind() words its own. */
 void loop_key_at(const config_t *c, const char *key, char *buf, size_t cap);
+/* The start of both loops' config reading: load `path`, apply the --set overrides, check
+ * the tree against `schema` (nothing lands), then `output` (not empty: into dir) and `game`
+ * (*g, which the caller frees). *cfg is the caller's to free, also after an error.
+ * HOYLE_EINVAL with the file, line and key. */
+int loop_config_open(const char *path, char *const *sets, int num_sets, const param_def_t *schema,
+                     config_t **cfg, char *dir, size_t cap, const game_t **g);
 /* mkdir that accepts an existing folder. */
 int loop_make_dir(const char *path);
 /* Make the run folder `dir` and lock it (DIR/lock, data/lockfile.h) for as long as
@@ -81,6 +87,12 @@ int loop_log_add(loop_log_t *log, const char *fmt, ...)
 int loop_log_save(const loop_log_t *log);
 void loop_log_done(loop_log_t *log);
 
+/* One row of a loop's config schema (core/spec.h), landing in member `field` of struct S. */
+#define LOOP_ROW(S, k, t, d, lo, hi, field, text)                                                  \
+    {                                                                                              \
+        .key = k, .type = t, .def = d, .min = lo, .max = hi, .help = text, PARAM_AT(S, field)      \
+    }
+
 /* Evaluation settings (config section `eval`, docs/training.md "Evaluation"). */
 #define LOOP_EVAL_MAX_ANCHORS 8
 typedef struct loop_eval_cfg {
@@ -124,10 +136,11 @@ void loop_eval_read(const config_t *c, loop_eval_cfg_t *ev);
  * keys whose value differs from az's default, noise and temperature left out. */
 void loop_eval_search_keys(const mcts_params_t *sp, char *buf, size_t cap);
 
-/* Check the evaluation settings against `g` before a run writes anything: the opening
- * source, each anchor (a spec of this game that needs no person, or net:G), the games
- * count (even), the SPRT bounds. HOYLE_EINVAL with a one-line message, *key the
- * config key at fault ("eval.anchors") for the caller to prefix with its place. */
+/* Check the evaluation settings against `g` before a run writes anything: the baseline (an
+ * agent of this game that needs no person), the opening source, each anchor (a spec of this game
+ * that needs no person, or net:G), the games count (even), the SPRT bounds. HOYLE_EINVAL with a
+ * one-line message, *key the config key at fault ("eval.anchors") for the caller to prefix with its
+ * place. */
 int loop_eval_check(const game_t *g, const loop_eval_cfg_t *cfg, const char **key);
 
 /* Evaluate net-`gen` (file in dir) against its opponents: the baseline, the anchors

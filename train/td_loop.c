@@ -45,11 +45,7 @@ typedef struct td_run {
 /* The schema of a TD config: one row per key, with its range, help and the td_run_t field
  * it lands in (`hoyle train --keys td` prints them: docs/td.md's table). A row without a
  * default keeps what td_defaults() derived from the game and the algorithm. */
-#define ROW(k, t, d, lo, hi, field, text)                                                          \
-    {                                                                                              \
-        .key = k, .type = t, .def = d, .min = lo, .max = hi, .help = text,                         \
-        PARAM_AT(td_run_t, field)                                                                  \
-    }
+#define ROW(...) LOOP_ROW(td_run_t, __VA_ARGS__)
 static const param_def_t td_rows[] = {
     ROW("features", PARAM_STRING, NULL, 0, 0, features,
         "input set: raw (observation planes) or expert (default: expert where the game has "
@@ -158,17 +154,10 @@ static void td_defaults(td_run_t *r)
 static int load_config(td_run_t *r, const char *path, char *const *sets, int num_sets)
 {
     char at[1400];
-    int status = config_load(path, &r->cfg);
-    for (int i = 0; !status && i < num_sets; i++) status = config_set(r->cfg, sets[i]);
-    if (!status) status = config_bind(r->cfg, td_schema, NULL); /* check only */
-    if (status) return HOYLE_EINVAL;
+    if (loop_config_open(path, sets, num_sets, td_schema, &r->cfg, r->dir, sizeof r->dir, &r->g))
+        return HOYLE_EINVAL;
     const config_t *c = r->cfg;
-    snprintf(r->dir, sizeof r->dir, "%s", config_string(c, "output", ""));
-    loop_key_at(c, "output", at, sizeof at);
-    if (r->dir[0] == '\0') return hoyle_error(HOYLE_EINVAL, "%s: empty folder name", at);
     loop_key_at(c, "game", at, sizeof at);
-    if (game_create(config_string(c, "game", ""), &r->g))
-        return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
     if (r->g->num_players != 2)
         return hoyle_error(HOYLE_EINVAL, "%s: %s has %d players; TD(lambda) needs two", at,
                            r->g->spec, r->g->num_players);
@@ -204,11 +193,6 @@ static int check_run(const td_run_t *r)
 {
     char at[1400];
     const char *key = NULL;
-    agent_t *probe = NULL;
-    loop_key_at(r->cfg, "eval.baseline", at, sizeof at);
-    if (r->eval.baseline[0] && agent_create(r->g, r->eval.baseline, 0, &probe))
-        return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
-    agent_free(probe);
     if (loop_eval_check(r->g, &r->eval, &key)) {
         loop_key_at(r->cfg, key, at, sizeof at);
         return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
