@@ -96,6 +96,19 @@ void loop_eval_read(const config_t *c, loop_eval_cfg_t *ev)
     ev->sprt = config_find(c, "eval.sprt") != NULL;
 }
 
+void loop_eval_effective(const loop_eval_cfg_t *ev, char *anchors, size_t acap, char *sprt,
+                         size_t scap)
+{
+    anchors[0] = '\0';
+    for (int i = 0, u = 0; i < ev->num_anchors; i++)
+        u += snprintf(anchors + u, acap - (size_t)u, "%s%s", i ? ";" : "", ev->anchors[i]);
+    const sprt_params_t *t = &ev->sprt_params;
+    if (ev->sprt)
+        snprintf(sprt, scap, "%.17g,%.17g,%.17g,%.17g", t->elo0, t->elo1, t->alpha, t->beta);
+    else
+        snprintf(sprt, scap, "off");
+}
+
 /* The agent spec of net `gen` of the run in `dir` (az, td, or alpha-beta with the net's
  * weights) with the evaluation's search. */
 static int az_spec(const loop_eval_cfg_t *cfg, const char *dir, int64_t gen, char *buf, size_t cap)

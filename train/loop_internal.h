@@ -132,6 +132,11 @@ enum { LOOP_NET_AZ = 0, LOOP_NET_TD, LOOP_NET_EVAL };
 extern const param_def_t loop_eval_rows[];
 void loop_eval_read(const config_t *c, loop_eval_cfg_t *ev);
 
+/* eval.anchors and eval.sprt as both loops' effective lines (the resume check) give them:
+ * the anchors joined by ';' into anchors[acap], the SPRT's four numbers or "off" into sprt. */
+void loop_eval_effective(const loop_eval_cfg_t *ev, char *anchors, size_t acap, char *sprt,
+                         size_t scap);
+
 /* The az spec keys (",batch=4,...") that give an az agent self-play's search `sp`: the
  * keys whose value differs from az's default, noise and temperature left out. */
 void loop_eval_search_keys(const mcts_params_t *sp, char *buf, size_t cap);

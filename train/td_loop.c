@@ -207,13 +207,8 @@ static int check_run(const td_run_t *r)
 /* Every value that makes the run, as key=value lines (the resume check compares them). */
 static int effective_lines(const td_run_t *r, char **out)
 {
-    char anchors[LOOP_EVAL_MAX_ANCHORS * GAME_SPEC_MAX] = "", sprt[128] = "off";
-    for (int i = 0, u = 0; i < r->eval.num_anchors; i++)
-        u += snprintf(anchors + u, sizeof anchors - (size_t)u, "%s%s", i ? ";" : "",
-                      r->eval.anchors[i]);
-    const sprt_params_t *t = &r->eval.sprt_params;
-    if (r->eval.sprt)
-        snprintf(sprt, sizeof sprt, "%.17g,%.17g,%.17g,%.17g", t->elo0, t->elo1, t->alpha, t->beta);
+    char anchors[LOOP_EVAL_MAX_ANCHORS * GAME_SPEC_MAX], sprt[128];
+    loop_eval_effective(&r->eval, anchors, sizeof anchors, sprt, sizeof sprt);
     char buf[8192];
     int n = snprintf(
         buf, sizeof buf,
