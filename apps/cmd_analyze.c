@@ -112,6 +112,103 @@ static double move_value(const agent_info_t *info, int action)
 
 /* Exit codes: 0 the search ran; 2 bad usage, a bad game, position or agent
  * spec, or a position with nobody to move; 1 the search itself failed. */
+/* The analysis of one position: what both reports print. */
+typedef struct analysis {
+    const game_t *g;
+    const void *s;
+    const char *agent;        /* the agent's spec */
+    const agent_info_t *info; /* the search's report */
+    int action, player;       /* the move chosen; the player to move (0-based) */
+    double value;             /* the chosen move's value for the player to move */
+    char best[GAME_MOVE_MAX]; /* the chosen move as text */
+    char pos[GAME_TEXT_MAX];  /* the position as text ("" when the game has none) */
+} analysis_t;
+
+static void report_json(const analysis_t *an)
+{
+    const game_t *g = an->g;
+    const void *s = an->s;
+    const agent_info_t *info = an->info;
+    char pv[4096];
+    json_t j;
+    json_begin(&j, stdout);
+    json_str(&j, "game", g->spec);
+    json_str(&j, "position", an->pos);
+    json_str(&j, "agent", an->agent);
+    /* Players are 1-based in everything printed, JSON included. */
+    json_int(&j, "player", an->player + 1);
+    json_str(&j, "best", an->best);
+    json_num(&j, "value", "%.4f", an->value);
+    json_num(&j, "root_value", "%.4f", info->value);
+    json_bool(&j, "proven", info->proven);
+    json_open(&j, "pv", '[');
+    pv_moves(g, s, info->pv, info->pv_len, &j, pv, sizeof pv);
+    json_close(&j);
+    json_int(&j, "depth", info->depth);
+    json_int(&j, "sims", info->sims);
+    json_u64(&j, "nodes", info->nodes);
+    json_num(&j, "seconds", "%.4f", info->seconds);
+    json_open(&j, "moves", '[');
+    for (int i = 0; i < info->num_moves; i++) {
+        char move[GAME_MOVE_MAX];
+        if (game_action_to_string(g, s, info->actions[i], move, sizeof move) < 0) move[0] = '\0';
+        json_open(&j, NULL, '{');
+        json_str(&j, "move", move);
+        json_int(&j, "visits", info->visits ? info->visits[i] : 0);
+        json_num(&j, "q", "%.4f", info->q ? info->q[i] : 0.0);
+        json_num(&j, "prior", "%.4f", info->priors ? (double)info->priors[i] : 0.0);
+        if (info->move_proven) json_bool(&j, "proven", info->move_proven[i]);
+        json_close(&j);
+    }
+    json_end(&j);
+}
+
+/* The root's moves, most visited first (a search without visits: best Q first). */
+static void print_moves(const game_t *g, const void *s, const agent_info_t *info)
+{
+    if (info->visits)
+        printf("%-12s %8s %8s %8s%s\n", "move", "visits", "Q", "prior",
+               info->move_proven ? "  proven" : "");
+    else
+        printf("%-12s %8s\n", "move", "Q");
+    int *order = malloc(sizeof(int) * (size_t)info->num_moves);
+    for (int i = 0; order && i < info->num_moves; i++) order[i] = i;
+    for (int i = 1; order && i < info->num_moves; i++)
+        for (int j = i; j > 0; j--) {
+            int x = order[j], y = order[j - 1];
+            if (info->visits ? info->visits[x] <= info->visits[y] : info->q[x] <= info->q[y]) break;
+            order[j] = y;
+            order[j - 1] = x;
+        }
+    for (int k = 0; order && k < info->num_moves; k++) {
+        int i = order[k];
+        char move[GAME_MOVE_MAX];
+        if (game_action_to_string(g, s, info->actions[i], move, sizeof move) < 0) move[0] = '\0';
+        if (info->visits)
+            printf("%-12s %8d %+8.4f %8.4f%s\n", move, info->visits[i], info->q[i],
+                   (double)info->priors[i],
+                   info->move_proven && info->move_proven[i] ? "  yes" : "");
+        else
+            printf("%-12s %+8.4f\n", move, info->q[i]);
+    }
+    free(order);
+}
+
+static void report_text(const analysis_t *an)
+{
+    const agent_info_t *info = an->info;
+    char board[GAME_TEXT_MAX], pv[4096];
+    pv_moves(an->g, an->s, info->pv, info->pv_len, NULL, pv, sizeof pv);
+    if (game_state_to_string(an->g, an->s, board, sizeof board) >= 0) printf("%s", board);
+    printf("agent: %s\nplayer to move: %d\n", an->agent, an->player + 1);
+    printf("best move: %s   value %+.4f%s\n", an->best, an->value, info->proven ? " (proven)" : "");
+    printf("pv: %s\n", pv);
+    if (info->depth) printf("depth: %d\n", info->depth);
+    if (info->sims) printf("simulations: %lld\n", info->sims);
+    printf("nodes: %llu   time: %.3f s\n", (unsigned long long)info->nodes, info->seconds);
+    if (info->num_moves > 0 && (info->visits || info->q)) print_moves(an->g, an->s, info);
+}
+
 int cmd_analyze(int argc, char **argv)
 {
     const char *game_spec = NULL, *position = NULL, *agent_spec_text = "mcts(sims=10000)";
@@ -152,88 +249,19 @@ int cmd_analyze(int argc, char **argv)
     int action = -1;
     if (code == EXIT_OK && agent_act(a, s, &action)) code = cli_fail("analyze", EXIT_FAILED);
     if (code == EXIT_OK) {
-        const agent_info_t *info = agent_info(a);
-        double value = move_value(info, action);
-        char best[GAME_MOVE_MAX], pv[4096], pos[GAME_TEXT_MAX];
-        best_move(g, s, action, info, best, sizeof best);
-        if (game_position_to_string(g, s, pos, sizeof pos) < 0) pos[0] = '\0';
-        int player = game_current_player(g, s);
-        if (json) {
-            json_t j;
-            json_begin(&j, stdout);
-            json_str(&j, "game", g->spec);
-            json_str(&j, "position", pos);
-            json_str(&j, "agent", agent_spec(a));
-            /* Players are 1-based in everything printed, JSON included. */
-            json_int(&j, "player", player + 1);
-            json_str(&j, "best", best);
-            json_num(&j, "value", "%.4f", value);
-            json_num(&j, "root_value", "%.4f", info->value);
-            json_bool(&j, "proven", info->proven);
-            json_open(&j, "pv", '[');
-            pv_moves(g, s, info->pv, info->pv_len, &j, pv, sizeof pv);
-            json_close(&j);
-            json_int(&j, "depth", info->depth);
-            json_int(&j, "sims", info->sims);
-            json_u64(&j, "nodes", info->nodes);
-            json_num(&j, "seconds", "%.4f", info->seconds);
-            json_open(&j, "moves", '[');
-            for (int i = 0; i < info->num_moves; i++) {
-                char move[GAME_MOVE_MAX];
-                if (game_action_to_string(g, s, info->actions[i], move, sizeof move) < 0)
-                    move[0] = '\0';
-                json_open(&j, NULL, '{');
-                json_str(&j, "move", move);
-                json_int(&j, "visits", info->visits ? info->visits[i] : 0);
-                json_num(&j, "q", "%.4f", info->q ? info->q[i] : 0.0);
-                json_num(&j, "prior", "%.4f", info->priors ? (double)info->priors[i] : 0.0);
-                if (info->move_proven) json_bool(&j, "proven", info->move_proven[i]);
-                json_close(&j);
-            }
-            json_end(&j);
-        } else {
-            char board[GAME_TEXT_MAX];
-            pv_moves(g, s, info->pv, info->pv_len, NULL, pv, sizeof pv);
-            if (game_state_to_string(g, s, board, sizeof board) >= 0) printf("%s", board);
-            printf("agent: %s\nplayer to move: %d\n", agent_spec(a), player + 1);
-            printf("best move: %s   value %+.4f%s\n", best, value, info->proven ? " (proven)" : "");
-            printf("pv: %s\n", pv);
-            if (info->depth) printf("depth: %d\n", info->depth);
-            if (info->sims) printf("simulations: %lld\n", info->sims);
-            printf("nodes: %llu   time: %.3f s\n", (unsigned long long)info->nodes, info->seconds);
-            if (info->num_moves > 0 && (info->visits || info->q)) {
-                if (info->visits)
-                    printf("%-12s %8s %8s %8s%s\n", "move", "visits", "Q", "prior",
-                           info->move_proven ? "  proven" : "");
-                else
-                    printf("%-12s %8s\n", "move", "Q");
-                /* most visited first (a search without visits: best Q first) */
-                int *order = malloc(sizeof(int) * (size_t)info->num_moves);
-                for (int i = 0; order && i < info->num_moves; i++) order[i] = i;
-                for (int i = 1; order && i < info->num_moves; i++)
-                    for (int j = i; j > 0; j--) {
-                        int x = order[j], y = order[j - 1];
-                        if (info->visits ? info->visits[x] <= info->visits[y]
-                                         : info->q[x] <= info->q[y])
-                            break;
-                        order[j] = y;
-                        order[j - 1] = x;
-                    }
-                for (int k = 0; order && k < info->num_moves; k++) {
-                    int i = order[k];
-                    char move[GAME_MOVE_MAX];
-                    if (game_action_to_string(g, s, info->actions[i], move, sizeof move) < 0)
-                        move[0] = '\0';
-                    if (info->visits)
-                        printf("%-12s %8d %+8.4f %8.4f%s\n", move, info->visits[i], info->q[i],
-                               (double)info->priors[i],
-                               info->move_proven && info->move_proven[i] ? "  yes" : "");
-                    else
-                        printf("%-12s %+8.4f\n", move, info->q[i]);
-                }
-                free(order);
-            }
-        }
+        analysis_t an = {.g = g,
+                         .s = s,
+                         .agent = agent_spec(a),
+                         .info = agent_info(a),
+                         .action = action,
+                         .player = game_current_player(g, s)};
+        an.value = move_value(an.info, action);
+        best_move(g, s, action, an.info, an.best, sizeof an.best);
+        if (game_position_to_string(g, s, an.pos, sizeof an.pos) < 0) an.pos[0] = '\0';
+        if (json)
+            report_json(&an);
+        else
+            report_text(&an);
     }
     agent_free(a);
     free(s);

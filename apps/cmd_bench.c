@@ -163,6 +163,61 @@ static int bench_elo(json_t *j)
 
 /* Exit codes: 0 done; 2 a --games spec is bad (the user's input); 1 a
  * registered variant failed, which is a bug in hoyle, not in the input. */
+/* One game's line (or object): perft, random games, MCTS simulations, alpha-beta nodes. */
+static void report_item(json_t *j, bool json, const bench_item_t *r)
+{
+    double prate = r->perft_seconds > 0 ? (double)r->perft_nodes / r->perft_seconds : 0;
+    double grate = r->random_seconds > 0 ? (double)r->random.games / r->random_seconds : 0;
+    double arate = r->random_seconds > 0 ? (double)r->random.actions / r->random_seconds : 0;
+    double mrate = r->mcts.seconds > 0 ? (double)r->mcts.count / r->mcts.seconds : 0;
+    double abrate = r->ab.seconds > 0 ? (double)r->ab.count / r->ab.seconds : 0;
+    if (json) {
+        json_open(j, NULL, '{');
+        json_str(j, "game", r->spec);
+        json_int(j, "perft_depth", r->perft_depth);
+        json_u64(j, "perft_nodes", r->perft_nodes);
+        json_num(j, "perft_seconds", "%.6f", r->perft_seconds);
+        json_num(j, "perft_nodes_per_second", "%.0f", prate);
+        json_u64(j, "random_games", r->random.games);
+        json_u64(j, "random_actions", r->random.actions);
+        json_num(j, "random_seconds", "%.6f", r->random_seconds);
+        json_num(j, "random_games_per_second", "%.1f", grate);
+        json_num(j, "random_actions_per_second", "%.0f", arate);
+        json_int(j, "mcts_sims", r->mcts.count);
+        json_num(j, "mcts_seconds", "%.6f", r->mcts.seconds);
+        json_num(j, "mcts_sims_per_second", "%.0f", mrate);
+        json_int(j, "alphabeta_depth", r->ab_depth);
+        json_int(j, "alphabeta_nodes", r->ab.count);
+        json_num(j, "alphabeta_seconds", "%.6f", r->ab.seconds);
+        json_num(j, "alphabeta_nodes_per_second", "%.0f", abrate);
+        json_close(j);
+        return;
+    }
+    char perft[32], ab[32];
+    snprintf(perft, sizeof perft, "d%d %llu", r->perft_depth, (unsigned long long)r->perft_nodes);
+    snprintf(ab, sizeof ab, "d%d %lld", r->ab_depth, r->ab.count);
+    printf("%-50s %14s %9.2f | %9.0f | %9.0f | %13s %9.0f\n", r->spec, perft, prate / 1e6, grate,
+           mrate, ab, abrate);
+}
+
+/* One solver item's line (or object). */
+static void report_solver(json_t *j, bool json, const solve_bench_item_t *sv)
+{
+    double rate = sv->seconds > 0 ? (double)sv->nodes / sv->seconds : 0;
+    if (json) {
+        json_open(j, NULL, '{');
+        json_str(j, "solver", sv->name);
+        json_int(j, "instances", sv->instances);
+        json_int(j, "total_length", sv->total_length);
+        json_u64(j, "nodes", sv->nodes);
+        json_num(j, "seconds", "%.6f", sv->seconds);
+        json_num(j, "nodes_per_second", "%.0f", rate);
+        json_close(j);
+    } else
+        printf("%-50s %9d %7ld %14llu %9.2f\n", sv->name, sv->instances, sv->total_length,
+               (unsigned long long)sv->nodes, rate / 1e6);
+}
+
 int cmd_bench(int argc, char **argv)
 {
     bool json = false;
@@ -214,43 +269,10 @@ int cmd_bench(int argc, char **argv)
             free(copy);
             return cli_fail("bench", only ? EXIT_USAGE : EXIT_FAILED);
         }
-        double prate = r.perft_seconds > 0 ? (double)r.perft_nodes / r.perft_seconds : 0;
-        double grate = r.random_seconds > 0 ? (double)r.random.games / r.random_seconds : 0;
-        double arate = r.random_seconds > 0 ? (double)r.random.actions / r.random_seconds : 0;
-        double mrate = r.mcts.seconds > 0 ? (double)r.mcts.count / r.mcts.seconds : 0;
-        double abrate = r.ab.seconds > 0 ? (double)r.ab.count / r.ab.seconds : 0;
         total += bench_item_nodes(&r);
         depths[i] = r.perft_depth;
         progress_clear(&pg); /* stdout and stderr may share a terminal */
-        if (json) {
-            json_open(&j, NULL, '{');
-            json_str(&j, "game", r.spec);
-            json_int(&j, "perft_depth", r.perft_depth);
-            json_u64(&j, "perft_nodes", r.perft_nodes);
-            json_num(&j, "perft_seconds", "%.6f", r.perft_seconds);
-            json_num(&j, "perft_nodes_per_second", "%.0f", prate);
-            json_u64(&j, "random_games", r.random.games);
-            json_u64(&j, "random_actions", r.random.actions);
-            json_num(&j, "random_seconds", "%.6f", r.random_seconds);
-            json_num(&j, "random_games_per_second", "%.1f", grate);
-            json_num(&j, "random_actions_per_second", "%.0f", arate);
-            json_int(&j, "mcts_sims", r.mcts.count);
-            json_num(&j, "mcts_seconds", "%.6f", r.mcts.seconds);
-            json_num(&j, "mcts_sims_per_second", "%.0f", mrate);
-            json_int(&j, "alphabeta_depth", r.ab_depth);
-            json_int(&j, "alphabeta_nodes", r.ab.count);
-            json_num(&j, "alphabeta_seconds", "%.6f", r.ab.seconds);
-            json_num(&j, "alphabeta_nodes_per_second", "%.0f", abrate);
-            json_close(&j);
-        } else {
-            char perft[32];
-            snprintf(perft, sizeof perft, "d%d %llu", r.perft_depth,
-                     (unsigned long long)r.perft_nodes);
-            char ab[32];
-            snprintf(ab, sizeof ab, "d%d %lld", r.ab_depth, r.ab.count);
-            printf("%-50s %14s %9.2f | %9.0f | %9.0f | %13s %9.0f\n", r.spec, perft, prate / 1e6,
-                   grate, mrate, ab, abrate);
-        }
+        report_item(&j, json, &r);
         /* Flushed per line: a full bench takes minutes, and a pipe would
          * otherwise show nothing until the end. */
         fflush(stdout);
@@ -273,20 +295,8 @@ int cmd_bench(int argc, char **argv)
     } else if (nsv)
         printf("%-50s %9s %7s %14s %9s\n", "solver", "instances", "length", "nodes", "Mnodes/s");
     for (int i = 0; i < nsv; i++) {
-        double rate = sv[i].seconds > 0 ? (double)sv[i].nodes / sv[i].seconds : 0;
         total += sv[i].nodes;
-        if (json) {
-            json_open(&j, NULL, '{');
-            json_str(&j, "solver", sv[i].name);
-            json_int(&j, "instances", sv[i].instances);
-            json_int(&j, "total_length", sv[i].total_length);
-            json_u64(&j, "nodes", sv[i].nodes);
-            json_num(&j, "seconds", "%.6f", sv[i].seconds);
-            json_num(&j, "nodes_per_second", "%.0f", rate);
-            json_close(&j);
-        } else
-            printf("%-50s %9d %7ld %14llu %9.2f\n", sv[i].name, sv[i].instances, sv[i].total_length,
-                   (unsigned long long)sv[i].nodes, rate / 1e6);
+        report_solver(&j, json, &sv[i]);
     }
     if (json) json_close(&j);
     /* the Elo fit (not with --games or --solvers) */

@@ -15,10 +15,10 @@
 #include "apps/cli.h"
 #include "core/rng.h"
 #include "train/selfplay.h"
+#include "train/tch/tch.h" /* plain C: tch_net_t is opaque; only libtorch builds call it */
 #ifdef HOYLE_TORCH
 #include "train/actors_dir.h"
 #include "train/net_eval.h"
-#include "train/tch/tch.h"
 #endif
 
 static const char help[] =
@@ -163,6 +163,189 @@ static int bench_more(const game_t *g, evaluator_t *e, const selfplay_params_t *
 /* Exit codes: 0 the games were played (and the shard written); 2 bad
  * usage, PARAMS, game, evaluator, output path or a model that will not load; 1 a
  * failure during self-play, the benchmark or the shard write. */
+/* --model-dir: this process is an actor of the training run in model_dir (its game, net and
+ * parameters come from the run, hence none of the options that set them). */
+static int actor_mode(const char *model_dir, const char *output_dir, uint64_t actor,
+                      uint64_t threads, bool quiet, bool other_options)
+{
+    if (!model_dir)
+        return cli_usage_error("selfplay", "--output-dir, --actor and --quiet need --model-dir");
+    if (other_options)
+        return cli_usage_error("selfplay",
+                               "--model-dir takes its game, net and parameters from "
+                               "the run: no GAME, --model, --output, --bench or --json");
+#ifdef HOYLE_TORCH
+    int id = actor ? (int)actor : (int)getpid();
+    /* --threads: libtorch threads in place of the run's train.threads */
+    if (train_run_dir_actor(model_dir, output_dir ? output_dir : model_dir, id, (int)threads,
+                            quiet ? NULL : stderr))
+        return cli_fail("selfplay", EXIT_FAILED);
+    return EXIT_OK;
+#else
+    (void)output_dir;
+    (void)actor;
+    (void)threads;
+    (void)quiet;
+    return cli_usage_error("selfplay", "--model-dir needs a build with libtorch");
+#endif
+}
+
+/* What a run measured, for the report. */
+typedef struct outcome {
+    const char *game, *canon;
+    char eval_name[64];
+    selfplay_stats_t st;
+    double raw; /* --bench: the raw forward's positions/s (0: not measured) */
+#ifdef HOYLE_TORCH
+    phase_t bsp, braw; /* --bench: self-play and the raw forward */
+#endif
+    double mean_batch, secs, eps_wall, eps_eval;
+} outcome_t;
+
+static void report_json(const outcome_t *o)
+{
+    const selfplay_stats_t *st = &o->st;
+    json_t j;
+    json_begin(&j, stdout);
+    json_str(&j, "game", o->game);
+    json_str(&j, "params", o->canon);
+    json_str(&j, "evaluator", o->eval_name);
+    json_int(&j, "games", st->games);
+    json_int(&j, "actions", st->actions);
+    json_int(&j, "samples", st->samples);
+    json_open(&j, "wins", '[');
+    json_int(&j, NULL, st->wins[0]);
+    json_int(&j, NULL, st->wins[1]);
+    json_close(&j);
+    json_int(&j, "draws", st->draws);
+    json_int(&j, "resigned", st->resigned);
+    json_int(&j, "resign_checks", st->resign_checks);
+    json_int(&j, "false_resigns", st->false_resigns);
+    json_num(&j, "alpha", "%.4f", st->alpha);
+    json_num(&j, "typical_legal", "%.2f", st->typical_legal);
+    json_u64(&j, "evaluations", st->evaluations);
+    json_u64(&j, "evaluator_calls", st->evaluator_calls);
+    json_num(&j, "mean_batch", "%.1f", o->mean_batch);
+    json_num(&j, "evals_per_s", "%.1f", o->eps_wall);
+    json_num(&j, "evals_per_s_in_evaluator", "%.1f", o->eps_eval);
+    json_num(&j, "raw_forward_evals_per_s", "%.1f", o->raw);
+#ifdef HOYLE_TORCH
+    if (o->raw > 0) {
+        json_open(&j, "bench", '{');
+        json_int(&j, "rounds", BENCH_ROUNDS);
+        json_num(&j, "ratio", "%.4f", rate(&o->bsp) / o->raw);
+        phase_json(&j, "selfplay", &o->bsp);
+        phase_json(&j, "raw_forward", &o->braw);
+        json_close(&j);
+    }
+#endif
+    json_num(&j, "samples_per_s", "%.1f", (double)st->samples / o->secs);
+    json_num(&j, "actions_per_s", "%.1f", (double)st->actions / o->secs);
+    json_num(&j, "seconds", "%.3f", st->seconds);
+    json_end(&j);
+}
+
+static void report_text(const outcome_t *o)
+{
+    const selfplay_stats_t *st = &o->st;
+    printf("selfplay %s, %" PRId64 " games, %" PRId64 " actions, %" PRId64 " samples\n", o->game,
+           st->games, st->actions, st->samples);
+    printf("  results: first %" PRId64 ", second %" PRId64 ", draws %" PRId64 "; resigned %" PRId64
+           ", false resigns %" PRId64 "/%" PRId64 "\n",
+           st->wins[0], st->wins[1], st->draws, st->resigned, st->false_resigns, st->resign_checks);
+    printf("  noise alpha %.4f (typical legal moves %.1f)\n", st->alpha, st->typical_legal);
+    printf("  evaluations %" PRIu64 " in %" PRIu64 " calls (mean batch %.1f)\n", st->evaluations,
+           st->evaluator_calls, o->mean_batch);
+    printf("  %.0f evals/s in self-play (%.0f/s inside the evaluator)\n", o->eps_wall, o->eps_eval);
+    printf("  %.1f samples/s, %.1f actions/s, %.2f s\n", (double)st->samples / o->secs,
+           (double)st->actions / o->secs, st->seconds);
+#ifdef HOYLE_TORCH
+    if (o->raw > 0) {
+        printf("  bench, %d rounds interleaved: network positions/s in self-play %.0f, raw "
+               "forward of the same batch sizes %.0f: %.3fx\n",
+               BENCH_ROUNDS, rate(&o->bsp), o->raw, rate(&o->bsp) / o->raw);
+        const phase_t *ph[2] = {&o->bsp, &o->braw};
+        const char *name[2] = {"self-play", "raw forward"};
+        for (int k = 0; k < 2; k++)
+            printf("    %-11s %8.2f s wall, %8.2f s user, %6.2f s system, %ld context "
+                   "switches, %" PRIu64 " positions\n",
+                   name[k], ph[k]->wall, ph[k]->user, ph[k]->sys, ph[k]->switches,
+                   ph[k]->positions);
+    }
+#endif
+}
+
+/* The evaluator of the games: the net at `model` (libtorch; *net owns it) or the stand-in
+ * named `eval`, able to take the pooled leaves of all p->parallel games in one call. */
+static int open_evaluator(const game_t *g, const selfplay_params_t *p, const char *model,
+                          const char *eval, uint64_t threads, uint64_t cache, uint64_t seed,
+                          tch_net_t **net, evaluator_t **e)
+{
+    *net = NULL;
+    *e = NULL;
+#ifdef HOYLE_TORCH
+    if (model) {
+        if (threads > 0) tch_set_threads((int)threads);
+        tch_net_t *n = NULL;
+        int status = tch_load(model, &n, NULL);
+        if (!status)
+            /* The net evaluator batches the leaves of all p->parallel games at once,
+             * hence its batch capacity. */
+            status = net_evaluator_create(g, n, p->parallel * p->search.batch, (int)cache, e);
+        if (status) {
+            tch_net_free(n);
+            return status;
+        }
+        *net = n;
+    }
+#else
+    (void)model;
+    (void)threads;
+    (void)cache;
+#endif
+    /* The stand-in evaluator's own salted seed, apart from the games' streams. */
+    if (*e == NULL && evaluator_create_named(g, eval, 1, rng_mix(seed ^ 0xe), e))
+        return HOYLE_EINVAL;
+    /* Pooled leaves of p->parallel games arrive in one call: a stand-in built
+     * with a smaller max_batch would reject them. */
+    if ((*e)->max_batch < p->parallel * p->search.batch)
+        (*e)->max_batch = p->parallel * p->search.batch;
+    return HOYLE_OK;
+}
+
+#ifdef HOYLE_TORCH
+/* --bench, after the games: the raw forward replays the forward calls self-play made (the same
+ * batch sizes, the cache's hits left out), so the two rates compare the same network work with
+ * and without the search around it; rounds alternate so that a change in the machine's load
+ * hits both. */
+static int bench_finish(const game_t *g, evaluator_t *e, const selfplay_params_t *p, double seconds,
+                        uint64_t seed, outcome_t *o)
+{
+    phase_mark(&o->bsp, +1);
+    o->bsp.wall = o->st.seconds;
+    net_evaluator_forwards(e, &o->bsp.positions);
+    int status = bench_raw(e, seconds, rng_mix(seed ^ 0x52415752ULL), &o->braw);
+    if (!status) status = bench_more(g, e, p, seconds, &o->bsp, &o->braw);
+    o->raw = rate(&o->braw);
+    return status;
+}
+#endif
+
+/* --output: the samples as one shard; without --force, created (a file that appeared while
+ * playing is kept). */
+static int write_output(const char *output, bool force, const game_t *g, const char *canon,
+                        const char *network_id, const sample_set_t *set, int64_t games)
+{
+    samples_meta_t meta = {.game_spec = g->spec,
+                           .params = canon,
+                           .network_id = network_id,
+                           .config = "",
+                           .generation = 0,
+                           .games = games};
+    return force ? samples_write_shard(output, set, &meta)
+                 : samples_create_shard(output, set, &meta);
+}
+
 int cmd_selfplay(int argc, char **argv)
 {
     /* PARAMS is optional: pos[1] defaults to "", the selfplay defaults. */
@@ -209,25 +392,9 @@ int cmd_selfplay(int argc, char **argv)
                                    .more_help = print_params};
     int rc = cli_parse(&command, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
-    if (model_dir || output_dir || actor || quiet) {
-        if (!model_dir)
-            return cli_usage_error("selfplay",
-                                   "--output-dir, --actor and --quiet need --model-dir");
-        if (pos[0] || model || output || bench || bench_seconds != -1 || json)
-            return cli_usage_error("selfplay",
-                                   "--model-dir takes its game, net and parameters from "
-                                   "the run: no GAME, --model, --output, --bench or --json");
-#ifdef HOYLE_TORCH
-        int id = actor ? (int)actor : (int)getpid();
-        /* --threads: libtorch threads in place of the run's train.threads */
-        if (train_run_dir_actor(model_dir, output_dir ? output_dir : model_dir, id, (int)threads,
-                                quiet ? NULL : stderr))
-            return cli_fail("selfplay", EXIT_FAILED);
-        return EXIT_OK;
-#else
-        return cli_usage_error("selfplay", "--model-dir needs a build with libtorch");
-#endif
-    }
+    if (model_dir || output_dir || actor || quiet)
+        return actor_mode(model_dir, output_dir, actor, threads, quiet,
+                          pos[0] || model || output || bench || bench_seconds != -1 || json);
     if (pos[0] == NULL) return cli_usage_error("selfplay", "missing GAME (try --help)");
     if (bench_seconds != -1 && !bench)
         return cli_usage_error("selfplay", "--bench-seconds needs --bench");
@@ -239,7 +406,6 @@ int cmd_selfplay(int argc, char **argv)
 #ifndef HOYLE_TORCH
     if (model) return cli_usage_error("selfplay", "--model needs a build with libtorch");
     (void)bench;
-    (void)threads;
 #endif
     /* The seed comes from --seed (PARAMS has no seed key), so the one
      * seed on the command line reproduces the run. */
@@ -252,153 +418,46 @@ int cmd_selfplay(int argc, char **argv)
     const game_t *g = cli_game("selfplay", game_spec);
     if (g == NULL) return EXIT_USAGE;
     evaluator_t *e = NULL;
-    int status = 0;
-    double raw = 0;
-#ifdef HOYLE_TORCH
-    phase_t bsp = {0}, braw = {0};
-#endif
-#ifdef HOYLE_TORCH
-    tch_net_t *net = NULL;
-    if (model) {
-        if (threads > 0) tch_set_threads((int)threads);
-        status = tch_load(model, &net, NULL);
-        if (!status)
-            /* The net evaluator batches the leaves of all p.parallel games at once,
-             * hence its batch capacity. */
-            status = net_evaluator_create(g, net, p.parallel * p.search.batch, (int)cache, &e);
-        if (status) {
-            tch_net_free(net);
-            game_free(g);
-            return cli_fail("selfplay", EXIT_USAGE);
-        }
-    }
-#endif
-    /* The stand-in evaluator's own salted seed, apart from the games' streams. */
-    if (e == NULL && evaluator_create_named(g, eval, 1, rng_mix(seed ^ 0xe), &e)) {
+    tch_net_t *net = NULL; /* --model, libtorch builds */
+    if (open_evaluator(g, &p, model, eval, threads, cache, seed, &net, &e)) {
         game_free(g);
         return cli_fail("selfplay", EXIT_USAGE);
     }
-    /* Pooled leaves of p.parallel games arrive in one call: a stand-in built
-     * with a smaller max_batch would reject them. */
-    if (e->max_batch < p.parallel * p.search.batch) e->max_batch = p.parallel * p.search.batch;
     sample_set_t set;
     sample_set_init(&set, g->obs_shape, g->num_actions);
-    selfplay_stats_t st;
+    outcome_t o = {.game = g->spec, .canon = canon};
+    selfplay_stats_t *st = &o.st;
     fprintf(stderr, "selfplay %s: %s, %d games, %s evaluator\n", g->spec, canon, p.games, e->name);
     selfplay_progress_t gp = {.total = p.games, .final_line = 1};
     progress_start(&gp.pg, stderr, "[selfplay]", "games", 0);
 #ifdef HOYLE_TORCH
-    if (net && bench) phase_mark(&bsp, -1);
+    if (net && bench) phase_mark(&o.bsp, -1);
 #endif
-    status = selfplay_run(g, e, &p, &set, &st, selfplay_progress_line, &gp);
-    double mean_batch =
-        st.evaluator_calls ? (double)st.evaluations / (double)st.evaluator_calls : 0;
+    int status = selfplay_run(g, e, &p, &set, st, selfplay_progress_line, &gp);
+    o.mean_batch = st->evaluator_calls ? (double)st->evaluations / (double)st->evaluator_calls : 0;
 #ifdef HOYLE_TORCH
-    /* The raw forward replays the forward calls self-play made (the same batch sizes, the
-     * cache's hits left out), so the two rates compare the same network work with and without
-     * the search around it; rounds alternate so that a change in the machine's load hits both. */
-    if (net && bench) {
-        phase_mark(&bsp, +1);
-        bsp.wall = st.seconds;
-        net_evaluator_forwards(e, &bsp.positions);
-        if (!status) status = bench_raw(e, bench_seconds, rng_mix(seed ^ 0x52415752ULL), &braw);
-        if (!status) status = bench_more(g, e, &p, bench_seconds, &bsp, &braw);
-        raw = rate(&braw);
-    }
+    if (net && bench && !status) status = bench_finish(g, e, &p, bench_seconds, seed, &o);
 #endif
-    if (!status && output) {
-        samples_meta_t meta = {.game_spec = g->spec,
-                               .params = canon,
-                               .network_id = model ? model : e->name,
-                               .config = "",
-                               .generation = 0,
-                               .games = st.games};
-        /* without --force, create: a file that appeared while playing is kept */
-        status = force ? samples_write_shard(output, &set, &meta)
-                       : samples_create_shard(output, &set, &meta);
-    }
-    char eval_name[64];
-    snprintf(eval_name, sizeof eval_name, "%s", e->name);
+    if (!status && output)
+        status = write_output(output, force, g, canon, model ? model : e->name, &set, st->games);
+    snprintf(o.eval_name, sizeof o.eval_name, "%s", e->name);
     evaluator_free(e);
 #ifdef HOYLE_TORCH
     tch_net_free(net);
 #endif
+    sample_set_done(&set);
     if (status) {
-        sample_set_done(&set);
         game_free(g);
         return cli_fail("selfplay", EXIT_FAILED);
     }
     /* Guards the rates against a zero-time run (tiny --games). */
-    double secs = st.seconds > 0 ? st.seconds : 1e-9;
-    double eps_wall = (double)st.evaluations / secs;
-    double eps_eval = st.eval_seconds > 0 ? (double)st.evaluations / st.eval_seconds : 0;
-    if (json) {
-        json_t j;
-        json_begin(&j, stdout);
-        json_str(&j, "game", g->spec);
-        json_str(&j, "params", canon);
-        json_str(&j, "evaluator", eval_name);
-        json_int(&j, "games", st.games);
-        json_int(&j, "actions", st.actions);
-        json_int(&j, "samples", st.samples);
-        json_open(&j, "wins", '[');
-        json_int(&j, NULL, st.wins[0]);
-        json_int(&j, NULL, st.wins[1]);
-        json_close(&j);
-        json_int(&j, "draws", st.draws);
-        json_int(&j, "resigned", st.resigned);
-        json_int(&j, "resign_checks", st.resign_checks);
-        json_int(&j, "false_resigns", st.false_resigns);
-        json_num(&j, "alpha", "%.4f", st.alpha);
-        json_num(&j, "typical_legal", "%.2f", st.typical_legal);
-        json_u64(&j, "evaluations", st.evaluations);
-        json_u64(&j, "evaluator_calls", st.evaluator_calls);
-        json_num(&j, "mean_batch", "%.1f", mean_batch);
-        json_num(&j, "evals_per_s", "%.1f", eps_wall);
-        json_num(&j, "evals_per_s_in_evaluator", "%.1f", eps_eval);
-        json_num(&j, "raw_forward_evals_per_s", "%.1f", raw);
-#ifdef HOYLE_TORCH
-        if (raw > 0) {
-            json_open(&j, "bench", '{');
-            json_int(&j, "rounds", BENCH_ROUNDS);
-            json_num(&j, "ratio", "%.4f", rate(&bsp) / raw);
-            phase_json(&j, "selfplay", &bsp);
-            phase_json(&j, "raw_forward", &braw);
-            json_close(&j);
-        }
-#endif
-        json_num(&j, "samples_per_s", "%.1f", (double)st.samples / secs);
-        json_num(&j, "actions_per_s", "%.1f", (double)st.actions / secs);
-        json_num(&j, "seconds", "%.3f", st.seconds);
-        json_end(&j);
-    } else {
-        printf("selfplay %s, %" PRId64 " games, %" PRId64 " actions, %" PRId64 " samples\n",
-               g->spec, st.games, st.actions, st.samples);
-        printf("  results: first %" PRId64 ", second %" PRId64 ", draws %" PRId64
-               "; resigned %" PRId64 ", false resigns %" PRId64 "/%" PRId64 "\n",
-               st.wins[0], st.wins[1], st.draws, st.resigned, st.false_resigns, st.resign_checks);
-        printf("  noise alpha %.4f (typical legal moves %.1f)\n", st.alpha, st.typical_legal);
-        printf("  evaluations %" PRIu64 " in %" PRIu64 " calls (mean batch %.1f)\n", st.evaluations,
-               st.evaluator_calls, mean_batch);
-        printf("  %.0f evals/s in self-play (%.0f/s inside the evaluator)\n", eps_wall, eps_eval);
-        printf("  %.1f samples/s, %.1f actions/s, %.2f s\n", (double)st.samples / secs,
-               (double)st.actions / secs, st.seconds);
-#ifdef HOYLE_TORCH
-        if (raw > 0) {
-            printf("  bench, %d rounds interleaved: network positions/s in self-play %.0f, raw "
-                   "forward of the same batch sizes %.0f: %.3fx\n",
-                   BENCH_ROUNDS, rate(&bsp), raw, rate(&bsp) / raw);
-            const phase_t *ph[2] = {&bsp, &braw};
-            const char *name[2] = {"self-play", "raw forward"};
-            for (int k = 0; k < 2; k++)
-                printf("    %-11s %8.2f s wall, %8.2f s user, %6.2f s system, %ld context "
-                       "switches, %" PRIu64 " positions\n",
-                       name[k], ph[k]->wall, ph[k]->user, ph[k]->sys, ph[k]->switches,
-                       ph[k]->positions);
-        }
-#endif
-    }
-    sample_set_done(&set);
+    o.secs = st->seconds > 0 ? st->seconds : 1e-9;
+    o.eps_wall = (double)st->evaluations / o.secs;
+    o.eps_eval = st->eval_seconds > 0 ? (double)st->evaluations / st->eval_seconds : 0;
+    if (json)
+        report_json(&o);
+    else
+        report_text(&o);
     game_free(g);
     return EXIT_OK;
 }

@@ -34,7 +34,8 @@ static const char help[] =
     "optimiser's settings (--set optim.lr=...): its state is kept. `hoyle export RUN\n"
     "--torchscript OUT.pt` writes the newest net for Python or libtorch.\n"
     "`hoyle train --keys` prints every config key with its type, default and meaning\n"
-    "(the table of docs/training.md).\n";
+    "(the table of docs/training.md); `hoyle train --keys td` those of algorithms td\n"
+    "and tdleaf (docs/td.md).\n";
 
 /* Exit codes: 0 when the loop finished (or was already finished), 2 for a
  * bad config or --set (HOYLE_EINVAL), 1 for any failure while running. */
@@ -42,6 +43,8 @@ int cmd_train(int argc, char **argv)
 {
 #ifdef HOYLE_TORCH
     if (argc == 2 && strcmp(argv[1], "--keys") == 0) return cli_print_keys(train_config_schema());
+    if (argc == 3 && strcmp(argv[1], "--keys") == 0 && strcmp(argv[2], "td") == 0)
+        return cli_print_keys(td_config_schema());
 #endif
     cli_config_args_t args;
     int rc = cli_config_args("train", help, argc, argv, &args);

@@ -182,6 +182,120 @@ static const game_t *solve_game(const char *spec, bool korf)
     return cli_game("solve", korf_spec);
 }
 
+/* Step 1: the instances, of --korf FILE (its first `first` with --first) or the one
+ * --position (else the start); every start checked before any search. CLI_CONTINUE, or the
+ * exit code after a message. *inst (count entries) is the caller's to free. */
+static int load_instances(const game_t *g, const char *korf, const char *position, uint64_t first,
+                          void *start, instance_t **inst, int *count)
+{
+    int n = (int)params_int(&g->params, "size"), rc = CLI_CONTINUE;
+    if (korf) {
+        if (read_instances(korf, n * n, inst, count)) rc = cli_fail("solve", EXIT_USAGE);
+        if (first && (uint64_t)*count > first) *count = (int)first;
+    } else {
+        *inst = calloc(1, sizeof **inst);
+        *count = 1;
+        snprintf((*inst)->name, sizeof(*inst)->name, "%s", position ? "position" : "start");
+        game_init(g, start);
+        if (position)
+            snprintf((*inst)->tiles, sizeof(*inst)->tiles, "%s", position);
+        else
+            game_position_to_string(g, start, (*inst)->tiles, sizeof(*inst)->tiles);
+    }
+    for (int i = 0; rc == CLI_CONTINUE && i < *count; i++)
+        if (game_position_from_string(g, (*inst)[i].tiles, start)) {
+            hoyle_error_prefix(HOYLE_EINVAL, "instance %s", (*inst)[i].name);
+            rc = cli_fail("solve", EXIT_USAGE);
+        }
+    return rc;
+}
+
+/* What the instances add up to (the last line, or the JSON's totals). */
+typedef struct totals {
+    uint64_t nodes;
+    long length, published;
+    int unsolved, wrong;
+    double seconds;
+} totals_t;
+
+static void report_head(json_t *j, bool json, const game_t *g, fifteen_heuristic_t h,
+                        const fifteen_pdb_t *pdb, double pdb_seconds)
+{
+    if (json) {
+        json_begin(j, stdout);
+        json_str(j, "game", g->spec);
+        json_str(j, "heuristic", heuristic_names[h]);
+        if (pdb) {
+            json_str(j, "pdb_file", fifteen_pdb_path(pdb));
+            json_bool(j, "pdb_from_cache", fifteen_pdb_from_cache(pdb));
+            json_num(j, "pdb_seconds", "%.3f", pdb_seconds);
+        }
+        json_open(j, "instances", '[');
+        return;
+    }
+    printf("%s, IDA* with %s", g->spec, heuristic_names[h]);
+    if (pdb)
+        printf(" (%s %.2f s)", fifteen_pdb_from_cache(pdb) ? "tables loaded in" : "tables built in",
+               pdb_seconds);
+    printf("\n");
+}
+
+/* One instance's line (or object): `ok` the solution replays, `matches` its length is the
+ * published one (or none is). */
+static void report_instance(json_t *j, bool json, const instance_t *in,
+                            const fifteen_solve_result_t *r, bool ok, bool matches,
+                            const char *text)
+{
+    if (json) {
+        json_open(j, NULL, '{');
+        json_str(j, "id", in->name);
+        json_str(j, "position", in->tiles);
+        json_bool(j, "solved", r->solved);
+        json_int(j, "length", r->length);
+        if (in->published) json_int(j, "published", in->published);
+        json_bool(j, "replayed", ok);
+        json_str(j, "moves", text);
+        json_int(j, "h0", r->h0);
+        json_u64(j, "nodes", r->nodes);
+        json_num(j, "seconds", "%.4f", r->seconds);
+        json_close(j);
+        return;
+    }
+    char status[48] = "";
+    if (!r->solved)
+        snprintf(status, sizeof status, "  UNSOLVED (bound %d)", r->bound);
+    else if (!ok)
+        snprintf(status, sizeof status, "  REPLAY FAILED");
+    else if (!matches)
+        snprintf(status, sizeof status, "  WRONG (published %d)", in->published);
+    printf("#%-4s length %3d  h0 %3d  nodes %12llu  %8.3f s  %s%s\n", in->name, r->length, r->h0,
+           (unsigned long long)r->nodes, r->seconds, text, status);
+}
+
+static void report_totals(json_t *j, bool json, int count, const totals_t *t)
+{
+    double rate = t->seconds > 0 ? (double)t->nodes / t->seconds : 0;
+    if (json) {
+        json_close(j);
+        json_int(j, "count", count);
+        json_int(j, "total_length", t->length);
+        if (t->published) json_int(j, "total_published", t->published);
+        json_int(j, "unsolved", t->unsolved);
+        json_int(j, "wrong", t->wrong);
+        json_u64(j, "total_nodes", t->nodes);
+        json_num(j, "total_seconds", "%.3f", t->seconds);
+        json_num(j, "nodes_per_second", "%.0f", rate);
+        json_end(j);
+        return;
+    }
+    printf("%d instance%s: total length %ld", count, count == 1 ? "" : "s", t->length);
+    if (t->published) printf(" (published %ld)", t->published);
+    printf(", %llu nodes, %.3f s, %.2f M nodes/s", (unsigned long long)t->nodes, t->seconds,
+           rate / 1e6);
+    if (t->unsolved || t->wrong) printf("; %d unsolved, %d wrong", t->unsolved, t->wrong);
+    printf("\n");
+}
+
 int solve_fifteen(int argc, char **argv)
 {
     const char *spec = NULL, *position = NULL, *korf = NULL, *pdb_dir = NULL, *heur = NULL;
@@ -215,25 +329,7 @@ int solve_fifteen(int argc, char **argv)
     instance_t *inst = NULL;
     int count = 0;
     void *start = malloc(g->state_size);
-    if (korf) {
-        if (read_instances(korf, n * n, &inst, &count)) rc = cli_fail("solve", EXIT_USAGE);
-        if (first && (uint64_t)count > first) count = (int)first;
-    } else {
-        inst = calloc(1, sizeof *inst);
-        count = 1;
-        snprintf(inst->name, sizeof inst->name, "%s", position ? "position" : "start");
-        game_init(g, start);
-        if (position)
-            snprintf(inst->tiles, sizeof inst->tiles, "%s", position);
-        else
-            game_position_to_string(g, start, inst->tiles, sizeof inst->tiles);
-    }
-    /* every start checked before any search */
-    for (int i = 0; rc == CLI_CONTINUE && i < count; i++)
-        if (game_position_from_string(g, inst[i].tiles, start)) {
-            hoyle_error_prefix(HOYLE_EINVAL, "instance %s", inst[i].name);
-            rc = cli_fail("solve", EXIT_USAGE);
-        }
+    rc = load_instances(g, korf, position, first, start, &inst, &count);
     /* 2. the pattern databases */
     fifteen_pdb_t *pdb = NULL;
     double pdb_seconds = 0;
@@ -252,28 +348,8 @@ int solve_fifteen(int argc, char **argv)
     progress_start(&pg, quiet ? NULL : stderr, "[solve]", "instances", 0);
     progress_defer(&pg); /* a short run adds no progress line to a log */
     json_t j;
-    if (rc == CLI_CONTINUE && json) {
-        json_begin(&j, stdout);
-        json_str(&j, "game", g->spec);
-        json_str(&j, "heuristic", heuristic_names[h]);
-        if (pdb) {
-            json_str(&j, "pdb_file", fifteen_pdb_path(pdb));
-            json_bool(&j, "pdb_from_cache", fifteen_pdb_from_cache(pdb));
-            json_num(&j, "pdb_seconds", "%.3f", pdb_seconds);
-        }
-        json_open(&j, "instances", '[');
-    } else if (rc == CLI_CONTINUE) {
-        printf("%s, IDA* with %s", g->spec, heuristic_names[h]);
-        if (pdb)
-            printf(" (%s %.2f s)",
-                   fifteen_pdb_from_cache(pdb) ? "tables loaded in" : "tables built in",
-                   pdb_seconds);
-        printf("\n");
-    }
-    uint64_t total_nodes = 0;
-    long total_length = 0, total_published = 0;
-    int unsolved = 0, wrong = 0;
-    double total_seconds = 0;
+    if (rc == CLI_CONTINUE) report_head(&j, json, g, h, pdb, pdb_seconds);
+    totals_t t = {0};
     char *text = malloc(FIFTEEN_SOLVE_MAX_LEN + 8);
     for (int i = 0; rc == CLI_CONTINUE && i < count; i++) {
         game_position_from_string(g, inst[i].tiles, start);
@@ -292,63 +368,21 @@ int solve_fifteen(int argc, char **argv)
         }
         bool ok = r.solved && replays(g, start, &r);
         bool matches = !r.solved || inst[i].published == 0 || inst[i].published == r.length;
-        unsolved += !r.solved;
-        wrong += r.solved && (!ok || !matches);
-        total_nodes += r.nodes;
-        total_length += r.length;
-        total_published += inst[i].published;
-        total_seconds += r.seconds;
+        t.unsolved += !r.solved;
+        t.wrong += r.solved && (!ok || !matches);
+        t.nodes += r.nodes;
+        t.length += r.length;
+        t.published += inst[i].published;
+        t.seconds += r.seconds;
         moves_text(g, start, &r, text, FIFTEEN_SOLVE_MAX_LEN + 8);
         progress_clear(&pg);
-        if (json) {
-            json_open(&j, NULL, '{');
-            json_str(&j, "id", inst[i].name);
-            json_str(&j, "position", inst[i].tiles);
-            json_bool(&j, "solved", r.solved);
-            json_int(&j, "length", r.length);
-            if (inst[i].published) json_int(&j, "published", inst[i].published);
-            json_bool(&j, "replayed", ok);
-            json_str(&j, "moves", text);
-            json_int(&j, "h0", r.h0);
-            json_u64(&j, "nodes", r.nodes);
-            json_num(&j, "seconds", "%.4f", r.seconds);
-            json_close(&j);
-        } else {
-            char status[48] = "";
-            if (!r.solved)
-                snprintf(status, sizeof status, "  UNSOLVED (bound %d)", r.bound);
-            else if (!ok)
-                snprintf(status, sizeof status, "  REPLAY FAILED");
-            else if (!matches)
-                snprintf(status, sizeof status, "  WRONG (published %d)", inst[i].published);
-            printf("#%-4s length %3d  h0 %3d  nodes %12llu  %8.3f s  %s%s\n", inst[i].name,
-                   r.length, r.h0, (unsigned long long)r.nodes, r.seconds, text, status);
-        }
+        report_instance(&j, json, &inst[i], &r, ok, matches, text);
         fflush(stdout);
         if (count > 1) progress_update(&pg, i + 1, count, NULL, i + 1 == count);
     }
     if (rc == CLI_CONTINUE) {
-        double rate = total_seconds > 0 ? (double)total_nodes / total_seconds : 0;
-        if (json) {
-            json_close(&j);
-            json_int(&j, "count", count);
-            json_int(&j, "total_length", total_length);
-            if (total_published) json_int(&j, "total_published", total_published);
-            json_int(&j, "unsolved", unsolved);
-            json_int(&j, "wrong", wrong);
-            json_u64(&j, "total_nodes", total_nodes);
-            json_num(&j, "total_seconds", "%.3f", total_seconds);
-            json_num(&j, "nodes_per_second", "%.0f", rate);
-            json_end(&j);
-        } else {
-            printf("%d instance%s: total length %ld", count, count == 1 ? "" : "s", total_length);
-            if (total_published) printf(" (published %ld)", total_published);
-            printf(", %llu nodes, %.3f s, %.2f M nodes/s", (unsigned long long)total_nodes,
-                   total_seconds, rate / 1e6);
-            if (unsolved || wrong) printf("; %d unsolved, %d wrong", unsolved, wrong);
-            printf("\n");
-        }
-        rc = unsolved || wrong ? EXIT_FAILED : EXIT_OK;
+        report_totals(&j, json, count, &t);
+        rc = t.unsolved || t.wrong ? EXIT_FAILED : EXIT_OK;
     }
     free(text);
     fifteen_pdb_free(pdb);

@@ -27,8 +27,6 @@ void progress_defer(progress_t *p)
     if (!p->tty) p->last = p->t0;
 }
 
-double progress_elapsed(const progress_t *p) { return clock_seconds() - p->t0; }
-
 void progress_format_time(double seconds, char *buf, size_t size)
 {
     long s = isfinite(seconds) && seconds > 0 ? (long)(seconds + 0.5) : 0;

@@ -59,9 +59,6 @@ void progress_note(progress_t *p, const char *fmt, ...)
  * the same terminal; the next update draws it again. */
 void progress_clear(progress_t *p);
 
-/* Seconds since progress_start. */
-double progress_elapsed(const progress_t *p);
-
 /* `seconds` as M:SS, or H:MM:SS from an hour on, into buf. */
 void progress_format_time(double seconds, char *buf, size_t size);
 

@@ -72,7 +72,9 @@ typedef struct param_def {
     const struct param_def *fields; /* PARAM_SECTION, PARAM_TABLE: the keys inside */
     /* Where the value lands, PARAM_AT(struct, member): INT, BOOL and CHOICE (the index)
      * into an integer or bool of 1, 2, 4 or 8 bytes, DOUBLE into a double or float,
-     * STRING into a char array (a longer value is an error). size 0: read by name. */
+     * STRING into a char array (a longer value is an error). size 0: read by name.
+     * PARAM_SECTION: where the struct its fields land in lies (the fields' own PARAM_AT
+     * are relative to it), so one table of rows serves every struct that embeds it. */
     size_t at, size;
 } param_def_t;
 

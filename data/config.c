@@ -1,5 +1,5 @@
 /* config.c — YAML text -> config tree (libyaml's event parser), overrides,
- * lookups and dumping. Checking against a schema is config_check.c.
+ * lookups and dumping. Checking against a schema is config_bind.c; dumping, config_dump.c.
  *
  * Invariant: the root is a CONFIG_MAP; map children have unique keys;
  * every node owns its strings and children. */
@@ -461,7 +461,7 @@ const char *config_scalar_at_(const config_t *c, const char *path)
     return n && n->type == CONFIG_SCALAR ? n->value : NULL;
 }
 
-/* The typed getters do not validate: they are for use after config_check()
+/* The typed getters do not validate: they are for use after config_bind()
  * has compared each value against its schema (see config.h). */
 long long config_int(const config_t *c, const char *path, long long def)
 {

@@ -7,7 +7,7 @@
  *   config_t *c;
  *   config_load("configs/x.yaml", &c);          // YAML syntax errors: file:line
  *   config_set(c, "match.games=10");            // each --set, before checking
- *   config_check(c, my_schema);                 // unknown keys, types, ranges
+ *   config_bind(c, my_schema, &dst);            // unknown keys, types, ranges; land
  *   long long games = config_int(c, "match.games", 2);
  *   config_free(c);
  *
@@ -72,7 +72,8 @@ const config_node_t *config_child(const config_node_t *map, const char *key);
  * NULL, land every scalar row that has a landing (PARAM_AT): the value given
  * in the file or by --set, else the row's default; rows without a default
  * leave dst as it was (the component's own default, set before). Sections
- * absent from the file land their rows' defaults too. PARAM_LIST and
+ * absent from the file land their rows' defaults too; a section row's
+ * landing (PARAM_AT) offsets its fields' landings. PARAM_LIST and
  * PARAM_TABLE values are checked for shape only and read by name. The whole
  * tree is checked before anything is written: a failed bind changes nothing. */
 int config_bind(const config_t *c, const param_def_t *schema, void *dst);
@@ -80,41 +81,14 @@ int config_bind(const config_t *c, const param_def_t *schema, void *dst);
 /* The row of a dotted path ("optim.lr") in a schema of sections, or NULL. */
 const param_def_t *config_row(const param_def_t *schema, const char *path);
 
-/* ---- the older schema form: kept for callers not yet moved to param_def_t rows ---- */
-
-typedef enum config_kind {
-    CONFIG_INT,     /* integer scalar in [min, max] */
-    CONFIG_DOUBLE,  /* real scalar in [min, max] */
-    CONFIG_BOOL,    /* true/false, yes/no, on/off, 1/0 */
-    CONFIG_STRING,  /* any scalar */
-    CONFIG_STRINGS, /* list of scalars; [min, max] bounds the count */
-    CONFIG_SECTION, /* map checked against `fields` */
-    CONFIG_TABLE    /* map of free keys to scalars (e.g. agent name -> spec) */
-} config_kind_t;
-
-/* One allowed key. A schema is an array ending with {.key = NULL}. */
-typedef struct config_key {
-    const char *key;
-    config_kind_t kind;
-    bool required;
-    double min, max;                 /* inclusive; min == max == 0: unbounded */
-    const struct config_key *fields; /* CONFIG_SECTION: its schema */
-    const char *help;                /* one line, for docs and --help */
-} config_key_t;
-
-/* config_bind(c, the same rows as param_def_t, NULL): checks only. New
- * schemas use param_def_t rows; this form is converted row for row
- * (CONFIG_INT -> PARAM_INT, ..., min == max == 0 -> unbounded). */
-int config_check(const config_t *c, const config_key_t *schema);
-
-/* ---- typed getters (use after config_check; absent keys give def) ---- */
+/* ---- typed getters (use after config_bind; absent keys give def) ---- */
 
 long long config_int(const config_t *c, const char *path, long long def);
 double config_double(const config_t *c, const char *path, double def);
 bool config_bool(const config_t *c, const char *path, bool def);
 /* Borrowed from c; valid until config_free. */
 const char *config_string(const config_t *c, const char *path, const char *def);
-/* A CONFIG_STRINGS list: returns the count and sets *items to the list
+/* A list (PARAM_LIST): returns the count and sets *items to the list
  * node's children (each ->value is one string); 0 when absent. */
 int config_strings(const config_t *c, const char *path, config_node_t *const **items);
 

@@ -54,9 +54,9 @@ static int bind_value(const config_t *c, const config_node_t *n, const param_def
     if (d->type == PARAM_SECTION && n && n->type != CONFIG_MAP)
         return hoyle_error(HOYLE_EINVAL, "%s: expected %s, got %s", at, type_expected(d->type),
                            shape_name(n));
-    if (d->type == PARAM_SECTION)
-        return bind_map(c, n, d->fields, key, dst, land); /* absent: the defaults inside */
-    if (n == NULL && d->def == NULL) return HOYLE_OK;     /* nothing to land */
+    if (d->type == PARAM_SECTION) /* absent: the defaults inside; fields land at d->at */
+        return bind_map(c, n, d->fields, key, dst ? (char *)dst + d->at : NULL, land);
+    if (n == NULL && d->def == NULL) return HOYLE_OK; /* nothing to land */
     if (d->type == PARAM_LIST || d->type == PARAM_TABLE) {
         if (n == NULL) return HOYLE_OK; /* read by name, never landed */
         bool ok = n->type == (d->type == PARAM_LIST ? CONFIG_LIST : CONFIG_MAP);

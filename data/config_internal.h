@@ -1,4 +1,4 @@
-/* config_internal.h — what config.c and config_check.c share. */
+/* config_internal.h — what config.c, config_bind.c and config_dump.c share. */
 #ifndef HOYLE_DATA_CONFIG_INTERNAL_H
 #define HOYLE_DATA_CONFIG_INTERNAL_H
 

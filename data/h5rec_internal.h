@@ -105,7 +105,6 @@ int64_t h5s_dset_len(hid_t fid, const char *name);
 int h5s_dset_append(hid_t fid, const char *name, hid_t memtype, hsize_t n, const void *data);
 int h5s_dset_read(hid_t fid, const char *name, hid_t memtype, hsize_t start, hsize_t n, void *buf);
 int h5s_dset_read_id(hid_t dset, hid_t memtype, hsize_t start, hsize_t n, void *buf);
-void h5s_vlen_free(hid_t memtype, hsize_t n, void *buf);
 /* Innermost message of the current HDF5 error stack, for our messages. */
 const char *h5s_detail(void);
 /* Silence HDF5's automatic error printing (idempotent). */

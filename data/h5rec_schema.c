@@ -315,15 +315,6 @@ int h5s_dset_read(hid_t fid, const char *name, hid_t memtype, hsize_t start, hsi
     return rc;
 }
 
-/* Free vlen memory HDF5 allocated while reading n elements of `memtype`. */
-void h5s_vlen_free(hid_t memtype, hsize_t n, void *buf)
-{
-    if (n == 0) return;
-    hid_t sp = H5Screate_simple(1, &n, NULL);
-    H5Dvlen_reclaim(memtype, sp, H5P_DEFAULT, buf);
-    H5Sclose(sp);
-}
-
 /* ---- create / load ---- */
 
 /* The schema name and version are what a reader checks first (load_meta);

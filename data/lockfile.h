@@ -1,6 +1,6 @@
 /* lockfile.h — an exclusive POSIX lock held on an open file, the one lock
  * implementation of hoyle: a record file's journal (h5rec) and a training
- * run folder's `lock` file (train/loop.c) use it.
+ * run folder's `lock` file (train/loop_state.c) use it.
  *
  * The lock is an fcntl(F_SETLK) write lock on the whole file: it never
  * waits, it is released when the descriptor is closed (also when the

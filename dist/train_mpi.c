@@ -8,7 +8,7 @@
  *   0 -> actor  STOP                                  the run is over
  *   actor -> 0  BYE                                   the actor has taken STOP and ends
  * An actor takes every NET waiting between batches and plays with the newest; the learner
- * drops samples of nets older than train.stale generations (loop.c). Messages from rank 0
+ * drops samples of nets older than train.stale generations (docs/training.md). Messages from rank 0
  * arrive in the order sent, so an actor that sees STOP has received every NET before it,
  * and the learner's sends all complete. After STOP the learner discards samples until every
  * actor's BYE, so no actor is left blocked in a send.
@@ -191,13 +191,9 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
 {
     learner_t *l = ctx;
     int64_t got = 0;
-    /* ss->seconds becomes the actors' mean time per contributing actor, so that the logged
-     * rates (positions and evaluations per second) are those of all actors together */
-    selfplay_stats_t sum;
-    memset(&sum, 0, sizeof sum);
-    char seen[4096] = {0}; /* ranks that contributed (past 4096 ranks share entries: only the
-                              divisor of the mean is then approximate) */
-    int actors = 0;
+    selfplay_tally_t tally = {0}; /* ss->seconds: the mean per contributing actor */
+    char seen[4096] = {0};        /* ranks that contributed (past 4096 ranks share entries: only the
+                                     divisor of the mean is then approximate) */
     while (got < games) {
         MPI_Status st;
         dist_probe(MPI_ANY_SOURCE, TAG_SAMPLES, &st);
@@ -214,18 +210,17 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
             *stale += view.n;
         } else {
             if ((status = sample_set_append(set, &view, 0, view.n))) return status;
-            selfplay_stats_add(&sum, &a);
             got += a.games;
             int src = st.MPI_SOURCE % (int)sizeof seen;
-            if (!seen[src]) seen[src] = 1, actors++;
+            selfplay_tally_add(&tally, &a, !seen[src]);
+            seen[src] = 1;
         }
         reap(l, false);
         l->busy_s += clock_seconds() - t0;
         l->samples += view.n;
         l->messages++;
     }
-    sum.seconds /= actors > 0 ? actors : 1;
-    selfplay_stats_add(ss, &sum);
+    selfplay_tally_end(&tally, ss);
     return HOYLE_OK;
 }
 

@@ -244,28 +244,42 @@ int elo_report_crosstable(FILE *f, const elo_input_t *in, const elo_result_t *r)
     return finish(f, order);
 }
 
-/* One row per player in rank order; the column set is the JSON one, so the
- * two formats carry the same numbers. */
+/* A player's numbers, after its rank and name, in the order and under the names of both
+ * formats (CSV columns, JSON keys), so that the two carry the same numbers. */
+enum { ROW_VALUES = 10 };
+static const char *const row_keys[ROW_VALUES] = {"elo",     "se",    "lo",    "hi",   "boot_lo",
+                                                 "boot_hi", "games", "score", "oppo", "draws"};
+
+static void row_values(const elo_result_t *r, int i, double v[ROW_VALUES])
+{
+    double row[ROW_VALUES] = {r->rating[i],
+                              r->se[i],
+                              r->lo[i],
+                              r->hi[i],
+                              r->boot_lo ? r->boot_lo[i] : NAN,
+                              r->boot_hi ? r->boot_hi[i] : NAN,
+                              r->games[i],
+                              r->score[i],
+                              r->oppo[i],
+                              r->draws[i]};
+    memcpy(v, row, sizeof row);
+}
+
+/* One row per player in rank order. */
 int elo_report_csv(FILE *f, const elo_result_t *r)
 {
     int *order = rank_order(r);
     if (!order) return hoyle_error(HOYLE_ENOMEM, "elo report: out of memory");
-    fputs("rank,name,elo,se,lo,hi,boot_lo,boot_hi,games,score,oppo,draws\n", f);
+    fputs("rank,name", f);
+    for (int c = 0; c < ROW_VALUES; c++) fprintf(f, ",%s", row_keys[c]);
+    fputc('\n', f);
     for (int k = 0; k < r->n; k++) {
         int i = order[k];
         fprintf(f, "%d,", k + 1);
         csv_str(f, r->names[i]);
-        double v[] = {r->rating[i],
-                      r->se[i],
-                      r->lo[i],
-                      r->hi[i],
-                      r->boot_lo ? r->boot_lo[i] : NAN,
-                      r->boot_hi ? r->boot_hi[i] : NAN,
-                      r->games[i],
-                      r->score[i],
-                      r->oppo[i],
-                      r->draws[i]};
-        for (size_t c = 0; c < sizeof v / sizeof v[0]; c++) {
+        double v[ROW_VALUES];
+        row_values(r, i, v);
+        for (int c = 0; c < ROW_VALUES; c++) {
             fputc(',', f);
             csv_num(f, v[c]);
         }
@@ -298,20 +312,10 @@ int elo_report_json(FILE *f, const elo_result_t *r)
         int i = order[k];
         fprintf(f, "%s\n  {\"rank\": %d, \"name\": ", k ? "," : "", k + 1);
         json_str(f, r->names[i]);
-        const char *keys[] = {"elo",     "se",    "lo",    "hi",   "boot_lo",
-                              "boot_hi", "games", "score", "oppo", "draws"};
-        double v[] = {r->rating[i],
-                      r->se[i],
-                      r->lo[i],
-                      r->hi[i],
-                      r->boot_lo ? r->boot_lo[i] : NAN,
-                      r->boot_hi ? r->boot_hi[i] : NAN,
-                      r->games[i],
-                      r->score[i],
-                      r->oppo[i],
-                      r->draws[i]};
-        for (size_t c = 0; c < sizeof v / sizeof v[0]; c++) {
-            fprintf(f, ", \"%s\": ", keys[c]);
+        double v[ROW_VALUES];
+        row_values(r, i, v);
+        for (int c = 0; c < ROW_VALUES; c++) {
+            fprintf(f, ", \"%s\": ", row_keys[c]);
             json_num(f, v[c]);
         }
         fputc('}', f);

@@ -27,8 +27,6 @@ int tour_runner_open(const tour_config_t *c, FILE *progress, tour_runner_t **out
 /* The next pending job's index, in schedule order; -1 when none is left, a stop was requested
  * (tournament_request_stop) or a store failed. */
 int tour_runner_next(tour_runner_t *r);
-/* Jobs not yet handed out by tour_runner_next. */
-int tour_runner_pending(const tour_runner_t *r);
 /* Job `idx` of the schedule, NULL when out of range. */
 const tour_job_t *tour_runner_job(const tour_runner_t *r, int idx);
 /* Append job idx's finished game to the file (durable on return) and count it; a job already

@@ -405,8 +405,6 @@ int tour_runner_open(const tour_config_t *c, FILE *progress, tour_runner_t **out
     return HOYLE_OK;
 }
 
-int tour_runner_pending(const tour_runner_t *r) { return r->num_pending - r->next; }
-
 int tour_runner_close(tour_runner_t *r, tour_run_stats_t *stats)
 {
     print_progress(r, 1);

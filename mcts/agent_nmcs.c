@@ -17,15 +17,9 @@
 #include "mcts/agent_plan.h"
 
 typedef struct nmcs {
-    agent_plan_t plan; /* first: the agent_plan_vt_* slots read it */
-    int level;
-    long long playouts_max, playouts;
-    bool stopped;
-    int max_len;
-    char *states; /* per level: the current state and a child, 2 * (level + 1) states */
-    int *best;    /* per level: the best sequence from that level's start */
-    int *tmp;     /* per level: what the level below returned */
-    int *legal;   /* per level: the legal actions of the current state */
+    agent_nested_t nest; /* first: the plan, the budget, best and tmp per level */
+    char *states;        /* per level: the current state and a child, 2 * (level + 1) states */
+    int *legal;          /* per level: the legal actions of the current state */
 } nmcs_t;
 
 static char *state_at(const agent_t *a, nmcs_t *n, int level, int which)
@@ -46,8 +40,7 @@ static double playout(agent_t *a, nmcs_t *n, const void *start, int *seq, int *l
         game_apply(g, s, action);
     }
     *len = k;
-    if (n->playouts_max && ++n->playouts >= n->playouts_max) n->stopped = true;
-    if (!n->playouts_max) n->playouts++;
+    agent_nested_playout(&n->nest);
     return agent_plan_score(g, s);
 }
 
@@ -56,17 +49,16 @@ static double nested(agent_t *a, nmcs_t *n, int level, const void *start, int *s
 {
     if (level == 0) return playout(a, n, start, seq, len);
     const game_t *g = a->g;
-    size_t stride = (size_t)n->max_len + 1;
-    int *best = n->best + (size_t)level * stride, *tmp = n->tmp + (size_t)level * stride;
+    int *best = agent_nested_best(&n->nest, level), *tmp = agent_nested_tmp(&n->nest, level);
     int *legal = n->legal + (size_t)level * (size_t)g->max_legal;
     char *cur = state_at(a, n, level, 0), *child = state_at(a, n, level, 1);
     memcpy(cur, start, g->state_size);
     double best_score = -INFINITY;
     int best_len = 0, played = 0;
     /* 1. each step: every action scored one level down, the best sequence kept */
-    while (!game_is_terminal(g, cur) && !n->stopped) {
+    while (!game_is_terminal(g, cur) && !n->nest.stopped) {
         int m = game_legal_actions(g, cur, legal);
-        for (int i = 0; i < m && !n->stopped; i++) {
+        for (int i = 0; i < m && !n->nest.stopped; i++) {
             memcpy(child, cur, g->state_size);
             game_apply(g, child, legal[i]);
             int tlen;
@@ -93,24 +85,21 @@ static double nested(agent_t *a, nmcs_t *n, int level, const void *start, int *s
 static double nmcs_search(agent_t *a, const void *state, int *seq, int *len)
 {
     nmcs_t *n = a->impl;
-    n->playouts = 0, n->stopped = false;
-    return nested(a, n, n->level, state, seq, len);
+    agent_nested_start(&n->nest);
+    return nested(a, n, n->nest.level, state, seq, len);
 }
 
 static int nmcs_act(agent_t *a, const void *state, int *action)
 {
-    nmcs_t *n = a->impl; /* level 0's tmp is free at the top */
-    return agent_plan_act(a, state, action, nmcs_search, n->tmp, &n->playouts);
+    return agent_nested_act(a, state, action, nmcs_search);
 }
 
 static void nmcs_destroy(agent_t *a)
 {
     nmcs_t *n = a->impl;
     if (n == NULL) return;
-    agent_plan_done(&n->plan);
+    agent_nested_done(&n->nest);
     free(n->states);
-    free(n->best);
-    free(n->tmp);
     free(n->legal);
     free(n);
     a->impl = NULL;
@@ -127,16 +116,12 @@ static int nmcs_create(agent_t *a)
     const game_t *g = a->g;
     nmcs_t *n = calloc(1, sizeof *n);
     if (n == NULL) return hoyle_error(HOYLE_ENOMEM, "nmcs: out of memory");
-    n->level = (int)params_int(&a->params, "level");
-    n->playouts_max = params_int(&a->params, "playouts");
-    n->max_len = g->max_game_length;
-    size_t levels = (size_t)n->level + 1, stride = (size_t)n->max_len + 1;
-    n->states = malloc(2 * levels * g->state_size);
-    n->best = malloc(sizeof(int) * levels * stride);
-    n->tmp = malloc(sizeof(int) * levels * stride);
-    n->legal = malloc(sizeof(int) * levels * (size_t)g->max_legal);
     a->impl = n;
-    if (!n->states || !n->best || !n->tmp || !n->legal || agent_plan_init(&n->plan, g)) {
+    int status = agent_nested_init(&n->nest, a);
+    size_t levels = (size_t)n->nest.level + 1;
+    n->states = malloc(2 * levels * g->state_size);
+    n->legal = malloc(sizeof(int) * levels * (size_t)g->max_legal);
+    if (status || !n->states || !n->legal) {
         nmcs_destroy(a);
         return hoyle_error(HOYLE_ENOMEM, "nmcs: out of memory");
     }

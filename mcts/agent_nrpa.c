@@ -25,16 +25,12 @@
 #define NRPA_STATE_CODES (1 << 16)
 
 typedef struct nrpa {
-    agent_plan_t plan; /* first: the agent_plan_vt_* slots read it */
-    int level, iterations;
+    agent_nested_t nest; /* first: the plan, the budget, best and tmp per level */
+    int iterations;
     double alpha;
     bool state_codes;
-    long long playouts_max, playouts;
-    bool stopped;
-    int max_len, num_codes;
+    int num_codes;
     double *policy; /* per level: num_codes weights */
-    int *best;      /* per level: the best sequence */
-    int *tmp;       /* per level: what the level below returned */
     char *s;        /* playout / adaptation state */
     int *legal, *codes;
     double *prob;
@@ -75,8 +71,7 @@ static double playout(agent_t *a, nrpa_t *n, const double *w, const void *start,
         game_apply(g, n->s, n->legal[i]);
     }
     *len = k;
-    n->playouts++;
-    if (n->playouts_max && n->playouts >= n->playouts_max) n->stopped = true;
+    agent_nested_playout(&n->nest);
     return agent_plan_score(g, n->s);
 }
 
@@ -101,12 +96,11 @@ static double nrpa(agent_t *a, nrpa_t *n, int level, double *w, const void *star
                    int *len)
 {
     if (level == 0) return playout(a, n, w, start, seq, len);
-    size_t stride = (size_t)n->max_len + 1;
-    int *best = n->best + (size_t)level * stride, *tmp = n->tmp + (size_t)level * stride;
+    int *best = agent_nested_best(&n->nest, level), *tmp = agent_nested_tmp(&n->nest, level);
     double *below = n->policy + (size_t)(level - 1) * (size_t)n->num_codes;
     double best_score = -INFINITY;
     int best_len = 0;
-    for (int it = 0; it < n->iterations && !n->stopped; it++) {
+    for (int it = 0; it < n->iterations && !n->nest.stopped; it++) {
         int tlen;
         double sc;
         if (level == 1) {
@@ -130,26 +124,23 @@ static double nrpa(agent_t *a, nrpa_t *n, int level, double *w, const void *star
 static double nrpa_search(agent_t *a, const void *state, int *seq, int *len)
 {
     nrpa_t *n = a->impl;
-    n->playouts = 0, n->stopped = false;
-    double *w = n->policy + (size_t)n->level * (size_t)n->num_codes;
+    agent_nested_start(&n->nest);
+    double *w = n->policy + (size_t)n->nest.level * (size_t)n->num_codes;
     memset(w, 0, sizeof(double) * (size_t)n->num_codes);
-    return nrpa(a, n, n->level, w, state, seq, len);
+    return nrpa(a, n, n->nest.level, w, state, seq, len);
 }
 
 static int nrpa_act(agent_t *a, const void *state, int *action)
 {
-    nrpa_t *n = a->impl; /* level 0's tmp is free at the top */
-    return agent_plan_act(a, state, action, nrpa_search, n->tmp, &n->playouts);
+    return agent_nested_act(a, state, action, nrpa_search);
 }
 
 static void nrpa_destroy(agent_t *a)
 {
     nrpa_t *n = a->impl;
     if (n == NULL) return;
-    agent_plan_done(&n->plan);
+    agent_nested_done(&n->nest);
     free(n->policy);
-    free(n->best);
-    free(n->tmp);
     free(n->s);
     free(n->legal);
     free(n->codes);
@@ -169,24 +160,19 @@ static int nrpa_create(agent_t *a)
     const game_t *g = a->g;
     nrpa_t *n = calloc(1, sizeof *n);
     if (n == NULL) return hoyle_error(HOYLE_ENOMEM, "nrpa: out of memory");
-    n->level = (int)params_int(&a->params, "level");
+    a->impl = n;
+    int status = agent_nested_init(&n->nest, a);
     n->iterations = (int)params_int(&a->params, "iterations");
     n->alpha = params_double(&a->params, "alpha");
     n->state_codes = params_choice(&a->params, "code") == 1;
-    n->playouts_max = params_int(&a->params, "playouts");
-    n->max_len = g->max_game_length;
     n->num_codes = n->state_codes ? NRPA_STATE_CODES : g->num_actions;
-    size_t levels = (size_t)n->level + 1, stride = (size_t)n->max_len + 1;
+    size_t levels = (size_t)n->nest.level + 1;
     n->policy = malloc(sizeof(double) * levels * (size_t)n->num_codes);
-    n->best = malloc(sizeof(int) * levels * stride);
-    n->tmp = malloc(sizeof(int) * levels * stride);
     n->s = malloc(g->state_size);
     n->legal = malloc(sizeof(int) * (size_t)g->max_legal);
     n->codes = malloc(sizeof(int) * (size_t)g->max_legal);
     n->prob = malloc(sizeof(double) * (size_t)g->max_legal);
-    a->impl = n;
-    if (!n->policy || !n->best || !n->tmp || !n->s || !n->legal || !n->codes || !n->prob ||
-        agent_plan_init(&n->plan, g)) {
+    if (status || !n->policy || !n->s || !n->legal || !n->codes || !n->prob) {
         nrpa_destroy(a);
         return hoyle_error(HOYLE_ENOMEM, "nrpa: out of memory");
     }

@@ -1,5 +1,5 @@
-/* agent_plan.c — the puzzle check and the plan of the one-player search
- * agents (agent_plan.h). Invariant: when pos < len, `hash` is the hash of
+/* agent_plan.c — the plan of the one-player search agents and the shell of
+ * the nested searches (agent_plan.h). Invariant: when pos < len, `hash` is the hash of
  * the state in which actions[pos] is to be played. */
 #include "mcts/agent_plan.h"
 
@@ -107,4 +107,54 @@ int agent_plan_vt_reseed(agent_t *a)
 {
     agent_plan_vt_reset(a);
     return HOYLE_OK;
+}
+
+int agent_nested_init(agent_nested_t *n, const agent_t *a)
+{
+    const game_t *g = a->g;
+    n->level = (int)params_int(&a->params, "level");
+    n->playouts_max = params_int(&a->params, "playouts");
+    n->max_len = g->max_game_length;
+    size_t levels = (size_t)n->level + 1, stride = (size_t)n->max_len + 1;
+    n->best = malloc(sizeof(int) * levels * stride);
+    n->tmp = malloc(sizeof(int) * levels * stride);
+    if (!n->best || !n->tmp || agent_plan_init(&n->plan, g))
+        return hoyle_error(HOYLE_ENOMEM, "%s: out of memory", a->kind->name);
+    return HOYLE_OK;
+}
+
+void agent_nested_done(agent_nested_t *n)
+{
+    agent_plan_done(&n->plan);
+    free(n->best);
+    free(n->tmp);
+    n->best = n->tmp = NULL;
+}
+
+int *agent_nested_best(agent_nested_t *n, int level)
+{
+    return n->best + (size_t)level * ((size_t)n->max_len + 1);
+}
+
+int *agent_nested_tmp(agent_nested_t *n, int level)
+{
+    return n->tmp + (size_t)level * ((size_t)n->max_len + 1);
+}
+
+void agent_nested_start(agent_nested_t *n)
+{
+    n->playouts = 0;
+    n->stopped = false;
+}
+
+void agent_nested_playout(agent_nested_t *n)
+{
+    n->playouts++;
+    if (n->playouts_max && n->playouts >= n->playouts_max) n->stopped = true;
+}
+
+int agent_nested_act(agent_t *a, const void *state, int *action, agent_plan_search_fn search)
+{
+    agent_nested_t *n = a->impl;
+    return agent_plan_act(a, state, action, search, n->tmp, &n->playouts);
 }

@@ -1,6 +1,7 @@
 /* agent_plan.h — what the one-player search agents (nmcs, nrpa) share: the
  * plan (the best action sequence the last search found), which later acts
- * follow while the game stays on it. That the game is a puzzle is their
+ * follow while the game stays on it, and the nested searches' shell (a
+ * playout budget, per-level sequences, the act slot). That the game is a puzzle is their
  * kinds' capability (AGENT_CAP_ONE_PLAYER, checked by agent_create).
  *
  * One search from a position returns a whole sequence to the end; playing it
@@ -56,5 +57,33 @@ int agent_plan_act(struct agent *a, const void *state, int *action, agent_plan_s
 void agent_plan_vt_observe(struct agent *a, const void *state_before, int action);
 void agent_plan_vt_reset(struct agent *a);
 int agent_plan_vt_reseed(struct agent *a);
+
+/* ---- the shell of the nested searches (nmcs, nrpa) ---- */
+
+/* What NMCS and NRPA keep besides their own tables; a kind's impl struct begins with it.
+ * The search's budget: `playouts` playouts (0 = no limit), after which every level returns
+ * the best it has. Per nesting level 0..level, max_len + 1 actions each: the level's best
+ * sequence and what the level below returned (level 0's tmp is free at the top: act's seq). */
+typedef struct agent_nested {
+    agent_plan_t plan;      /* first: the agent_plan_vt_* slots read it */
+    int level, max_len;     /* `level`; the longest game (g->max_game_length) */
+    long long playouts_max; /* `playouts` (0 = no limit) */
+    long long playouts;     /* this search's, so far */
+    bool stopped;           /* the budget is spent */
+    int *best, *tmp;        /* (level + 1) * (max_len + 1) actions each, owned */
+} agent_nested_t;
+
+/* Read `level` and `playouts` from a->params and allocate; HOYLE_ENOMEM with
+ * "KIND: out of memory". agent_nested_done() in either case. */
+int agent_nested_init(agent_nested_t *n, const struct agent *a);
+void agent_nested_done(agent_nested_t *n);
+/* Level L's best sequence and what the level below returned. */
+int *agent_nested_best(agent_nested_t *n, int level);
+int *agent_nested_tmp(agent_nested_t *n, int level);
+/* A new search from the full budget; one playout more (which may spend it). */
+void agent_nested_start(agent_nested_t *n);
+void agent_nested_playout(agent_nested_t *n);
+/* The act slot of a nested kind: agent_plan_act with level 0's tmp and its playouts. */
+int agent_nested_act(struct agent *a, const void *state, int *action, agent_plan_search_fn search);
 
 #endif

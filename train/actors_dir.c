@@ -196,12 +196,8 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
 {
     learner_t *l = ctx;
     int64_t got = 0;
-    /* ss->seconds becomes the mean playing time per contributing actor (as dist/train_mpi.c
-     * does), so that the logged rates are those of all actors together */
-    selfplay_stats_t sum;
-    memset(&sum, 0, sizeof sum);
+    selfplay_tally_t tally = {0}; /* ss->seconds: the mean per contributing actor */
     char writers[64][48]; /* "aACTOR-PID" of the shards taken (past 64: the divisor is 64) */
-    int num_writers = 0;
     while (got < games) {
         char **names;
         int n;
@@ -227,15 +223,16 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
                 }
                 free(text);
                 a.games = g;
-                selfplay_stats_add(&sum, &a);
                 /* the writer: the name between the generation and the batch number */
                 const char *dash = strchr(names[i], '-'), *end = dash ? strrchr(dash, '-') : NULL;
                 char who[48];
                 snprintf(who, sizeof who, "%.*s", dash && end > dash ? (int)(end - dash) : 0,
                          dash ? dash : "");
                 int w = 0;
-                while (w < num_writers && strcmp(writers[w], who) != 0) w++;
-                if (w == num_writers && num_writers < 64) memcpy(writers[num_writers++], who, 48);
+                while (w < tally.actors && strcmp(writers[w], who) != 0) w++;
+                bool new_writer = w == tally.actors && tally.actors < 64;
+                if (new_writer) memcpy(writers[w], who, 48);
+                selfplay_tally_add(&tally, &a, new_writer);
             }
             if (status) {
                 /* a foreign or damaged file in incoming/, old or new: say so and set it
@@ -256,10 +253,9 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
         if (status) return status;
         if (got < games) nap();
     }
-    sum.seconds /= num_writers > 0 ? num_writers : 1;
-    selfplay_stats_add(ss, &sum);
+    ss->workers = tally.actors;
+    selfplay_tally_end(&tally, ss);
     ss->samples = set->n;
-    ss->workers = num_writers;
     return HOYLE_OK;
 }
 

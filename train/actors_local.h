@@ -1,7 +1,7 @@
 /* actors_local.h — `selfplay.processes`: the learner starts its own actor processes on this
  * machine, over the run-folder transport (actors_dir.h). Each actor is this program run as
  * `hoyle selfplay --model-dir RUN --actor I --threads 1 --quiet` (I = 1..P): separate processes
- * scale where threads of one process contend inside libtorch (docs/training.md, "Throughput").
+ * scale where threads of one process contend inside libtorch (docs/results/training-journal.md).
  * Built with libtorch. */
 #ifndef HOYLE_TRAIN_ACTORS_LOCAL_H
 #define HOYLE_TRAIN_ACTORS_LOCAL_H

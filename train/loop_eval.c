@@ -50,47 +50,64 @@ void loop_eval_search_keys(const mcts_params_t *sp, char *buf, size_t cap)
 #undef KEY
 }
 
-static const config_key_t sprt_keys[] = {
-    {"elo0", CONFIG_DOUBLE, false, -2000, 2000, NULL, "H0: the new net is elo0 stronger"},
-    {"elo1", CONFIG_DOUBLE, false, -2000, 2000, NULL, "H1: the new net is elo1 stronger"},
-    {"alpha", CONFIG_DOUBLE, false, 0, 1, NULL, "P(accept H1 | H0)"},
-    {"beta", CONFIG_DOUBLE, false, 0, 1, NULL, "P(accept H0 | H1)"},
+/* The `eval` section's rows, landing in a loop_eval_cfg_t: a loop's schema gives its section
+ * row PARAM_AT(its run struct, eval). Rows without a default keep what the loop set before
+ * binding, the values in which the AZ and the TD loops differ (docs/td.md). */
+#define ROW(...) LOOP_ROW(loop_eval_cfg_t, __VA_ARGS__)
+static const param_def_t sprt_rows[] = {
+    ROW("elo0", PARAM_DOUBLE, "0", -2000, 2000, sprt_params.elo0,
+        "H0: the new net is elo0 stronger"),
+    ROW("elo1", PARAM_DOUBLE, "5", -2000, 2000, sprt_params.elo1,
+        "H1: the new net is elo1 stronger"),
+    ROW("alpha", PARAM_DOUBLE, "0.05", 0, 1, sprt_params.alpha, "P(accept H1 | H0)"),
+    ROW("beta", PARAM_DOUBLE, "0.05", 0, 1, sprt_params.beta, "P(accept H0 | H1)"),
     {NULL},
 };
-const config_key_t loop_eval_keys[] = {
-    {"every", CONFIG_INT, false, 0, 1e9, NULL, "generations between evaluations (0 = never)"},
-    {"games", CONFIG_INT, false, 2, 1e6, NULL, "games per opponent (even; the most with sprt)"},
-    {"sims", CONFIG_INT, false, 1, 1e8, NULL, "az simulations per move"},
-    {"max_moves", CONFIG_INT, false, 0, 1e6, NULL, "whole moves before a draw (0 = rules)"},
-    {"baseline", CONFIG_STRING, false, 0, 0, NULL, "fixed opponent agent spec (\"\" = none)"},
-    {"openings", CONFIG_STRING, false, 0, 0, NULL, "random:K, book:PATH or none, both colours"},
-    {"anchors", CONFIG_STRINGS, false, 0, LOOP_EVAL_MAX_ANCHORS, NULL,
-     "fixed opponents: agent specs or net:G"},
-    {"previous", CONFIG_BOOL, false, 0, 0, NULL, "also play the previous evaluated net"},
-    {"sprt", CONFIG_SECTION, false, 0, 0, sprt_keys, "stop each match at an SPRT decision"},
+const param_def_t loop_eval_rows[] = {
+    ROW("every", PARAM_INT, "5", 0, 1e9, every, "generations between evaluations (0 = never)"),
+    ROW("games", PARAM_INT, "100", 2, 1e6, games,
+        "games per opponent (even: colour-swapped pairs; the most with sprt)"),
+    ROW("sims", PARAM_INT, NULL, 1, 1e8, sims,
+        "az simulations per move (default: selfplay.sims; td: unused)"),
+    ROW("max_moves", PARAM_INT, "0", 0, 1e6, max_moves, "whole moves before a draw (0 = rules)"),
+    ROW("baseline", PARAM_STRING, NULL, 0, 0, baseline,
+        "fixed opponent agent spec (\"\" = none; default: mcts(sims=256), td: docs/td.md)"),
+    ROW("openings", PARAM_STRING, NULL, 0, 0, openings,
+        "random:K, book:PATH or none, both colours (default: random:2, td: docs/td.md)"),
+    {.key = "anchors",
+     .type = PARAM_LIST,
+     .min = 0,
+     .max = LOOP_EVAL_MAX_ANCHORS,
+     .help = "fixed opponents: agent specs or net:G (default: [net:0])"},
+    ROW("previous", PARAM_BOOL, "true", 0, 0, previous, "also play the previous evaluated net"),
+    {.key = "sprt",
+     .type = PARAM_SECTION,
+     .fields = sprt_rows,
+     .help = "given: each match stops at an SPRT decision (eval/sprt.h)"},
     {NULL},
 };
+#undef ROW
+
 void loop_eval_read(const config_t *c, loop_eval_cfg_t *ev)
 {
-    ev->every = (int)config_int(c, "eval.every", ev->every);
-    ev->games = (int)config_int(c, "eval.games", ev->games);
-    ev->sims = (int)config_int(c, "eval.sims", ev->sims);
-    ev->max_moves = (int)config_int(c, "eval.max_moves", ev->max_moves);
-    const char *baseline = config_string(c, "eval.baseline", NULL); /* NULL: keep the default */
-    if (baseline) snprintf(ev->baseline, sizeof ev->baseline, "%s", baseline);
-    const char *openings = config_string(c, "eval.openings", NULL);
-    if (openings) snprintf(ev->openings, sizeof ev->openings, "%s", openings);
-    ev->previous = config_bool(c, "eval.previous", ev->previous);
     config_node_t *const *items = NULL;
     if (config_find(c, "eval.anchors")) ev->num_anchors = config_strings(c, "eval.anchors", &items);
     for (int i = 0; items && i < ev->num_anchors; i++)
         snprintf(ev->anchors[i], sizeof ev->anchors[i], "%s", items[i]->value);
-    sprt_params_t *tp = &ev->sprt_params;
     ev->sprt = config_find(c, "eval.sprt") != NULL;
-    tp->elo0 = config_double(c, "eval.sprt.elo0", tp->elo0);
-    tp->elo1 = config_double(c, "eval.sprt.elo1", tp->elo1);
-    tp->alpha = config_double(c, "eval.sprt.alpha", tp->alpha);
-    tp->beta = config_double(c, "eval.sprt.beta", tp->beta);
+}
+
+void loop_eval_effective(const loop_eval_cfg_t *ev, char *anchors, size_t acap, char *sprt,
+                         size_t scap)
+{
+    anchors[0] = '\0';
+    for (int i = 0, u = 0; i < ev->num_anchors; i++)
+        u += snprintf(anchors + u, acap - (size_t)u, "%s%s", i ? ";" : "", ev->anchors[i]);
+    const sprt_params_t *t = &ev->sprt_params;
+    if (ev->sprt)
+        snprintf(sprt, scap, "%.17g,%.17g,%.17g,%.17g", t->elo0, t->elo1, t->alpha, t->beta);
+    else
+        snprintf(sprt, scap, "off");
 }
 
 /* The agent spec of net `gen` of the run in `dir` (az, td, or alpha-beta with the net's
@@ -119,6 +136,12 @@ int64_t loop_eval_anchor_net(const char *spec)
 
 int loop_eval_check(const game_t *g, const loop_eval_cfg_t *cfg, const char **key)
 {
+    *key = "eval.baseline";
+    agent_t *base = NULL;
+    if (cfg->baseline[0] && agent_create(g, cfg->baseline, 0, &base)) return HOYLE_EINVAL;
+    int person = base && agent_is_human(base);
+    agent_free(base);
+    if (person) return hoyle_error(HOYLE_EINVAL, "a human cannot be the baseline");
     *key = "eval.games";
     if (cfg->games % 2)
         return hoyle_error(HOYLE_EINVAL, "%d games: need an even number (pairs of colours)",

@@ -28,8 +28,14 @@ typedef struct loop_state {
 } loop_state_t;
 
 /* "FILE:LINE: key 'KEY'" for messages about a key (FILE (--set) for an override, FILE
- * alone for an absent key that took its default), as config_check() words its own. */
+ * alone for an absent key that took its default), as config_bind() words its own. */
 void loop_key_at(const config_t *c, const char *key, char *buf, size_t cap);
+/* The start of both loops' config reading: load `path`, apply the --set overrides, check
+ * the tree against `schema` (nothing lands), then `output` (not empty: into dir) and `game`
+ * (*g, which the caller frees). *cfg is the caller's to free, also after an error.
+ * HOYLE_EINVAL with the file, line and key. */
+int loop_config_open(const char *path, char *const *sets, int num_sets, const param_def_t *schema,
+                     config_t **cfg, char *dir, size_t cap, const game_t **g);
 /* mkdir that accepts an existing folder. */
 int loop_make_dir(const char *path);
 /* Make the run folder `dir` and lock it (DIR/lock, data/lockfile.h) for as long as
@@ -81,6 +87,12 @@ int loop_log_add(loop_log_t *log, const char *fmt, ...)
 int loop_log_save(const loop_log_t *log);
 void loop_log_done(loop_log_t *log);
 
+/* One row of a loop's config schema (core/spec.h), landing in member `field` of struct S. */
+#define LOOP_ROW(S, k, t, d, lo, hi, field, text)                                                  \
+    {                                                                                              \
+        .key = k, .type = t, .def = d, .min = lo, .max = hi, .help = text, PARAM_AT(S, field)      \
+    }
+
 /* Evaluation settings (config section `eval`, docs/training.md "Evaluation"). */
 #define LOOP_EVAL_MAX_ANCHORS 8
 typedef struct loop_eval_cfg {
@@ -112,19 +124,28 @@ typedef struct loop_eval_out {
 
 enum { LOOP_NET_AZ = 0, LOOP_NET_TD, LOOP_NET_EVAL };
 
-/* The schema of a config's `eval` section, and its reading into *ev (whose fields hold
- * the defaults: a key left out keeps its value). */
-extern const config_key_t loop_eval_keys[];
+/* The rows of a config's `eval` section (core/spec.h), landing in a loop_eval_cfg_t: a
+ * loop's schema embeds them as {.type = PARAM_SECTION, .fields = loop_eval_rows,
+ * PARAM_AT(its struct, eval)}. Rows without a default (sims, baseline, openings) keep what
+ * the loop set before binding. loop_eval_read() reads what the rows do not land: the list
+ * eval.anchors (absent: ev keeps its anchors) and whether eval.sprt is given. */
+extern const param_def_t loop_eval_rows[];
 void loop_eval_read(const config_t *c, loop_eval_cfg_t *ev);
+
+/* eval.anchors and eval.sprt as both loops' effective lines (the resume check) give them:
+ * the anchors joined by ';' into anchors[acap], the SPRT's four numbers or "off" into sprt. */
+void loop_eval_effective(const loop_eval_cfg_t *ev, char *anchors, size_t acap, char *sprt,
+                         size_t scap);
 
 /* The az spec keys (",batch=4,...") that give an az agent self-play's search `sp`: the
  * keys whose value differs from az's default, noise and temperature left out. */
 void loop_eval_search_keys(const mcts_params_t *sp, char *buf, size_t cap);
 
-/* Check the evaluation settings against `g` before a run writes anything: the opening
- * source, each anchor (a spec of this game that needs no person, or net:G), the games
- * count (even), the SPRT bounds. HOYLE_EINVAL with a one-line message, *key the
- * config key at fault ("eval.anchors") for the caller to prefix with its place. */
+/* Check the evaluation settings against `g` before a run writes anything: the baseline (an
+ * agent of this game that needs no person), the opening source, each anchor (a spec of this game
+ * that needs no person, or net:G), the games count (even), the SPRT bounds. HOYLE_EINVAL with a
+ * one-line message, *key the config key at fault ("eval.anchors") for the caller to prefix with its
+ * place. */
 int loop_eval_check(const game_t *g, const loop_eval_cfg_t *cfg, const char **key);
 
 /* Evaluate net-`gen` (file in dir) against its opponents: the baseline, the anchors

@@ -240,6 +240,23 @@ void loop_key_at(const config_t *c, const char *key, char *buf, size_t cap)
         snprintf(buf, cap, "%s%s: key '%s'", c->name, n ? " (--set)" : "", key);
 }
 
+int loop_config_open(const char *path, char *const *sets, int num_sets, const param_def_t *schema,
+                     config_t **cfg, char *dir, size_t cap, const game_t **g)
+{
+    char at[1400];
+    int status = config_load(path, cfg);
+    for (int i = 0; !status && i < num_sets; i++) status = config_set(*cfg, sets[i]);
+    if (!status) status = config_bind(*cfg, schema, NULL); /* check only */
+    if (status) return HOYLE_EINVAL;
+    snprintf(dir, cap, "%s", config_string(*cfg, "output", ""));
+    loop_key_at(*cfg, "output", at, sizeof at);
+    if (dir[0] == '\0') return hoyle_error(HOYLE_EINVAL, "%s: empty folder name", at);
+    loop_key_at(*cfg, "game", at, sizeof at);
+    if (game_create(config_string(*cfg, "game", ""), g))
+        return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
+    return HOYLE_OK;
+}
+
 int loop_make_dir(const char *path)
 {
     if (mkdir(path, 0755) == 0 || errno == EEXIST) return HOYLE_OK;

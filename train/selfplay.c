@@ -736,6 +736,18 @@ void selfplay_stats_add(selfplay_stats_t *to, const selfplay_stats_t *a)
     to->seconds += a->seconds;
 }
 
+void selfplay_tally_add(selfplay_tally_t *t, const selfplay_stats_t *batch, bool new_actor)
+{
+    selfplay_stats_add(&t->sum, batch);
+    t->actors += new_actor;
+}
+
+void selfplay_tally_end(selfplay_tally_t *t, selfplay_stats_t *ss)
+{
+    t->sum.seconds /= t->actors > 0 ? t->actors : 1;
+    selfplay_stats_add(ss, &t->sum);
+}
+
 int selfplay_session_run(selfplay_session_t *s, evaluator_t *const *evals,
                          const selfplay_params_t *p, sample_set_t *out, selfplay_games_t *games,
                          selfplay_stats_t *st, selfplay_progress_fn progress, void *ctx)

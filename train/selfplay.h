@@ -154,6 +154,18 @@ typedef struct selfplay_stats {
  * and workers are left as they are). */
 void selfplay_stats_add(selfplay_stats_t *to, const selfplay_stats_t *a);
 
+/* A learner's batches from several actors (dist/train_mpi.c, train/actors_dir.c): the
+ * counts summed; at the end, seconds the mean playing time per contributing actor, so that
+ * the rates logged from the total are those of all actors together. Zero it to start. */
+typedef struct selfplay_tally {
+    selfplay_stats_t sum;
+    int actors; /* contributing actors (as the caller tells them apart) */
+} selfplay_tally_t;
+/* Add one batch; `new_actor` when its actor has sent none before in this tally. */
+void selfplay_tally_add(selfplay_tally_t *t, const selfplay_stats_t *batch, bool new_actor);
+/* Add the tally (seconds made the mean per actor) to *ss. */
+void selfplay_tally_end(selfplay_tally_t *t, selfplay_stats_t *ss);
+
 /* Called after each finished game (progress lines); may be NULL. */
 typedef void (*selfplay_progress_fn)(void *ctx, const selfplay_stats_t *st);
 

@@ -25,46 +25,6 @@
 
 #define TD_MAX_WORKERS 64
 
-static const config_key_t td_keys[] = {
-    {"features", CONFIG_STRING, false, 0, 0, NULL, "raw (observation planes) or expert"},
-    {"hidden", CONFIG_INT, false, 1, 4096, NULL, "hidden units"},
-    {"alpha", CONFIG_DOUBLE, false, 0, 10, NULL, "learning rate"},
-    {"alpha_end", CONFIG_DOUBLE, false, 0, 10, NULL, "learning rate after alpha_games"},
-    {"alpha_games", CONFIG_INT, false, 1, 1e12, NULL, "games over which alpha goes to alpha_end"},
-    {"lambda", CONFIG_DOUBLE, false, 0, 1, NULL, "trace decay"},
-    {"explore", CONFIG_DOUBLE, false, 0, 1, NULL, "share of random moves (deterministic games)"},
-    {"init", CONFIG_DOUBLE, false, 0, 10, NULL, "initial weights uniform in [-init, init]"},
-    {"workers", CONFIG_INT, false, 1, TD_MAX_WORKERS, NULL, "threads playing and learning"},
-    {"sync_games", CONFIG_INT, false, 1, 1e9, NULL, "games per worker between averagings"},
-    {"eval_plies", CONFIG_INT, false, 0, 3, NULL, "the td agent's plies in the evaluation"},
-    {NULL},
-};
-static const config_key_t tdleaf_keys[] = {
-    {"depth", CONFIG_INT, false, 1, 64, NULL, "search depth in whole moves"},
-    {"quiescence", CONFIG_BOOL, false, 0, 0, NULL, "search captures past the depth"},
-    {"opening_plies", CONFIG_INT, false, 0, 1000, NULL, "random actions that start a game"},
-    {"max_moves", CONFIG_INT, false, 1, 100000, NULL, "moves before a game is stopped"},
-    {NULL},
-};
-static const config_key_t td_train_keys[] = {
-    {"games", CONFIG_INT, false, 1, 1e12, NULL, "games per generation"},
-    {"generations", CONFIG_INT, false, 1, 1e9, NULL, "stop after this many generations"},
-    {"minutes", CONFIG_DOUBLE, false, 0, 1e7, NULL, "stop after this much wall time (0 = none)"},
-    {NULL},
-};
-static const config_key_t td_schema[] = {
-    {"algorithm", CONFIG_STRING, true, 0, 0, NULL, "td or tdleaf"},
-    {"name", CONFIG_STRING, false, 0, 0, NULL, "run name"},
-    {"game", CONFIG_STRING, true, 0, 0, NULL, "game spec"},
-    {"output", CONFIG_STRING, true, 0, 0, NULL, "run folder"},
-    {"seed", CONFIG_INT, false, 0, 9e15, NULL, "seed of everything random"},
-    {"td", CONFIG_SECTION, false, 0, 0, td_keys, "TD(lambda)"},
-    {"tdleaf", CONFIG_SECTION, false, 0, 0, tdleaf_keys, "TDLeaf(lambda)'s self-play search"},
-    {"train", CONFIG_SECTION, false, 0, 0, td_train_keys, "loop"},
-    {"eval", CONFIG_SECTION, false, 0, 0, loop_eval_keys, "evaluation"},
-    {NULL},
-};
-
 typedef struct td_run {
     config_t *cfg;
     char *config_text;
@@ -81,6 +41,78 @@ typedef struct td_run {
     loop_eval_cfg_t eval;
     int lock_fd;
 } td_run_t;
+
+/* The schema of a TD config: one row per key, with its range, help and the td_run_t field
+ * it lands in (`hoyle train --keys td` prints them: docs/td.md's table). A row without a
+ * default keeps what td_defaults() derived from the game and the algorithm. */
+#define ROW(...) LOOP_ROW(td_run_t, __VA_ARGS__)
+static const param_def_t td_rows[] = {
+    ROW("features", PARAM_STRING, NULL, 0, 0, features,
+        "input set: raw (observation planes) or expert (default: expert where the game has "
+        "hand-made inputs, else raw)"),
+    ROW("hidden", PARAM_INT, "128", 1, 4096, hidden, "hidden units"),
+    ROW("alpha", PARAM_DOUBLE, NULL, 0, 10, alpha,
+        "learning rate at the start (default: 0.1; tdleaf: 0.001)"),
+    ROW("alpha_end", PARAM_DOUBLE, NULL, 0, 10, alpha_end,
+        "learning rate reached after alpha_games games, linearly (default: alpha)"),
+    ROW("alpha_games", PARAM_INT, "1000000", 1, 1e12, alpha_games,
+        "games over which alpha moves to alpha_end"),
+    ROW("lambda", PARAM_DOUBLE, "0.7", 0, 1, lambda, "trace decay"),
+    ROW("explore", PARAM_DOUBLE, NULL, 0, 1, explore,
+        "share of uniformly random moves (default: 0 with dice, else 0.05)"),
+    ROW("init", PARAM_DOUBLE, "0.1", 0, 10, init, "initial weights uniform in [-init, init]"),
+    ROW("workers", PARAM_INT, "2", 1, TD_MAX_WORKERS, workers, "threads playing and learning"),
+    ROW("sync_games", PARAM_INT, "50", 1, 1e9, sync_games, "games per worker between averagings"),
+    ROW("eval_plies", PARAM_INT, "0", 0, 3, eval_plies,
+        "the plies of the td agent in the evaluation"),
+    {NULL},
+};
+static const param_def_t tdleaf_rows[] = {
+    ROW("depth", PARAM_INT, "2", 1, 64, lp.depth, "search depth in whole moves"),
+    ROW("quiescence", PARAM_BOOL, "true", 0, 0, lp.quiescence, "search captures past the depth"),
+    ROW("opening_plies", PARAM_INT, "4", 0, 1000, lp.opening_plies,
+        "random actions that start a game"),
+    ROW("max_moves", PARAM_INT, "200", 1, 100000, lp.max_moves, "moves before a game is stopped"),
+    {NULL},
+};
+static const param_def_t td_train_rows[] = {
+    ROW("games", PARAM_INT, "5000", 1, 1e12, games_per_gen,
+        "games per generation (one net file each)"),
+    ROW("generations", PARAM_INT, "1000000", 1, 1e9, generations,
+        "stop after this many generations"),
+    ROW("minutes", PARAM_DOUBLE, "0", 0, 1e7, minutes,
+        "stop after this much wall time, all runs together (0 = none)"),
+    {NULL},
+};
+static const param_def_t td_schema[] = {
+    {.key = "algorithm",
+     .type = PARAM_CHOICE,
+     .choices = "td|tdleaf",
+     .required = true,
+     .help = "td: TD(lambda) on a net; tdleaf: TDLeaf(lambda) on the heuristic's weights",
+     PARAM_AT(td_run_t, leaf)},
+    {.key = "name", .type = PARAM_STRING, .help = "run name"},
+    {.key = "game", .type = PARAM_STRING, .required = true, .help = "game spec"},
+    {.key = "output", .type = PARAM_STRING, .required = true, .help = "run folder"},
+    ROW("seed", PARAM_INT, "1", 0, 9e15, seed, "seed of everything random"),
+    {.key = "td", .type = PARAM_SECTION, .fields = td_rows, .help = "TD(lambda)"},
+    {.key = "tdleaf",
+     .type = PARAM_SECTION,
+     .fields = tdleaf_rows,
+     .help = "TDLeaf(lambda)'s self-play search"},
+    {.key = "train", .type = PARAM_SECTION, .fields = td_train_rows, .help = "loop"},
+    {.key = "eval",
+     .type = PARAM_SECTION,
+     .fields = loop_eval_rows,
+     .help = "evaluation (as the AZ loop; default baseline expectimax(depth=1) with dice, else "
+             "alphabeta(depth=2); openings none with dice, else random:2; tdleaf: both follow "
+             "tdleaf.*)",
+     PARAM_AT(td_run_t, eval)},
+    {NULL},
+};
+#undef ROW
+
+const param_def_t *td_config_schema(void) { return td_schema; }
 
 int train_config_algorithm(const char *path, char *const *sets, int num_sets, int *algorithm)
 {
@@ -101,26 +133,15 @@ int train_config_algorithm(const char *path, char *const *sets, int num_sets, in
     return status ? HOYLE_EINVAL : HOYLE_OK;
 }
 
+/* What a config's rows do not set (r->g and r->leaf must be set): the defaults that follow
+ * the game or the algorithm. Every other default is in its row. */
 static void td_defaults(td_run_t *r)
 {
-    r->seed = 1;
     snprintf(r->features, sizeof r->features, "%s",
              game_features_size(r->g) > 0 ? "expert" : "raw");
-    r->hidden = 128;
-    r->alpha = r->alpha_end = 0.1;
-    r->alpha_games = 1000000;
-    r->lambda = 0.7;
+    r->alpha = r->leaf ? 0.001 : 0.1; /* tdleaf: the terms are counts (men, squares), not 0..1 */
     r->explore = r->g->max_chance_outcomes > 0 ? 0 : 0.05;
-    r->init = 0.1;
-    r->workers = 2;
-    r->sync_games = 50;
-    r->eval_plies = 0;
-    r->games_per_gen = 5000;
-    r->generations = 1000000;
-    r->minutes = 0;
-    r->lp = (tdleaf_params_t){.depth = 2, .quiescence = true, .opening_plies = 4, .max_moves = 200};
-    r->eval = (loop_eval_cfg_t){
-        .every = 5, .games = 100, .sims = 1, .previous = true, .kind = LOOP_NET_TD};
+    r->eval = (loop_eval_cfg_t){.sims = 1, .kind = LOOP_NET_TD};
     snprintf(r->eval.baseline, sizeof r->eval.baseline, "%s",
              r->g->max_chance_outcomes > 0 ? "expectimax(depth=1)" : "alphabeta(depth=2)");
     snprintf(r->eval.openings, sizeof r->eval.openings, "%s",
@@ -133,46 +154,20 @@ static void td_defaults(td_run_t *r)
 static int load_config(td_run_t *r, const char *path, char *const *sets, int num_sets)
 {
     char at[1400];
-    int status = config_load(path, &r->cfg);
-    for (int i = 0; !status && i < num_sets; i++) status = config_set(r->cfg, sets[i]);
-    if (!status) status = config_check(r->cfg, td_schema);
-    if (status) return HOYLE_EINVAL;
+    if (loop_config_open(path, sets, num_sets, td_schema, &r->cfg, r->dir, sizeof r->dir, &r->g))
+        return HOYLE_EINVAL;
     const config_t *c = r->cfg;
-    snprintf(r->dir, sizeof r->dir, "%s", config_string(c, "output", ""));
-    loop_key_at(c, "output", at, sizeof at);
-    if (r->dir[0] == '\0') return hoyle_error(HOYLE_EINVAL, "%s: empty folder name", at);
     loop_key_at(c, "game", at, sizeof at);
-    if (game_create(config_string(c, "game", ""), &r->g))
-        return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
     if (r->g->num_players != 2)
         return hoyle_error(HOYLE_EINVAL, "%s: %s has %d players; TD(lambda) needs two", at,
                            r->g->spec, r->g->num_players);
-    td_defaults(r);
     r->leaf = strcmp(config_string(c, "algorithm", "td"), "tdleaf") == 0;
-    if (r->leaf) r->alpha = 0.001; /* the terms are counts (men, squares), not 0..1 inputs */
-    r->seed = (uint64_t)config_int(c, "seed", (long long)r->seed);
-    const char *features = config_string(c, "td.features", NULL); /* NULL: the default */
-    if (features) snprintf(r->features, sizeof r->features, "%s", features);
+    td_defaults(r);
+    if (config_bind(c, td_schema, r)) return HOYLE_EINVAL; /* every row lands */
+    if (!config_find(c, "td.alpha_end")) r->alpha_end = r->alpha;
     loop_key_at(c, "td.features", at, sizeof at);
     if (!r->leaf && td_features_size(r->g, r->features) < 0)
         return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
-    r->hidden = (int)config_int(c, "td.hidden", r->hidden);
-    r->alpha = config_double(c, "td.alpha", r->alpha);
-    r->alpha_end = config_double(c, "td.alpha_end", r->alpha);
-    r->alpha_games = config_int(c, "td.alpha_games", r->alpha_games);
-    r->lambda = config_double(c, "td.lambda", r->lambda);
-    r->explore = config_double(c, "td.explore", r->explore);
-    r->init = config_double(c, "td.init", r->init);
-    r->workers = (int)config_int(c, "td.workers", r->workers);
-    r->sync_games = (int)config_int(c, "td.sync_games", r->sync_games);
-    r->eval_plies = (int)config_int(c, "td.eval_plies", r->eval_plies);
-    r->games_per_gen = config_int(c, "train.games", r->games_per_gen);
-    r->generations = config_int(c, "train.generations", r->generations);
-    r->minutes = config_double(c, "train.minutes", r->minutes);
-    r->lp.depth = (int)config_int(c, "tdleaf.depth", r->lp.depth);
-    r->lp.quiescence = config_bool(c, "tdleaf.quiescence", r->lp.quiescence);
-    r->lp.opening_plies = (int)config_int(c, "tdleaf.opening_plies", r->lp.opening_plies);
-    r->lp.max_moves = (int)config_int(c, "tdleaf.max_moves", r->lp.max_moves);
     if (r->leaf) { /* the learned weights against the hand-set ones, in the same search */
         eval_linear_t probe;
         loop_key_at(c, "game", at, sizeof at);
@@ -180,10 +175,12 @@ static int load_config(td_run_t *r, const char *path, char *const *sets, int num
         r->eval.kind = LOOP_NET_EVAL;
         snprintf(r->eval.search, sizeof r->eval.search, ",depth=%d,quiescence=%s", r->lp.depth,
                  r->lp.quiescence ? "true" : "false");
-        snprintf(r->eval.baseline, sizeof r->eval.baseline, "alphabeta(depth=%d,quiescence=%s)",
-                 r->lp.depth, r->lp.quiescence ? "true" : "false");
-        snprintf(r->eval.openings, sizeof r->eval.openings, "random:%d",
-                 r->lp.opening_plies > 0 ? r->lp.opening_plies : 2);
+        if (!config_find(c, "eval.baseline")) /* the default follows tdleaf.* */
+            snprintf(r->eval.baseline, sizeof r->eval.baseline, "alphabeta(depth=%d,quiescence=%s)",
+                     r->lp.depth, r->lp.quiescence ? "true" : "false");
+        if (!config_find(c, "eval.openings"))
+            snprintf(r->eval.openings, sizeof r->eval.openings, "random:%d",
+                     r->lp.opening_plies > 0 ? r->lp.opening_plies : 2);
     }
     loop_eval_read(c, &r->eval);
     if (!r->leaf) snprintf(r->eval.search, sizeof r->eval.search, ",plies=%d", r->eval_plies);
@@ -196,11 +193,6 @@ static int check_run(const td_run_t *r)
 {
     char at[1400];
     const char *key = NULL;
-    agent_t *probe = NULL;
-    loop_key_at(r->cfg, "eval.baseline", at, sizeof at);
-    if (r->eval.baseline[0] && agent_create(r->g, r->eval.baseline, 0, &probe))
-        return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
-    agent_free(probe);
     if (loop_eval_check(r->g, &r->eval, &key)) {
         loop_key_at(r->cfg, key, at, sizeof at);
         return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
@@ -215,13 +207,8 @@ static int check_run(const td_run_t *r)
 /* Every value that makes the run, as key=value lines (the resume check compares them). */
 static int effective_lines(const td_run_t *r, char **out)
 {
-    char anchors[LOOP_EVAL_MAX_ANCHORS * GAME_SPEC_MAX] = "", sprt[128] = "off";
-    for (int i = 0, u = 0; i < r->eval.num_anchors; i++)
-        u += snprintf(anchors + u, sizeof anchors - (size_t)u, "%s%s", i ? ";" : "",
-                      r->eval.anchors[i]);
-    const sprt_params_t *t = &r->eval.sprt_params;
-    if (r->eval.sprt)
-        snprintf(sprt, sizeof sprt, "%.17g,%.17g,%.17g,%.17g", t->elo0, t->elo1, t->alpha, t->beta);
+    char anchors[LOOP_EVAL_MAX_ANCHORS * GAME_SPEC_MAX], sprt[128];
+    loop_eval_effective(&r->eval, anchors, sizeof anchors, sprt, sizeof sprt);
     char buf[8192];
     int n = snprintf(
         buf, sizeof buf,

@@ -28,6 +28,11 @@
  * config that does not load. */
 int train_config_algorithm(const char *path, char *const *sets, int num_sets, int *algorithm);
 
+/* The settings schema of a TD config (core/spec.h rows: algorithm, name, game, output,
+ * seed, sections td, tdleaf, train and eval); `hoyle train --keys td` prints it. */
+struct param_def;
+const struct param_def *td_config_schema(void);
+
 /* Run (or resume) the TD loop of the config at `path`; as train_run(). The
  * summary's samples are the positions learned from, steps the TD updates,
  * loss_value the mean |delta| of the first head in the last generation. */

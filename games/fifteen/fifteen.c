@@ -113,8 +113,6 @@ const game_entry_t fifteen_entry = {
     .destroy = fifteen_destroy,
 };
 
-bool fifteen_is(const game_t *g) { return g != NULL && g->entry == &fifteen_entry; }
-
 void fifteen_board(const game_t *g, const void *sv, fifteen_board_t *out)
 {
     const fif_impl_t *im = fif_impl(g);

@@ -28,9 +28,6 @@ typedef struct fifteen_board {
     uint8_t goal_cell[FIFTEEN_MAX_CELLS];
 } fifteen_board_t;
 
-/* Whether `g` is a Fifteen-puzzle game (made by the "fifteen" entry). */
-bool fifteen_is(const game_t *g);
-
 /* The board of state `s` of a Fifteen-puzzle game `g`. */
 void fifteen_board(const game_t *g, const void *s, fifteen_board_t *out);
 

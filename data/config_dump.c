@@ -1,5 +1,5 @@
-/* config_check.c — the older schema form (config_key_t, checked through
- * config_bind), typed boolean reading, and dumping the tree back to YAML. */
+/* config_dump.c — typed boolean reading, and dumping the tree back to YAML
+ * (config_dump: config.yaml of a run, the shards' metadata). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +9,7 @@
 
 /* The YAML 1.1 boolean words that people write in configs, in the three
  * common casings; "1"/"0" too, so that --set flag=1 works. Anything else is
- * an error in config_check() rather than a silent false. */
+ * an error in config_bind() rather than a silent false. */
 /* Parse a boolean word; -1 when it is none. */
 static int parse_bool(const char *v)
 {
@@ -22,61 +22,13 @@ static int parse_bool(const char *v)
     return -1;
 }
 
-/* Absent or not a boolean word: `def` (config_check() has already refused
+/* Absent or not a boolean word: `def` (config_bind() has already refused
  * the latter for keys in the schema). */
 bool config_bool(const config_t *c, const char *path, bool def)
 {
     const char *v = config_scalar_at_(c, path);
     int b = v ? parse_bool(v) : -1;
     return b < 0 ? def : b == 1;
-}
-
-/* ---- config_key_t: the older schema form, read through config_bind ---- */
-
-/* Rows in k and below. */
-static int count_rows(const config_key_t *k)
-{
-    int n = 0;
-    for (; k && k->key; k++) n += 1 + (k->kind == CONFIG_SECTION ? count_rows(k->fields) + 1 : 0);
-    return n;
-}
-
-/* Convert k into pool[*used..] (its terminator included); returns the first row. */
-static param_def_t *convert(const config_key_t *k, param_def_t *pool, int *used)
-{
-    static const param_type_t types[] = {
-        [CONFIG_INT] = PARAM_INT,      [CONFIG_DOUBLE] = PARAM_DOUBLE,
-        [CONFIG_BOOL] = PARAM_BOOL,    [CONFIG_STRING] = PARAM_STRING,
-        [CONFIG_STRINGS] = PARAM_LIST, [CONFIG_SECTION] = PARAM_SECTION,
-        [CONFIG_TABLE] = PARAM_TABLE,
-    };
-    int n = 0;
-    while (k && k[n].key) n++;
-    param_def_t *rows = pool + *used;
-    *used += n + 1;
-    for (int i = 0; i < n; i++) {
-        bool numeric = k[i].kind == CONFIG_INT || k[i].kind == CONFIG_DOUBLE;
-        bool unbounded = k[i].min == 0 && k[i].max == 0; /* config_key_t's "no bounds" */
-        rows[i] = (param_def_t){.key = k[i].key,
-                                .type = types[k[i].kind],
-                                .min = numeric && unbounded ? -1e300 : k[i].min,
-                                .max = numeric && unbounded ? 1e300 : k[i].max,
-                                .help = k[i].help,
-                                .required = k[i].required};
-        if (k[i].kind == CONFIG_SECTION) rows[i].fields = convert(k[i].fields, pool, used);
-    }
-    rows[n] = (param_def_t){.key = NULL};
-    return rows;
-}
-
-int config_check(const config_t *c, const config_key_t *schema)
-{
-    int used = 0;
-    param_def_t *pool = malloc(sizeof *pool * (size_t)(count_rows(schema) + 1));
-    if (pool == NULL) return hoyle_error(HOYLE_ENOMEM, "config: out of memory");
-    int rc = config_bind(c, convert(schema, pool, &used), NULL);
-    free(pool);
-    return rc;
 }
 
 /* ---- dump ---- */
