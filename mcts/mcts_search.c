@@ -48,6 +48,13 @@ int mcts_search_begin(mcts_t *m, const void *state)
     m->stop = false;
     m->t_start = clock_seconds();
     m->g_ready = false;
+    /* A kept root that was a deferred leaf (lazy expansion) gets the children
+     * the eager tree would have given it at its first visit (uniform priors),
+     * so that a reused tree searches as it did before lazy expansion. */
+    if ((m->nodes[0].flags & NODE_DEFERRED) && !(m->nodes[0].flags & NODE_EXPANDED)) {
+        int status = mcts_expand(m, 0, m->root_state, NULL);
+        if (status < 0 && status != HOYLE_EFULL) return status;
+    }
     if (m->nodes[0].flags & NODE_EXPANDED) {
         mcts_prove_root(m);
         if (m->p.gumbel)
