@@ -151,55 +151,59 @@ static bool nothing_to_start(const mcts_t *m)
     return m->p.max_sims > 0 && m->sims + m->inflight >= m->p.max_sims;
 }
 
-/* One worker's loop: 1. under the lock, collect a batch into its slots;
- * 2. evaluate it outside the lock; 3. under the lock, deliver it. */
+/* One step of a worker: 1. under the lock, collect a batch into its slots;
+ * 2. evaluate it outside the lock; 3. under the lock, deliver it. *more is
+ * false when there was nothing left to start. */
+static int worker_step(mcts_worker_t *w, bool *more)
+{
+    mcts_t *m = w->m;
+    float *priors = w->eval->has_priors ? w->slots->priors : NULL;
+    /* 1. collect */
+    pthread_mutex_lock(m->lock);
+    *more = !nothing_to_start(m);
+    if (!*more) {
+        pthread_mutex_unlock(m->lock);
+        return HOYLE_OK;
+    }
+    const void *states;
+    int n = 0;
+    long long before = m->sims;
+    m->cur = w->slots;
+    int status = mcts_search_collect(m, &states, &n);
+    m->inflight += n;
+    bool idle = n == 0 && m->sims == before;
+    if (status) m->stop = true;
+    pthread_mutex_unlock(m->lock);
+    if (status) return status;
+    /* A batch that got nothing (a Gumbel phase waiting for other workers'
+     * visits) lets the others run before trying again. */
+    if (idle) sched_yield();
+    /* 2. evaluate */
+    if (n > 0) {
+        if (m->eval_lock) pthread_mutex_lock(m->eval_lock);
+        status = evaluator_evaluate(w->eval, states, n, w->slots->values, priors);
+        if (m->eval_lock) pthread_mutex_unlock(m->eval_lock);
+    }
+    /* 3. deliver (after an evaluator error the slots are dropped, not
+     * delivered, and the search stops) */
+    pthread_mutex_lock(m->lock);
+    m->cur = w->slots;
+    if (status == HOYLE_OK)
+        status = mcts_search_deliver(m, w->slots->values, priors);
+    else
+        w->slots->n = 0;
+    m->inflight -= n;
+    if (status) m->stop = true;
+    pthread_mutex_unlock(m->lock);
+    return status;
+}
+
 static void *worker_run(void *arg)
 {
     mcts_worker_t *w = arg;
-    mcts_t *m = w->m;
-    const game_t *g = m->g;
-    float *priors = w->eval->has_priors ? w->slots->priors : NULL;
+    bool more = true;
     int status = HOYLE_OK;
-    for (;;) {
-        /* 1. collect */
-        pthread_mutex_lock(m->lock);
-        if (nothing_to_start(m)) {
-            pthread_mutex_unlock(m->lock);
-            break;
-        }
-        const void *states;
-        int n = 0;
-        long long before = m->sims;
-        m->cur = w->slots;
-        status = mcts_search_collect(m, &states, &n);
-        m->inflight += n;
-        bool idle = n == 0 && m->sims == before;
-        if (status) m->stop = true;
-        pthread_mutex_unlock(m->lock);
-        if (status) break;
-        /* A batch that got nothing (a Gumbel phase waiting for other workers'
-         * visits) lets the others run before trying again. */
-        if (idle) sched_yield();
-        /* 2. evaluate */
-        if (n > 0) {
-            if (m->eval_lock) pthread_mutex_lock(m->eval_lock);
-            status = evaluator_evaluate(w->eval, states, n, w->slots->values, priors);
-            if (m->eval_lock) pthread_mutex_unlock(m->eval_lock);
-        }
-        /* 3. deliver (also after an evaluator error: the slots are dropped,
-         * not delivered, and the search stops) */
-        pthread_mutex_lock(m->lock);
-        m->cur = w->slots;
-        if (status == HOYLE_OK)
-            status = mcts_search_deliver(m, w->slots->values, priors);
-        else
-            w->slots->n = 0;
-        m->inflight -= n;
-        if (status) m->stop = true;
-        pthread_mutex_unlock(m->lock);
-        if (status) break;
-    }
-    (void)g;
+    while (status == HOYLE_OK && more) status = worker_step(w, &more);
     w->status = status;
     /* A worker thread's message is its own (thread-local): keep it for the caller. */
     return status ? strdup(hoyle_last_error()) : NULL;
@@ -209,6 +213,11 @@ int mcts_search_threads(mcts_t *m)
 {
     pthread_t tid[MCTS_MAX_THREADS];
     int started = 0, status = HOYLE_OK;
+    /* The first step on the caller's thread alone, as the one-thread loop
+     * would take it: the root gets its first visit (and a move to report)
+     * even when starting the threads takes longer than a tiny time limit. */
+    bool more = true;
+    if ((status = worker_step(&m->workers[0], &more))) return status;
     m->dup_leaves = true;
     for (int k = 1; k < m->threads; k++) {
         m->workers[k].status = HOYLE_OK;
