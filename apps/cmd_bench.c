@@ -51,9 +51,10 @@ static int bench_mcts_scaling(const char *games, long long sims, const char *thr
         char *end;
         long v = strtol(t, &end, 10);
         if (*end != '\0' || v < 1 || v > MCTS_MAX_THREADS) {
+            int rc = cli_usage_error("bench", "--threads: '%s' is not a thread count in [1, %d]", t,
+                                     MCTS_MAX_THREADS);
             free(list);
-            return cli_usage_error("bench", "--threads: '%s' is not a thread count in [1, %d]", t,
-                                   MCTS_MAX_THREADS);
+            return rc;
         }
         threads[nt++] = (int)v;
     }
