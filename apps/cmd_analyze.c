@@ -147,6 +147,11 @@ static void report_json(const analysis_t *an)
     json_int(&j, "depth", info->depth);
     json_int(&j, "sims", info->sims);
     json_u64(&j, "nodes", info->nodes);
+    if (info->node_cap) {
+        json_u64(&j, "node_cap", info->node_cap);
+        json_bool(&j, "node_cap_reached", info->arena_full);
+    }
+    if (info->threads) json_int(&j, "threads", info->threads);
     json_num(&j, "seconds", "%.4f", info->seconds);
     json_open(&j, "moves", '[');
     for (int i = 0; i < info->num_moves; i++) {
@@ -206,6 +211,9 @@ static void report_text(const analysis_t *an)
     if (info->depth) printf("depth: %d\n", info->depth);
     if (info->sims) printf("simulations: %lld\n", info->sims);
     printf("nodes: %llu   time: %.3f s\n", (unsigned long long)info->nodes, info->seconds);
+    if (info->arena_full)
+        printf("node cap reached: %llu nodes (the tree stopped growing)\n",
+               (unsigned long long)info->node_cap);
     if (info->num_moves > 0 && (info->visits || info->q)) print_moves(an->g, an->s, info);
 }
 

@@ -13,6 +13,7 @@
 #include "eval/elo.h"
 #include "games/registry.h"
 #include "mcts/bench.h"
+#include "mcts/mcts.h"
 #include "solve/bench.h"
 
 static const char help[] =
@@ -21,6 +22,7 @@ static const char help[] =
     "  perft     to the first depth with at least 1,000,000 leaves (at most 12)\n"
     "  random    2000 uniformly random games, seed 1 (games/s)\n"
     "  mcts      one search of 5000 UCT simulations, one random rollout each\n"
+    "            (sims/s, and B/sim: tree bytes per simulation)\n"
     "  alphabeta iterative deepening to the first depth searching >= 200,000 nodes\n"
     "            (or the last before one predicted to pass 20,000,000)\n"
     "Games with dice start after the opening roll, played by a fixed seed.\n"
@@ -36,6 +38,10 @@ static const char help[] =
     "players (seeded, drawn from the Elo model itself); --elo runs only it,\n"
     "--games and --solvers skip it. These two sections print their own counts\n"
     "and stay out of the closing total.\n"
+    "--mcts SIMS runs only MCTS searches of SIMS simulations (default games\n"
+    "checkers and chess), on 1 and 2 threads (--threads LIST), each --repeat\n"
+    "times, interleaved, and prints sims/s, tree bytes per simulation and the\n"
+    "speedup over one thread side by side (not deterministic with threads > 1).\n"
     "One line per game with counts and rates; the last line is the total node\n"
     "count (perft leaves + random actions + simulations + alpha-beta nodes +\n"
     "solver nodes), a signature of behaviour, not of speed. A progress line\n"
@@ -161,6 +167,88 @@ static int bench_elo(json_t *j)
     return status;
 }
 
+/* `hoyle bench --mcts SIMS`: the MCTS scaling table (its own function, apart
+ * from the deterministic items). Each round runs every thread count once, in
+ * order, so a load that changes during the run weighs on all of them alike;
+ * a row's rate is its total simulations over its total seconds. */
+static int bench_mcts_scaling(const char *games, long long sims, const char *thread_list,
+                              int repeat, bool json)
+{
+    int threads[8], nt = 0;
+    char *list = strdup(thread_list), *save = NULL;
+    for (char *t = strtok_r(list, ",", &save); t && nt < 8; t = strtok_r(NULL, ",", &save)) {
+        char *end;
+        long v = strtol(t, &end, 10);
+        if (*end != '\0' || v < 1 || v > MCTS_MAX_THREADS) {
+            int rc = cli_usage_error("bench", "--threads: '%s' is not a thread count in [1, %d]", t,
+                                     MCTS_MAX_THREADS);
+            free(list);
+            return rc;
+        }
+        threads[nt++] = (int)v;
+    }
+    free(list);
+    if (nt == 0) return cli_usage_error("bench", "--threads: no thread count");
+    char *copy = strdup(games ? games : "checkers;chess");
+    json_t j;
+    if (json) {
+        json_begin(&j, stdout);
+        json_int(&j, "sims", sims);
+        json_int(&j, "repeat", repeat);
+        json_open(&j, "mcts", '[');
+    } else
+        printf("%-40s %7s %10s %10s %12s %8s %8s\n", "game", "threads", "sims/s", "speedup",
+               "tree nodes", "B/sim", "cap");
+    int code = EXIT_OK;
+    for (char *spec = strtok_r(copy, ";", &save); spec && code == EXIT_OK;
+         spec = strtok_r(NULL, ";", &save)) {
+        const game_t *g = NULL;
+        if (game_create(spec, &g)) {
+            code = cli_fail("bench", EXIT_USAGE);
+            break;
+        }
+        double secs[8] = {0};
+        long long done[8] = {0};
+        bench_search_t last[8];
+        for (int round = 0; round < repeat && code == EXIT_OK; round++)
+            for (int i = 0; i < nt; i++) {
+                if (bench_mcts_threads(g, sims, threads[i], 0, 1 + (uint64_t)round, &last[i])) {
+                    code = cli_fail("bench", EXIT_FAILED);
+                    break;
+                }
+                secs[i] += last[i].seconds;
+                done[i] += last[i].count;
+            }
+        for (int i = 0; i < nt && code == EXIT_OK; i++) {
+            double rate = secs[i] > 0 ? (double)done[i] / secs[i] : 0;
+            double base = secs[0] > 0 ? (double)done[0] / secs[0] : 0;
+            double bps = last[i].count > 0 ? (double)last[i].tree_bytes / (double)last[i].count : 0;
+            if (json) {
+                json_open(&j, NULL, '{');
+                json_str(&j, "game", g->spec);
+                json_int(&j, "threads", threads[i]);
+                json_num(&j, "sims_per_second", "%.0f", rate);
+                json_num(&j, "speedup", "%.3f", base > 0 ? rate / base : 0);
+                json_u64(&j, "tree_nodes", last[i].tree_nodes);
+                json_num(&j, "bytes_per_sim", "%.1f", bps);
+                json_bool(&j, "node_cap_reached", last[i].node_cap);
+                json_close(&j);
+            } else
+                printf("%-40s %7d %10.0f %9.2fx %12zu %8.1f %8s\n", g->spec, threads[i], rate,
+                       base > 0 ? rate / base : 0, last[i].tree_nodes, bps,
+                       last[i].node_cap ? "reached" : "-");
+            fflush(stdout);
+        }
+        game_free(g);
+    }
+    if (json && code == EXIT_OK) {
+        json_close(&j);
+        json_end(&j);
+    }
+    free(copy);
+    return code;
+}
+
 /* Exit codes: 0 done; 2 a --games spec is bad (the user's input); 1 a
  * registered variant failed, which is a bug in hoyle, not in the input. */
 /* One game's line (or object): perft, random games, MCTS simulations, alpha-beta nodes. */
@@ -170,6 +258,7 @@ static void report_item(json_t *j, bool json, const bench_item_t *r)
     double grate = r->random_seconds > 0 ? (double)r->random.games / r->random_seconds : 0;
     double arate = r->random_seconds > 0 ? (double)r->random.actions / r->random_seconds : 0;
     double mrate = r->mcts.seconds > 0 ? (double)r->mcts.count / r->mcts.seconds : 0;
+    double mbytes = r->mcts.count > 0 ? (double)r->mcts.tree_bytes / (double)r->mcts.count : 0;
     double abrate = r->ab.seconds > 0 ? (double)r->ab.count / r->ab.seconds : 0;
     if (json) {
         json_open(j, NULL, '{');
@@ -186,6 +275,7 @@ static void report_item(json_t *j, bool json, const bench_item_t *r)
         json_int(j, "mcts_sims", r->mcts.count);
         json_num(j, "mcts_seconds", "%.6f", r->mcts.seconds);
         json_num(j, "mcts_sims_per_second", "%.0f", mrate);
+        json_num(j, "mcts_bytes_per_sim", "%.1f", mbytes);
         json_int(j, "alphabeta_depth", r->ab_depth);
         json_int(j, "alphabeta_nodes", r->ab.count);
         json_num(j, "alphabeta_seconds", "%.6f", r->ab.seconds);
@@ -196,8 +286,8 @@ static void report_item(json_t *j, bool json, const bench_item_t *r)
     char perft[32], ab[32];
     snprintf(perft, sizeof perft, "d%d %llu", r->perft_depth, (unsigned long long)r->perft_nodes);
     snprintf(ab, sizeof ab, "d%d %lld", r->ab_depth, r->ab.count);
-    printf("%-50s %14s %9.2f | %9.0f | %9.0f | %13s %9.0f\n", r->spec, perft, prate / 1e6, grate,
-           mrate, ab, abrate);
+    printf("%-50s %14s %9.2f | %9.0f | %9.0f %6.0f | %13s %9.0f\n", r->spec, perft, prate / 1e6,
+           grate, mrate, mbytes, ab, abrate);
 }
 
 /* One solver item's line (or object). */
@@ -223,7 +313,16 @@ int cmd_bench(int argc, char **argv)
     bool json = false;
     const char *only = NULL;
     bool solvers_only = false, elo_only = false;
+    uint64_t mcts_sims = 0;
+    const char *thread_list = "1,2";
+    int repeat = 1;
     const cli_opt_t opts[] = {
+        CLI_OPT_RANGE("--mcts", CLI_U64, &mcts_sims, "SIMS",
+                      "only MCTS searches of SIMS simulations (threads side by side)", 1, 1e9),
+        CLI_OPT("--threads", CLI_STRING, &thread_list, "LIST",
+                "with --mcts: thread counts (default 1,2)"),
+        CLI_OPT_RANGE("--repeat", CLI_INT, &repeat, "R", "with --mcts: rounds (default 1)", 1,
+                      1000),
         CLI_OPT_FLAG("--solvers", &solvers_only, "only the solver items"),
         CLI_OPT_FLAG("--elo", &elo_only, "only the Elo fit item"),
         CLI_OPT("--games", CLI_STRING, &only, "'SPEC;SPEC'", "only these games (default: all)"),
@@ -233,6 +332,11 @@ int cmd_bench(int argc, char **argv)
     const cli_command_t command = {.name = "bench", .help = help, .opts = opts};
     int rc = cli_parse(&command, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
+    if (mcts_sims > 0) {
+        if (solvers_only)
+            return cli_usage_error("bench", "--mcts and --solvers exclude each other");
+        return bench_mcts_scaling(only, (long long)mcts_sims, thread_list, repeat, json);
+    }
     /* The list of specs: the registry's variants, or --games split on ';'. */
     /* At most 64 items: further variants or --games entries are ignored
      * rather than overflowing specs[]. */
@@ -259,8 +363,8 @@ int cmd_bench(int argc, char **argv)
         json_begin(&j, stdout);
         json_open(&j, "items", '[');
     } else if (n > 0)
-        printf("%-50s %14s %9s | %9s | %9s | %13s %9s\n", "game", "perft", "Mnodes/s", "games/s",
-               "sims/s", "alphabeta", "nodes/s");
+        printf("%-50s %14s %9s | %9s | %9s %6s | %13s %9s\n", "game", "perft", "Mnodes/s",
+               "games/s", "sims/s", "B/sim", "alphabeta", "nodes/s");
     progress_t pg;
     progress_start(&pg, stderr, "[bench]", "games", 0);
     for (int i = 0; i < n; i++) {

@@ -50,7 +50,9 @@ typedef struct agent_info {
     uint64_t nodes;        /* nodes searched (alpha-beta) or tree nodes (MCTS) */
     double seconds;        /* time spent in the last act */
     int proven;            /* 1 when the value is proven exact (MCTS-Solver) */
-    int arena_full;        /* MCTS ran out of tree nodes */
+    int arena_full;        /* MCTS reached its node cap: the tree stopped growing this search */
+    uint64_t node_cap;     /* MCTS tree capacity in nodes (nodes= / memory_mb=), else 0 */
+    int threads;           /* MCTS threads of the search (1 = one), else 0 */
 } agent_info_t;
 
 /* Create the agent `spec` for game `g` (borrowed; must outlive the agent).

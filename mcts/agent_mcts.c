@@ -71,6 +71,18 @@ static const param_def_t mcts_agent_params[] = {
      .min = 0,
      .max = 1e9,
      .help = "tree capacity in nodes (48 bytes each); 0 = sized from sims"},
+    {.key = "memory_mb",
+     .type = PARAM_INT,
+     .def = "0",
+     .min = 0,
+     .max = 1e6,
+     .help = "tree capacity in MB instead of nodes; 0 = nodes decides"},
+    {.key = "threads",
+     .type = PARAM_INT,
+     .def = "1",
+     .min = 1,
+     .max = MCTS_MAX_THREADS,
+     .help = "threads of one search (tree parallelism, virtual loss)"},
     MCTS_PARAM_DEFS /* each entry ends with a comma */
     {.key = NULL},
 };

@@ -3,6 +3,7 @@
  * evaluators and the az kind with a network are this body over different
  * evaluators. The tree follows the game through agent_observe (tree reuse),
  * and the first temp_moves own moves are chosen with temperature. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@ typedef struct search_agent {
     int moves;                    /* own moves since reset */
     long long spec_sims;          /* the spec's simulation and time limits (agent_set_limits) */
     double spec_time_ms;
+    bool cap_reported; /* the node-cap line has been printed (once per agent) */
 } search_agent_t;
 
 static int search_act(agent_t *a, const void *state, int *action)
@@ -51,6 +53,17 @@ static int search_act(agent_t *a, const void *state, int *action)
     info->nodes = r->nodes_used;
     info->seconds = r->seconds;
     info->arena_full = r->arena_full;
+    info->node_cap = r->max_nodes;
+    info->threads = r->threads;
+    /* Reaching the cap changes how the search works (leaves are re-evaluated
+     * instead of expanded), so it is said once per agent, not silently. */
+    if (r->arena_full && !sa->cap_reported) {
+        sa->cap_reported = true;
+        fprintf(stderr,
+                "%s: the tree reached its cap of %zu nodes (%.1f MB); it stops growing and "
+                "refines the tree it has (raise nodes= or memory_mb=)\n",
+                a->kind->name, r->max_nodes, (double)r->max_nodes * mcts_node_bytes() / 1048576.0);
+    }
     return HOYLE_OK;
 }
 

@@ -32,6 +32,12 @@ int bench_start(const game_t *g, void *s)
 
 int bench_mcts(const game_t *g, long long sims, uint64_t seed, bench_search_t *out)
 {
+    return bench_mcts_threads(g, sims, 1, 0, seed, out);
+}
+
+int bench_mcts_threads(const game_t *g, long long sims, int threads, size_t max_nodes,
+                       uint64_t seed, bench_search_t *out)
+{
     /* Raw simulation throughput: a solved root would stop the search early and
      * a reused tree would carry work from one item into the next. */
     mcts_params_t p;
@@ -40,7 +46,8 @@ int bench_mcts(const game_t *g, long long sims, uint64_t seed, bench_search_t *o
     p.solver = false;
     p.reuse = false;
     p.seed = seed;
-    p.max_nodes = 0; /* sized by mcts_create (mcts_nodes_for) */
+    p.max_nodes = max_nodes; /* 0: sized by mcts_create (mcts_nodes_for) */
+    p.threads = threads;
     evaluator_t *e = NULL;
     mcts_t *m = NULL;
     void *s = malloc(g->state_size);
@@ -56,6 +63,9 @@ int bench_mcts(const game_t *g, long long sims, uint64_t seed, bench_search_t *o
         if (!status) {
             out->count = r->sims;
             out->seconds = r->seconds;
+            out->tree_nodes = r->nodes_used;
+            out->tree_bytes = r->nodes_used * mcts_node_bytes();
+            out->node_cap = r->arena_full;
             out->signature = rng_mix((uint64_t)r->sims ^ ((uint64_t)r->nodes_used << 32) ^
                                      (uint64_t)(r->best_action + 1));
         }

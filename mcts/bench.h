@@ -4,6 +4,8 @@
 #ifndef HOYLE_MCTS_BENCH_H
 #define HOYLE_MCTS_BENCH_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "games/game.h"
@@ -13,6 +15,9 @@ typedef struct bench_search {
     long long count;    /* simulations (MCTS) or nodes (alpha-beta) */
     uint64_t signature; /* mixes counts and chosen actions: equal runs, equal signature */
     double seconds;
+    size_t tree_nodes; /* MCTS: tree nodes at the end of the search */
+    size_t tree_bytes; /* MCTS: tree_nodes * mcts_node_bytes(); bytes/sim = this / count */
+    bool node_cap;     /* MCTS: the search reached its node cap */
 } bench_search_t;
 
 /* The start of every search item: the game's initial state with any opening
@@ -23,6 +28,13 @@ int bench_start(const game_t *g, void *s);
 /* `sims` MCTS simulations (UCT, one random rollout each, solver off, no
  * reuse) from the game's start, as one search, seed `seed`. */
 int bench_mcts(const game_t *g, long long sims, uint64_t seed, bench_search_t *out);
+
+/* The same search on `threads` threads (tree parallelism), with a tree of
+ * `max_nodes` (0 = sized from sims): for `hoyle bench --mcts`, which prints
+ * the simulations per second and bytes per simulation of threads 1 and 2 side
+ * by side. With threads > 1 the signature is not repeatable. */
+int bench_mcts_threads(const game_t *g, long long sims, int threads, size_t max_nodes,
+                       uint64_t seed, bench_search_t *out);
 
 /* Alpha-beta to `depth` (iterative deepening, TT of 2^20 entries) from the
  * game's start: nodes visited. */

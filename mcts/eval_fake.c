@@ -57,8 +57,16 @@ static void fake_reseed(evaluator_t *e, uint64_t seed)
     f->seed = seed;
 }
 
+/* The same net (its seed), whatever `seed` says: the copy must give the same values. */
+static int fake_clone(const evaluator_t *e, uint64_t seed, evaluator_t **out)
+{
+    (void)seed;
+    const fake_t *f = e->impl;
+    return evaluator_fake_create(e->g, f->seed, e->max_batch, out);
+}
+
 static const evaluator_vt_t fake_vt = {
-    .evaluate = fake_evaluate, .destroy = fake_destroy, .reseed = fake_reseed};
+    .evaluate = fake_evaluate, .destroy = fake_destroy, .reseed = fake_reseed, .clone = fake_clone};
 
 int evaluator_fake_create(const game_t *g, uint64_t seed, int max_batch, evaluator_t **out)
 {

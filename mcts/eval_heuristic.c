@@ -22,8 +22,15 @@ static int heuristic_evaluate(evaluator_t *e, const void *states, int n, double 
 
 static void heuristic_destroy(evaluator_t *e) { free(e); }
 
-static const evaluator_vt_t heuristic_vt = {.evaluate = heuristic_evaluate,
-                                            .destroy = heuristic_destroy};
+/* The heuristic has no state: a copy is a new one (the game's evaluate is pure). */
+static int heuristic_clone(const evaluator_t *e, uint64_t seed, evaluator_t **out)
+{
+    (void)seed;
+    return evaluator_heuristic_create(e->g, out);
+}
+
+static const evaluator_vt_t heuristic_vt = {
+    .evaluate = heuristic_evaluate, .destroy = heuristic_destroy, .clone = heuristic_clone};
 
 int evaluator_heuristic_create(const game_t *g, evaluator_t **out)
 {

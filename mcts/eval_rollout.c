@@ -93,8 +93,17 @@ static void rollout_reseed(evaluator_t *e, uint64_t seed)
     rng_init(&r->rng, seed);
 }
 
-static const evaluator_vt_t rollout_vt = {
-    .evaluate = rollout_evaluate, .destroy = rollout_destroy, .reseed = rollout_reseed};
+/* The same number of playouts per leaf, on the stream of `seed`. */
+static int rollout_clone(const evaluator_t *e, uint64_t seed, evaluator_t **out)
+{
+    const rollout_t *r = e->impl;
+    return evaluator_rollout_create(e->g, r->rollouts, seed, out);
+}
+
+static const evaluator_vt_t rollout_vt = {.evaluate = rollout_evaluate,
+                                          .destroy = rollout_destroy,
+                                          .reseed = rollout_reseed,
+                                          .clone = rollout_clone};
 
 int evaluator_rollout_create(const game_t *g, int rollouts, uint64_t seed, evaluator_t **out)
 {

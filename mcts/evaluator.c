@@ -28,6 +28,13 @@ void evaluator_reseed(evaluator_t *e, uint64_t seed)
     if (e && e->vt->reseed) e->vt->reseed(e, seed);
 }
 
+int evaluator_clone(const evaluator_t *e, uint64_t seed, evaluator_t **out)
+{
+    if (e->vt->clone == NULL)
+        return hoyle_error(HOYLE_EUNSUP, "evaluator %s cannot be copied", e->name);
+    return e->vt->clone(e, seed, out);
+}
+
 int evaluator_create_named(const game_t *g, const char *name, int rollouts, uint64_t seed,
                            evaluator_t **out)
 {

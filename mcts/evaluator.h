@@ -39,6 +39,11 @@ typedef struct evaluator_vt {
     /* Optional: behave from now on exactly as if just created with `seed`
      * (random streams restarted, caches dropped). NULL: nothing to restart. */
     void (*reseed)(evaluator_t *e, uint64_t seed);
+    /* Optional: a new evaluator that gives what `e` gives (same model, same
+     * game) with its own buffers and, for a random one, the stream of `seed`,
+     * for another thread to own (tree-parallel MCTS, params.threads). NULL:
+     * the evaluator cannot be copied, and threads share it under a lock. */
+    int (*clone)(const evaluator_t *e, uint64_t seed, evaluator_t **out);
 } evaluator_vt_t;
 
 struct evaluator {
@@ -61,6 +66,10 @@ void evaluator_free(evaluator_t *e);
 /* Restart `e` as if created with `seed` (the vt's reseed slot; a no-op for
  * evaluators with no random stream and no cache). The statistics are kept. */
 void evaluator_reseed(evaluator_t *e, uint64_t seed);
+
+/* A copy of `e` for another thread (the vt's clone slot; *out freed with
+ * evaluator_free). HOYLE_EUNSUP when the evaluator cannot be copied. */
+int evaluator_clone(const evaluator_t *e, uint64_t seed, evaluator_t **out);
 
 /* Random rollouts: `rollouts` uniformly random playouts to the end of the
  * game (chance outcomes sampled by their probabilities); the value is the

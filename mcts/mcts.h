@@ -26,8 +26,12 @@
  *   softmax(logit + sigma(completed Q)) (Danihelka et al. 2022), params.gumbel.
  *
  * Thread safety: an mcts_t is used by one thread at a time; any number of
- * them may run in parallel (no globals). Seeded: same params, same seed,
- * same evaluator → same tree, when limited by simulations (not time). */
+ * them may run in parallel (no globals). With params.threads > 1 one
+ * mcts_search() runs on that many threads over one tree (mcts_thread.c: tree
+ * operations under one lock, evaluations outside it on evaluator clones);
+ * the step API always runs on the caller's thread. Seeded: same params, same
+ * seed, same evaluator → same tree, when limited by simulations (not time)
+ * and with one thread. */
 #ifndef HOYLE_MCTS_MCTS_H
 #define HOYLE_MCTS_MCTS_H
 
@@ -39,7 +43,8 @@
 #include "games/game.h"
 #include "mcts/evaluator.h"
 
-#define MCTS_PV_MAX 64
+#define MCTS_PV_MAX      64
+#define MCTS_MAX_THREADS 64 /* threads of one search (params.threads) */
 
 typedef enum mcts_select { MCTS_UCT = 0, MCTS_PUCT = 1 } mcts_select_t;
 
@@ -95,9 +100,10 @@ typedef struct mcts_params {
     bool solver;            /* MCTS-Solver: back up proven wins/losses/draws */
     double dirichlet_alpha; /* root noise concentration; noise off when dirichlet_eps == 0 */
     double dirichlet_eps;   /* weight of the noise in the root prior */
-    size_t max_nodes;       /* arena capacity in nodes (48 bytes each); 0 = mcts_nodes_for() */
-    bool reuse;             /* keep the subtree of the played move (mcts_advance) */
-    uint64_t seed;          /* seeds chance sampling, noise and temperature choice */
+    size_t max_nodes; /* arena capacity in nodes (mcts_node_bytes() each); 0 = mcts_nodes_for() */
+    int threads;      /* threads of one mcts_search() (tree parallelism); 1 = this thread */
+    bool reuse;       /* keep the subtree of the played move (mcts_advance) */
+    uint64_t seed;    /* seeds chance sampling, noise and temperature choice */
 #define MCTS_KNOB_FIELD_(ctype, name, type, dflt, lo, hi, help) ctype name;
     MCTS_KNOBS(MCTS_KNOB_FIELD_) /* gumbel ... prove, threats: MCTS_KNOBS */
 #undef MCTS_KNOB_FIELD_
@@ -131,6 +137,7 @@ typedef struct mcts_result {
     size_t nodes_used;                     /* arena nodes in use */
     size_t max_nodes;                      /* arena capacity */
     bool arena_full;                       /* some expansion was refused for lack of room */
+    int threads;                           /* threads the search ran on (params.threads) */
     bool root_proven;                      /* the root's value is proven (MCTS-Solver) */
     double proven_value[GAME_MAX_PLAYERS]; /* the proven value when root_proven */
     uint64_t evaluator_calls;              /* evaluator calls made by this search */
@@ -144,6 +151,10 @@ typedef struct mcts mcts_t;
  * *out is freed with mcts_free(). */
 int mcts_create(const game_t *g, const mcts_params_t *params, evaluator_t *eval, mcts_t **out);
 void mcts_free(mcts_t *m);
+/* Bytes of one tree node (the arena's unit): nodes= and memory_mb= convert
+ * through it, and bytes per simulation = nodes_used * this / sims. */
+size_t mcts_node_bytes(void);
+
 /* Bytes allocated by mcts_create for this searcher: the node arena (max_nodes
  * nodes, allocated whole, filled as the search grows) and its scratch. */
 size_t mcts_memory_bytes(const mcts_t *m);

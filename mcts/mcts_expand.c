@@ -79,7 +79,7 @@ int mcts_expand(mcts_t *m, uint32_t index, const void *state, const float *prior
     }
     node->first_child = first;
     node->num_children = (uint16_t)n;
-    node->flags |= NODE_EXPANDED;
+    node->flags = (uint8_t)((node->flags | NODE_EXPANDED) & ~NODE_DEFERRED);
     if (player >= 0 && m->p.decisive && m->p.solver) decisive_scan(m, index, state);
     return HOYLE_OK;
 }

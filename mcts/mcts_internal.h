@@ -4,7 +4,17 @@
  * contiguous block [first_child, first_child + num_children) allocated when
  * the node is expanded; first_child == 0 means "no children" (the root is
  * never a child). `used` only grows during a search; mcts_advance() compacts
- * the kept subtree to the front. */
+ * the kept subtree to the front.
+ *
+ * Lazy expansion (issue 35): a decision leaf whose evaluation brought no
+ * priors (rollouts, heuristic) is not expanded when its value comes back; it
+ * is marked NODE_DEFERRED and gets its child block on its second visit, in the
+ * descent, just before a child is selected. Its children would all have had the
+ * uniform prior, so the search makes the same choices with a tree several
+ * times smaller (most nodes of a tree are leaves visited once). A leaf with
+ * priors from its evaluator (networks, the fake one), the root and, with
+ * decisive moves, every leaf are still expanded at once. Nothing else in the
+ * node layout changed: a deferred node is an unexpanded node with a flag. */
 #ifndef HOYLE_MCTS_MCTS_INTERNAL_H
 #define HOYLE_MCTS_MCTS_INTERNAL_H
 
@@ -16,7 +26,8 @@
 enum {
     NODE_EXPANDED = 1, /* children allocated (or the node is terminal) */
     NODE_PENDING = 2,  /* waiting for its evaluation in the current batch */
-    NODE_PROVEN = 4    /* proven_value is the exact game value (MCTS-Solver) */
+    NODE_PROVEN = 4,   /* proven_value is the exact game value (MCTS-Solver) */
+    NODE_DEFERRED = 8  /* evaluated once, children not yet allocated (lazy expansion) */
 };
 
 typedef struct mcts_node {
@@ -38,6 +49,28 @@ typedef struct mcts_gumbel_rec {
     int child;
 } mcts_gumbel_rec_t;
 
+/* One set of batch slots: the leaves of one collect, their states and paths,
+ * kept until their deliver. The searcher has its own (`own`); with threads
+ * each worker has one, and m->cur points at the set the tree code works on. */
+typedef struct mcts_slots {
+    int n;           /* leaves waiting for evaluation */
+    char *states;    /* batch * state_size */
+    uint32_t *paths; /* batch * path_cap */
+    int *len;        /* path length per slot */
+    double *values;  /* batch * num_players: evaluator output */
+    float *priors;   /* batch * num_actions: evaluator output */
+} mcts_slots_t;
+
+/* A thread of a tree-parallel search (mcts_thread.c). Worker 0 is the
+ * caller's thread with m->own and m->eval. */
+typedef struct mcts_worker {
+    struct mcts *m;
+    mcts_slots_t *slots; /* &m->own for worker 0 */
+    mcts_slots_t own;    /* the slots of workers 1.. */
+    evaluator_t *eval;   /* its own clone of m->eval, or m->eval shared (eval_shared) */
+    int status;          /* the first error this worker met, or 0 */
+} mcts_worker_t;
+
 /* Why a simulation stopped where it did. */
 enum { LEAF_EVAL, LEAF_TERMINAL, LEAF_PROVEN, LEAF_COLLISION };
 
@@ -55,13 +88,20 @@ struct mcts {
     void *root_state;
 
     /* per batch slot: the state at the leaf and the path to it */
-    int slots;            /* leaves waiting for evaluation */
-    char *slot_states;    /* batch * state_size */
-    uint32_t *slot_paths; /* batch * path_cap */
-    int *slot_len;        /* path length per slot */
-    int path_cap;         /* max_game_length + 2 */
-    double *values;       /* batch * num_players: scratch for terminal/proven backups */
-    float *priors;        /* batch * num_actions: evaluator output */
+    mcts_slots_t own;  /* the slots of the one-thread search and the step API */
+    mcts_slots_t *cur; /* the slots collect and deliver work on (&own, or a worker's) */
+    int path_cap;      /* max_game_length + 2 */
+
+    /* tree parallelism (params.threads > 1, mcts_thread.c): every tree
+     * operation (descent, expansion, backup) runs under `lock`; the evaluations,
+     * the expensive part, run outside it, each worker with its own evaluator
+     * clone (or the one evaluator under eval_lock when it cannot be cloned). */
+    int threads;
+    mcts_worker_t *workers; /* threads entries, NULL with one thread */
+    void *lock;             /* pthread_mutex_t *, NULL with one thread */
+    void *eval_lock;        /* pthread_mutex_t * for a shared evaluator, else NULL */
+    long long inflight;     /* leaves collected by all workers and not yet delivered */
+    bool dup_leaves;        /* a leaf pending for another worker is evaluated again */
 
     /* scratch */
     void *state;         /* descent state when not in a slot */
@@ -138,6 +178,16 @@ uint32_t mcts_gumbel_select(mcts_t *m);
  * improved policy per root child into out (num_children floats). */
 uint32_t mcts_gumbel_best(mcts_t *m);
 void mcts_gumbel_policy(mcts_t *m, float *out);
+
+/* mcts_thread.c: the worker buffers and evaluator clones (create/free/reseed),
+ * and the tree-parallel body of mcts_search (m->threads > 1). */
+int mcts_slots_init(mcts_t *m, mcts_slots_t *s);
+void mcts_slots_done(mcts_slots_t *s);
+int mcts_threads_create(mcts_t *m);
+void mcts_threads_free(mcts_t *m);
+void mcts_threads_reseed(mcts_t *m, uint64_t seed);
+size_t mcts_threads_memory_bytes(const mcts_t *m);
+int mcts_search_threads(mcts_t *m);
 
 /* mcts_result.c */
 void mcts_fill_result(mcts_t *m);

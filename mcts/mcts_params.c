@@ -28,6 +28,7 @@ void mcts_params_default(mcts_params_t *p)
         .dirichlet_alpha = 0.3,
         .dirichlet_eps = 0.0,
         .max_nodes = 1u << 20,
+        .threads = 1,
         .reuse = true,
         .seed = 0,
     };
@@ -89,6 +90,12 @@ int mcts_params_bind(const params_t *pp, mcts_params_t *p)
     if (q.max_sims == 0 && q.time_limit_ms == 0) q.max_sims = 1000;
     if (params_has(pp, "solver")) q.solver = params_bool(pp, "solver");
     q.max_nodes = params_has(pp, "nodes") ? (size_t)params_int(pp, "nodes") : 0;
+    /* memory_mb is the same cap in megabytes (2^20 bytes) of nodes */
+    long long mb = params_has(pp, "memory_mb") ? params_int(pp, "memory_mb") : 0;
+    if (mb > 0 && q.max_nodes > 0)
+        return hoyle_error(HOYLE_EINVAL, "mcts: set nodes or memory_mb, not both");
+    if (mb > 0) q.max_nodes = (size_t)mb * 1048576u / mcts_node_bytes();
+    if (params_has(pp, "threads")) q.threads = (int)params_int(pp, "threads");
     /* 2. the fragments: every search schema has these */
     /* One "c" serves both formulas: the kind picks UCT or PUCT, and only the
      * matching constant is read by the search. */

@@ -86,7 +86,8 @@
  * what the schema lacks (mcts_params_default, then e.g. select = MCTS_PUCT).
  * Every key of the fragments above must be in the schema; of the kinds' own
  * keys, those present are read: sims (max_sims; 0 with time_ms 0 = 1000),
- * time_ms, select (uct|puct), solver, nodes (max_nodes; 0 = sized), fpu
+ * time_ms, select (uct|puct), solver, nodes (max_nodes; 0 = sized), memory_mb
+ * (max_nodes from megabytes; with nodes too: HOYLE_EINVAL), threads, fpu
  * (PARAM_DOUBLE: parent minus the value; PARAM_STRING: auto, inf, parent,
  * parent-R or a value in [-1, 1]). Without `nodes`, max_nodes is 0: sized by
  * mcts_create() with mcts_nodes_for(). Returns 0, or HOYLE_EINVAL naming the

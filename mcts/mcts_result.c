@@ -112,6 +112,7 @@ void mcts_fill_result(mcts_t *m)
     r->nodes_used = m->used;
     r->max_nodes = m->p.max_nodes;
     r->arena_full = m->arena_full;
+    r->threads = m->threads;
     r->evaluator_calls = m->calls;
     r->seconds = clock_seconds() - m->t_start;
 }

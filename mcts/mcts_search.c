@@ -10,8 +10,9 @@
  *      (value = proven value), a node already waiting in this batch
  *      (collision: undo the virtual visits, end the batch) or an unexpanded
  *      decision node (a leaf: queued for the evaluator);
- *   3. after the evaluator call: expand each leaf with its priors and back
- *      its values up the path (mcts_backup.c).
+ *   3. after the evaluator call: expand each leaf with its priors (or, with
+ *      no priors, mark it deferred: it is expanded on its next visit, in step
+ *      1) and back its values up the path (mcts_backup.c).
  *
  * Invariant between calls: every node's vloss counts exactly the slots
  * whose path passes through it and that are not yet delivered, so after
@@ -39,12 +40,21 @@ int mcts_search_begin(mcts_t *m, const void *state)
     if (!m->has_root || m->used == 0 || memcmp(m->root_state, state, m->g->state_size) != 0)
         mcts_reset_root(m, state);
     m->sims = 0;
-    m->slots = 0;
+    m->cur = &m->own;
+    m->own.n = 0;
+    m->inflight = 0;
     m->calls = 0;
     m->arena_full = false;
     m->stop = false;
     m->t_start = clock_seconds();
     m->g_ready = false;
+    /* A kept root that was a deferred leaf (lazy expansion) gets the children
+     * the eager tree would have given it at its first visit (uniform priors),
+     * so that a reused tree searches as it did before lazy expansion. */
+    if ((m->nodes[0].flags & NODE_DEFERRED) && !(m->nodes[0].flags & NODE_EXPANDED)) {
+        int status = mcts_expand(m, 0, m->root_state, NULL);
+        if (status < 0 && status != HOYLE_EFULL) return status;
+    }
     if (m->nodes[0].flags & NODE_EXPANDED) {
         mcts_prove_root(m);
         if (m->p.gumbel)
@@ -101,8 +111,8 @@ bool mcts_search_finished(const mcts_t *m)
 static int descend(mcts_t *m, int slot, int *kind)
 {
     const game_t *g = m->g;
-    char *s = m->slot_states + (size_t)slot * g->state_size;
-    uint32_t *path = m->slot_paths + (size_t)slot * (size_t)m->path_cap;
+    char *s = m->cur->states + (size_t)slot * g->state_size;
+    uint32_t *path = m->cur->paths + (size_t)slot * (size_t)m->path_cap;
     int len = 0;
     uint32_t index = 0;
     memcpy(s, m->root_state, g->state_size);
@@ -122,8 +132,9 @@ static int descend(mcts_t *m, int slot, int *kind)
             break;
         }
         /* A leaf already queued in this batch: evaluating it twice would count one
-         * position two times, so the batch is cut here instead. */
-        if (node->flags & NODE_PENDING) {
+         * position two times, so the batch is cut here instead. With threads, a
+         * leaf another worker is evaluating is evaluated again (mcts_thread.c). */
+        if ((node->flags & NODE_PENDING) && !m->dup_leaves) {
             *kind = LEAF_COLLISION;
             break;
         }
@@ -132,7 +143,10 @@ static int descend(mcts_t *m, int slot, int *kind)
              * probabilities), so they are expanded inline and the loop samples one
              * of their children next. A full arena falls through to LEAF_EVAL, and
              * collect samples the remaining chance outcomes on the state itself. */
-            if (player == PLAYER_CHANCE) {
+            /* A deferred leaf (lazy expansion, mcts_internal.h) gets its children on
+             * this, its second visit, with the uniform priors it would have had. The
+             * root is always expanded in deliver (noise, proof search, Gumbel). */
+            if (player == PLAYER_CHANCE || (index != 0 && (node->flags & NODE_DEFERRED))) {
                 int status = mcts_expand(m, index, s, NULL);
                 if (status == HOYLE_OK) continue;
                 if (status != HOYLE_EFULL) return status;
@@ -164,7 +178,7 @@ static int descend(mcts_t *m, int slot, int *kind)
         path[len++] = child;
         index = child;
     }
-    m->slot_len[slot] = len;
+    m->cur->len[slot] = len;
     return HOYLE_OK;
 }
 
@@ -177,15 +191,16 @@ int mcts_search_collect(mcts_t *m, const void **states, int *n)
 {
     const game_t *g = m->g;
     bool collision = false;
-    m->slots = 0;
-    while (m->slots < m->p.batch && !collision && !mcts_search_finished(m)) {
-        if (m->p.max_sims > 0 && m->sims + m->slots >= m->p.max_sims) break;
-        int slot = m->slots, kind = LEAF_EVAL;
+    m->cur->n = 0;
+    while (m->cur->n < m->p.batch && !collision && !mcts_search_finished(m)) {
+        /* inflight: the leaves other workers are evaluating (mcts_thread.c) */
+        if (m->p.max_sims > 0 && m->sims + m->inflight + m->cur->n >= m->p.max_sims) break;
+        int slot = m->cur->n, kind = LEAF_EVAL;
         int status = descend(m, slot, &kind);
         if (status) return status;
-        char *s = m->slot_states + (size_t)slot * g->state_size;
-        uint32_t *path = m->slot_paths + (size_t)slot * (size_t)m->path_cap;
-        int len = m->slot_len[slot];
+        char *s = m->cur->states + (size_t)slot * g->state_size;
+        uint32_t *path = m->cur->paths + (size_t)slot * (size_t)m->path_cap;
+        int len = m->cur->len[slot];
         mcts_node_t *leaf = &m->nodes[path[len - 1]];
         double v[GAME_MAX_PLAYERS];
         switch (kind) {
@@ -216,12 +231,12 @@ int mcts_search_collect(mcts_t *m, const void **states, int *n)
                 m->sims++;
             } else {
                 leaf->flags |= NODE_PENDING;
-                m->slots++;
+                m->cur->n++;
             }
         }
     }
-    *states = m->slot_states;
-    *n = m->slots;
+    *states = m->cur->states;
+    *n = m->cur->n;
     return HOYLE_OK;
 }
 
@@ -231,15 +246,19 @@ int mcts_search_collect(mcts_t *m, const void **states, int *n)
 int mcts_search_deliver(mcts_t *m, const double *values, const float *priors)
 {
     const game_t *g = m->g;
-    for (int i = 0; i < m->slots; i++) {
-        uint32_t *path = m->slot_paths + (size_t)i * (size_t)m->path_cap;
-        int len = m->slot_len[i];
+    for (int i = 0; i < m->cur->n; i++) {
+        uint32_t *path = m->cur->paths + (size_t)i * (size_t)m->path_cap;
+        int len = m->cur->len[i];
         uint32_t index = path[len - 1];
         mcts_node_t *leaf = &m->nodes[index];
         leaf->flags &= (uint8_t)~NODE_PENDING;
+        /* Lazy expansion: a leaf evaluated without priors waits for its second
+         * visit (the descent expands it then); see mcts_internal.h. */
+        bool defer = priors == NULL && index != 0 && !(m->p.decisive && m->p.solver);
+        if (defer && !(leaf->flags & NODE_EXPANDED)) leaf->flags |= NODE_DEFERRED;
         /* Never expand a node twice: a second child block would orphan the first. */
-        if (!(leaf->flags & NODE_EXPANDED)) {
-            const char *s = m->slot_states + (size_t)i * g->state_size;
+        else if (!(leaf->flags & NODE_EXPANDED)) {
+            const char *s = m->cur->states + (size_t)i * g->state_size;
             const float *pr = priors ? priors + (size_t)i * (size_t)g->num_actions : NULL;
             int status = mcts_expand(m, index, s, pr);
             /* HOYLE_EFULL is not an error: the leaf stays unexpanded and its value is
@@ -267,8 +286,8 @@ int mcts_search_deliver(mcts_t *m, const double *values, const float *priors)
         mcts_backup(m, path, len, v);
         m->sims++;
     }
-    if (m->slots > 0) m->calls++;
-    m->slots = 0;
+    if (m->cur->n > 0) m->calls++;
+    m->cur->n = 0;
     return HOYLE_OK;
 }
 
@@ -286,14 +305,19 @@ int mcts_search(mcts_t *m, const void *state, const mcts_result_t **out)
     if (m->eval == NULL) return hoyle_error(HOYLE_EINVAL, "mcts: no evaluator (use the step API)");
     int status = mcts_search_begin(m, state);
     if (status) return status;
-    float *priors = m->eval->has_priors ? m->priors : NULL;
+    if (m->threads > 1) {
+        if ((status = mcts_search_threads(m))) return status;
+        *out = mcts_search_end(m);
+        return HOYLE_OK;
+    }
+    float *priors = m->eval->has_priors ? m->own.priors : NULL;
     while (!mcts_search_finished(m)) {
         const void *states;
         int n;
         if ((status = mcts_search_collect(m, &states, &n))) return status;
-        if (n > 0 && (status = evaluator_evaluate(m->eval, states, n, m->values, priors)))
+        if (n > 0 && (status = evaluator_evaluate(m->eval, states, n, m->own.values, priors)))
             return status;
-        if ((status = mcts_search_deliver(m, m->values, priors))) return status;
+        if ((status = mcts_search_deliver(m, m->own.values, priors))) return status;
     }
     *out = mcts_search_end(m);
     return HOYLE_OK;

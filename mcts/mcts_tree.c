@@ -17,6 +17,9 @@ static int check_params(const game_t *g, const mcts_params_t *p)
     if (p->max_sims <= 0 && p->time_limit_ms <= 0)
         return hoyle_error(HOYLE_EINVAL, "mcts: set sims or time_ms (both are 0)");
     if (p->batch < 1) return hoyle_error(HOYLE_EINVAL, "mcts: batch must be >= 1");
+    if (p->threads > MCTS_MAX_THREADS)
+        return hoyle_error(HOYLE_EINVAL, "mcts: threads must be in [1, %d], got %d",
+                           MCTS_MAX_THREADS, p->threads);
     if (p->max_nodes < 2 || p->max_nodes > UINT32_MAX)
         return hoyle_error(HOYLE_EINVAL, "mcts: nodes must be in [2, 2^32)");
     if (g->max_legal > UINT16_MAX || g->max_chance_outcomes > UINT16_MAX)
@@ -48,7 +51,6 @@ int mcts_create(const game_t *g, const mcts_params_t *params_in, evaluator_t *ev
     rng_init(&m->rng, params->seed);
     /* Every scratch array is sized once for the largest node (legal actions or
      * chance outcomes, whichever is more): the search itself never allocates. */
-    size_t batch = (size_t)params->batch, np = (size_t)g->num_players;
     size_t nc = g->max_chance_outcomes > 0 ? (size_t)g->max_chance_outcomes : 1;
     size_t nl = (size_t)g->max_legal > nc ? (size_t)g->max_legal : nc;
     /* The root plus one node per ply of the longest game, with one to spare. */
@@ -56,11 +58,8 @@ int mcts_create(const game_t *g, const mcts_params_t *params_in, evaluator_t *ev
     m->nodes = malloc(sizeof *m->nodes * params->max_nodes);
     m->root_state = malloc(g->state_size);
     m->state = malloc(g->state_size);
-    m->slot_states = malloc(g->state_size * batch);
-    m->slot_paths = malloc(sizeof *m->slot_paths * batch * (size_t)m->path_cap);
-    m->slot_len = malloc(sizeof *m->slot_len * batch);
-    m->values = malloc(sizeof *m->values * batch * np);
-    m->priors = malloc(sizeof *m->priors * batch * (size_t)g->num_actions);
+    int slots_status = mcts_slots_init(m, &m->own);
+    m->cur = &m->own;
     m->legal = malloc(sizeof *m->legal * nl);
     m->chance_actions = malloc(sizeof *m->chance_actions * nc);
     m->chance_probs = malloc(sizeof *m->chance_probs * nc);
@@ -84,16 +83,23 @@ int mcts_create(const game_t *g, const mcts_params_t *params_in, evaluator_t *ev
         m->prove_legal = malloc(sizeof *m->prove_legal * 3 * (size_t)g->max_legal * levels);
     }
     if ((levels && (!m->prove_states || !m->prove_legal)) || !m->nodes || !m->root_state ||
-        !m->state || !m->slot_states || !m->slot_paths || !m->slot_len || !m->values ||
-        !m->priors || !m->legal || !m->chance_actions || !m->chance_probs || !m->noise ||
-        !m->r_actions || !m->r_visits || !m->r_q || !m->r_priors || !m->r_proven ||
+        !m->state || slots_status || !m->legal || !m->chance_actions || !m->chance_probs ||
+        !m->noise || !m->r_actions || !m->r_visits || !m->r_q || !m->r_priors || !m->r_proven ||
         !m->r_improved || !m->g_cand || !m->g_base || !m->g_in || !m->g_sort || !m->g_score) {
         mcts_free(m);
         return hoyle_error(HOYLE_ENOMEM, "mcts: out of memory (nodes=%zu)", params->max_nodes);
     }
+    /* the workers of a tree-parallel search: their slots and evaluator clones */
+    int status = mcts_threads_create(m);
+    if (status) {
+        mcts_free(m);
+        return status;
+    }
     *out = m;
     return HOYLE_OK;
 }
+
+size_t mcts_node_bytes(void) { return sizeof(mcts_node_t); }
 
 size_t mcts_memory_bytes(const mcts_t *m)
 {
@@ -104,10 +110,11 @@ size_t mcts_memory_bytes(const mcts_t *m)
     int depth = m->p.prove > m->p.threats ? m->p.prove : m->p.threats;
     size_t levels = depth > 0 ? (size_t)depth + 2 : 0;
     return sizeof *m + sizeof *m->nodes * m->p.max_nodes + g->state_size * (2 + batch + levels) +
-           batch * ((size_t)m->path_cap * sizeof *m->slot_paths +
-                    (size_t)g->num_players * sizeof *m->values +
-                    (size_t)g->num_actions * sizeof *m->priors) +
-           nl * 16 * sizeof(double) + levels * 3 * (size_t)g->max_legal * sizeof(int);
+           batch * ((size_t)m->path_cap * sizeof *m->own.paths +
+                    (size_t)g->num_players * sizeof *m->own.values +
+                    (size_t)g->num_actions * sizeof *m->own.priors) +
+           mcts_threads_memory_bytes(m) + nl * 16 * sizeof(double) +
+           levels * 3 * (size_t)g->max_legal * sizeof(int);
 }
 
 void mcts_free(mcts_t *m)
@@ -116,11 +123,8 @@ void mcts_free(mcts_t *m)
     free(m->nodes);
     free(m->root_state);
     free(m->state);
-    free(m->slot_states);
-    free(m->slot_paths);
-    free(m->slot_len);
-    free(m->values);
-    free(m->priors);
+    mcts_threads_free(m);
+    mcts_slots_done(&m->own);
     free(m->legal);
     free(m->chance_actions);
     free(m->chance_probs);
@@ -188,6 +192,7 @@ void mcts_reseed(mcts_t *m, uint64_t seed)
     mcts_clear(m);
     m->p.seed = seed;
     rng_init(&m->rng, seed);
+    mcts_threads_reseed(m, seed);
 }
 
 /* Copy the subtree rooted at `keep` to the front of the arena. Allocates one

@@ -460,9 +460,10 @@ typedef struct cap {
     const char *key;
     long long max;
 } cap_t;
-static const cap_t caps[] = {{"sims", 64}, {"time_ms", 10},   {"tt_mb", 4},  {"nodes", 200000},
-                             {"depth", 2}, {"rollouts", 4},   {"batch", 16}, {"qdepth", 8},
-                             {"level", 1}, {"iterations", 8}, {NULL, 0}};
+static const cap_t caps[] = {{"sims", 64}, {"time_ms", 10},   {"tt_mb", 4},      {"nodes", 200000},
+                             {"depth", 2}, {"rollouts", 4},   {"batch", 16},     {"qdepth", 8},
+                             {"level", 1}, {"iterations", 8}, {"memory_mb", 16}, {"threads", 4},
+                             {NULL, 0}};
 
 static const agent_kind_t *kind_named(const char *name)
 {

@@ -48,4 +48,18 @@ if command -v python3 >/dev/null; then
     python3 -c 'import json,sys; d=json.load(sys.stdin); q={m["move"]: m["q"] for m in d["moves"]}; assert abs(q[d["best"]] - d["value"]) < 1e-4, d' ||
     fail "mcts: value is not the best move's Q"
 fi
+# MCTS node cap (issue 35): a capped search says so once on stderr, in the table and in
+# the JSON; one that fits says nothing; nodes= and memory_mb= together are refused
+err=$(mktemp)
+out=$("$H" analyze 'gobang(board=5,men=0)' --agent 'mcts(sims=3000,nodes=100)' 2>"$err") || fail "capped mcts"
+[ "$(grep -c 'the tree reached its cap of 100 nodes' "$err")" -eq 1 ] || fail "cap line: $(cat "$err")"
+echo "$out" | grep -q "node cap reached: 100 nodes" || fail "cap in the table: $out"
+json=$("$H" analyze 'gobang(board=5,men=0)' --agent 'mcts(sims=3000,nodes=100)' --json 2>/dev/null)
+echo "$json" | grep -q '"node_cap":100,"node_cap_reached":true' || fail "cap in json: $json"
+"$H" analyze 'gobang(board=5,men=0)' --agent 'mcts(sims=300)' --json 2>"$err" | grep -q '"node_cap_reached":false' ||
+  fail "an uncapped search reports a cap"
+[ -s "$err" ] && fail "an uncapped search wrote to stderr: $(cat "$err")"
+"$H" analyze checkers --agent 'mcts(nodes=100,memory_mb=1)' >/dev/null 2>"$err"; [ $? -eq 2 ] || fail "nodes+memory_mb should exit 2"
+grep -q "set nodes or memory_mb, not both" "$err" || fail "nodes+memory_mb message: $(cat "$err")"
+rm -f "$err"
 echo "analyze: ok"

@@ -74,6 +74,15 @@ expect 0 "bench json (one game)" -- "$hoyle" bench --games "gobang(board=5,men=0
 echo "$LAST_OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["nodes"]>0 and len(d["items"])==1' \
   || { echo "FAIL: bench json"; fails=$((fails+1)); }
 
+echo "$LAST_OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["items"][0]["mcts_bytes_per_sim"]>0' \
+  || { echo "FAIL: bench json bytes per sim"; fails=$((fails+1)); }
+# bench --mcts: thread counts side by side (issue 34), bytes per simulation (issue 35)
+expect 2 "bench --mcts bad threads" -- "$hoyle" bench --mcts 100 --threads 1,x
+expect 2 "bench --mcts with --solvers" -- "$hoyle" bench --mcts 100 --solvers
+expect 0 "bench --mcts json" -- "$hoyle" bench --mcts 300 --games "gobang(board=5,men=0)" --threads 1,2 --json
+echo "$LAST_OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); r=d["mcts"]; assert [x["threads"] for x in r]==[1,2] and all(x["bytes_per_sim"]>0 for x in r) and r[0]["speedup"]==1' \
+  || { echo "FAIL: bench --mcts json"; fails=$((fails+1)); }
+
 rm -f "${TMPDIR:-/tmp}/hoyle_cli_err.$$"
 echo "$pass passed, $fails failed"
 [ "$fails" = 0 ]
