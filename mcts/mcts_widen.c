@@ -81,7 +81,8 @@ uint32_t mcts_widen_outcome(mcts_t *m, const mcts_node_t *node)
             visits += ch->visits + ch->vloss;
         }
     }
-    bool fresh = seen < k || visits <= 0;
+    /* k covering every outcome: no widening, the plain sampling by probability */
+    bool fresh = seen < k || k >= node->num_children || visits <= 0;
     double u = rng_double(&m->rng) * (fresh ? total : visits);
     uint32_t last = node->first_child;
     for (int c = 0; c < node->num_children; c++) {
