@@ -27,13 +27,17 @@
 
 /* ---- the statistics table ---- */
 
+/* malloc + memset, not calloc: a lazily mapped table takes a page fault at each
+ * first touch of a page, and keys land on random pages, so a search on the clock
+ * paid them by the thousand (RAVE on checkers at 200 ms: 68 simulations against
+ * 3,169 plain, before this). The table is touched whole here, at creation. */
 int mcts_stat_init(mcts_stat_table_t *t, size_t capacity)
 {
-    t->e = calloc(capacity, sizeof *t->e);
+    t->e = malloc(sizeof *t->e * capacity);
     t->mask = capacity - 1;
-    t->used = 0;
-    t->full = false;
-    return t->e ? HOYLE_OK : HOYLE_ENOMEM;
+    if (t->e == NULL) return HOYLE_ENOMEM;
+    mcts_stat_clear(t);
+    return HOYLE_OK;
 }
 
 void mcts_stat_done(mcts_stat_table_t *t)
@@ -141,10 +145,10 @@ int mcts_var_create(mcts_t *m)
     v->seq_cap = m->path_cap + g->max_game_length + 2;
     bool ok = true;
     if (v->amaf) {
-        /* about four (node, action) pairs per node, within [2^16, 2^21] entries */
+        /* about four (node, action) pairs per node, within [2^16, 2^20] entries */
         size_t cap = pow2_at_least(4 * p->max_nodes);
         cap = cap < ((size_t)1 << 16)   ? (size_t)1 << 16
-              : cap > ((size_t)1 << 21) ? (size_t)1 << 21
+              : cap > ((size_t)1 << 20) ? (size_t)1 << 20
                                         : cap;
         ok = ok && mcts_stat_init(&v->amaf_table, cap) == HOYLE_OK;
         v->path_hash = malloc(sizeof *v->path_hash * batch * (size_t)m->path_cap);
