@@ -2,6 +2,8 @@
  * over one of its own evaluators (random rollouts, heuristic or the fake
  * network), with the whole search configurable from its spec: UCT or PUCT,
  * fpu, solver, time or simulation limits, tree size. */
+#include <string.h>
+
 #include "mcts/agent_kind.h"
 
 /* Seed salts of the tree and the evaluator ("mcts", "eval"): fixed, so seeded
@@ -22,6 +24,12 @@ static int mcts_agent_create(agent_t *a)
         evaluator_create_named(a->g, params_str(pp, "eval"), (int)params_int(pp, "rollouts"),
                                rng_mix(a->seed ^ MCTS_AGENT_EVAL_SALT), &eval);
     if (status) return status;
+    /* The variants that learn from the playouts' moves (AMAF, MAST, NST, progressive
+     * history) need the searcher to play them itself (mcts_playout.c): the same number,
+     * uniformly random unless mast or nst shapes them. */
+    if (strcmp(params_str(pp, "eval"), "rollout") == 0 &&
+        (p.rave || p.grave > 0 || p.mast > 0 || p.nst > 0 || p.phist > 0))
+        p.playouts = (int)params_int(pp, "rollouts");
     return agent_search_create(a, &p, eval, MCTS_AGENT_TREE_SALT, MCTS_AGENT_EVAL_SALT, NULL, NULL);
 }
 

@@ -68,7 +68,14 @@ typedef enum mcts_fpu {
  *   prove    plies of the root proof search (mcts_prove.c): root moves that
  *            win or lose within them are handed to the solver as proven
  *   threats  plies of the threat-space root proof search (mcts_prove.c), at most
- *            MCTS_PROVE_MAX: the same with the attacker restricted to threats */
+ *            MCTS_PROVE_MAX: the same with the attacker restricted to threats
+ * The search variants researchers compare (mcts_var.h; all off by default, and
+ * off they change nothing):
+ *   rave, grave, rave_bias  AMAF statistics mixed into Q (mcts_amaf.c)
+ *   mast, nst               playout policies learnt during the search (mcts_playout.c)
+ *   phist                   progressive history bonus in selection (mcts_playout.c tables)
+ *   implicit                implicit minimax backups of heuristic values (mcts_implicit.c)
+ *   pw, pw_alpha            progressive widening of children and outcomes (mcts_widen.c) */
 #define MCTS_PROVE_MAX 15
 #define MCTS_KNOBS(X)                                                                              \
     X(bool, gumbel, PARAM_BOOL, false, 0, 0,                                                       \
@@ -83,7 +90,28 @@ typedef enum mcts_fpu {
       "plies of an exact win/loss search at each new root (two players, solver); 0 = off")         \
     X(int, threats, PARAM_INT, 0, 0, MCTS_PROVE_MAX,                                               \
       "plies of a threat-space win/loss search at each new root (the attacker tries the game's "   \
-      "threats only); 0 = off")
+      "threats only); 0 = off")                                                                    \
+    X(bool, rave, PARAM_BOOL, false, 0, 0,                                                         \
+      "RAVE: Q mixed with the node's all-moves-as-first value (Gelly & Silver 2007)")              \
+    X(int, grave, PARAM_INT, 0, 0, 1000000000,                                                     \
+      "GRAVE: AMAF of the closest ancestor with more playouts than this (Cazenave 2015); 0 = off") \
+    X(double, rave_bias, PARAM_DOUBLE, 1e-5, 0, 1,                                                 \
+      "rave/grave: beta = na / (na + n + bias * na * n)")                                          \
+    X(double, mast, PARAM_DOUBLE, 0, 0, 100,                                                       \
+      "MAST playouts: Gibbs temperature over each action's mean return (Finnsson & Bjornsson "     \
+      "2008); 0 = off")                                                                            \
+    X(double, nst, PARAM_DOUBLE, 0, 0, 100,                                                        \
+      "NST playouts: Gibbs temperature over 1- and 2-gram mean returns (Tak, Winands & "           \
+      "Bjornsson 2012); 0 = off")                                                                  \
+    X(double, phist, PARAM_DOUBLE, 0, 0, 100,                                                      \
+      "progressive history weight W (Nijssen & Winands 2011); 0 = off")                            \
+    X(double, implicit, PARAM_DOUBLE, 0, 0, 1,                                                     \
+      "implicit minimax backups: weight of the minimax of leaf heuristic values in Q (Lanctot et " \
+      "al. 2014); 0 = off")                                                                        \
+    X(double, pw, PARAM_DOUBLE, 0, 0, 1000000,                                                     \
+      "progressive widening: a node with N visits considers ceil(pw * N^pw_alpha) children or "    \
+      "outcomes; 0 = off")                                                                         \
+    X(double, pw_alpha, PARAM_DOUBLE, 0.5, 0, 1, "progressive widening exponent")
 
 /* Every tunable, one line each (KataGo searchparams.h habit). */
 typedef struct mcts_params {
@@ -104,6 +132,9 @@ typedef struct mcts_params {
     int threads;      /* threads of one mcts_search() (tree parallelism); 1 = this thread */
     bool reuse;       /* keep the subtree of the played move (mcts_advance) */
     uint64_t seed;    /* seeds chance sampling, noise and temperature choice */
+    int playouts;     /* > 0: the searcher plays this many playouts per leaf itself (mcts_playout.c,
+                       * uniform or MAST/NST) instead of asking the evaluator, so that rave, grave,
+                       * mast, nst and phist see the playouts' moves; 0 = the evaluator's values */
 #define MCTS_KNOB_FIELD_(ctype, name, type, dflt, lo, hi, help) ctype name;
     MCTS_KNOBS(MCTS_KNOB_FIELD_) /* gumbel ... prove, threats: MCTS_KNOBS */
 #undef MCTS_KNOB_FIELD_

@@ -137,6 +137,8 @@ struct mcts {
     bool stop;
     const atomic_int *stop_flag; /* mcts_set_limits: another thread's stop request, or NULL */
 
+    struct mcts_var *var; /* the search variants' state (mcts_var.h); NULL when all are off */
+
     /* result storage */
     mcts_result_t result;
     int *r_actions;

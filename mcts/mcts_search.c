@@ -23,6 +23,15 @@
 #include "core/clock.h"
 #include "games/playout.h"
 #include "mcts/mcts_internal.h"
+#include "mcts/mcts_var.h"
+
+/* The backup of one simulation in batch slot `slot`: the variants' own
+ * bookkeeping first (mcts_var.h; nothing when they are off), then the plain one. */
+static void backup_slot(mcts_t *m, int slot, const uint32_t *path, int len, const double *v)
+{
+    if (m->var) mcts_var_backup(m, slot, path, len, v);
+    mcts_backup(m, path, len, v);
+}
 
 /* Starts a search from `state`. The tree is kept when `state` is the root
  * it already holds (mcts_advance() moved it there), else rebuilt. Root noise
@@ -55,6 +64,7 @@ int mcts_search_begin(mcts_t *m, const void *state)
         int status = mcts_expand(m, 0, m->root_state, NULL);
         if (status < 0 && status != HOYLE_EFULL) return status;
     }
+    if (m->var) mcts_var_begin(m);
     if (m->nodes[0].flags & NODE_EXPANDED) {
         mcts_prove_root(m);
         if (m->p.gumbel)
@@ -121,6 +131,7 @@ static int descend(mcts_t *m, int slot, int *kind)
     for (;;) {
         mcts_node_t *node = &m->nodes[index];
         int player = node->player;
+        if (m->var) mcts_var_descend(m, slot, len - 1, node, s);
         /* Checked first: a proven node is final even if it is also pending or
          * unexpanded, and its exact value beats an evaluator estimate. */
         if (m->p.solver && (node->flags & NODE_PROVEN)) {
@@ -210,13 +221,13 @@ int mcts_search_collect(mcts_t *m, const void **states, int *n)
             break;
         case LEAF_PROVEN:
             for (int p = 0; p < g->num_players; p++) v[p] = leaf->proven_value[p];
-            mcts_backup(m, path, len, v);
+            backup_slot(m, slot, path, len, v);
             m->sims++;
             break;
         case LEAF_TERMINAL:
             game_returns(g, s, v);
             mcts_prove_terminal(m, path[len - 1], v);
-            mcts_backup(m, path, len, v);
+            backup_slot(m, slot, path, len, v);
             m->sims++;
             break;
         default: /* LEAF_EVAL; a chance state here means the arena was full */
@@ -227,13 +238,20 @@ int mcts_search_collect(mcts_t *m, const void **states, int *n)
             }
             if (game_is_terminal(g, s)) {
                 game_returns(g, s, v);
-                mcts_backup(m, path, len, v);
+                backup_slot(m, slot, path, len, v);
                 m->sims++;
             } else {
                 leaf->flags |= NODE_PENDING;
                 m->cur->n++;
             }
         }
+    }
+    /* Leaves played out by the searcher itself (params.playouts) are delivered
+     * here: the caller gets no state to evaluate. */
+    if (m->p.playouts > 0 && m->cur->n > 0) {
+        int status = mcts_var_playouts(m, m->own.values);
+        if (!status) status = mcts_search_deliver(m, m->own.values, NULL);
+        if (status) return status;
     }
     *states = m->cur->states;
     *n = m->cur->n;
@@ -283,10 +301,10 @@ int mcts_search_deliver(mcts_t *m, const double *values, const float *priors)
             for (int p = 0; p < g->num_players; p++) proven[p] = leaf->proven_value[p];
             v = proven;
         }
-        mcts_backup(m, path, len, v);
+        backup_slot(m, i, path, len, v);
         m->sims++;
     }
-    if (m->cur->n > 0) m->calls++;
+    if (m->cur->n > 0 && m->p.playouts == 0) m->calls++;
     m->cur->n = 0;
     return HOYLE_OK;
 }
@@ -302,7 +320,8 @@ const mcts_result_t *mcts_search_end(mcts_t *m)
  * searches call the three steps themselves. */
 int mcts_search(mcts_t *m, const void *state, const mcts_result_t **out)
 {
-    if (m->eval == NULL) return hoyle_error(HOYLE_EINVAL, "mcts: no evaluator (use the step API)");
+    if (m->eval == NULL && m->p.playouts == 0)
+        return hoyle_error(HOYLE_EINVAL, "mcts: no evaluator (use the step API)");
     int status = mcts_search_begin(m, state);
     if (status) return status;
     if (m->threads > 1) {
@@ -310,7 +329,7 @@ int mcts_search(mcts_t *m, const void *state, const mcts_result_t **out)
         *out = mcts_search_end(m);
         return HOYLE_OK;
     }
-    float *priors = m->eval->has_priors ? m->own.priors : NULL;
+    float *priors = m->eval && m->eval->has_priors ? m->own.priors : NULL;
     while (!mcts_search_finished(m)) {
         const void *states;
         int n;

@@ -17,6 +17,7 @@
 #include <stdlib.h> /* qsort */
 
 #include "mcts/mcts_internal.h"
+#include "mcts/mcts_var.h"
 
 #define LOSS_EPS 1e-6
 
@@ -38,7 +39,8 @@ static uint32_t sample_outcome(mcts_t *m, const mcts_node_t *node)
 
 uint32_t mcts_select_child(mcts_t *m, const mcts_node_t *node, int player)
 {
-    if (player == PLAYER_CHANCE) return sample_outcome(m, node);
+    if (player == PLAYER_CHANCE)
+        return m->var && m->p.pw > 0 ? mcts_widen_outcome(m, node) : sample_outcome(m, node);
     const mcts_params_t *p = &m->p;
     /* N counts the visits in flight too, matching n below, so a batch sees
      * the same exploration term it would see with the visits completed. */
@@ -58,6 +60,9 @@ uint32_t mcts_select_child(mcts_t *m, const mcts_node_t *node, int player)
         explore = (log((1.0 + parent_n + p->c_base) / p->c_base) + p->c_init) * sqrt(parent_n);
     else
         explore = p->c_uct * sqrt(log(parent_n > 1 ? parent_n : 1));
+    /* the variants' tree policy (RAVE/GRAVE, implicit minimax, progressive
+     * history and widening: mcts_var.c) */
+    if (m->var) return mcts_var_select(m, node, player, fpu, explore);
     uint32_t best = node->first_child;
     double best_score = -INFINITY;
     for (int c = 0; c < node->num_children; c++) {

@@ -8,6 +8,7 @@
 
 #include "mcts/mcts_internal.h"
 #include "mcts/mcts_params.h"
+#include "mcts/mcts_var.h"
 
 /* Rejects what would break the search later rather than at the first
  * move: a search needs a stop rule, the arena a root plus one child, and
@@ -33,7 +34,7 @@ static int check_params(const game_t *g, const mcts_params_t *p)
         return hoyle_error(HOYLE_EINVAL, "mcts: gumbel needs a simulation budget (sims > 0)");
     if (p->gumbel && (p->gumbel_m < 1 || p->c_visit < 0 || p->c_scale < 0))
         return hoyle_error(HOYLE_EINVAL, "mcts: gumbel_m must be >= 1, c_visit and c_scale >= 0");
-    return HOYLE_OK;
+    return mcts_var_check(p);
 }
 
 int mcts_create(const game_t *g, const mcts_params_t *params_in, evaluator_t *eval, mcts_t **out)
@@ -91,6 +92,8 @@ int mcts_create(const game_t *g, const mcts_params_t *params_in, evaluator_t *ev
     }
     /* the workers of a tree-parallel search: their slots and evaluator clones */
     int status = mcts_threads_create(m);
+    if (!status && mcts_var_create(m))
+        status = HOYLE_ENOMEM; /* the variants' tables, when some are on */
     if (status) {
         mcts_free(m);
         return status;
@@ -114,12 +117,13 @@ size_t mcts_memory_bytes(const mcts_t *m)
                     (size_t)g->num_players * sizeof *m->own.values +
                     (size_t)g->num_actions * sizeof *m->own.priors) +
            mcts_threads_memory_bytes(m) + nl * 16 * sizeof(double) +
-           levels * 3 * (size_t)g->max_legal * sizeof(int);
+           levels * 3 * (size_t)g->max_legal * sizeof(int) + mcts_var_memory_bytes(m);
 }
 
 void mcts_free(mcts_t *m)
 {
     if (m == NULL) return;
+    mcts_var_free(m);
     free(m->nodes);
     free(m->root_state);
     free(m->state);
@@ -183,6 +187,7 @@ void mcts_clear(mcts_t *m)
 {
     m->has_root = false;
     m->used = 0;
+    mcts_var_clear(m); /* the variants' tables belong to one game */
 }
 
 /* Everything else in m is per-search state that mcts_search_begin() sets
@@ -202,19 +207,24 @@ static void compact(mcts_t *m, uint32_t keep)
 {
     size_t count = 1, head = 0;
     mcts_node_t *copy = malloc(sizeof *copy * m->used);
-    if (copy == NULL) {
+    /* the old index of each copied node, for the variants' per-node values */
+    uint32_t *from = m->var ? malloc(sizeof *from * m->used) : NULL;
+    if (copy == NULL || (m->var && from == NULL)) {
+        free(copy);
         mcts_reset_root(m, m->root_state);
         return;
     }
     /* Breadth-first: copy[head]'s children are appended as one block and
      * its first_child is rewritten to the block's new index. */
     copy[0] = m->nodes[keep];
+    if (from) from[0] = keep;
     while (head < count) {
         mcts_node_t *n = &copy[head];
         if (n->first_child) {
             uint32_t old = n->first_child;
             n->first_child = (uint32_t)count;
             for (int c = 0; c < n->num_children; c++) {
+                if (from) from[count] = old + (uint32_t)c;
                 copy[count++] = m->nodes[old + (uint32_t)c];
             }
         }
@@ -226,6 +236,8 @@ static void compact(mcts_t *m, uint32_t keep)
     m->used = count;
     m->nodes[0].vloss = 0;
     free(copy);
+    mcts_var_compact(m, from, count);
+    free(from);
 }
 
 /* Moves the root along `action` after the move is played. The tree is
