@@ -45,7 +45,9 @@ static const struct solve_family {
 static const char help[] =
     "usage: hoyle solve GAME [family options]\n"
     "       hoyle solve GAME --agent SPEC [--runs N] [--seed S] [--position P] [--json]\n"
-    "       hoyle solve GAME --tables DIR --position P [--json]   (endgame tables)\n\n"
+    "       hoyle solve GAME --tables DIR --position P [--json]   (endgame tables)\n"
+    "       hoyle solve GAME --prover dfpn|pns [--position P] [--nodes N] [--json]\n"
+    "                                        (proof-number search, two players)\n\n"
     "Solve a game exactly with its family's solver (`hoyle solve GAME --help`\n"
     "for the family's options), or run an agent on a one-player game (a puzzle)\n"
     "N times (default 10), seeds derived from S (default 1) with rng_mix, and\n"
@@ -153,10 +155,12 @@ static int run_agent(int argc, char **argv, const struct solve_family *fam)
 
 int cmd_solve(int argc, char **argv)
 {
-    bool agent = false, tables = false;
+    bool agent = false, tables = false, prover = false;
     for (int i = 1; i < argc; i++) agent |= strcmp(argv[i], "--agent") == 0;
     for (int i = 1; i < argc; i++) tables |= strcmp(argv[i], "--tables") == 0;
+    for (int i = 1; i < argc; i++) prover |= strcmp(argv[i], "--prover") == 0;
     if (tables && !agent) return solve_tables(argc, argv);
+    if (prover && !agent) return solve_prover(argc, argv);
     if (argc < 2 || (argv[1][0] == '-' && !agent)) {
         if (argc >= 2 && cli_is_help(argv[1])) {
             fputs(help, stdout);
