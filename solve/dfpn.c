@@ -299,7 +299,9 @@ static void mid(pn_t *t, int level, uint64_t thpn, uint64_t thdn, uint64_t *pn, 
     const game_t *g = t->g;
     frame_t *f = t->frames[level];
     const pn_entry_t *e = tt_find(t, f->key);
-    if (e && (e->pn >= thpn || e->dn >= thdn)) {
+    /* never from the table at the root: its children must be generated so that
+     * pn_prove finds the winning move among them */
+    if (e && level > 0 && (e->pn >= thpn || e->dn >= thdn)) {
         *pn = e->pn, *dn = e->dn, *loops = e->loops;
         return;
     }

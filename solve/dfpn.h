@@ -1,5 +1,5 @@
-/* dfpn.h — proof-number search over any two-player game: does a given
- * player (the attacker) win by force?
+/* dfpn.h — proof-number search over any two-player game: whether a given
+ * player (the attacker) wins by force.
  *
  * The question is one-sided, as in Allis's proof-number search (Allis, van
  * der Meulen & van den Herik 1994, "Proof-number search", AIJ 66): a state
