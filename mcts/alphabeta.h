@@ -91,7 +91,8 @@ typedef struct ab_params {
     bool star2;       /* Star2 at chance nodes (Ballard 1983): a probing pass (the first
                          move of each outcome) bounds every outcome before Star1; exact */
     bool mtdf;        /* MTD(f) (Plaat et al. 1996) instead of one (aspiration) window per
-                         iteration: null-window searches from the last value; exact */
+                         iteration: null-window searches from the last value; exact;
+                         games without chance nodes only (ignored in the others) */
 } ab_params_t;
 
 /* Defaults: depth 4, no time limit, 2^20 TT entries, quiescence off (qdepth
