@@ -97,7 +97,7 @@ int solve_prover(int argc, char **argv)
             json_str(&j, "prover", prover);
             json_str(&j, "value", v);
             json_str(&j, "mover_wins", status_text(me.status));
-            json_str(&j, "opponent_wins", status_text(opp.status));
+            if (me.status != PN_PROVEN) json_str(&j, "opponent_wins", status_text(opp.status));
             if (move[0]) json_str(&j, "winning_move", move);
             json_bool(&j, "loops", me.loops || opp.loops);
             json_u64(&j, "nodes", total);

@@ -474,7 +474,7 @@ int pn_prove(pn_t *t, const void *state, int attacker, pn_result_t *out)
     }
     if (t->oom) return hoyle_error(HOYLE_ENOMEM, "dfpn: out of memory (search frames)");
     out->pn = pn, out->dn = dn;
-    out->loops = loops != 0;
+    out->loops = loops != 0 && pn != 0; /* a proof never rests on a repetition */
     out->exhausted = t->abort;
     out->status = pn == 0 ? PN_PROVEN : dn == 0 && !loops ? PN_DISPROVEN : PN_UNKNOWN;
     out->nodes = t->nodes;
