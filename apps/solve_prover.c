@@ -69,13 +69,13 @@ int solve_prover(int argc, char **argv)
     if (s == NULL) rc = EXIT_FAILED, hoyle_error(HOYLE_ENOMEM, "out of memory");
     if (rc == EXIT_OK) game_init(g, s);
     if (rc == EXIT_OK && position && game_position_from_string(g, position, s) < 0) rc = EXIT_USAGE;
+    if (rc == EXIT_OK) {
+        int st = pn_create(g, &p, &t); /* first: it refuses games with chance */
+        if (st) rc = st == HOYLE_ENOMEM ? EXIT_FAILED : EXIT_USAGE;
+    }
     if (rc == EXIT_OK && game_current_player(g, s) < 0)
         rc = EXIT_USAGE,
         hoyle_error(HOYLE_EINVAL, "%s: the position is not a decision state", g->spec);
-    if (rc == EXIT_OK) {
-        int st = pn_create(g, &p, &t);
-        if (st) rc = st == HOYLE_ENOMEM ? EXIT_FAILED : EXIT_USAGE;
-    }
     int value = 0;
     bool known = false;
     pn_result_t me, opp;
