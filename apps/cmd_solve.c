@@ -1,7 +1,8 @@
 /* cmd_solve.c — `hoyle solve GAME ...`: the exact solver of the game's
- * family (one row of solve_families[] each, apps/solve_*.c), and, with
- * --agent, any agent run N times on a one-player game (solved rate, mean
- * return, lengths) for comparing search algorithms with the exact answer. */
+ * family (one row of solve_families[] each, apps/solve_*.c), with --tables
+ * endgame tables, with --prover proof-number search (any two-player game),
+ * and, with --agent, any agent run N times on a one-player game (solved rate,
+ * mean return, lengths) for comparing search algorithms with the exact answer. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
