@@ -13,7 +13,9 @@
 
 #include "core/rng.h"
 #include "games/registry.h"
+#include "mcts/agent.h"
 #include "mcts/alphabeta.h"
+#include "solve/agent_oracle.h"
 #include "solve/dfpn.h"
 #include "solve/retro.h"
 #include "solve/retro_accuracy.h"
@@ -250,6 +252,34 @@ static void test_checkers_against_tables(void)
     game_free(g);
 }
 
+/* The pns agent plays df-pn's winning move (two kings against one, many
+ * quiet moves) and says the value is proven (alpha-beta alone would not). */
+static void test_agent_plays_proof(void)
+{
+    const game_t *g;
+    HARNESS_OK(game_create("checkers", &g));
+    HARNESS_OK(solve_agents_register());
+    void *s = malloc(g->state_size);
+    HARNESS_OK(game_position_from_string(g, "B:WK1:BK10,K15", s));
+    pn_params_t p;
+    pn_params_default(&p);
+    pn_t *t;
+    HARNESS_OK(pn_create(g, &p, &t));
+    pn_result_t r;
+    HARNESS_OK(pn_prove(t, s, game_current_player(g, s), &r));
+    CU_ASSERT_EQUAL(r.status, PN_PROVEN);
+    agent_t *a;
+    HARNESS_OK(agent_create(g, "pns(nodes=100000)", 1, &a));
+    int action = -1;
+    HARNESS_OK(agent_act(a, s, &action));
+    CU_ASSERT_EQUAL(action, r.best_action);
+    CU_ASSERT_EQUAL(agent_info(a)->proven, 1);
+    agent_free(a);
+    pn_free(t);
+    free(s);
+    game_free(g);
+}
+
 static void test_refused(void)
 {
     pn_params_t p;
@@ -270,6 +300,7 @@ int main(void)
         {"tic-tac-toe: every position equals alpha-beta", test_ttt_every_position},
         {"Go-Bang 5x5: random positions equal alpha-beta", test_gobang_positions},
         {"checkers KKvK: proofs agree with the tables", test_checkers_against_tables},
+        {"the pns agent plays a proven win", test_agent_plays_proof},
         {"chance and one-player games refused", test_refused},
         {NULL, NULL},
     };
