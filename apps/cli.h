@@ -90,6 +90,7 @@ int cmd_serve(int argc, char **argv);
 int solve_solitaire(int argc, char **argv);
 int solve_fifteen(int argc, char **argv);
 int solve_tables(int argc, char **argv);
+int solve_prover(int argc, char **argv);
 
 /* `hoyle elo` (report = 0) and `hoyle report` (report = 1): ratings and
  * tables from stored record files (cmd_elo.c). */

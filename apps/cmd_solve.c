@@ -1,7 +1,8 @@
 /* cmd_solve.c — `hoyle solve GAME ...`: the exact solver of the game's
- * family (one row of solve_families[] each, apps/solve_*.c), and, with
- * --agent, any agent run N times on a one-player game (solved rate, mean
- * return, lengths) for comparing search algorithms with the exact answer. */
+ * family (one row of solve_families[] each, apps/solve_*.c), with --tables
+ * endgame tables, with --prover proof-number search (any two-player game),
+ * and, with --agent, any agent run N times on a one-player game (solved rate,
+ * mean return, lengths) for comparing search algorithms with the exact answer. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,9 @@ static const struct solve_family {
 static const char help[] =
     "usage: hoyle solve GAME [family options]\n"
     "       hoyle solve GAME --agent SPEC [--runs N] [--seed S] [--position P] [--json]\n"
-    "       hoyle solve GAME --tables DIR --position P [--json]   (endgame tables)\n\n"
+    "       hoyle solve GAME --tables DIR --position P [--json]   (endgame tables)\n"
+    "       hoyle solve GAME --prover dfpn|pns [--position P] [--nodes N] [--json]\n"
+    "                                        (proof-number search, two players)\n\n"
     "Solve a game exactly with its family's solver (`hoyle solve GAME --help`\n"
     "for the family's options), or run an agent on a one-player game (a puzzle)\n"
     "N times (default 10), seeds derived from S (default 1) with rng_mix, and\n"
@@ -153,10 +156,12 @@ static int run_agent(int argc, char **argv, const struct solve_family *fam)
 
 int cmd_solve(int argc, char **argv)
 {
-    bool agent = false, tables = false;
+    bool agent = false, tables = false, prover = false;
     for (int i = 1; i < argc; i++) agent |= strcmp(argv[i], "--agent") == 0;
     for (int i = 1; i < argc; i++) tables |= strcmp(argv[i], "--tables") == 0;
+    for (int i = 1; i < argc; i++) prover |= strcmp(argv[i], "--prover") == 0;
     if (tables && !agent) return solve_tables(argc, argv);
+    if (prover && !agent) return solve_prover(argc, argv);
     if (argc < 2 || (argv[1][0] == '-' && !agent)) {
         if (argc >= 2 && cli_is_help(argv[1])) {
             fputs(help, stdout);

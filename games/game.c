@@ -49,6 +49,11 @@ bool game_is_forcing(const game_t *g, const void *s)
     return g->vt->is_forcing ? g->vt->is_forcing(g, s) : false;
 }
 
+bool game_null_move(const game_t *g, void *s)
+{
+    return g->vt->null_move ? g->vt->null_move(g, s) : false;
+}
+
 int game_features_size(const game_t *g)
 {
     return g->vt->features ? g->vt->features(g, NULL, 0, NULL) : 0;

@@ -164,6 +164,13 @@ typedef struct game_vt {
      * searches a move into such a state one ply deeper (check extension)
      * and quiescence does not stand pat in it. Default: never. */
     bool (*is_forcing)(const game_t *g, const void *s);
+    /* Pass the turn in decision state `s`: the same position with the
+     * opponent to move (hash updated), for alpha-beta's null-move pruning
+     * only; the result need not be reachable by legal play. Return false and
+     * leave `s` unchanged where passing is no sound guess of the position's
+     * worth: in a forcing state, or where zugzwang is common (chess: the
+     * mover has only king and pawns). Default: never (no null moves). */
+    bool (*null_move)(const game_t *g, void *s);
     /* How early alpha-beta should try the noisy `action` (legal in `s`),
      * in [0, 2^20), larger first (chess: the most valuable victim by the
      * least valuable attacker); noisy actions with equal hints keep their
@@ -306,6 +313,7 @@ double game_evaluate(const game_t *g, const void *s, int player);
 bool game_is_noisy(const game_t *g, const void *s, int action);
 int game_noisy_actions(const game_t *g, const void *s, int *out);
 bool game_is_forcing(const game_t *g, const void *s);
+bool game_null_move(const game_t *g, void *s);
 int game_noisy_order(const game_t *g, const void *s, int action);
 enum { GAME_THREAT_MAKES = 1, GAME_THREAT_BLOCKS = 2 };
 void game_threat_hints(const game_t *g, const void *s, const int *actions, int n, int *out);

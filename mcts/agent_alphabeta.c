@@ -122,6 +122,12 @@ static int alphabeta_create(agent_t *a)
     p.tt_entries = (size_t)params_int(&a->params, "tt_mb") * ((size_t)1 << 20) / 24;
     p.quiescence = params_bool(&a->params, "quiescence");
     p.qdepth = (int)params_int(&a->params, "qdepth");
+    p.null_r = (int)params_int(&a->params, "null_r");
+    p.lmr = (int)params_int(&a->params, "lmr");
+    p.check_ext = params_bool(&a->params, "check_ext");
+    p.capture_ext = params_bool(&a->params, "capture_ext");
+    p.star2 = params_bool(&a->params, "star2");
+    p.mtdf = params_bool(&a->params, "mtdf");
     ab_agent_t *A = calloc(1, sizeof *A);
     if (A == NULL) return hoyle_error(HOYLE_ENOMEM, "alphabeta: out of memory");
     const char *weights = params_str(&a->params, "eval");
@@ -169,6 +175,35 @@ static const param_def_t alphabeta_params[] = {
      .min = 0,
      .max = 64,
      .help = "most quiescence plies"},
+    {.key = "null_r",
+     .type = PARAM_INT,
+     .def = "0",
+     .min = 0,
+     .max = 16,
+     .help = "null-move pruning: the pass's depth reduction R (games with a null move: chess); 0 = "
+             "off"},
+    {.key = "lmr",
+     .type = PARAM_INT,
+     .def = "0",
+     .min = 0,
+     .max = 1000,
+     .help = "late-move reductions from the lmr-th move on (quiet moves, depth >= 3); 0 = off"},
+    {.key = "check_ext",
+     .type = PARAM_BOOL,
+     .def = "true",
+     .help = "a move into a forcing state (chess: check) costs no depth"},
+    {.key = "capture_ext",
+     .type = PARAM_BOOL,
+     .def = "false",
+     .help = "a noisy move answering a noisy move (a recapture) costs no depth"},
+    {.key = "star2",
+     .type = PARAM_BOOL,
+     .def = "false",
+     .help = "Star2 probing at chance nodes (exact; games with dice)"},
+    {.key = "mtdf",
+     .type = PARAM_BOOL,
+     .def = "false",
+     .help = "MTD(f): null-window searches per iteration (exact; games without chance nodes)"},
     {.key = "eval",
      .type = PARAM_STRING,
      .def = "",

@@ -35,8 +35,13 @@ typedef struct frame {
     int pv[AB_PV_MAX];
     int pv_len;
     int killer[2];
-    int move; /* the action being searched from this ply (the next ply's counter-move key) */
+    int move;        /* the action being searched from this ply (the next ply's counter-move key),
+                        AB_NULL_MOVE for a pass, -1 for none */
+    bool noisy;      /* that action is noisy (kept only with capture_ext) */
+    double *lo, *hi; /* Star2: bounds on each chance outcome's value */
 } frame_t;
+
+#define AB_NULL_MOVE (-2)
 
 struct ab {
     const game_t *g;
@@ -48,11 +53,13 @@ struct ab {
     size_t num_chance; /* chance outcomes per frame */
     bool oom;          /* a frame could not be allocated: the search fails */
     bool pvs;          /* p.pvs, in a game without chance nodes */
+    bool mtdf;         /* p.mtdf, in a game without chance nodes */
     int64_t *history;  /* [num_players][num_actions] */
     int *counter;      /* [num_players][num_actions]: the quiet reply that last cut after that
                           action, or -1 */
     uint64_t nodes;
     int root_depth; /* this iteration's depth: extensions stop at ply 2 * root_depth */
+    int probe_ply;  /* Star2: the node at this ply searches its first move only; -1 = none */
     double t_start;
     bool abort;
     ab_result_t result;
@@ -70,7 +77,8 @@ void ab_params_default(ab_params_t *p)
                        .history = true,
                        .pvs = true,
                        .counter_moves = true,
-                       .aspiration = 0};
+                       .aspiration = 0,
+                       .check_ext = true};
 }
 
 /* Allocate frames [t->num_frames, count). False when out of memory. */
@@ -89,9 +97,12 @@ static bool add_frames(ab_t *t, int count)
         f->score = malloc(sizeof *f->score * (size_t)g->max_legal);
         f->chance_actions = malloc(sizeof *f->chance_actions * t->num_chance);
         f->chance_probs = malloc(sizeof *f->chance_probs * t->num_chance);
+        f->lo = malloc(sizeof *f->lo * t->num_chance);
+        f->hi = malloc(sizeof *f->hi * t->num_chance);
         f->killer[0] = f->killer[1] = -1;
         f->move = -1;
-        if (!f->state || !f->legal || !f->score || !f->chance_actions || !f->chance_probs) {
+        if (!f->state || !f->legal || !f->score || !f->chance_actions || !f->chance_probs ||
+            !f->lo || !f->hi) {
             t->num_frames++; /* ab_free releases the partial frame */
             return false;
         }
@@ -118,14 +129,20 @@ int ab_create(const game_t *g, const ab_params_t *params, ab_t **out)
 {
     if (params->max_depth < 1 || params->max_depth > 1000)
         return hoyle_error(HOYLE_EINVAL, "alphabeta: depth must be in [1, 1000]");
+    if (params->null_r < 0 || params->null_r > 16 || params->lmr < 0)
+        return hoyle_error(HOYLE_EINVAL, "alphabeta: null_r must be in [0, 16] and lmr >= 0");
     ab_t *t = calloc(1, sizeof *t);
     if (t == NULL) return hoyle_error(HOYLE_ENOMEM, "alphabeta: out of memory");
     t->g = g;
     t->p = *params;
+    t->probe_ply = -1;
     /* Null windows only pay where the tree is strongly ordered: at a chance
      * node Star1 narrows a null window into probes that fail high and are
      * searched again (backgammon at depth 2: 14% more nodes with PVS). */
     t->pvs = params->pvs && g->max_chance_outcomes == 0;
+    /* MTD(f) only where it was verified exact: with chance nodes its passes
+     * disagreed with expectiminimax in test_alphabeta (an open question). */
+    t->mtdf = params->mtdf && g->max_chance_outcomes == 0;
     t->max_frames = g->max_game_length + 3;
     t->num_chance = g->max_chance_outcomes > 0 ? (size_t)g->max_chance_outcomes : 1;
     /* the depth bound: a ply per whole move and per quiescence step, plus a
@@ -156,6 +173,8 @@ void ab_free(ab_t *t)
         free(f->score);
         free(f->chance_actions);
         free(f->chance_probs);
+        free(f->lo);
+        free(f->hi);
         free(f);
     }
     free(t->frames);
@@ -265,6 +284,74 @@ static double leaf_value(const ab_t *t, const void *s, int player)
     return t->p.eval(t->p.eval_ctx, s, player);
 }
 
+/* The weighted sum of the bounds b[] of outcomes [from, n) of frame f. */
+static double bound_sum(const frame_t *f, const double *b, int from, int n, double total)
+{
+    double sum = 0;
+    for (int j = from; j < n; j++) sum += f->chance_probs[j] / total * b[j];
+    return sum;
+}
+
+/* Star2 (Ballard 1983; the formulation of Hauk, Buro & Schaeffer 2004, "Rediscovering
+ * *-Minimax Search"): bounds lo[i] <= v_i <= hi[i] on each outcome's value for `player`
+ * start at [-1, 1]. 1. Probing: each outcome's decision node searches its first move
+ * only (t->probe_ply); that is a lower bound on the node's value for its mover, so a
+ * lower bound on v_i when the mover is `player` and an upper bound when it is the
+ * opponent; the node fails high as soon as the weighted lower bounds reach beta, low
+ * when the upper ones reach alpha. 2. Star1 over the outcomes, with the probed bounds
+ * in place of [-1, 1] for the outcomes not yet searched. Exact like Star1: every bound
+ * used is on the correct side. */
+static double star2_value(ab_t *t, int ply, const void *s, int n, double total, int depth,
+                          double alpha, double beta, int player)
+{
+    const game_t *g = t->g;
+    frame_t *f = t->frames[ply];
+    void *c = t->frames[ply + 1]->state;
+    for (int i = 0; i < n; i++) f->lo[i] = VALUE_LO, f->hi[i] = VALUE_HI;
+    double sum_lo = bound_sum(f, f->lo, 0, n, total), sum_hi = bound_sum(f, f->hi, 0, n, total);
+    for (int i = 0; i < n; i++) {
+        double pi = f->chance_probs[i] / total;
+        memcpy(c, s, g->state_size);
+        game_apply(g, c, f->chance_actions[i]);
+        int q = game_current_player(g, c);
+        if (q == PLAYER_CHANCE) continue;
+        double ca = fmax((alpha - (sum_hi - pi * f->hi[i])) / pi, VALUE_LO);
+        double cb = fmin((beta - (sum_lo - pi * f->lo[i])) / pi, VALUE_HI);
+        int saved = t->probe_ply;
+        t->probe_ply = ply + 1;
+        double w = child_value(t, ply + 1, c, depth, ca, cb, player, false);
+        t->probe_ply = saved;
+        if (t->abort) return 0;
+        if (q == PLAYER_TERMINAL) {
+            f->lo[i] = f->hi[i] = w;
+        } else if (q == player) {
+            if (w > ca && w > f->lo[i]) f->lo[i] = w;
+        } else if (w < cb && w < f->hi[i]) {
+            f->hi[i] = w;
+        }
+        sum_lo = bound_sum(f, f->lo, 0, n, total);
+        sum_hi = bound_sum(f, f->hi, 0, n, total);
+        if (sum_lo >= beta) return sum_lo;
+        if (sum_hi <= alpha) return sum_hi;
+    }
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        double pi = f->chance_probs[i] / total;
+        double rest_lo = bound_sum(f, f->lo, i + 1, n, total);
+        double rest_hi = bound_sum(f, f->hi, i + 1, n, total);
+        double ca = (alpha - sum - rest_hi) / pi, cb = (beta - sum - rest_lo) / pi;
+        memcpy(c, s, g->state_size);
+        game_apply(g, c, f->chance_actions[i]);
+        double v = child_value(t, ply + 1, c, depth, fmax(ca, VALUE_LO), fmin(cb, VALUE_HI), player,
+                               false);
+        if (t->abort) return 0;
+        if (v <= ca) return sum + pi * v + rest_hi;
+        if (v >= cb) return sum + pi * v + rest_lo;
+        sum += pi * v;
+    }
+    return sum;
+}
+
 /* Expectiminimax at a chance node with Star1 windows: after outcomes
  * 0..i-1 (weighted sum `sum`, remaining probability `rem` after i), the
  * final value lies in [sum + p_i v_i + rem*LO, sum + p_i v_i + rem*HI], so
@@ -284,6 +371,7 @@ static double chance_value(ab_t *t, int ply, const void *s, int depth, double al
     int n = game_chance_outcomes(g, s, f->chance_actions, f->chance_probs);
     double total = 0, sum = 0, rem = 1;
     for (int i = 0; i < n; i++) total += f->chance_probs[i];
+    if (t->p.star2) return star2_value(t, ply, s, n, total, depth, alpha, beta, player);
     for (int i = 0; i < n; i++) {
         double pi = f->chance_probs[i] / total;
         rem -= pi;
@@ -402,14 +490,36 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
             }
         }
     }
-    /* 3. generate and order; the counter-move answers the move that led here */
+    /* 3. null move (params.null_r): at a non-PV node whose static value is
+     * at least beta, pass and search the opponent's reply shallower with a
+     * null window at beta; if even passing keeps beta, cut. Not twice in a
+     * row, not at the root, not when the game refuses (check, zugzwang), and
+     * a proven win found while passing is not trusted (beta is returned). */
+    bool pv_node = nextafter(alpha, INFINITY) < beta;
+    int prev = ply > 0 ? t->frames[ply - 1]->move : -1;
+    if (t->p.null_r > 0 && !pv_node && ply > 0 && depth >= 2 && prev != AB_NULL_MOVE &&
+        t->probe_ply != ply && leaf_value(t, s, player) >= beta) {
+        void *c = t->frames[ply + 1]->state;
+        memcpy(c, s, g->state_size);
+        if (game_null_move(g, c) && game_current_player(g, c) != player) {
+            f->move = AB_NULL_MOVE;
+            double v = child_value(t, ply + 1, c, depth - 1 - t->p.null_r,
+                                   nextafter(beta, -INFINITY), beta, player, false);
+            f->move = -1;
+            if (t->abort) return 0;
+            if (v >= beta) return v >= 1.0 ? beta : v;
+        }
+    }
+    /* 4. generate and order; the counter-move answers the move that led here */
     int n = game_legal_actions(g, s, f->legal);
     int counter = -1;
     if (t->p.counter_moves && ply > 0 && t->frames[ply - 1]->move >= 0)
         counter =
             t->counter[(size_t)player * (size_t)g->num_actions + (size_t)t->frames[ply - 1]->move];
     order(t, f, s, n, player, tt_action, counter, false);
-    /* 4. the moves: the first with the whole window, the others (PVS) with a
+    bool in_forcing = t->p.lmr > 0 && game_is_forcing(g, s);
+    bool prev_noisy = t->p.capture_ext && ply > 0 && prev >= 0 && t->frames[ply - 1]->noisy;
+    /* 5. the moves: the first with the whole window, the others (PVS) with a
      * null window just above alpha, searched again with the whole window only
      * when one lands inside it: a value at or below alpha, or at or above
      * beta, is a bound on the correct side either way */
@@ -429,10 +539,34 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
         /* Check extension: a move into a forcing state (the opponent in
          * check) costs no depth, up to ply 2 * the iteration's depth, so that
          * a series of checks cannot grow the tree without bound. */
-        if (d < depth && ply < 2 * t->root_depth && next >= 0 && game_is_forcing(g, c)) d = depth;
+        bool forcing = false;
+        if (d < depth && t->p.check_ext && ply < 2 * t->root_depth && next >= 0 &&
+            game_is_forcing(g, c))
+            d = depth, forcing = true;
+        /* Capture extension: a noisy reply to a noisy move (a recapture), the same limit. */
+        bool noisy = t->p.capture_ext && game_is_noisy(g, s, a);
+        f->noisy = noisy;
+        if (d < depth && noisy && prev_noisy && ply < 2 * t->root_depth) d = depth;
         double v;
         double nb = nextafter(alpha, INFINITY);
-        if (i == 0 || !t->pvs || nb >= beta) {
+        /* Late-move reduction: a late quiet move is tried shallower with a null
+         * window first; only one that beats alpha there is searched in full. */
+        int r = 0;
+        if (t->p.lmr > 0 && i >= t->p.lmr && depth >= 3 && d == depth - 1 && !in_forcing &&
+            a != f->killer[0] && a != f->killer[1] && !game_is_noisy(g, s, a) &&
+            !(next >= 0 && !forcing && game_is_forcing(g, c))) {
+            r = (int)(0.75 + log((double)depth) * log((double)(i + 1)) / 2.25);
+            if (r < 1) r = 1;
+            if (r > d - 1) r = d - 1;
+        }
+        if (r > 0) {
+            v = child_value(t, ply + 1, c, d - r, alpha, nb, player, false);
+            if (t->abort) return 0;
+            if (v > alpha) r = 0; /* searched again below at full depth */
+        }
+        if (r > 0) {
+            /* v <= alpha: the reduced search refuted the move */
+        } else if (i == 0 || !t->pvs || nb >= beta) {
             v = child_value(t, ply + 1, c, d, alpha, beta, player, false);
         } else {
             v = child_value(t, ply + 1, c, d, alpha, nb, player, false);
@@ -451,7 +585,7 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
         }
         if (v > alpha) alpha = v;
         if (alpha >= beta) {
-            /* 5. a cutoff: remember the quiet move that caused it */
+            /* 6. a cutoff: remember the quiet move that caused it */
             if (!game_is_noisy(g, s, a)) {
                 if (t->p.killers && f->killer[0] != a) {
                     f->killer[1] = f->killer[0];
@@ -467,16 +601,53 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
             }
             break;
         }
+        /* a Star2 probe (star2_value) wants the first move's value only */
+        if (ply == t->probe_ply) break;
     }
     f->move = -1;
-    /* 6. store */
-    if (t->tt.entries) {
+    /* 7. store (not a probe's value: a bound on the first move only) */
+    if (t->tt.entries && ply != t->probe_ply) {
         /* The bound kind follows the original window: at or below alpha0 no move
          * reached the window (an upper bound), at or above beta a cut (a lower). */
         int kind = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
         tt_store(&t->tt, key, best, depth, kind, best_action);
     }
     return best;
+}
+
+/* MTD(f) (Plaat, Schaeffer, Pijls & de Bruin 1996, "Best-first fixed-depth
+ * minimax algorithms"): null-window searches of the root at depth d, each
+ * window (beta-, beta) just below beta, from the guess `f`: a result below
+ * beta is an upper bound, one at or above beta a lower bound, and the next
+ * beta is the new bound (one step above it after a lower bound) until the
+ * bounds meet. Values are doubles, so "one step" is the next double:
+ * fail-soft results are bounds on the correct side and each pass moves a
+ * bound strictly, so the loop ends at the exact value. The root's move and
+ * PV are those of the last pass that failed high (it proved the value is
+ * reached by that move); they are left in frame 0. */
+static double mtdf(ab_t *t, int d, double f_guess)
+{
+    frame_t *f0 = t->frames[0];
+    double lower = -AB_INF, upper = AB_INF, g = f_guess;
+    int pv[AB_PV_MAX], pv_len = 0;
+    while (lower < upper) {
+        double beta = g <= lower ? nextafter(lower, INFINITY) : g;
+        double v = search(t, 0, f0->state, d, nextafter(beta, -INFINITY), beta);
+        if (t->abort) return 0;
+        if (v < beta) {
+            upper = v;
+        } else {
+            lower = v;
+            pv_len = f0->pv_len;
+            memcpy(pv, f0->pv, sizeof(int) * (size_t)pv_len);
+        }
+        g = v;
+    }
+    if (pv_len > 0) {
+        f0->pv_len = pv_len;
+        memcpy(f0->pv, pv, sizeof(int) * (size_t)pv_len);
+    }
+    return lower > -AB_INF ? lower : g;
 }
 
 /* Iterative deepening, depth 1..max_depth: each iteration seeds the next
@@ -504,9 +675,13 @@ int ab_search(ab_t *t, const void *state, const ab_result_t **out)
          * only a bound, so that side is widened (the width doubled each
          * time) and the iteration searched again, until the value lies
          * strictly inside the window and is exact. */
-        double width = t->p.aspiration, lo = -AB_INF, hi = AB_INF, v;
+        double width = t->p.aspiration, lo = -AB_INF, hi = AB_INF, v = 0;
         if (width > 0 && r->depth > 0) lo = r->value - width, hi = r->value + width;
-        for (;;) {
+        if (t->mtdf) {
+            int me = game_current_player(g, state);
+            v = mtdf(t, d, r->depth > 0 ? r->value : leaf_value(t, state, me));
+        }
+        for (; !t->mtdf;) {
             v = search(t, 0, t->frames[0]->state, d, lo, hi);
             if (t->abort || (v > lo && v < hi)) break;
             width *= 2;

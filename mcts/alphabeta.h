@@ -73,11 +73,32 @@ typedef struct ab_params {
      * leaf's value), so it ends at the position whose static value the search backed up:
      * TDLeaf's leaf (train/tdleaf.h); false = it ends where the full-width search did */
     bool qsearch_pv;
+    /* Engine techniques (docs/search.md, "Alpha-beta as engines do it"); the defaults keep
+     * the search of earlier versions bit for bit. The first three prune or reduce: the
+     * value at a depth is no longer plain minimax's. */
+    int null_r;       /* null-move pruning (Beal 1989; Donninger 1993): at a non-PV node of
+                         depth >= 2 whose static value is >= beta, pass (the game's null_move
+                         slot) and search depth - 1 - null_r with a null window at beta; a
+                         value >= beta cuts. 0 = off; games without the slot never pass */
+    int lmr;          /* late-move reductions: from the lmr-th move on (counting from 0), a
+                         quiet move (not noisy, no killer, not into a forcing state, not out
+                         of one) at depth >= 3 is searched first with a null window at
+                         reduced depth, R = max(1, floor(0.75 + ln(depth) ln(i + 1) / 2.25)),
+                         and again at full depth when it beats alpha. 0 = off */
+    bool check_ext;   /* a move into a forcing state costs no depth (below ply 2 * depth) */
+    bool capture_ext; /* a noisy move answering a noisy move costs no depth (recaptures;
+                         same ply limit) */
+    bool star2;       /* Star2 at chance nodes (Ballard 1983): a probing pass (the first
+                         move of each outcome) bounds every outcome before Star1; exact */
+    bool mtdf;        /* MTD(f) (Plaat et al. 1996) instead of one (aspiration) window per
+                         iteration: null-window searches from the last value; exact;
+                         games without chance nodes only (ignored in the others) */
 } ab_params_t;
 
 /* Defaults: depth 4, no time limit, 2^20 TT entries, quiescence off (qdepth
  * 8 when on), iterative deepening, killers, history, counter-moves and PVS
- * on, no aspiration window, no node limit, no stop flag. */
+ * on, no aspiration window, no node limit, no stop flag; check extension on,
+ * null move, LMR, capture extension, Star2 and MTD(f) off. */
 void ab_params_default(ab_params_t *p);
 
 typedef struct ab_result {

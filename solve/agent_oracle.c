@@ -103,6 +103,7 @@ int solve_agents_register(void)
     static int done;
     if (done) return 0;
     int rc = agent_register_kind(&agent_oracle_kind);
+    if (rc == 0) rc = agent_register_kind(&agent_pns_kind);
     if (rc == 0) done = 1;
     return rc;
 }

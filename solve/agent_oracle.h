@@ -10,11 +10,14 @@
 #ifndef HOYLE_SOLVE_AGENT_ORACLE_H
 #define HOYLE_SOLVE_AGENT_ORACLE_H
 
-/* Register the oracle kind with agent_register_kind(); repeated calls are
+/* Register the oracle and pns kinds with agent_register_kind(); repeated calls are
  * no-ops. Returns 0 or that call's status. */
 int solve_agents_register(void);
 
 struct agent_kind;
 extern const struct agent_kind agent_oracle_kind;
+/* The `pns` agent (solve/agent_pns.c): a proven win played, else alpha-beta;
+ * registered by the same call. */
+extern const struct agent_kind agent_pns_kind;
 
 #endif

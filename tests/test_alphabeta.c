@@ -111,15 +111,16 @@ static bool random_position(const game_t *g, rng_t *r, int max_plies, void *s)
     return !game_is_terminal(g, s);
 }
 
-/* Compare alpha-beta (three configurations: TT + killers + history +
+/* Compare alpha-beta (four configurations: TT + killers + history +
  * counter-moves, PVS and an aspiration window with iterative deepening;
  * plain alpha-beta: no table, no ordering heuristics, no PVS; a table and
- * PVS without iterative deepening) with minimax on `count` random positions
+ * PVS without iterative deepening; the first with MTD(f) and Star2, the
+ * exact engine options) with minimax on `count` random positions
  * at depths 1..max_depth. Searchers are made once per depth and cleared
  * between positions. */
 static void compare_on_game(const game_t *g, int count, int max_depth, uint64_t seed)
 {
-    enum { CONFIGS = 3, MAX_D = 8 };
+    enum { CONFIGS = 4, MAX_D = 8 };
     rng_t r;
     rng_init(&r, seed);
     void *s = malloc(g->state_size);
@@ -135,6 +136,7 @@ static void compare_on_game(const game_t *g, int count, int max_depth, uint64_t 
             q.killers = q.history = q.counter_moves = q.pvs = k != 1;
             q.iterative = k != 2;
             q.aspiration = k == 0 ? 0.05 : 0;
+            q.mtdf = q.star2 = k == 3;
             HARNESS_OK(ab_create(g, &q, &searchers[d][k]));
         }
     int mismatches = 0, done = 0;
@@ -319,6 +321,108 @@ static void test_registry_equal_minimax(void)
     CU_ASSERT(games > 0);
 }
 
+/* Nodes and value of one search of `fen` (chess) or the start with `p`. */
+static const ab_result_t *search_once(const game_t *g, const char *pos, const ab_params_t *p,
+                                      ab_t **keep)
+{
+    void *s = malloc(g->state_size);
+    game_init(g, s);
+    if (pos) HARNESS_OK(game_position_from_string(g, pos, s));
+    HARNESS_OK(ab_create(g, p, keep));
+    const ab_result_t *r;
+    HARNESS_OK(ab_search(*keep, s, &r));
+    free(s);
+    return r;
+}
+
+/* Each engine option changes the search where it applies (it is not ignored),
+ * and the exact ones (MTD(f), Star2) keep the value. */
+static void test_engine_options(void)
+{
+    const char *fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    const game_t *g;
+    HARNESS_OK(game_create("chess", &g));
+    ab_params_t base;
+    ab_params_default(&base);
+    base.max_depth = 5;
+    base.quiescence = true;
+    ab_t *t0;
+    const ab_result_t *r0 = search_once(g, fen, &base, &t0);
+    for (int k = 0; k < 5; k++) {
+        ab_params_t p = base;
+        if (k == 0) p.null_r = 2;
+        if (k == 1) p.lmr = 3;
+        if (k == 2) p.check_ext = false;
+        if (k == 3) p.capture_ext = true;
+        if (k == 4) p.mtdf = true;
+        ab_t *t;
+        const ab_result_t *r = search_once(g, fen, &p, &t);
+        fprintf(stderr, "chess depth 5, option %d: %llu nodes (default %llu), value %.4f (%.4f)\n",
+                k, (unsigned long long)r->nodes, (unsigned long long)r0->nodes, r->value,
+                r0->value);
+        CU_ASSERT(r->nodes != r0->nodes);
+        if (k == 4) CU_ASSERT_DOUBLE_EQUAL(r->value, r0->value, 1e-12);
+        ab_free(t);
+    }
+    /* null move: refused in a pawn ending (zugzwang), so the search is the same */
+    const char *pawns = "8/8/1p6/1P6/8/3k4/8/3K4 w - - 0 1";
+    ab_t *ta, *tb;
+    ab_params_t p = base;
+    p.max_depth = 7;
+    const ab_result_t *ra = search_once(g, pawns, &p, &ta);
+    p.null_r = 2;
+    const ab_result_t *rb = search_once(g, pawns, &p, &tb);
+    CU_ASSERT_EQUAL(ra->nodes, rb->nodes);
+    CU_ASSERT_DOUBLE_EQUAL(ra->value, rb->value, 1e-12);
+    ab_free(ta);
+    ab_free(tb);
+    ab_free(t0);
+    /* the null move itself: the other side to move, the hash recomputed, not in check */
+    void *s = malloc(g->state_size);
+    HARNESS_OK(game_position_from_string(g, fen, s));
+    CU_ASSERT(game_null_move(g, s));
+    CU_ASSERT_EQUAL(game_current_player(g, s), 1);
+    CU_ASSERT_EQUAL(game_hash(g, s), game_hash_recompute(g, s));
+    HARNESS_OK(game_position_from_string(g, "4k3/8/8/8/8/8/4q3/R3K3 w - - 0 1", s));
+    CU_ASSERT(!game_null_move(g, s)); /* in check */
+    free(s);
+    game_free(g);
+    /* checkers has no null move: null_r changes nothing */
+    HARNESS_OK(game_create("checkers", &g));
+    p = base;
+    p.max_depth = 7;
+    ra = search_once(g, NULL, &p, &ta);
+    p.null_r = 2;
+    rb = search_once(g, NULL, &p, &tb);
+    CU_ASSERT_EQUAL(ra->nodes, rb->nodes);
+    ab_free(ta);
+    ab_free(tb);
+    game_free(g);
+    /* Star2: fewer nodes in backgammon at depth 2, the same value */
+    HARNESS_OK(game_create("backgammon", &g));
+    s = malloc(g->state_size);
+    game_init(g, s);
+    rng_t rng;
+    rng_init(&rng, 3);
+    while (game_is_chance(g, s)) game_apply(g, s, game_chance_sample_alloc(g, s, &rng));
+    p = base;
+    p.quiescence = false;
+    p.max_depth = 2;
+    HARNESS_OK(ab_create(g, &p, &ta));
+    p.star2 = true;
+    HARNESS_OK(ab_create(g, &p, &tb));
+    HARNESS_OK(ab_search(ta, s, &ra));
+    HARNESS_OK(ab_search(tb, s, &rb));
+    fprintf(stderr, "backgammon depth 2: Star1 %llu nodes, Star2 %llu nodes\n",
+            (unsigned long long)ra->nodes, (unsigned long long)rb->nodes);
+    CU_ASSERT(rb->nodes < ra->nodes);
+    CU_ASSERT_DOUBLE_EQUAL(ra->value, rb->value, 1e-9);
+    ab_free(ta);
+    ab_free(tb);
+    free(s);
+    game_free(g);
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
@@ -330,6 +434,7 @@ int main(void)
         {"registry games: alpha-beta equals minimax", test_registry_equal_minimax},
         {"PVS and aspiration equal minimax deeper (chess, checkers)",
          test_pvs_deeper_equal_minimax},
+        {"engine options change the search; MTD(f) and Star2 keep the value", test_engine_options},
         {NULL, NULL},
     };
     return harness_run("alphabeta", tests);

@@ -97,6 +97,24 @@ static uint64_t ch_perft_any(const game_t *g, const void *state, int depth)
     return s->prelude ? game_perft_generic(g, s, depth) : ch_perft(g, s, depth);
 }
 
+/* The null move of alpha-beta's null-move pruning: the other side to move,
+ * no en-passant square (it belonged to the mover), the key recomputed.
+ * Refused in check and when the mover has only king and pawns, where
+ * zugzwang makes passing a false guess of the position's worth. */
+static bool ch_null_move(const game_t *g, void *state)
+{
+    (void)g;
+    ch_state_t *s = state;
+    ch_pos_t *p = &s->pos;
+    int me = p->side;
+    uint64_t pieces = p->colors[me] & ~ch_pieces(p, me, CH_PAWN) & ~ch_pieces(p, me, CH_KING);
+    if (s->result != CH_ONGOING || pieces == 0 || ch_in_check(p)) return false;
+    p->side = (uint8_t)(me ^ 1);
+    p->ep = CH_NO_SQ;
+    p->key = ch_key_compute(p);
+    return true;
+}
+
 static const game_vt_t ch_vt = {
     .init = ch_init,
     .current_player = ch_current_player,
@@ -119,6 +137,7 @@ static const game_vt_t ch_vt = {
     .is_noisy = ch_is_noisy,
     .noisy_actions = ch_noisy,
     .is_forcing = ch_is_forcing,
+    .null_move = ch_null_move,
     .noisy_order = ch_noisy_order,
     .perft = ch_perft_any,
     .record_format = "PGN",
