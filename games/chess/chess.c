@@ -108,7 +108,8 @@ static bool ch_null_move(const game_t *g, void *state)
     ch_pos_t *p = &s->pos;
     int me = p->side;
     uint64_t pieces = p->colors[me] & ~ch_pieces(p, me, CH_PAWN) & ~ch_pieces(p, me, CH_KING);
-    if (s->result != CH_ONGOING || pieces == 0 || ch_in_check(p)) return false;
+    /* not during odds=pawn_two_moves' first turn: its side keeps the move */
+    if (s->result != CH_ONGOING || s->prelude || pieces == 0 || ch_in_check(p)) return false;
     p->side = (uint8_t)(me ^ 1);
     p->ep = CH_NO_SQ;
     p->key = ch_key_compute(p);
