@@ -52,21 +52,15 @@ static int parse_count(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
-int ch_fen_read(const ch_game_t *cg, const char *text, ch_state_t *out)
+static const char *const colour[2] = {"white", "black"};
+
+/* FEN field 1, the placement (rank 8 first), into p. */
+static int read_placement(const char *text, const char *field, ch_pos_t *p)
 {
-    char f[7][96], msg[128];
-    int nf = split(text, f);
-    if (nf < 4 || nf > 6) {
-        snprintf(msg, sizeof msg, "%d fields, expected 6 (or 4)", nf > 7 ? 7 : nf);
-        return fen_error(text, msg);
-    }
-    ch_state_t s;
-    memset(&s, 0, sizeof s);
-    ch_pos_t *p = &s.pos;
-    ch_pos_clear(p);
+    char msg[128];
     /* 1. placement, rank 8 first */
     int rank = 7, file = 0;
-    for (const char *c = f[0]; *c; c++) {
+    for (const char *c = field; *c; c++) {
         if (*c == '/') {
             if (file != 8) {
                 snprintf(msg, sizeof msg, "rank %d has %d squares, not 8", rank + 1, file);
@@ -102,7 +96,14 @@ int ch_fen_read(const ch_game_t *cg, const char *text, ch_state_t *out)
         snprintf(msg, sizeof msg, "%d ranks, not 8", 8 - rank);
         return fen_error(text, msg);
     }
-    static const char *const colour[2] = {"white", "black"};
+    return HOYLE_OK;
+}
+
+/* One king a side, at most 16 men and 8 pawns, promoted pieces within the missing pawns, no pawn on
+ * the back ranks. */
+static int check_material(const char *text, const ch_pos_t *p)
+{
+    char msg[128];
     for (int c = 0; c < 2; c++) {
         int k = ch_popcount(ch_pieces(p, c, CH_KING));
         if (k != 1) {
@@ -128,13 +129,20 @@ int ch_fen_read(const ch_game_t *cg, const char *text, ch_state_t *out)
     }
     if (p->pieces[CH_PAWN] & 0xFF000000000000FFull)
         return fen_error(text, "a pawn on the first or last rank");
+    return HOYLE_OK;
+}
+
+/* FEN field 2, the side to move (the other side must not be in check). */
+static int read_side(const char *text, const char *field, ch_pos_t *p)
+{
+    char msg[128];
     /* 2. side */
-    if (strcmp(f[1], "w") == 0)
+    if (strcmp(field, "w") == 0)
         p->side = CH_WHITE;
-    else if (strcmp(f[1], "b") == 0)
+    else if (strcmp(field, "b") == 0)
         p->side = CH_BLACK;
     else {
-        snprintf(msg, sizeof msg, "bad side to move '%.16s' (w or b)", f[1]);
+        snprintf(msg, sizeof msg, "bad side to move '%.16s' (w or b)", field);
         return fen_error(text, msg);
     }
     p->side ^= 1;
@@ -145,14 +153,21 @@ int ch_fen_read(const ch_game_t *cg, const char *text, ch_state_t *out)
                  colour[p->side]);
         return fen_error(text, msg);
     }
+    return HOYLE_OK;
+}
+
+/* FEN field 3, the castling rights, each with its king and rook at home. */
+static int read_castling(const char *text, const char *field, ch_pos_t *p)
+{
+    char msg[128];
     /* 3. castling */
-    if (strcmp(f[2], "-") != 0) {
+    if (strcmp(field, "-") != 0) {
         static const char right_letter[] = "KQkq";
         static const int king_sq[4] = {4, 4, 60, 60}, rook_sq[4] = {7, 0, 63, 56};
-        for (const char *c = f[2]; *c; c++) {
+        for (const char *c = field; *c; c++) {
             const char *r = strchr(right_letter, *c);
             if (!r || !*c) {
-                snprintf(msg, sizeof msg, "bad castling field '%.16s'", f[2]);
+                snprintf(msg, sizeof msg, "bad castling field '%.16s'", field);
                 return fen_error(text, msg);
             }
             int i = (int)(r - right_letter), col = i / 2;
@@ -176,13 +191,20 @@ int ch_fen_read(const ch_game_t *cg, const char *text, ch_state_t *out)
             p->castling |= (uint8_t)(1 << i);
         }
     }
+    return HOYLE_OK;
+}
+
+/* FEN field 4, the en-passant square (kept only where a capture there is legal). */
+static int read_en_passant(const char *text, const char *field, ch_pos_t *p)
+{
+    char msg[128];
     /* 4. en passant: the pawn that just stepped two squares stands in front
      * of the square, which and the square behind are empty */
-    if (strcmp(f[3], "-") != 0) {
-        int ep = ch_square_parse(f[3]);
+    if (strcmp(field, "-") != 0) {
+        int ep = ch_square_parse(field);
         int need_rank = p->side == CH_WHITE ? 5 : 2;
-        if (ep < 0 || f[3][2]) {
-            snprintf(msg, sizeof msg, "bad en-passant field '%.16s'", f[3]);
+        if (ep < 0 || field[2]) {
+            snprintf(msg, sizeof msg, "bad en-passant field '%.16s'", field);
             return fen_error(text, msg);
         }
         int pawn_sq = p->side == CH_WHITE ? ep - 8 : ep + 8;
@@ -190,12 +212,33 @@ int ch_fen_read(const ch_game_t *cg, const char *text, ch_state_t *out)
         if (ch_rank(ep) != need_rank || p->board[pawn_sq] != (p->side ^ 1) * 6 + CH_PAWN ||
             p->board[ep] != CH_EMPTY || p->board[from_sq] != CH_EMPTY) {
             snprintf(msg, sizeof msg,
-                     "impossible en-passant square %.8s (no %s pawn just moved two)", f[3],
+                     "impossible en-passant square %.8s (no %s pawn just moved two)", field,
                      colour[p->side ^ 1]);
             return fen_error(text, msg);
         }
         if (ch_ep_legal(p, ep)) p->ep = (uint8_t)ep;
     }
+    return HOYLE_OK;
+}
+
+int ch_fen_read(const ch_game_t *cg, const char *text, ch_state_t *out)
+{
+    char f[7][96], msg[128];
+    int nf = split(text, f);
+    if (nf < 4 || nf > 6) {
+        snprintf(msg, sizeof msg, "%d fields, expected 6 (or 4)", nf > 7 ? 7 : nf);
+        return fen_error(text, msg);
+    }
+    ch_state_t s;
+    memset(&s, 0, sizeof s);
+    ch_pos_t *p = &s.pos;
+    ch_pos_clear(p);
+    int status = read_placement(text, f[0], p);
+    if (!status) status = check_material(text, p);
+    if (!status) status = read_side(text, f[1], p);
+    if (!status) status = read_castling(text, f[2], p);
+    if (!status) status = read_en_passant(text, f[3], p);
+    if (status) return status;
     /* 5. counters */
     long half = 0, full = 1;
     if (nf >= 5 && parse_count(f[4], 0, CH_FIFTY, &half)) {
