@@ -70,6 +70,60 @@ static int write_record(const game_t *g, FILE *out, agent_t *const *seats, int r
 /* Exit codes: 0 the match was played (forfeits are results, not failures);
  * 2 bad usage, a bad game or agent spec, or a game with other than two
  * players; 1 a game could not be played (out of memory, an engine error). */
+/* What a match adds up to, for its report. */
+typedef struct match_tally {
+    int wins, draws, losses; /* A's */
+    double sum;              /* A's scores */
+    long long total_length;  /* actions over all games */
+} match_tally_t;
+
+/* The match's result: A's W/D/L, mean score with its Wilson interval, the
+ * Elo difference, as text or JSON. */
+static void report_match(const game_t *g, const char *a_spec, const char *b_spec, int n,
+                         uint64_t seed, const match_tally_t *m, double seconds, bool json)
+{
+    int wins = m->wins, draws = m->draws, losses = m->losses;
+    long long total_length = m->total_length;
+    /* Wilson interval on the mean score; treating a draw as half a win
+     * overstates the variance slightly (conservative). */
+    double mean = m->sum / n, lo, hi;
+    wilson_interval(mean, n, 1.96, &lo, &hi);
+    /* the Elo of the score and of the bounds, unbounded (inf, null in JSON)
+     * at a score of 0 or 1: no finite number of games proves an upper
+     * (lower) limit then, and the Wilson bound there is 1 (0) up to rounding */
+    double elo = score_to_elo(mean);
+    double elo_lo = mean <= 0 ? -INFINITY : score_to_elo(lo);
+    double elo_hi = mean >= 1 ? INFINITY : score_to_elo(hi);
+    if (json) {
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "game", g->spec);
+        json_str(&j, "a", a_spec);
+        json_str(&j, "b", b_spec);
+        json_int(&j, "games", n);
+        json_u64(&j, "seed", seed);
+        json_int(&j, "wins", wins);
+        json_int(&j, "draws", draws);
+        json_int(&j, "losses", losses);
+        json_num(&j, "score", "%.4f", mean);
+        json_num(&j, "score_low", "%.4f", lo);
+        json_num(&j, "score_high", "%.4f", hi);
+        json_num(&j, "elo", "%.1f", elo);
+        json_num(&j, "elo_low", "%.1f", elo_lo);
+        json_num(&j, "elo_high", "%.1f", elo_hi);
+        json_num(&j, "mean_length", "%.1f", (double)total_length / n);
+        json_num(&j, "seconds", "%.3f", seconds);
+        json_end(&j);
+    } else {
+        printf("match %s, %d games, seed %llu\n", g->spec, n, (unsigned long long)seed);
+        printf("  A: %s\n  B: %s\n", a_spec, b_spec);
+        printf("  A wins/draws/losses: %d/%d/%d\n", wins, draws, losses);
+        printf("  A score: %.3f  95%% interval [%.3f, %.3f]\n", mean, lo, hi);
+        printf("  Elo(A - B): %+.0f  95%% interval [%+.0f, %+.0f]\n", elo, elo_lo, elo_hi);
+        printf("  mean game length: %.1f actions; %.2f s\n", (double)total_length / n, seconds);
+    }
+}
+
 int cmd_match(int argc, char **argv)
 {
     const char *spec[3] = {NULL, NULL, NULL};
@@ -181,46 +235,8 @@ int cmd_match(int argc, char **argv)
         game_free(g);
         return rc;
     }
-    int n = (int)games;
-    /* Wilson interval on the mean score; treating a draw as half a win
-     * overstates the variance slightly (conservative). */
-    double mean = sum / n, lo, hi;
-    wilson_interval(mean, n, 1.96, &lo, &hi);
-    /* the Elo of the score and of the bounds, unbounded (inf, null in JSON)
-     * at a score of 0 or 1: no finite number of games proves an upper
-     * (lower) limit then, and the Wilson bound there is 1 (0) up to rounding */
-    double elo = score_to_elo(mean);
-    double elo_lo = mean <= 0 ? -INFINITY : score_to_elo(lo);
-    double elo_hi = mean >= 1 ? INFINITY : score_to_elo(hi);
-    double seconds = clock_seconds() - t0;
-    if (json) {
-        json_t j;
-        json_begin(&j, stdout);
-        json_str(&j, "game", g->spec);
-        json_str(&j, "a", a_spec);
-        json_str(&j, "b", b_spec);
-        json_int(&j, "games", n);
-        json_u64(&j, "seed", seed);
-        json_int(&j, "wins", wins);
-        json_int(&j, "draws", draws);
-        json_int(&j, "losses", losses);
-        json_num(&j, "score", "%.4f", mean);
-        json_num(&j, "score_low", "%.4f", lo);
-        json_num(&j, "score_high", "%.4f", hi);
-        json_num(&j, "elo", "%.1f", elo);
-        json_num(&j, "elo_low", "%.1f", elo_lo);
-        json_num(&j, "elo_high", "%.1f", elo_hi);
-        json_num(&j, "mean_length", "%.1f", (double)total_length / n);
-        json_num(&j, "seconds", "%.3f", seconds);
-        json_end(&j);
-    } else {
-        printf("match %s, %d games, seed %llu\n", g->spec, n, (unsigned long long)seed);
-        printf("  A: %s\n  B: %s\n", a_spec, b_spec);
-        printf("  A wins/draws/losses: %d/%d/%d\n", wins, draws, losses);
-        printf("  A score: %.3f  95%% interval [%.3f, %.3f]\n", mean, lo, hi);
-        printf("  Elo(A - B): %+.0f  95%% interval [%+.0f, %+.0f]\n", elo, elo_lo, elo_hi);
-        printf("  mean game length: %.1f actions; %.2f s\n", (double)total_length / n, seconds);
-    }
+    match_tally_t tally = {wins, draws, losses, sum, total_length};
+    report_match(g, a_spec, b_spec, (int)games, seed, &tally, clock_seconds() - t0, json);
     game_free(g);
     return EXIT_OK;
 }
