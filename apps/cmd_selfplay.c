@@ -395,6 +395,11 @@ int cmd_selfplay(int argc, char **argv)
                        "switches, %" PRIu64 " positions\n",
                        name[k], ph[k]->wall, ph[k]->user, ph[k]->sys, ph[k]->switches,
                        ph[k]->positions);
+            /* the figure to quote (issue 32): one number, its quotient spelled out */
+            printf("  evaluator ratio %.3f = network positions/s inside self-play / raw forward "
+                   "of the same net and batch sizes (cache hits on neither side; "
+                   "docs/training.md, \"Throughput\")\n",
+                   rate(&bsp) / raw);
         }
 #endif
     }
