@@ -100,8 +100,11 @@ int models_each(const char *ext, int (*fn)(const char *name, const char *path, v
             for (int j = 0; j < seen_n && !dup; j++) dup = strcmp(seen[j], names[i]) == 0;
             char path[DIR_MAX + 2 * MODEL_NAME_MAX];
             struct stat st;
-            snprintf(path, sizeof path, "%s/%s.%s", dirs[d], names[i], ext);
-            if (dup || seen_n == LIST_MAX || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+            if (dup || seen_n == LIST_MAX ||
+                (size_t)snprintf(path, sizeof path, "%s/%s.%s", dirs[d], names[i], ext) >=
+                    sizeof path ||
+                stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+                continue;
             memcpy(seen[seen_n++], names[i], MODEL_NAME_MAX);
             count++;
             int rc = fn(names[i], path, ctx);
