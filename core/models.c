@@ -29,7 +29,7 @@ static int model_dirs(char dirs[DIRS_MAX][DIR_MAX])
 {
     int n = 0;
     const char *env = getenv("HOYLE_MODELS");
-    if (env && env[0] && strlen(env) < DIR_MAX) snprintf(dirs[n++], DIR_MAX, "%s", env);
+    if (env && env[0] && (size_t)snprintf(dirs[n], DIR_MAX, "%s", env) < DIR_MAX) n++;
     snprintf(dirs[n++], DIR_MAX, "models");
     /* the checkout of the running binary: CHECKOUT/build/apps/hoyle, so up to 3 folders up */
     char exe[DIR_MAX];
@@ -40,8 +40,7 @@ static int model_dirs(char dirs[DIRS_MAX][DIR_MAX])
             char *slash = strrchr(exe, '/');
             if (slash == NULL) break;
             *slash = '\0';
-            if (strlen(exe) + sizeof "/models" <= DIR_MAX)
-                snprintf(dirs[n++], DIR_MAX, "%s/models", exe);
+            if ((size_t)snprintf(dirs[n], DIR_MAX, "%s/models", exe) < DIR_MAX) n++;
         }
     }
 #ifdef HOYLE_MODELS_DIR /* the checkout this program was built from (core/CMakeLists.txt) */
