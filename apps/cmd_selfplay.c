@@ -271,6 +271,11 @@ static void report_text(const outcome_t *o)
                    "switches, %" PRIu64 " positions\n",
                    name[k], ph[k]->wall, ph[k]->user, ph[k]->sys, ph[k]->switches,
                    ph[k]->positions);
+        /* the figure to quote (issue 32): one number, its quotient spelled out */
+        printf("  evaluator ratio %.3f = network positions/s inside self-play / raw forward "
+               "of the same net and batch sizes (cache hits on neither side; "
+               "docs/results/training-journal.md, \"Throughput\")\n",
+               rate(&o->bsp) / o->raw);
     }
 #endif
 }

@@ -128,7 +128,12 @@ int agent_fits(const agent_kind_t *k, const game_t *g, const params_t *p)
         return hoyle_error(HOYLE_EINVAL, "%s: %s has chance; %s plays deterministic games only", n,
                            g->spec, n);
     if ((k->caps & AGENT_CAP_MODEL) && p && params_str(p, "model")[0] == '\0')
-        return hoyle_error(HOYLE_EINVAL, "%s: needs a model (%s(model=FILE.pt))", n, n);
+        return k->model_ext
+                   ? hoyle_error(HOYLE_EINVAL,
+                                 "%s: needs a model (%s(model=FILE.%s) or a shipped "
+                                 "model's name: models/README.md)",
+                                 n, n, k->model_ext)
+                   : hoyle_error(HOYLE_EINVAL, "%s: needs a model (%s(model=FILE.pt))", n, n);
     return HOYLE_OK;
 }
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/models.h"
 #include "mcts/agent_kind.h"
 #include "mcts/alphabeta.h"
 #include "mcts/eval_linear.h"
@@ -131,7 +132,10 @@ static int alphabeta_create(agent_t *a)
     ab_agent_t *A = calloc(1, sizeof *A);
     if (A == NULL) return hoyle_error(HOYLE_ENOMEM, "alphabeta: out of memory");
     const char *weights = params_str(&a->params, "eval");
-    int status = weights[0] ? eval_linear_load(weights, a->g, &A->weights) : HOYLE_OK;
+    char path[1024];
+    int status =
+        weights[0] ? model_find(weights, "eval", a->kind->name, path, sizeof path) : HOYLE_OK;
+    if (weights[0] && !status) status = eval_linear_load(path, a->g, &A->weights);
     if (weights[0] && !status) {
         p.eval = weighted_eval;
         p.eval_ctx = &A->weights; /* stays put: A is on the heap */
@@ -207,8 +211,8 @@ static const param_def_t alphabeta_params[] = {
     {.key = "eval",
      .type = PARAM_STRING,
      .def = "",
-     .help =
-         "leaf values from these term weights (hoyle train algorithm tdleaf); \"\" = the game's"},
+     .help = "leaf values from these term weights (hoyle train algorithm tdleaf's net-NNNNNN.eval, "
+             "or a shipped model's name); \"\" = the game's"},
     {.key = NULL},
 };
 
@@ -217,6 +221,8 @@ const agent_kind_t agent_alphabeta_kind = {
     .description = "alpha-beta / expectiminimax, iterative deepening, TT, killers, history",
     .params = alphabeta_params,
     .caps = AGENT_CAP_CHANCE,
+    .model_key = "eval",
+    .model_ext = "eval",
     .create = alphabeta_create,
 };
 
@@ -226,5 +232,7 @@ const agent_kind_t agent_expectimax_kind = {
     .description = "expectiminimax (Star1 pruning at chance nodes): alphabeta by another name",
     .params = alphabeta_params,
     .caps = AGENT_CAP_CHANCE,
+    .model_key = "eval",
+    .model_ext = "eval",
     .create = alphabeta_create,
 };

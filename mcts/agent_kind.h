@@ -82,6 +82,10 @@ typedef struct agent_kind {
      * (at most AGENT_MAX_OPTIONS, names not empty); the canonical spec lists
      * them after the schema keys. The uci agent's engine options. */
     const char *option_prefix;
+    /* Not NULL: the key naming a model file (td and az: "model", alphabeta: "eval") and
+     * that file's extension ("td", "pt", "eval"); a value that is a name finds a shipped
+     * model (core/models.h: model_find), so `hoyle serve` lists those for the page. */
+    const char *model_key, *model_ext;
     int (*create)(agent_t *a); /* a->g, params, seed, rng, legal are set; a failed create
                                   frees what it made and leaves a->impl NULL */
 } agent_kind_t;

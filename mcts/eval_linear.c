@@ -2,6 +2,7 @@
 #include "mcts/eval_linear.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,9 @@
 #include "core/error.h"
 #include "core/file.h"
 
-#define EVAL_MAGIC "HOYLE-EVAL 1"
+#define EVAL_MAGIC    "HOYLE-EVAL 2"
+#define EVAL_MAGIC_V1 "HOYLE-EVAL 1" /* no checksum line: read, never written */
+enum { EVAL_FILE_MAX = 16384 };
 
 int eval_linear_default(const game_t *g, eval_linear_t *e)
 {
@@ -23,12 +26,24 @@ int eval_linear_default(const game_t *g, eval_linear_t *e)
     return HOYLE_OK;
 }
 
+/* FNV-1a 64 over bytes: the checksum of a file's lines before its last. */
+static uint64_t fnv1a(const void *data, size_t len)
+{
+    const unsigned char *b = data;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < len; i++) h = (h ^ b[i]) * 0x100000001b3ULL;
+    return h;
+}
+
 int eval_linear_save(const eval_linear_t *e, const char *path)
 {
     char buf[8192];
     int n = snprintf(buf, sizeof buf, EVAL_MAGIC "\ngame %s\nterms %d\n", e->g->spec, e->n);
     for (int i = 0; i < e->n && n > 0 && (size_t)n < sizeof buf; i++)
         n += snprintf(buf + n, sizeof buf - (size_t)n, "%s %.17g\n", e->names[i], e->w[i]);
+    if (n > 0 && (size_t)n < sizeof buf)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "checksum %016" PRIx64 "\n",
+                      fnv1a(buf, (size_t)n));
     if (n < 0 || (size_t)n >= sizeof buf)
         return hoyle_error(HOYLE_EFULL, "eval weights '%s': too long", path);
     return file_write_atomic(path, buf, (size_t)n);
@@ -44,12 +59,14 @@ static bool read_line(FILE *f, char *buf, size_t cap)
     return true;
 }
 
-static int parse(FILE *f, const char *path, eval_linear_t *e)
+static int parse(FILE *f, const char *text, const char *path, eval_linear_t *e)
 {
     char line[1024];
-    if (!read_line(f, line, sizeof line) || strcmp(line, EVAL_MAGIC) != 0)
+    if (!read_line(f, line, sizeof line) ||
+        (strcmp(line, EVAL_MAGIC) != 0 && strcmp(line, EVAL_MAGIC_V1) != 0))
         return hoyle_error(HOYLE_EINVAL, "'%s': not a hoyle evaluation file (no '%s' line)", path,
                            EVAL_MAGIC);
+    bool v1 = strcmp(line, EVAL_MAGIC_V1) == 0;
     if (!read_line(f, line, sizeof line) || strncmp(line, "game ", 5) != 0)
         return hoyle_error(HOYLE_EINVAL, "'%s': line 2: no 'game SPEC'", path);
     if (strcmp(line + 5, e->g->spec) != 0)
@@ -75,8 +92,18 @@ static int parse(FILE *f, const char *path, eval_linear_t *e)
                                w);
         e->w[i] = w;
     }
+    /* version 2: the checksum of every byte before its line (a damaged or cut file) */
+    long body = ftell(f);
+    uint64_t want = 0;
+    if (!v1 && (!read_line(f, line, sizeof line) ||
+                sscanf(line, "checksum %16" SCNx64 " %c", &want, &extra) != 1))
+        return hoyle_error(HOYLE_EINVAL, "'%s': line %d: want 'checksum HEX' (a cut file?)", path,
+                           4 + n);
+    if (!v1 && fnv1a(text, (size_t)body) != want)
+        return hoyle_error(HOYLE_EINVAL, "'%s': checksum mismatch (a damaged file)", path);
     if (fgets(line, sizeof line, f))
-        return hoyle_error(HOYLE_EINVAL, "'%s': line %d: more than %d terms", path, 4 + n, n);
+        return hoyle_error(HOYLE_EINVAL, "'%s': line %d: %s", path, 4 + n + !v1,
+                           v1 ? "more than the terms" : "more after the checksum");
     return HOYLE_OK;
 }
 
@@ -85,10 +112,30 @@ int eval_linear_load(const char *path, const game_t *g, eval_linear_t *e)
     eval_linear_t tmp;
     int status = eval_linear_default(g, &tmp);
     if (status) return status;
-    FILE *f = fopen(path, "r");
+    /* the whole file in memory: the checksum covers its bytes */
+    FILE *f = fopen(path, "rb");
     if (f == NULL) return hoyle_error(HOYLE_EIO, "eval weights '%s': %s", path, strerror(errno));
-    status = parse(f, path, &tmp);
+    char *text = malloc(EVAL_FILE_MAX + 1);
+    size_t len = text ? fread(text, 1, EVAL_FILE_MAX + 1, f) : 0;
+    bool err = ferror(f);
     fclose(f);
+    if (text == NULL) return hoyle_error(HOYLE_ENOMEM, "eval weights: out of memory");
+    if (err || len == 0 || len > EVAL_FILE_MAX || memchr(text, '\0', len)) {
+        free(text);
+        return hoyle_error(HOYLE_EINVAL, "'%s': not a hoyle evaluation file (%s)", path,
+                           err                   ? "read error"
+                           : len == 0            ? "empty"
+                           : len > EVAL_FILE_MAX ? "too long"
+                                                 : "binary");
+    }
+    f = fmemopen(text, len, "r");
+    if (f == NULL) {
+        free(text);
+        return hoyle_error(HOYLE_ENOMEM, "eval weights: out of memory");
+    }
+    status = parse(f, text, path, &tmp);
+    fclose(f);
+    free(text);
     if (!status) *e = tmp;
     return status;
 }

@@ -4,12 +4,15 @@
  * wrote (train/tdleaf.h); the alpha-beta agent's `eval=FILE`.
  *
  * File (docs/formats.md, "Evaluation weights"): text lines
- *     HOYLE-EVAL 1
+ *     HOYLE-EVAL 2
  *     game <canonical spec>
  *     terms <n>
  *     <name> <weight>          (n lines, in the game's term order)
- * A file for another game, with other term names, a missing or extra line
- * or a weight that is not a finite number is refused with one line. */
+ *     checksum <16 hex digits> (FNV-1a 64 of every byte before this line)
+ * A file for another game, with other term names, a missing or extra line,
+ * a weight that is not a finite number, or a checksum that differs (a cut or
+ * damaged file) is refused with one line. Version 1 files (no checksum line)
+ * are still read. */
 #ifndef HOYLE_MCTS_EVAL_LINEAR_H
 #define HOYLE_MCTS_EVAL_LINEAR_H
 

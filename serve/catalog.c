@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/models.h"
 #include "games/registry.h"
 #include "mcts/agent_kind.h"
 #include "serve/serve_internal.h"
@@ -70,6 +71,43 @@ void route_games(const serve_req_t *rq, serve_reply_t *rp)
     reply_json_done(rp, f);
 }
 
+/* One entry of /api/agents: the kind, the spec the page starts from (the kind's name, or
+ * the kind with a shipped model) and the model's name. */
+static void agent_entry(json_t *j, const agent_kind_t *k, const char *spec, const char *model)
+{
+    json_open(j, NULL, '{');
+    json_str(j, "kind", k->name);
+    json_str(j, "spec", spec);
+    if (model) json_str(j, "model", model);
+    json_str(j, "description", k->description ? k->description : "");
+    char caps[128];
+    agent_caps_describe(k->caps, caps, sizeof caps);
+    json_str(j, "capabilities", caps);
+    params_json(j, "params", k->params);
+    json_close(j);
+}
+
+typedef struct model_offer {
+    json_t *j;
+    const game_t *g;
+    const agent_kind_t *k;
+} model_offer_t;
+
+/* models_each's callback: the kind with the shipped model `name`, when it makes an agent
+ * for the game (a model for another game, or a damaged file, is left out). */
+static int offer_model(const char *name, const char *path, void *ctx)
+{
+    (void)path;
+    model_offer_t *mo = ctx;
+    char spec[GAME_SPEC_MAX];
+    snprintf(spec, sizeof spec, "%s(%s=%s)", mo->k->name, mo->k->model_key, name);
+    agent_t *a = NULL;
+    int rc = agent_create(mo->g, spec, 1, &a);
+    agent_free(a);
+    if (rc == 0) agent_entry(mo->j, mo->k, spec, name);
+    return 0;
+}
+
 void route_agents(const serve_req_t *rq, serve_reply_t *rp)
 {
     const char *spec = req_arg(rq, "game");
@@ -102,29 +140,27 @@ void route_agents(const serve_req_t *rq, serve_reply_t *rp)
     for (int i = 0; agent_kind_at(i); i++) {
         const agent_kind_t *k = agent_kind_at(i);
         if (kind_refused(k)) continue;
-        /* Usable: the kind's defaults make an agent for this game, or it
-         * needs a file (the az agent's model) the client will name. */
-        int needs_file = 0;
-        for (int p = 0; k->params && k->params[p].key; p++)
-            needs_file |= strcmp(k->params[p].key, "model") == 0;
-        if (!needs_file) {
-            agent_t *a = NULL;
-            int rc = agent_create(g, k->name, 1, &a);
-            agent_free(a);
-            if (rc) continue;
-        }
-        json_open(&j, NULL, '{');
-        json_str(&j, "kind", k->name);
-        json_str(&j, "description", k->description ? k->description : "");
-        char caps[128];
-        agent_caps_describe(k->caps, caps, sizeof caps);
-        json_str(&j, "capabilities", caps);
-        params_json(&j, "params", k->params);
-        json_close(&j);
+        /* Offered bare when the kind's defaults make an agent for this game: a kind that
+         * needs a model (az, td) is offered only with a shipped model that fits (below). */
+        agent_t *a = NULL;
+        int rc = (k->caps & AGENT_CAP_MODEL) ? HOYLE_EINVAL : agent_create(g, k->name, 1, &a);
+        agent_free(a);
+        if (rc == 0) agent_entry(&j, k, k->name, NULL);
+        if (k->model_key == NULL) continue;
+        model_offer_t mo = {.j = &j, .g = g, .k = k};
+        models_each(k->model_ext, offer_model, &mo);
     }
     json_end(&j);
     reply_json_done(rp, f);
     game_free(g);
+}
+
+/* Whether `value` names a shipped model of kind k (models/README.md). */
+static bool shipped(const agent_kind_t *k, const char *value)
+{
+    char path[PATH_MAX];
+    return k->model_ext && model_is_name(value) &&
+           model_find(value, k->model_ext, k->name, path, sizeof path) == 0;
 }
 
 int catalog_check_agent(serve_t *srv, const char *text, char *out, size_t cap, int *status)
@@ -146,12 +182,15 @@ int catalog_check_agent(serve_t *srv, const char *text, char *out, size_t cap, i
             rc = hoyle_error(HOYLE_EINVAL,
                              "%s: key 'path' (a program to run) is not accepted by the server",
                              k->name);
-        } else if (strcmp(key, "model") == 0 && value[0]) {
+        } else if ((strcmp(key, "model") == 0 ||
+                    (k->model_key && strcmp(key, k->model_key) == 0)) &&
+                   value[0] && !shipped(k, value)) {
+            /* a file: inside --data only (a shipped model's name stays as it is) */
             const char *why = NULL;
             int st = files_resolve(srv->data_real, value, real, &why);
             if (st) {
                 *status = st;
-                rc = hoyle_error(HOYLE_EINVAL, "%s: model: %s", k->name, why);
+                rc = hoyle_error(HOYLE_EINVAL, "%s: %s: %s", k->name, key, why);
             }
             value = real;
         }

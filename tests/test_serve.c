@@ -19,6 +19,7 @@
 #include "agents/game_agents.h"
 #include "harness.h"
 #include "serve/serve.h"
+#include "train/agent_td.h"
 
 static char tmpdir[256], datadir[300], webdir[300];
 static serve_t *srv;
@@ -328,6 +329,53 @@ static void test_catalog(void)
     expect_status("POST", "/api/version", "{}", 405);
     expect_status("GET", "/api/games/new", NULL, 405);
     expect_status("PUT", "/api/games/g1", NULL, 405);
+}
+
+/* The shipped models (models/README.md): offered by name for their own game only, a kind that
+ * needs a model never bare; a name plays, a file outside --data is refused. */
+static void test_shipped_models(void)
+{
+    static const struct {
+        const char *game, *spec, *absent, *key;
+    } want[] = {
+        {"backgammon", "td(model=backgammon)", "alphabeta(eval=checkers)", "model=backgammon"},
+        {"checkers", "alphabeta(eval=checkers)", "td(model=backgammon)", "eval=checkers"}};
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        char path[128];
+        snprintf(path, sizeof path, "/api/agents?game=%s", want[w].game);
+        cJSON *a = json_call("GET", path, NULL, 200);
+        const cJSON *e;
+        int shipped = 0, absent = 0, bare_model_kind = 0;
+        cJSON_ArrayForEach(e, a)
+        {
+            shipped |= strcmp(jstr(e, "spec"), want[w].spec) == 0 && jstr(e, "model")[0];
+            absent |= strcmp(jstr(e, "spec"), want[w].absent) == 0;
+            bare_model_kind |=
+                strstr(jstr(e, "capabilities"), "needs a model") && !jstr(e, "model")[0];
+        }
+        CU_ASSERT(shipped);
+        CU_ASSERT(!absent);
+        CU_ASSERT(!bare_model_kind); /* td (and az) only with a model */
+        cJSON_Delete(a);
+        char body[256];
+        snprintf(body, sizeof body, "{\"game\": \"%s\", \"agents\": [\"human\", \"%s\"]}",
+                 want[w].game, want[w].spec);
+        cJSON *s = new_game(body);
+        CU_ASSERT(strstr(jat(s, "agents", 1), want[w].key) != NULL); /* the name, as given */
+        delete_game(jstr(s, "id"));
+        cJSON_Delete(s);
+    }
+    /* eval= names a file like model= does: inside --data only */
+    cJSON *e = json_call("POST", "/api/games/new",
+                         "{\"game\": \"checkers\", \"agents\": [\"human\", "
+                         "\"alphabeta(eval=/etc/passwd)\"]}",
+                         403);
+    CU_ASSERT_PTR_NOT_NULL(strstr(jstr(e, "error"), "absolute paths are refused"));
+    cJSON_Delete(e);
+    e = json_call("POST", "/api/games/new",
+                  "{\"game\": \"checkers\", \"agents\": [\"human\", \"td(model=nosuch)\"]}", 404);
+    CU_ASSERT_PTR_NOT_NULL(strstr(jstr(e, "error"), "no such file"));
+    cJSON_Delete(e);
 }
 
 /* ---- static files ---- */
@@ -1088,10 +1136,11 @@ static void test_start_errors(void)
 
 int main(void)
 {
-    if (game_agents_register()) return 1;
+    if (game_agents_register() || td_register_agents()) return 1;
     static const harness_test_t tests[] = {
         {"setup: data and web folders, a tournament, the server", setup},
         {"catalog", test_catalog},
+        {"shipped models by name", test_shipped_models},
         {"static files", test_static_files},
         {"gobang game human vs random", test_gobang_game},
         {"checkers chain step by step", test_checkers_chain},

@@ -177,8 +177,29 @@ static void test_files_and_agent(void)
     refused(bad, g, "line 4");
     write_text(bad, "HOYLE-EVAL 1\ngame checkers(variant=english)\nterms 2\n");
     refused(bad, g, "terms 8");
-    write_text(bad, "HOYLE-EVAL 2\n");
+    write_text(bad, "HOYLE-EVAL 3\n");
     refused(bad, g, "not a hoyle evaluation file");
+    write_text(bad, "");
+    refused(bad, g, "empty");
+    /* version 2's checksum: one byte of a weight changed, the checksum line cut off; a
+     * version 1 file (no checksum line) still reads */
+    char text[4096];
+    FILE *in = fopen(path, "r");
+    size_t len = fread(text, 1, sizeof text - 1, in);
+    fclose(in);
+    text[len] = '\0';
+    char *digit = strstr(text, "0.125") + 3;
+    *digit = '3';
+    write_text(bad, text);
+    refused(bad, g, "checksum mismatch");
+    *digit = '2';
+    *strstr(text, "checksum ") = '\0';
+    write_text(bad, text);
+    refused(bad, g, "want 'checksum HEX'");
+    text[11] = '1'; /* HOYLE-EVAL 1 */
+    write_text(bad, text);
+    HARNESS_OK(eval_linear_load(bad, g, &back));
+    CU_ASSERT(back.w[5] == 0.125);
     FILE *f = fopen(path, "r"), *o = fopen(bad, "w");
     char line[256];
     for (int i = 0; fgets(line, sizeof line, f); i++) fputs(i == 4 ? "queens 1\n" : line, o);

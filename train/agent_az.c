@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/models.h"
 #include "mcts/agent_kind.h"
 #include "train/agent_az.h"
 #include "train/net_eval.h"
@@ -130,7 +131,9 @@ static int az_create(agent_t *a)
     bool ply = params_choice(pp, "search") == 1;
     az_net_t *shared = NULL;
     evaluator_t *eval = NULL;
-    int status = az_net_get(model, &shared);
+    char path[1024];
+    int status = model_find(model, "pt", "az", path, sizeof path);
+    if (!status) status = az_net_get(path, &shared);
     if (status) return status;
     status = net_evaluator_create(a->g, shared->net, ply ? AZ_PLY_BATCH : p.batch,
                                   (int)params_int(pp, "cache"), &eval);
@@ -148,7 +151,8 @@ static const param_def_t az_params[] = {
     {.key = "model",
      .type = PARAM_STRING,
      .def = "",
-     .help = "network file written by tch_save (hoyle train's net-NNNNNN.pt)"},
+     .help = "network file written by tch_save (hoyle train's net-NNNNNN.pt), or a shipped "
+             "model's name"},
     {.key = "search",
      .type = PARAM_CHOICE,
      .def = "mcts",
@@ -186,6 +190,8 @@ static const agent_kind_t agent_az_kind = {
     .description = "AlphaZero: PUCT search with a trained policy/value network",
     .params = az_params,
     .caps = AGENT_CAP_CHANCE | AGENT_CAP_MODEL | AGENT_CAP_SEEDED,
+    .model_key = "model",
+    .model_ext = "pt",
     .create = az_create,
 };
 

@@ -6,11 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/models.h"
 #include "mcts/agent_kind.h"
 #include "mcts/agent_plan.h"
 #include "train/td.h"
@@ -198,49 +197,6 @@ static void td_destroy(agent_t *a)
     a->impl = NULL;
 }
 
-/* The checkout's models/ folder, from the running binary (CHECKOUT/build/apps/hoyle). */
-static bool exe_models(const char *name, char *path, size_t cap)
-{
-    char exe[1024];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return false;
-    exe[n] = '\0';
-    for (int up = 0; up < 3; up++) {
-        char *slash = strrchr(exe, '/');
-        if (slash == NULL) return false;
-        *slash = '\0';
-        struct stat st;
-        if ((size_t)snprintf(path, cap, "%s/models/%s.td", exe, name) < cap && stat(path, &st) == 0)
-            return true;
-    }
-    return false;
-}
-
-int td_model_path(const char *model, char *path, size_t cap)
-{
-    struct stat st;
-    if (model[0] == '\0') return hoyle_error(HOYLE_EINVAL, "td: model=FILE is required");
-    if ((size_t)snprintf(path, cap, "%s", model) < cap && stat(path, &st) == 0) return HOYLE_OK;
-    bool bare = strchr(model, '/') == NULL && strchr(model, '.') == NULL;
-    const char *env = getenv("HOYLE_MODELS");
-    if (bare && env && (size_t)snprintf(path, cap, "%s/%s.td", env, model) < cap &&
-        stat(path, &st) == 0)
-        return HOYLE_OK;
-    if (bare && (size_t)snprintf(path, cap, "models/%s.td", model) < cap && stat(path, &st) == 0)
-        return HOYLE_OK;
-    if (bare && exe_models(model, path, cap)) return HOYLE_OK;
-#ifdef HOYLE_MODELS_DIR /* the checkout this hoyle was built from (train/CMakeLists.txt) */
-    if (bare && (size_t)snprintf(path, cap, "%s/%s.td", HOYLE_MODELS_DIR, model) < cap &&
-        stat(path, &st) == 0)
-        return HOYLE_OK;
-#endif
-    return hoyle_error(HOYLE_EINVAL,
-                       bare ? "td: no model '%s' (no such file, and no shipped model of that name "
-                              "in $HOYLE_MODELS or models/)"
-                            : "td: no model file '%s'",
-                       model);
-}
-
 static int td_create(agent_t *a)
 {
     const params_t *pp = &a->params;
@@ -248,7 +204,7 @@ static int td_create(agent_t *a)
     if (a->g->num_players != 2)
         return hoyle_error(HOYLE_EINVAL, "td: %s has %d players; td plays two-player games",
                            a->g->spec, a->g->num_players);
-    int status = td_model_path(params_str(pp, "model"), path, sizeof path);
+    int status = model_find(params_str(pp, "model"), "td", "td", path, sizeof path);
     if (status) return status;
     agent_td_t *A = calloc(1, sizeof *A);
     if (A == NULL) return hoyle_error(HOYLE_ENOMEM, "td: out of memory");
@@ -304,6 +260,8 @@ static const agent_kind_t agent_td_kind = {
     .description = "a TD(lambda)-trained value net choosing whole moves, optional look-ahead",
     .params = td_params,
     .caps = AGENT_CAP_CHANCE | AGENT_CAP_TWO_PLAYER | AGENT_CAP_MODEL,
+    .model_key = "model",
+    .model_ext = "td",
     .create = td_create_vt,
 };
 

@@ -8,15 +8,8 @@
 #ifndef HOYLE_TRAIN_AGENT_TD_H
 #define HOYLE_TRAIN_AGENT_TD_H
 
-#include <stddef.h>
-
 /* Add the `td` kind to the agent kinds (agent_register_kind); call once at
  * startup. */
 int td_register_agents(void);
-
-/* The file `model` names: itself when it exists; else, for a bare name, the
- * shipped model NAME.td in $HOYLE_MODELS, ./models, or the models/ folder of
- * the checkout the running hoyle was built in. HOYLE_EINVAL when none exists. */
-int td_model_path(const char *model, char *path, size_t cap);
 
 #endif

@@ -214,7 +214,8 @@ async function loadSeats() {
   box.replaceChildren();
   play.seats = [];
   for (let i = 0; i < n; i++) {
-    const kind = h("select", { class: "seatkind" }, agents.map((a) => h("option", { value: a.kind, title: a.description || "" }, a.kind)));
+    // one entry per kind, and one per shipped model that fits the game (its spec names it)
+    const kind = h("select", { class: "seatkind" }, agents.map((a) => h("option", { value: entrySpec(a), title: a.model ? `${a.description || ""} (shipped model ${a.model}: models/README.md)` : a.description || "" }, entrySpec(a))));
     const params = h("div", { class: "params" });
     const details = h("details", {}, h("summary", {}, "parameters"), params);
     const specIn = h("input", { class: "seatspec", spellcheck: "false" });
@@ -223,17 +224,17 @@ async function loadSeats() {
     specIn.addEventListener("input", updateThinks);
     specIn.addEventListener("change", updateThinks);
     const kindChanged = (initial) => {
-      const a = agents.find((x) => x.kind === kind.value) || { kind: kind.value, params: [] };
-      const given = initial && parseSpec(initial).name === a.kind ? parseSpec(initial).params : {};
-      specIn.value = initial && parseSpec(initial).name === a.kind ? initial : a.kind;
+      const a = agents.find((x) => entrySpec(x) === kind.value) || { kind: kind.value, params: [] };
+      const mine = initial && parseSpec(initial).name === a.kind;
+      const given = mine ? parseSpec(initial).params : parseSpec(entrySpec(a)).params;
+      specIn.value = mine ? initial : entrySpec(a);
       paramForm(params, a.params || [], given, (vals) => { specIn.value = buildSpec(a.kind, a.params || [], vals); updateThinks(); });
       details.hidden = !(a.params && a.params.length);
       updateThinks();
     };
     kind.addEventListener("change", () => kindChanged());
     const initial = old[i] || (i === 0 || n === 1 ? "human" : defaultAgent(agents));
-    const initialKind = parseSpec(initial).name;
-    kind.value = agents.some((a) => a.kind === initialKind) ? initialKind : "human";
+    kind.value = entryFor(agents, initial);
     play.seats.push(seat);
     kindChanged(initial);
     box.append(h("div", { class: "seat" }, h("label", {}, `Seat ${i + 1}`, kind), details, h("label", {}, "spec", specIn), thinks));
@@ -242,9 +243,27 @@ async function loadSeats() {
   box.dataset.spec = spec; // the seats are made for this spec (scripts wait on it)
 }
 
+// The spec an /api/agents entry starts from: the kind, or the kind with a shipped model.
+const entrySpec = (a) => a.spec || a.kind;
+
+// The entry a spec belongs to: the one of its shipped model, else its kind's, else "human".
+function entryFor(agents, spec) {
+  const { name, params } = parseSpec(spec);
+  const model = agents.find((a) => a.model && a.kind === name && Object.values(params).includes(a.model));
+  if (model) return entrySpec(model);
+  const bare = agents.find((a) => !a.model && a.kind === name);
+  if (bare) return entrySpec(bare);
+  const any = agents.find((a) => a.kind === name);
+  return any ? entrySpec(any) : "human";
+}
+
+// The opponent a new seat starts with: a trained agent where a model ships for the game
+// (models/README.md), else the strongest search the game takes.
 function defaultAgent(agents) {
+  const trained = agents.find((a) => a.model);
+  if (trained) return entrySpec(trained);
   for (const k of ["mcts", "alphabeta", "random"]) if (agents.some((a) => a.kind === k)) return k;
-  return agents.length > 1 ? agents[1].kind : "human";
+  return agents.length > 1 ? entrySpec(agents[1]) : "human";
 }
 
 async function newGame() {

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Every shipped model under models/ (models/README.md) plays legal games of its own game: the TD
-# nets by name, from the checkout and from another folder (the lookup of train/agent_td.h), the
-# learned evaluation weights as alphabeta(eval=FILE); for another game each is refused in one
-# line with exit 2. Fails when models/ has none.
+# Every shipped model under models/ (models/README.md), loaded by its name through the one
+# lookup of core/models.h, from the checkout and from another folder: TD nets as
+# td(model=NAME), learned evaluation weights as alphabeta(eval=NAME), AlphaZero nets as
+# az(model=NAME) (libtorch builds). Each plays legal games of its own game (the game its file
+# names, the shape checked by its loader), and is refused in one line with exit 2 for another
+# game, cut in half, or with one byte changed (in its header and in its weights). Fails when
+# models/ has none, or holds a file of no known kind or without a row in models/README.md.
 # Usage: models.sh HOYLE_BINARY DATA_DIR
 set -euo pipefail
 hoyle=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -10,46 +13,72 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "models.sh: $*" >&2; exit 1; }
+
+# refused SPEC GAME WHAT WORDS: a match with SPEC on GAME exits 2 with one line holding WORDS
+refused() {
+  local rc
+  set +e
+  (cd "$dir" && "$hoyle" match "$2" "$1" random --games 2) >/dev/null 2>"$dir/err"
+  rc=$?
+  set -e
+  [ "$rc" -eq 2 ] && [ "$(wc -l <"$dir/err")" -eq 1 ] && grep -q "$4" "$dir/err" ||
+    fail "$3: rc $rc, want 2 and one line with '$4': $(cat "$dir/err")"
+}
+
+# plays SPEC GAME WHERE: two legal games against random, from folder WHERE
+plays() {
+  (cd "$3" && "$hoyle" match "$2" "$1" random --games 2 --seed 3 --json) >"$dir/m.json" \
+    2>"$dir/m.err" || fail "$1 on $2 from $3: $(cat "$dir/m.err")"
+  grep -q '"games":2' "$dir/m.json" || fail "$1: $(cat "$dir/m.json")"
+  ! grep -qi forfeit "$dir/m.err" || fail "$1: a forfeit: $(cat "$dir/m.err")"
+}
+
 n=0
-for f in "$root"/models/*.td; do
-  [ -e "$f" ] || continue
-  name=$(basename "$f" .td)
-  game=$(sed -n 2p "$f" | sed 's/^game //')
-  grep -q "| \`$name.td\` |" "$root/models/README.md" || fail "$name.td has no row in models/README.md"
-  (cd "$root" && "$hoyle" match "$game" "td(model=$name)" random --games 2 --seed 3 --json) \
-    >"$dir/a.json" 2>"$dir/a.err" || fail "$name: match from the checkout failed"
-  ! grep -qi forfeit "$dir/a.err" || fail "$name: a forfeit: $(cat "$dir/a.err")"
-  grep -q '"games":2' "$dir/a.json" || fail "$name: $(cat "$dir/a.json")"
-  (cd "$dir" && "$hoyle" match "$game" "td(model=$name,plies=1,candidates=2)" random --games 2 \
-    --seed 4 --json) >"$dir/b.json" 2>"$dir/b.err" || fail "$name: match from another folder failed"
-  grep -q '"games":2' "$dir/b.json" || fail "$name: $(cat "$dir/b.json")"
-  ! grep -qi forfeit "$dir/b.err" || fail "$name: a forfeit: $(cat "$dir/b.err")"
+torch=false # az nets need a build with libtorch, where the az kind exists
+"$hoyle" agents 2>/dev/null | grep -q '^az ' && torch=true
+for f in "$root"/models/*; do
+  file=$(basename "$f")
+  [ "$file" = README.md ] && continue
+  name=${file%.*}
+  ext=${file##*.}
+  grep -q "| \`$file\` |" "$root/models/README.md" || fail "$file has no row in models/README.md"
+  case $ext in
+    td) spec="td(model=$name)" bad="not for" ;;
+    eval) spec="alphabeta(depth=2,eval=$name)" bad="not for" ;;
+    pt)
+      [ "$torch" = true ] || { echo "models.sh: $file skipped (no libtorch in this build)"; continue; }
+      spec="az(model=$name,sims=8)" bad="shape" ;;
+    *) fail "$file: no known kind of model (.td, .eval, .pt)" ;;
+  esac
+  if [ "$ext" = pt ]; then # the game: the README row's second column, a game spec
+    game=$(grep "| \`$file\` |" "$root/models/README.md" | cut -d'|' -f3 | tr -d ' `')
+  else # the game: line 2 of the file, `game SPEC`
+    game=$(sed -n 2p "$f" | sed 's/^game //')
+  fi
+  [ -n "$game" ] || fail "$file: no game"
+  plays "$spec" "$game" "$root"
+  plays "$spec" "$game" "$dir" # by name from another folder: the checkout of the binary
+  # another game: refused for its game or its shape
   other=checkers
   [ "${game%%(*}" = checkers ] && other=gobang
-  set +e
-  (cd "$root" && "$hoyle" match "$other" "td(model=$name)" random --games 2) >/dev/null 2>"$dir/err"
-  rc=$?
-  set -e
-  [ "$rc" -eq 2 ] && [ "$(wc -l <"$dir/err")" -eq 1 ] && grep -q "not for" "$dir/err" ||
-    fail "$name for $other: rc $rc: $(cat "$dir/err")"
-  n=$((n + 1))
-done
-# learned evaluation weights (TDLeaf): alphabeta(eval=models/NAME.eval)
-for f in "$root"/models/*.eval; do
-  [ -e "$f" ] || continue
-  name=$(basename "$f")
-  game=$(sed -n 2p "$f" | sed 's/^game //')
-  grep -q "| \`$name\` |" "$root/models/README.md" || fail "$name has no row in models/README.md"
-  (cd "$dir" && "$hoyle" match "$game" "alphabeta(depth=2,eval=$f)" random --games 2 --seed 3 \
-    --json) >"$dir/e.json" 2>"$dir/e.err" || fail "$name: match failed: $(cat "$dir/e.err")"
-  grep -q '"games":2' "$dir/e.json" || fail "$name: $(cat "$dir/e.json")"
-  ! grep -qi forfeit "$dir/e.err" || fail "$name: a forfeit: $(cat "$dir/e.err")"
-  set +e
-  "$hoyle" match chess "alphabeta(depth=1,eval=$f)" random --games 2 >/dev/null 2>"$dir/err"
-  rc=$?
-  set -e
-  [ "$rc" -eq 2 ] && grep -q "not for" "$dir/err" || fail "$name for chess: rc $rc: $(cat "$dir/err")"
+  [ "$ext" = eval ] && other=chess # gobang has no weighted terms at all
+  refused "$spec" "$other" "$file for $other" "$bad"
+  # a damaged copy, by path: cut in half; one byte changed in the header; one in the weights
+  size=$(stat -c %s "$f")
+  head -c $((size / 2)) "$f" >"$dir/cut.$ext"
+  refused "${spec/=$name/=$dir/cut.$ext}" "$game" "$file cut in half" "$file\|cut.$ext"
+  for at in 7 $((size * 3 / 4)); do
+    cp "$f" "$dir/flip.$ext"
+    byte=$(od -An -tu1 -j "$at" -N1 "$f" | tr -d ' ')
+    printf "$(printf '\\%03o' $(((byte ^ 1) == 10 ? byte ^ 2 : byte ^ 1)))" |
+      dd of="$dir/flip.$ext" bs=1 seek="$at" conv=notrunc status=none
+    cmp -s "$f" "$dir/flip.$ext" && fail "$file: byte $at unchanged"
+    refused "${spec/=$name/=$dir/flip.$ext}" "$game" "$file with byte $at changed" "flip.$ext"
+  done
   n=$((n + 1))
 done
 [ "$n" -gt 0 ] || fail "no shipped model in models/"
+# a name that is no shipped model: one line naming it
+refused "td(model=nosuch)" backgammon "an unknown name" "no model 'nosuch'"
+refused "alphabeta(eval=nosuch)" checkers "an unknown name" "no model 'nosuch'"
 echo "models.sh: $n models ok"

@@ -104,6 +104,7 @@ PY
 "$hoyle" selfplay "${sp[@]}" --bench --bench-seconds 0.2 2>/dev/null >"$dir/bench.txt"
 grep -q "bench, 3 rounds interleaved: network positions/s in self-play" "$dir/bench.txt"
 grep -q "raw forward .* s wall, .* s user, .* s system, .* context switches" "$dir/bench.txt"
+grep -q "^  evaluator ratio [0-9]*\.[0-9]* = network positions/s inside self-play / raw forward" "$dir/bench.txt"
 for bad in "--bench-seconds 1" "--bench --bench-seconds 0" "--bench --bench-seconds 4000"; do
   set +e
   # shellcheck disable=SC2086

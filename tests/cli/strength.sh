@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# scripts/strength (docs/strength.md): every two-player game of the registry has a config in
+# configs/strength/, each anchored on the same agent; a tiny run of one config (Go-Bang, one
+# opening a pairing) writes the page, with that game's table and the others marked "not run",
+# and an SVG that parses; a rerun plays nothing more (resume); bad options exit non-zero with
+# one line. Usage: strength.sh HOYLE_BINARY DATA_DIR
+set -euo pipefail
+hoyle=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "strength.sh: $*" >&2; exit 1; }
+
+# 1. the configs: one per two-player game, the same anchor everywhere
+"$hoyle" games --json | python3 -c '
+import json, sys, glob, re
+root = sys.argv[1]
+games = [g["name"] for g in json.load(sys.stdin)["games"]]
+texts = {p: open(p).read() for p in glob.glob(root + "/configs/strength/*.yaml")}
+anchors = {re.search(r"^anchor: *\"(.*)\"", t, re.M).group(1) for t in texts.values()}
+if len(anchors) != 1:
+    sys.exit("strength.sh: anchors differ: %s" % sorted(anchors))
+covered = {re.search(r"^games: *\[\"?([a-z]+)", t, re.M).group(1) for t in texts.values()}
+for g in games:
+    if g not in ("solitaire", "fifteen") and g not in covered:
+        sys.exit("strength.sh: no config in configs/strength/ for %s" % g)
+' "$root"
+
+# 2. bad options: one line, non-zero
+for bad in "--openings 0" "--only nosuch" "--hoyle /nonexistent/hoyle"; do
+  set +e
+  # shellcheck disable=SC2086
+  python3 "$root/scripts/strength" --hoyle "$hoyle" $bad --runs "$dir/r" --out "$dir/x.md" \
+    --svg "$dir/x.svg" >/dev/null 2>"$dir/err"
+  rc=$?
+  set -e
+  [ "$rc" -ne 0 ] && [ "$(wc -l <"$dir/err")" -eq 1 ] || fail "$bad: rc $rc: $(cat "$dir/err")"
+done
+
+# 3. one tiny tournament, the page and the plot
+run() {
+  python3 "$root/scripts/strength" --hoyle "$hoyle" --only gobang --openings 1 --runs "$dir/r" \
+    --out "$dir/s.md" --svg "$dir/s.svg" --note "a test" 2>"$dir/log" ||
+    fail "the run failed: $(tail -3 "$dir/log")"
+}
+run
+grep -q '^| `gobang(board=8,men=12)` | 6 | ' "$dir/s.md" || fail "no gobang row: $(grep gobang "$dir/s.md")"
+grep -q '^| `chess` | 0 | not run' "$dir/s.md" || fail "chess is not marked not run"
+grep -q '^- note: a test$' "$dir/s.md" || fail "the note is missing"
+grep -q '| `mcts(time_ms=50)` | mcts | 0 | \[0, 0\] | 4 |' "$dir/s.md" || fail "the anchor's row: $(grep 'mcts(time' "$dir/s.md")"
+python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$dir/s.svg" || fail "the SVG does not parse"
+# 4. a rerun resumes: nothing more is played
+run
+grep -q '^| `gobang(board=8,men=12)` | 6 | ' "$dir/s.md" || fail "the rerun changed the game count"
+echo "strength.sh: ok"
