@@ -23,7 +23,9 @@ run_failing() { # ERR_FILE CMD...
   set +e; "$@" >/dev/null 2>"$err"; echo $? >"$err.rc"; set -e
 }
 
-# 0. Found the usual way (the build tree), the module reports a missing model file.
+# 0. Found the usual way (the build tree), the module reports a model file it cannot read
+# (one that is there: a missing one is refused before the module is loaded, core/models.c).
+echo "not a TorchScript file" >"$dir/x.pt"
 run_failing "$dir/e0" "$hoyle" match gobang "az(model=$dir/x.pt)" random --games 1
 expect_one_line "$dir/e0.rc" "$dir/e0" "tch_load: $dir/x.pt"
 
