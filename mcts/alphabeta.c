@@ -457,6 +457,69 @@ static double qsearch(ab_t *t, int ply, const void *s, int qdepth, double alpha,
     return best;
 }
 
+/* Null move (params.null_r), step 3 of search(): at a non-PV node whose
+ * static value is at least beta, pass and search the opponent's reply
+ * shallower with a null window at beta; if even passing keeps beta, cut. Not
+ * twice in a row, not at the root, not when the game refuses (check,
+ * zugzwang), and a proven win found while passing is not trusted (beta is
+ * returned). True when search() returns *out (0 on abort). */
+static bool null_move_cuts(ab_t *t, int ply, const void *s, int depth, double alpha, double beta,
+                           int player, int prev, double *out)
+{
+    const game_t *g = t->g;
+    bool pv_node = nextafter(alpha, INFINITY) < beta;
+    if (!(t->p.null_r > 0 && !pv_node && ply > 0 && depth >= 2 && prev != AB_NULL_MOVE &&
+          t->probe_ply != ply && leaf_value(t, s, player) >= beta))
+        return false;
+    void *c = t->frames[ply + 1]->state;
+    memcpy(c, s, g->state_size);
+    if (!game_null_move(g, c) || game_current_player(g, c) == player) return false;
+    frame_t *f = t->frames[ply];
+    f->move = AB_NULL_MOVE;
+    double v = child_value(t, ply + 1, c, depth - 1 - t->p.null_r, nextafter(beta, -INFINITY), beta,
+                           player, false);
+    f->move = -1;
+    if (t->abort) {
+        *out = 0;
+        return true;
+    }
+    if (v < beta) return false;
+    *out = v >= 1.0 ? beta : v;
+    return true;
+}
+
+/* Late-move reduction (params.lmr) of the i-th move `a` (child state c, full
+ * depth d): a late quiet move that is not a killer and does not force is
+ * tried shallower first; 0 = no reduction. may_force: the child is a
+ * decision state not already extended for forcing. */
+static int lmr_reduction(const ab_t *t, const frame_t *f, const void *s, const void *c, int a,
+                         int i, int depth, int d, bool may_force)
+{
+    const game_t *g = t->g;
+    if (!(i >= t->p.lmr && depth >= 3 && d == depth - 1 && a != f->killer[0] && a != f->killer[1] &&
+          !game_is_noisy(g, s, a) && !(may_force && game_is_forcing(g, c))))
+        return 0;
+    int r = (int)(0.75 + log((double)depth) * log((double)(i + 1)) / 2.25);
+    if (r < 1) r = 1;
+    if (r > d - 1) r = d - 1;
+    return r;
+}
+
+/* A quiet move `a` caused a cutoff at `ply`: killers, history (depth^2:
+ * cutoffs near the root refute more of the tree) and the counter-move. */
+static void remember_cutoff(ab_t *t, frame_t *f, int ply, int player, int depth, int a)
+{
+    const game_t *g = t->g;
+    if (t->p.killers && f->killer[0] != a) {
+        f->killer[1] = f->killer[0];
+        f->killer[0] = a;
+    }
+    if (t->p.history)
+        t->history[(size_t)player * (size_t)g->num_actions + (size_t)a] += (int64_t)depth * depth;
+    if (t->p.counter_moves && ply > 0 && t->frames[ply - 1]->move >= 0)
+        t->counter[(size_t)player * (size_t)g->num_actions + (size_t)t->frames[ply - 1]->move] = a;
+}
+
 /* Fail-soft negamax alpha-beta with a transposition table, killers and
  * history, for `depth` more whole moves from decision state `s` at `ply`.
  * On abort (time or out of memory) it returns 0, which callers discard. */
@@ -490,26 +553,10 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
             }
         }
     }
-    /* 3. null move (params.null_r): at a non-PV node whose static value is
-     * at least beta, pass and search the opponent's reply shallower with a
-     * null window at beta; if even passing keeps beta, cut. Not twice in a
-     * row, not at the root, not when the game refuses (check, zugzwang), and
-     * a proven win found while passing is not trusted (beta is returned). */
-    bool pv_node = nextafter(alpha, INFINITY) < beta;
+    /* 3. null move (params.null_r) */
     int prev = ply > 0 ? t->frames[ply - 1]->move : -1;
-    if (t->p.null_r > 0 && !pv_node && ply > 0 && depth >= 2 && prev != AB_NULL_MOVE &&
-        t->probe_ply != ply && leaf_value(t, s, player) >= beta) {
-        void *c = t->frames[ply + 1]->state;
-        memcpy(c, s, g->state_size);
-        if (game_null_move(g, c) && game_current_player(g, c) != player) {
-            f->move = AB_NULL_MOVE;
-            double v = child_value(t, ply + 1, c, depth - 1 - t->p.null_r,
-                                   nextafter(beta, -INFINITY), beta, player, false);
-            f->move = -1;
-            if (t->abort) return 0;
-            if (v >= beta) return v >= 1.0 ? beta : v;
-        }
-    }
+    double cut;
+    if (null_move_cuts(t, ply, s, depth, alpha, beta, player, prev, &cut)) return cut;
     /* 4. generate and order; the counter-move answers the move that led here */
     int n = game_legal_actions(g, s, f->legal);
     int counter = -1;
@@ -551,14 +598,9 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
         double nb = nextafter(alpha, INFINITY);
         /* Late-move reduction: a late quiet move is tried shallower with a null
          * window first; only one that beats alpha there is searched in full. */
-        int r = 0;
-        if (t->p.lmr > 0 && i >= t->p.lmr && depth >= 3 && d == depth - 1 && !in_forcing &&
-            a != f->killer[0] && a != f->killer[1] && !game_is_noisy(g, s, a) &&
-            !(next >= 0 && !forcing && game_is_forcing(g, c))) {
-            r = (int)(0.75 + log((double)depth) * log((double)(i + 1)) / 2.25);
-            if (r < 1) r = 1;
-            if (r > d - 1) r = d - 1;
-        }
+        int r = t->p.lmr > 0 && !in_forcing
+                    ? lmr_reduction(t, f, s, c, a, i, depth, d, next >= 0 && !forcing)
+                    : 0;
         if (r > 0) {
             v = child_value(t, ply + 1, c, d - r, alpha, nb, player, false);
             if (t->abort) return 0;
@@ -586,19 +628,7 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
         if (v > alpha) alpha = v;
         if (alpha >= beta) {
             /* 6. a cutoff: remember the quiet move that caused it */
-            if (!game_is_noisy(g, s, a)) {
-                if (t->p.killers && f->killer[0] != a) {
-                    f->killer[1] = f->killer[0];
-                    f->killer[0] = a;
-                }
-                /* depth^2: cutoffs near the root refute more of the tree. */
-                if (t->p.history)
-                    t->history[(size_t)player * (size_t)g->num_actions + (size_t)a] +=
-                        (int64_t)depth * depth;
-                if (t->p.counter_moves && ply > 0 && t->frames[ply - 1]->move >= 0)
-                    t->counter[(size_t)player * (size_t)g->num_actions +
-                               (size_t)t->frames[ply - 1]->move] = a;
-            }
+            if (!game_is_noisy(g, s, a)) remember_cutoff(t, f, ply, player, depth, a);
             break;
         }
         /* a Star2 probe (star2_value) wants the first move's value only */
