@@ -21,8 +21,9 @@
 #include "tests/harness.h"
 #include "train/tdleaf.h"
 
-/* v = (0.2, -0.1, 0.4) then the result 1; two terms per leaf. */
-static void test_update_by_hand(void)
+/* v = (0.2, -0.1, 0.4) then the result 1; two terms per leaf; with scale_rate r the
+ * step g gains r (g . w / w . w) w, the part along the weights. */
+static void check_update_by_hand(double scale_rate)
 {
     const game_t *g = NULL;
     HARNESS_OK(game_create("checkers", &g));
@@ -34,22 +35,34 @@ static void test_update_by_hand(void)
     double t[3][2] = {{1, 2}, {3, -1}, {0.5, 4}};
     for (int k = 0; k < 3; k++)
         for (int i = 0; i < 2; i++) terms[k * GAME_MAX_TERMS + i] = t[k][i];
-    double alpha = 0.1, lambda = 0.5, absd = 0;
-    tdleaf_update(&e, v, terms, 3, alpha, lambda, &absd);
+    tdleaf_params_t p = {.alpha = 0.1, .lambda = 0.5, .scale_rate = scale_rate};
+    double absd = 0;
+    tdleaf_update(&e, v, terms, 3, &p, &absd);
     double d[3] = {v[1] - v[0], v[2] - v[1], v[3] - v[2]};
     double s[3];
     s[2] = d[2];
-    s[1] = d[1] + lambda * d[2];
-    s[0] = d[0] + lambda * d[1] + lambda * lambda * d[2];
-    for (int i = 0; i < 2; i++) {
-        double want = w0[i];
-        for (int k = 0; k < 3; k++) want += alpha * (1 - v[k] * v[k]) * t[k][i] * s[k];
-        CU_ASSERT_DOUBLE_EQUAL(e.w[i], want, 1e-12);
+    s[1] = d[1] + p.lambda * d[2];
+    s[0] = d[0] + p.lambda * d[1] + p.lambda * p.lambda * d[2];
+    double step[2] = {0, 0}, along = 0, norm = 0;
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 3; k++) step[i] += (1 - v[k] * v[k]) * t[k][i] * s[k];
+    for (int i = 0; i < e.n; i++) {
+        along += (i < 2 ? step[i] : 0) * w0[i];
+        norm += w0[i] * w0[i];
     }
-    for (int i = 2; i < e.n; i++) CU_ASSERT_EQUAL(e.w[i], w0[i]); /* zero terms: no change */
+    for (int i = 0; i < e.n; i++) {
+        double want = w0[i] + p.alpha * ((i < 2 ? step[i] : 0) + scale_rate * along / norm * w0[i]);
+        CU_ASSERT_DOUBLE_EQUAL(e.w[i], want, 1e-12);
+        if (scale_rate == 0 && i >= 2) CU_ASSERT_EQUAL(e.w[i], w0[i]); /* zero terms: no change */
+    }
     CU_ASSERT_DOUBLE_EQUAL(absd, fabs(d[0]) + fabs(d[1]) + fabs(d[2]), 1e-12);
     game_free(g);
 }
+
+static void test_update_by_hand(void) { check_update_by_hand(0); }
+
+/* The scaled rule moves every weight, the zero terms' too, along w. */
+static void test_update_scale_rate(void) { check_update_by_hand(20); }
 
 /* Random positions of `spec` (a few random actions from the start). */
 static int random_position(const game_t *g, rng_t *rng, void *s, int plies)
@@ -278,6 +291,7 @@ int main(void)
 {
     static const harness_test_t tests[] = {
         {"update equals the formula by hand", test_update_by_hand},
+        {"update with scale_rate equals the formula by hand", test_update_scale_rate},
         {"hand-set weights are the heuristic", test_default_weights_are_the_heuristic},
         {"search value is the PV leaf's value", test_pv_leaf_value},
         {"weight files and the alphabeta agent", test_files_and_agent},

@@ -73,6 +73,8 @@ static const param_def_t tdleaf_rows[] = {
     ROW("opening_plies", PARAM_INT, "4", 0, 1000, lp.opening_plies,
         "random actions that start a game"),
     ROW("max_moves", PARAM_INT, "200", 1, 100000, lp.max_moves, "moves before a game is stopped"),
+    ROW("scale_rate", PARAM_DOUBLE, "0", 0, 1e6, lp.scale_rate,
+        "extra rate of the update along the weights (the overall scale; train/tdleaf.h)"),
     {NULL},
 };
 static const param_def_t td_train_rows[] = {
@@ -225,6 +227,10 @@ static int effective_lines(const td_run_t *r, char **out)
         r->eval.max_moves, r->eval.baseline, r->eval.openings, anchors,
         r->eval.previous ? "true" : "false", sprt, r->eval_plies, r->leaf ? "tdleaf" : "td",
         r->lp.depth, r->lp.quiescence, r->lp.opening_plies, r->lp.max_moves);
+    /* written only when set, so run folders from before the key stay resumable */
+    if (n >= 0 && (size_t)n < sizeof buf && r->lp.scale_rate != 0)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "tdleaf.scale_rate=%.17g\n",
+                      r->lp.scale_rate);
     if (n < 0 || (size_t)n >= sizeof buf) return hoyle_error(HOYLE_EFULL, "train: config too long");
     *out = strdup(buf);
     return *out ? HOYLE_OK : hoyle_error(HOYLE_ENOMEM, "train: out of memory");

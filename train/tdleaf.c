@@ -45,9 +45,10 @@ void tdleaf_done(tdleaf_t *l)
     l->terms = l->v = NULL;
 }
 
-void tdleaf_update(eval_linear_t *e, const double *v, const double *terms, int n, double alpha,
-                   double lambda, double *abs_delta)
+void tdleaf_update(eval_linear_t *e, const double *v, const double *terms, int n,
+                   const tdleaf_params_t *p, double *abs_delta)
 {
+    double lambda = p->lambda;
     double s = 0; /* sum_{j >= t} lambda^(j-t) d_j, built from the end */
     double step[GAME_MAX_TERMS] = {0};
     for (int t = n - 1; t >= 0; t--) {
@@ -57,7 +58,13 @@ void tdleaf_update(eval_linear_t *e, const double *v, const double *terms, int n
         double g = (1 - v[t] * v[t]) * s;
         for (int i = 0; i < e->n; i++) step[i] += g * terms[(size_t)t * GAME_MAX_TERMS + i];
     }
-    for (int i = 0; i < e->n; i++) e->w[i] += alpha * step[i];
+    double along = 0, norm = 0; /* step . w and w . w */
+    for (int i = 0; i < e->n; i++) {
+        along += step[i] * e->w[i];
+        norm += e->w[i] * e->w[i];
+    }
+    double radial = norm > 0 ? p->scale_rate * along / norm : 0;
+    for (int i = 0; i < e->n; i++) e->w[i] += p->alpha * (step[i] + radial * e->w[i]);
 }
 
 /* The leaf of the search from `s`: the state its principal variation reaches. */
@@ -101,7 +108,7 @@ int tdleaf_learn_game(tdleaf_t *l, rng_t *rng, tdleaf_stats_t *stats)
         bool over = game_is_terminal(g, s);
         if (over) game_returns(g, s, ret);
         l->v[n] = over ? ret[0] : (n > 0 ? l->v[n - 1] : 0);
-        tdleaf_update(&l->w, l->v, l->terms, n, l->p.alpha, l->p.lambda, &stats->abs_delta);
+        tdleaf_update(&l->w, l->v, l->terms, n, &l->p, &stats->abs_delta);
         stats->games++;
         stats->moves += n;
         stats->first_wins += over && ret[0] > ret[1];

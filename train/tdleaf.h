@@ -10,7 +10,15 @@
  * last v), after the game:
  *
  *   d_t  = v_{t+1} - v_t
- *   w   += alpha * sum_t (1 - v_t^2) t(l_t) * sum_{j >= t} lambda^(j-t) d_j
+ *   g    = sum_t (1 - v_t^2) t(l_t) * sum_{j >= t} lambda^(j-t) d_j
+ *   w   += alpha * (g + scale_rate * ((g . w) / (w . w)) w)
+ *
+ * The second term learns the evaluation's overall scale (the part of g along w)
+ * scale_rate times faster than the rest. Alpha-beta's choices ignore that scale,
+ * but the values' fit to the results depends on it: learned at the plain rate, a
+ * scale that starts wrong is corrected mostly through the terms that are often
+ * non-zero (material, squares), which then grow against the rare ones (doubled
+ * or passed pawns) for no reason of play. scale_rate 0 is the plain rule.
  *
  * Self-play starts from `opening_plies` uniformly random actions (alpha-beta
  * is deterministic; the openings make the games differ) drawn from the
@@ -32,6 +40,7 @@ typedef struct tdleaf_params {
     bool quiescence;   /* search captures past the depth (the leaf is the quiet position) */
     int opening_plies; /* random actions before the search plays */
     int max_moves;     /* whole moves after the opening before the game is stopped */
+    double scale_rate; /* extra rate of the update's part along w (above); 0: none */
 } tdleaf_params_t;
 
 typedef struct tdleaf_stats {
@@ -57,7 +66,7 @@ void tdleaf_done(tdleaf_t *l);
 int tdleaf_learn_game(tdleaf_t *l, rng_t *rng, tdleaf_stats_t *stats);
 /* The update of one finished game from its leaf values v[0..n] (v[n] the result) and
  * terms (n rows of e->n), applied to e->w: the rule above, shared with the test. */
-void tdleaf_update(eval_linear_t *e, const double *v, const double *terms, int n, double alpha,
-                   double lambda, double *abs_delta);
+void tdleaf_update(eval_linear_t *e, const double *v, const double *terms, int n,
+                   const tdleaf_params_t *p, double *abs_delta);
 
 #endif
