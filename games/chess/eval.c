@@ -96,10 +96,10 @@ enum {
     CHG_KNIGHT,
     CHG_BISHOP,
     CHG_ROOK,
-    CHG_QUEEN, /* material, by piece */
-    CHG_SQUARES,
-    CHG_MOBILITY,
-    CHG_PASSED,
+    CHG_QUEEN,   /* material, by piece */
+    CHG_SQUARES, /* the piece-square tables, by piece: + CH_PAWN..CH_KING */
+    CHG_MOBILITY = CHG_SQUARES + CH_KING + 1, /* mobility, by piece: + CH_KNIGHT..CH_QUEEN */
+    CHG_PASSED = CHG_MOBILITY + CH_QUEEN - CH_KNIGHT + 1,
     CHG_DOUBLED,
     CHG_ISOLATED,
     CHG_KING_ATTACK,
@@ -141,8 +141,8 @@ static void eval_pawns(const ch_pos_t *p, int us, const int *value, score_t *s)
         int rel = us == CH_WHITE ? ch_rank(sq) : 7 - ch_rank(sq);
         s[CHG_PAWN].mg += value[CH_PAWN];
         s[CHG_PAWN].eg += value[CH_PAWN];
-        s[CHG_SQUARES].mg += pst_mg[CH_PAWN][idx];
-        s[CHG_SQUARES].eg += pawn_eg_rank[rel];
+        s[CHG_SQUARES + CH_PAWN].mg += pst_mg[CH_PAWN][idx];
+        s[CHG_SQUARES + CH_PAWN].eg += pawn_eg_rank[rel];
     }
     for (uint64_t b = ours & ~front_fill(them, theirs | beside(theirs)); b; b &= b - 1) {
         int sq = ch_lsb(b), rel = us == CH_WHITE ? ch_rank(sq) : 7 - ch_rank(sq);
@@ -170,21 +170,21 @@ static void eval_side(const ch_pos_t *p, int us, const int *value, score_t *s, i
     for (int t = CH_KNIGHT; t <= CH_KING; t++) {
         for (uint64_t b = ch_pieces(p, us, t); b; b &= b - 1) {
             int sq = ch_lsb(b), idx = us == CH_WHITE ? sq ^ 56 : sq;
-            s[CHG_SQUARES].mg += pst_mg[t][idx];
+            s[CHG_SQUARES + t].mg += pst_mg[t][idx];
             if (t == CH_KING) {
-                s[CHG_SQUARES].eg += king_eg[idx];
+                s[CHG_SQUARES + t].eg += king_eg[idx];
                 continue;
             }
             s[CHG_PAWN + t].mg += value[t];
             s[CHG_PAWN + t].eg += value[t];
-            s[CHG_SQUARES].eg += pst_mg[t][idx];
+            s[CHG_SQUARES + t].eg += pst_mg[t][idx];
             uint64_t att = t == CH_KNIGHT   ? ch_knight_att[sq]
                            : t == CH_BISHOP ? ch_bishop_att(sq, occ)
                            : t == CH_ROOK   ? ch_rook_att(sq, occ)
                                             : ch_queen_att(sq, occ);
             int mob = ch_popcount(att & ~own & ~guarded) - mob_base[t];
-            s[CHG_MOBILITY].mg += mob * mob_mg[t];
-            s[CHG_MOBILITY].eg += mob * mob_eg[t];
+            s[CHG_MOBILITY + t - CH_KNIGHT].mg += mob * mob_mg[t];
+            s[CHG_MOBILITY + t - CH_KNIGHT].eg += mob * mob_eg[t];
             if (att & zone) {
                 attackers++;
                 units += attack_unit[t] * ch_popcount(att & zone);
@@ -245,13 +245,48 @@ int ch_evaluate_cp(const ch_game_t *cg, const ch_pos_t *p)
 int ch_eval_terms(const game_t *g, const void *state, int player, double *out, const char **names,
                   double *weights)
 {
-    static const char *const n[2 * CHG_COUNT] = {
-        "pawn_mg",        "pawn_eg",        "knight_mg",   "knight_eg",   "bishop_mg",
-        "bishop_eg",      "rook_mg",        "rook_eg",     "queen_mg",    "queen_eg",
-        "squares_mg",     "squares_eg",     "mobility_mg", "mobility_eg", "passed_mg",
-        "passed_eg",      "doubled_mg",     "doubled_eg",  "isolated_mg", "isolated_eg",
-        "king_attack_mg", "king_attack_eg", "shelter_mg",  "shelter_eg",  "bishop_pair_mg",
-        "bishop_pair_eg"};
+    static const char *const n[2 * CHG_COUNT] = {"pawn_mg",
+                                                 "pawn_eg",
+                                                 "knight_mg",
+                                                 "knight_eg",
+                                                 "bishop_mg",
+                                                 "bishop_eg",
+                                                 "rook_mg",
+                                                 "rook_eg",
+                                                 "queen_mg",
+                                                 "queen_eg",
+                                                 "squares_pawn_mg",
+                                                 "squares_pawn_eg",
+                                                 "squares_knight_mg",
+                                                 "squares_knight_eg",
+                                                 "squares_bishop_mg",
+                                                 "squares_bishop_eg",
+                                                 "squares_rook_mg",
+                                                 "squares_rook_eg",
+                                                 "squares_queen_mg",
+                                                 "squares_queen_eg",
+                                                 "squares_king_mg",
+                                                 "squares_king_eg",
+                                                 "mobility_knight_mg",
+                                                 "mobility_knight_eg",
+                                                 "mobility_bishop_mg",
+                                                 "mobility_bishop_eg",
+                                                 "mobility_rook_mg",
+                                                 "mobility_rook_eg",
+                                                 "mobility_queen_mg",
+                                                 "mobility_queen_eg",
+                                                 "passed_mg",
+                                                 "passed_eg",
+                                                 "doubled_mg",
+                                                 "doubled_eg",
+                                                 "isolated_mg",
+                                                 "isolated_eg",
+                                                 "king_attack_mg",
+                                                 "king_attack_eg",
+                                                 "shelter_mg",
+                                                 "shelter_eg",
+                                                 "bishop_pair_mg",
+                                                 "bishop_pair_eg"};
     if (state == NULL) {
         for (int i = 0; i < 2 * CHG_COUNT; i++) names[i] = n[i], weights[i] = 1;
         return 2 * CHG_COUNT;
