@@ -110,7 +110,6 @@ static int thirtyfour_create(game_t *g)
     g->max_game_length = n * n;
     g->obs_shape[0] = TF_PLANES, g->obs_shape[1] = n, g->obs_shape[2] = n;
     g->policy_planes = 1, g->policy_lead = 1; /* an action is the square the block goes on */
-    g->one_action_moves = true;
     /* every symmetry of the square maps lines onto lines, so keeps the returns */
     g->num_symmetries = SYM_COUNT;
     for (int k = 0; k < SYM_COUNT; k++) g->symmetries[k] = (sym_t)k;
