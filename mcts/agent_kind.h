@@ -88,6 +88,10 @@ typedef struct agent_kind {
     const char *model_key, *model_ext;
     int (*create)(agent_t *a); /* a->g, params, seed, rng, legal are set; a failed create
                                   frees what it made and leaves a->impl NULL */
+    /* Whether this agent's moves depend on its seed, on its game with its parameters
+     * (an agent for which it is false plays the same game from the same position
+     * whatever its seed); NULL: the kind's AGENT_CAP_SEEDED flag. */
+    bool (*seeded)(const agent_t *a);
 } agent_kind_t;
 
 /* Whether kind k, with the bound parameters p (NULL: skip the model check), can play g:
