@@ -142,6 +142,14 @@ const agent_kind_t *agent_kind_at(int i);
 int agent_search_create(agent_t *a, const mcts_params_t *p, evaluator_t *eval, uint64_t tree_salt,
                         uint64_t eval_salt, void (*release)(void *owner), void *owner);
 
+/* The `seeded` test (agent_kind_t) of a search agent: whether its moves depend on its
+ * seed, given whether its evaluator draws from it (`eval_draws`: random rollouts, the
+ * fake network). Besides the evaluator, the seed reaches the moves through dice, root
+ * noise (PUCT only: UCT reads no priors; a schema without `select` is PUCT), a
+ * temperature, Gumbel sampling or several threads; with none of these the search is a
+ * function of the position, and so are its moves. */
+bool agent_search_seeded(const agent_t *a, bool eval_draws);
+
 /* Make `a` an agent that plays the move `eval` likes best one move ahead (the body of the
  * greedy kind and of az(search=ply), mcts/agent_ply.c): every legal action, or with `whole`
  * the mover's whole turn (his chain of actions until another player or chance moves; one

@@ -95,18 +95,10 @@ static const param_def_t mcts_agent_params[] = {
     {.key = NULL},
 };
 
-/* The seed reaches the moves through dice, random rollouts, the fake
- * network's values, root noise (PUCT only: UCT reads no priors), a
- * temperature, Gumbel sampling or the
- * scheduling of several threads; with none of these (eval=heuristic on a
- * game without chance, the defaults otherwise) the search is a function of
- * the position, and so are its moves. */
+/* Random rollouts and the fake network draw from the seed; the heuristic does not. */
 static bool mcts_agent_seeded(const agent_t *a)
 {
-    const params_t *p = &a->params;
-    return a->g->max_chance_outcomes > 0 || strcmp(params_str(p, "eval"), "heuristic") != 0 ||
-           (params_double(p, "noise_eps") > 0 && params_choice(p, "select") == 1) ||
-           params_double(p, "temp") > 0 || params_bool(p, "gumbel") || params_int(p, "threads") > 1;
+    return agent_search_seeded(a, strcmp(params_str(&a->params, "eval"), "heuristic") != 0);
 }
 
 const agent_kind_t agent_mcts_kind = {
