@@ -64,7 +64,7 @@ uint64_t tf_hash_recompute(const game_t *g, const void *sv)
 }
 
 /* Planes ([3][N][N]): 0 the block on each cell over N*N (0 empty), 1 the
- * empty cells, 2 constant: the next block over N*N. One player, so the
+ * empty cells, 2 constant: the blocks placed over N*N (all in [0, 1]). One player, so the
  * point of view changes nothing; each plane maps under the board's
  * symmetries as the cells do. */
 void tf_observe(const game_t *g, const void *sv, int player, float *out)
@@ -72,11 +72,11 @@ void tf_observe(const game_t *g, const void *sv, int player, float *out)
     const tf_state_t *s = sv;
     int cells = tf_impl(g)->lines.cells;
     (void)player;
-    float next = (float)(s->placed + 1) / (float)cells;
+    float placed = (float)s->placed / (float)cells;
     for (int c = 0; c < cells; c++) {
         out[c] = (float)s->cell[c] / (float)cells;
         out[cells + c] = s->cell[c] ? 0.0f : 1.0f;
-        out[2 * cells + c] = next;
+        out[2 * cells + c] = placed;
     }
 }
 
