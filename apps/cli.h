@@ -89,6 +89,7 @@ int cmd_serve(int argc, char **argv);
  * each takes the whole command line, argv[1] being GAME. */
 int solve_solitaire(int argc, char **argv);
 int solve_fifteen(int argc, char **argv);
+int solve_thirtyfour(int argc, char **argv);
 int solve_tables(int argc, char **argv);
 int solve_prover(int argc, char **argv);
 

@@ -124,6 +124,23 @@ static void report_match(const game_t *g, const char *a_spec, const char *b_spec
     }
 }
 
+/* The games worth playing: when neither agent's moves depend on its seed
+ * and the game has no dice, game i repeats game i - 2 (the same agents in
+ * the same seats from the same start), so only the first two (one per
+ * seating) are distinct, and counting repeats would narrow the interval
+ * with no new evidence. */
+static uint64_t distinct_games(const game_t *g, agent_t *const agent[2], uint64_t games)
+{
+    if (games <= 2 || g->max_chance_outcomes > 0 || agent_is_seeded(agent[0]) ||
+        agent_is_seeded(agent[1]))
+        return games;
+    fprintf(stderr,
+            "match: both agents play %s the same whatever their seeds (no dice, no randomness): "
+            "playing the 2 distinct games, not %llu\n",
+            g->spec, (unsigned long long)games);
+    return 2;
+}
+
 int cmd_match(int argc, char **argv)
 {
     const char *spec[3] = {NULL, NULL, NULL};
@@ -170,6 +187,7 @@ int cmd_match(int argc, char **argv)
             game_free(g);
             return cli_fail("match", EXIT_USAGE);
         }
+    games = distinct_games(g, agent, games);
     FILE *record = record_path ? fopen(record_path, "w") : NULL;
     int32_t *actions =
         record_path ? malloc(sizeof *actions * (size_t)agent_game_capacity(g)) : NULL;

@@ -13,6 +13,7 @@
 #include "games/fifteen/fifteen.h"
 #include "games/registry.h"
 #include "games/solitaire/solitaire.h"
+#include "games/thirtyfour/thirtyfour.h"
 #include "mcts/agent.h"
 
 /* What a family's end state measures besides its return (solitaire: the
@@ -30,6 +31,15 @@ static double fifteen_distance_left(const game_t *g, const void *state)
     return (double)fifteen_distance(g, state);
 }
 
+static double thirtyfour_lines_missed(const game_t *g, const void *state)
+{
+    uint8_t cell[THIRTYFOUR_MAX_CELLS];
+    thirtyfour_lines_t lines;
+    thirtyfour_lines(thirtyfour_size(g), &lines);
+    thirtyfour_board(g, state, cell);
+    return (double)thirtyfour_deviation(&lines, cell);
+}
+
 /* One row per game family with a solver: `hoyle solve GAME ...` hands the
  * whole command line to `run` (argv[1] is GAME). */
 static const struct solve_family {
@@ -40,6 +50,7 @@ static const struct solve_family {
 } solve_families[] = {
     {"solitaire", solve_solitaire, "marbles left", solitaire_marbles_left},
     {"fifteen", solve_fifteen, "distance left", fifteen_distance_left},
+    {"thirtyfour", solve_thirtyfour, "deviation", thirtyfour_lines_missed},
 };
 #define NUM_FAMILIES ((int)(sizeof solve_families / sizeof solve_families[0]))
 

@@ -238,6 +238,11 @@ int solve_solitaire(int argc, char **argv)
     if (all) return solve_all(&opt, json);
     const game_t *g = cli_game("solve", spec);
     if (g == NULL) return EXIT_USAGE;
+    if (g->num_players != 1) {
+        rc = cli_usage_error("solve", "%s has two players: use --prover dfpn", g->spec);
+        game_free(g);
+        return rc;
+    }
     void *s = malloc(g->state_size);
     game_init(g, s);
     if (position && game_position_from_string(g, position, s))

@@ -214,6 +214,26 @@ static int load_openings(tour_config_t *c, const config_t *cf, int i, const char
                        g->entry->name, src);
 }
 
+/* games_per_opening > 1 plays each opening again with the same seats: for a
+ * pairing of two agents whose moves do not depend on their seeds
+ * (agent_is_seeded) on a game without dice, every repeat is the same game,
+ * which the ratings would count as new evidence, so such a config is refused. */
+static int check_repeats(const tour_config_t *c, const game_t *g, const bool *seeded,
+                         const char *at)
+{
+    if (c->games_per_opening < 2 || g->max_chance_outcomes > 0) return HOYLE_OK;
+    for (int a = 0; a < c->num_agents; a++)
+        for (int b = a + 1; b < c->num_agents; b++) {
+            if (c->schedule == TOUR_GAUNTLET && a != 0) continue;
+            if (!seeded[a] && !seeded[b])
+                return hoyle_error(HOYLE_EINVAL,
+                                   "%s: key 'games_per_opening': %d would repeat one game: '%s' "
+                                   "and '%s' play %s the same whatever their seeds (set it to 1)",
+                                   at, c->games_per_opening, c->agents[a], c->agents[b], g->spec);
+        }
+    return HOYLE_OK;
+}
+
 /* The checks config_bind cannot do because they need the registry or the
  * other keys: schedule name, unique agents that create on every game and are
  * not human, two-player games listed once, openings keys naming listed games,
@@ -265,6 +285,7 @@ static int check_semantics(tour_config_t *c, const config_t *cf)
             if (strcmp(c->games[j]->spec, g->spec) == 0)
                 return hoyle_error(HOYLE_EINVAL, "%s: key 'games[%d]': %s is listed twice", at, i,
                                    g->spec);
+        bool seeded[TOUR_MAX_AGENTS];
         for (int a = 0; a < c->num_agents; a++) {
             agent_t *probe;
             /* A probe agent per (game, agent): a spec that fails on one game only must
@@ -277,6 +298,7 @@ static int check_semantics(tour_config_t *c, const config_t *cf)
                 return hoyle_error_prefix(HOYLE_EINVAL, "%s: key 'agents[%d]'", at, a);
             }
             int human = agent_is_human(probe);
+            seeded[a] = agent_is_seeded(probe);
             agent_free(probe);
             /* A human agent would block a worker on stdin. */
             if (human)
@@ -284,6 +306,7 @@ static int check_semantics(tour_config_t *c, const config_t *cf)
                                    "%s: key 'agents[%d]': human players cannot play tournaments",
                                    at, a);
         }
+        if (check_repeats(c, g, seeded, at)) return HOYLE_EINVAL;
     }
     /* openings: keys are game names of listed games */
     const config_node_t *op = config_find(cf, "openings");

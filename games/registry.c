@@ -18,6 +18,7 @@ extern const game_entry_t fifteen_entry;
 extern const game_entry_t foxgeese_entry;
 extern const game_entry_t gobang_entry;
 extern const game_entry_t solitaire_entry;
+extern const game_entry_t thirtyfour_entry;
 
 /* NULL-terminated; the order is the order `hoyle games` lists them in. */
 const game_entry_t *const game_registry[] = {
@@ -29,6 +30,7 @@ const game_entry_t *const game_registry[] = {
     &foxgeese_entry,   /* seed 000 */
     &solitaire_entry,  /* seed 000 */
     &fifteen_entry,    /* seed 000 (cut short: the standard rules) */
+    &thirtyfour_entry, /* seed 000 (cut short: the arrangement the name gives) */
     NULL,
 };
 

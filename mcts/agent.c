@@ -137,6 +137,11 @@ int agent_fits(const agent_kind_t *k, const game_t *g, const params_t *p)
     return HOYLE_OK;
 }
 
+bool agent_is_seeded(const agent_t *a)
+{
+    return a->kind->seeded ? a->kind->seeded(a) : (a->kind->caps & AGENT_CAP_SEEDED) != 0;
+}
+
 void agent_caps_describe(unsigned caps, char *buf, size_t cap)
 {
     const char *players = caps & AGENT_CAP_ONE_PLAYER   ? "one-player"

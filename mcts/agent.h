@@ -82,6 +82,11 @@ size_t agent_memory_bytes(const agent_t *a);
 
 /* The canonical spec, every parameter spelled out. */
 const char *agent_spec(const agent_t *a);
+/* Whether a's moves depend on its seed (the kind's `seeded` test, or its
+ * AGENT_CAP_SEEDED flag): false means two seeds give the same moves from
+ * the same position, so its games against another such agent, on a game
+ * without chance, repeat (hoyle match plays the distinct ones only). */
+bool agent_is_seeded(const agent_t *a);
 
 /* The last act's search information (never NULL; zeroed for kinds that
  * don't search). */

@@ -88,6 +88,10 @@ typedef struct agent_kind {
     const char *model_key, *model_ext;
     int (*create)(agent_t *a); /* a->g, params, seed, rng, legal are set; a failed create
                                   frees what it made and leaves a->impl NULL */
+    /* Whether this agent's moves depend on its seed, on its game with its parameters
+     * (an agent for which it is false plays the same game from the same position
+     * whatever its seed); NULL: the kind's AGENT_CAP_SEEDED flag. */
+    bool (*seeded)(const agent_t *a);
 } agent_kind_t;
 
 /* Whether kind k, with the bound parameters p (NULL: skip the model check), can play g:
@@ -137,6 +141,14 @@ const agent_kind_t *agent_kind_at(int i);
  * eval_salt); agent_reseed() restarts both that way, with no allocation. */
 int agent_search_create(agent_t *a, const mcts_params_t *p, evaluator_t *eval, uint64_t tree_salt,
                         uint64_t eval_salt, void (*release)(void *owner), void *owner);
+
+/* The `seeded` test (agent_kind_t) of a search agent: whether its moves depend on its
+ * seed, given whether its evaluator draws from it (`eval_draws`: random rollouts, the
+ * fake network). Besides the evaluator, the seed reaches the moves through dice, root
+ * noise (PUCT only: UCT reads no priors; a schema without `select` is PUCT), a
+ * temperature, Gumbel sampling or several threads; with none of these the search is a
+ * function of the position, and so are its moves. */
+bool agent_search_seeded(const agent_t *a, bool eval_draws);
 
 /* Make `a` an agent that plays the move `eval` likes best one move ahead (the body of the
  * greedy kind and of az(search=ply), mcts/agent_ply.c): every legal action, or with `whole`

@@ -95,10 +95,17 @@ static const param_def_t mcts_agent_params[] = {
     {.key = NULL},
 };
 
+/* Random rollouts and the fake network draw from the seed; the heuristic does not. */
+static bool mcts_agent_seeded(const agent_t *a)
+{
+    return agent_search_seeded(a, strcmp(params_str(&a->params, "eval"), "heuristic") != 0);
+}
+
 const agent_kind_t agent_mcts_kind = {
     .name = "mcts",
     .description = "Monte-Carlo tree search (UCT/PUCT, chance nodes, solver, batching)",
     .params = mcts_agent_params,
     .caps = AGENT_CAP_CHANCE | AGENT_CAP_SEEDED,
     .create = mcts_agent_create,
+    .seeded = mcts_agent_seeded,
 };

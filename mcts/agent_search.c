@@ -132,6 +132,16 @@ static const agent_vt_t search_vt = {.act = search_act,
 
 /* Contract: takes ownership of eval and owner even on failure, so a
  * kind's create never frees them itself after calling this. */
+bool agent_search_seeded(const agent_t *a, bool eval_draws)
+{
+    const params_t *p = &a->params;
+    bool puct = !params_has(p, "select") || params_choice(p, "select") == 1;
+    return eval_draws || a->g->max_chance_outcomes > 0 ||
+           (puct && params_double(p, "noise_eps") > 0) || params_double(p, "temp") > 0 ||
+           (params_has(p, "gumbel") && params_bool(p, "gumbel")) ||
+           (params_has(p, "threads") && params_int(p, "threads") > 1);
+}
+
 int agent_search_create(agent_t *a, const mcts_params_t *p, evaluator_t *eval, uint64_t tree_salt,
                         uint64_t eval_salt, void (*release)(void *owner), void *owner)
 {

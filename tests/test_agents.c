@@ -478,6 +478,72 @@ static void test_greedy_whole_turns(void)
     game_free(g);
 }
 
+/* One game between `a` (seat 0, created with `seed`) and `b` (seat 1, seed
+ * 7) on g, its actions into out[]; returns how many. */
+static int seeded_game(const game_t *g, const char *a, uint64_t seed, const char *b, int32_t *out)
+{
+    agent_t *ag[2] = {NULL, NULL};
+    HARNESS_OK(agent_create(g, a, seed, &ag[0]));
+    HARNESS_OK(agent_create(g, b, 7, &ag[1]));
+    agent_game_opts_t o = {.actions = out, .chance_seed = 3};
+    agent_game_result_t r;
+    int n = -1;
+    if (ag[0] && ag[1] && agent_play(g, ag, &o, &r) == 0) n = r.num_actions;
+    agent_free(ag[0]);
+    agent_free(ag[1]);
+    return n;
+}
+
+/* agent_is_seeded(): an agent that says its moves do not depend on its seed
+ * plays the same game with other seeds (issue 37: heuristic MCTS repeated
+ * one game under many seeds); one that draws (rollouts, root noise, a
+ * temperature) plays other games; dice make every agent seeded. */
+static void test_seeded(void)
+{
+    const game_t *g = NULL, *bg = NULL;
+    HARNESS_OK(game_create("gobang(board=7,men=0)", &g));
+    HARNESS_OK(game_create("backgammon", &bg));
+    const char *opp = "alphabeta(depth=1)";
+    static const struct {
+        const char *spec;
+        bool seeded;
+    } cases[] = {
+        {"mcts(sims=48,eval=heuristic)", false},
+        {"alphabeta(depth=2)", false},
+        {"mcts(sims=48)", true},
+        {"mcts(sims=48,eval=heuristic,noise_eps=0.5)", false}, /* UCT reads no priors */
+        {"mcts(sims=48,eval=heuristic,select=puct,noise_eps=0.5)", true},
+        {"mcts(sims=48,eval=heuristic,temp=1)", true},
+        {"random", true},
+    };
+    int cap = agent_game_capacity(g);
+    int32_t *first = malloc(sizeof(int32_t) * (size_t)cap);
+    int32_t *other = malloc(sizeof(int32_t) * (size_t)cap);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        agent_t *a = NULL;
+        HARNESS_OK(agent_create(g, cases[i].spec, 1, &a));
+        CU_ASSERT_EQUAL(agent_is_seeded(a), cases[i].seeded);
+        agent_free(a);
+        int n = seeded_game(g, cases[i].spec, 1, opp, first), differ = 0;
+        CU_ASSERT_FATAL(n > 0);
+        for (uint64_t seed = 2; seed <= 4; seed++) {
+            int m = seeded_game(g, cases[i].spec, seed, opp, other);
+            differ += m != n || memcmp(first, other, sizeof(int32_t) * (size_t)n) != 0;
+        }
+        bool ok = cases[i].seeded ? differ > 0 : differ == 0;
+        if (!ok)
+            fprintf(stderr, "%s: %d of 3 other seeds played another game\n", cases[i].spec, differ);
+        CU_ASSERT(ok);
+        HARNESS_OK(agent_create(bg, cases[i].spec, 1, &a));
+        CU_ASSERT(agent_is_seeded(a) || strncmp(cases[i].spec, "alphabeta", 9) == 0);
+        agent_free(a);
+    }
+    free(first);
+    free(other);
+    game_free(bg);
+    game_free(g);
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
@@ -485,6 +551,7 @@ int main(void)
         {"every agent on every toy, seeded repeat", test_toys},
         {"every agent on every registered game", test_registry},
         {"capabilities refuse unfit agents before create", test_capabilities},
+        {"seeded agents play other games with other seeds, deterministic ones do not", test_seeded},
         {"strength sanity on the toys", test_strength},
         {"observe reuses the tree", test_observe_reuse},
         {"free-form option keys (uci)", test_option_keys},

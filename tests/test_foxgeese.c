@@ -197,6 +197,27 @@ static void test_step_directions(void)
     t = s;
     CU_ASSERT_EQUAL(game_apply_move_string(g, &t, "24-23"), 1);
     CU_ASSERT_EQUAL(t.quiet, 1);
+    CU_ASSERT_PTR_NULL(strstr(g->spec, "geese_keep")); /* a quiet default */
+    game_free(g);
+    /* geese_keep=bar: the geese keep to the horizontal limits, no step
+     * into the lower arm (28-33), from the bar or within the arm */
+    g = make("foxgeese(geese_keep=bar)");
+    set_pos(g, &s, "g.g/.../...f.../......./...g.../g.g/ggg g 0");
+    expect_moves(g, &s, "1-2 1-4 3-2 3-6 24-23 24-25");
+    CU_ASSERT_EQUAL(game_action_from_string(g, &s, "24-29", &a), HOYLE_EINVAL);
+    set_pos(g, &s, "g.g/.../...f.../......./...g.../g.g/ggg f 0");
+    expect_moves(g, &s, "10-5 10-9 10-11 10-17"); /* the fox goes anywhere */
+    /* a full row 21-27: its only steps lead into the arm, so under the bar
+     * the geese cannot move and lose */
+    set_pos(g, &s, ".../.../...f.../......./ggggggg/.../... g 0");
+    CU_ASSERT(game_is_terminal(g, &s));
+    double r[2];
+    game_returns(g, &s, r);
+    CU_ASSERT_EQUAL(r[FG_FOX], 1.0);
+    game_free(g);
+    g = make("foxgeese");
+    set_pos(g, &s, ".../.../...f.../......./ggggggg/.../... g 0");
+    expect_moves(g, &s, "23-28 24-29 25-30");
     game_free(g);
 }
 

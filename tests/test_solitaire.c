@@ -422,6 +422,73 @@ static void test_min_moves_bergholt_tail(void)
     game_free(g);
 }
 
+/* ---- Double Solitaire (players=2) ---- */
+
+/* Play `move` in a fresh copy of `pos` and return seat 0's return at the
+ * end (the game must end there). */
+static double double_end(const game_t *g, const char *pos, const char *move)
+{
+    void *s = malloc(g->state_size);
+    HARNESS_OK(game_position_from_string(g, pos, s));
+    CU_ASSERT_EQUAL(game_current_player(g, s), 0);
+    HARNESS_OK(game_apply_move_string(g, s, move) < 0 ? -1 : 0);
+    CU_ASSERT(game_is_terminal(g, s));
+    double r[2] = {0, 0};
+    game_returns(g, s, r);
+    CU_ASSERT_EQUAL(r[0], -r[1]);
+    free(s);
+    return r[0];
+}
+
+static void test_double(void)
+{
+    const game_t *g = make("solitaire(players=2)");
+    CU_ASSERT_EQUAL(g->num_players, 2);
+    CU_ASSERT_EQUAL(g->num_symmetries, 8);
+    void *s = malloc(g->state_size);
+    game_init(g, s);
+    /* turns alternate, one jump each; a run is refused, nothing changed */
+    CU_ASSERT_EQUAL(game_current_player(g, s), 0);
+    HARNESS_OK(game_apply_move_string(g, s, "5-17") < 0 ? -1 : 0);
+    CU_ASSERT_EQUAL(game_current_player(g, s), 1);
+    uint64_t h = game_hash(g, s);
+    CU_ASSERT_EQUAL(game_apply_move_string(g, s, "12-10-24"), HOYLE_EINVAL);
+    CU_ASSERT_EQUAL(game_hash(g, s), h);
+    HARNESS_OK(game_apply_move_string(g, s, "12-10") < 0 ? -1 : 0);
+    CU_ASSERT_EQUAL(game_current_player(g, s), 0);
+    char text[GAME_TEXT_MAX];
+    HARNESS_OK(game_state_to_string(g, s, text, sizeof text) < 0 ? -1 : 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "player 1 to jump"));
+    /* three marbles: 29 jumps made, the second player is to move */
+    HARNESS_OK(game_position_from_string(g, ".../.../......./.oo..../......./o../... 0 -", s));
+    CU_ASSERT_EQUAL(game_current_player(g, s), 1);
+
+    /* marbles on 15 and 16, the first player to move: whoever jumps last
+     * wins (goal=last); with goal=solve only the jump into 17, the target,
+     * wins for the first player */
+    const char *pos = ".../.../......./.oo..../......./.../... 0 -";
+    CU_ASSERT_EQUAL(double_end(g, pos, "15-17"), 1.0);
+    CU_ASSERT_EQUAL(double_end(g, pos, "16-14"), 1.0);
+    game_free(g);
+    g = make("solitaire(players=2,goal=solve)");
+    CU_ASSERT_EQUAL(g->num_symmetries, 8); /* the centre target is fixed by all */
+    CU_ASSERT_EQUAL(double_end(g, pos, "15-17"), 1.0);
+    CU_ASSERT_EQUAL(double_end(g, pos, "16-14"), -1.0);
+    game_free(g);
+    g = make("solitaire(players=2,goal=solve,start=1,target=1)");
+    CU_ASSERT_EQUAL(g->num_symmetries, 1); /* hole 1 is fixed by none but the identity */
+    game_free(g);
+    g = make("solitaire(players=2,start=1,target=1)"); /* goal=last: any hole */
+    CU_ASSERT_EQUAL(g->num_symmetries, 8);
+    game_free(g);
+    g = make("solitaire");
+    CU_ASSERT_STRING_EQUAL(g->spec, "solitaire(start=17,target=17)"); /* quiet defaults */
+    game_free(g);
+    CU_ASSERT_EQUAL(game_create("solitaire(goal=solve)", &g), HOYLE_EINVAL);
+    CU_ASSERT_EQUAL(game_create("solitaire(players=3)", &g), HOYLE_EINVAL);
+    free(s);
+}
+
 int main(void)
 {
     static const harness_test_t tests[] = {
@@ -430,6 +497,7 @@ int main(void)
         {"jumps, runs and bad moves", test_notation},
         {"position text and bad positions", test_position_text},
         {"returns, symmetries, parameters", test_returns_and_symmetries},
+        {"Double Solitaire: turns, goals, runs refused", test_double},
         {"solver: pairs solve or are impossible by class", test_solve_pairs},
         {"solver: classes against exhaustive search", test_classes_against_search},
         {"solver: fewest moves against brute force", test_min_moves_small},

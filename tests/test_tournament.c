@@ -269,6 +269,22 @@ static void test_bad_configs(void)
     expect_bad(y, ":5: key 'workers'");
     snprintf(y, sizeof y, "%sagents: [random, greedy]\n", head);
     expect_bad(y, "key 'output' is required");
+    /* two agents that play one game whatever their seeds, no dice: a repeat
+     * of an opening is the same game (issue 37); with a seeded agent, or
+     * games_per_opening: 1, the config loads */
+    const char *det = "name: x\ngames: [checkers]\nagents: [\"alphabeta(depth=1)\", "
+                      "\"mcts(sims=8%s)\"]\noutput: %%s/never.h5\ngames_per_opening: %d\n";
+    snprintf(y, sizeof y, det, ",eval=heuristic", 2);
+    expect_bad(y, "key 'games_per_opening': 2 would repeat one game");
+    for (int k = 0; k < 2; k++) {
+        /* games_per_opening: 1; or rollouts, which draw from the seed */
+        snprintf(y, sizeof y, det, k == 0 ? ",eval=heuristic" : "", k + 1);
+        tour_config_t c;
+        const char *path = write_yaml(k ? "det1.yaml" : "det0.yaml", y);
+        int rc = tournament_config_load(path, NULL, 0, &c);
+        CU_ASSERT_EQUAL(rc, 0);
+        if (rc == 0) tournament_config_done(&c);
+    }
 }
 
 /* A config error caused by a callee (game spec, agent spec, book line) keeps

@@ -185,6 +185,13 @@ static const param_def_t az_params[] = {
     {.key = NULL},
 };
 
+/* The net is a function of the position (its cache too); search=ply breaks
+ * ties with the agent's rng, so it counts as drawing. */
+static bool az_seeded(const agent_t *a)
+{
+    return agent_search_seeded(a, params_choice(&a->params, "search") == 1);
+}
+
 static const agent_kind_t agent_az_kind = {
     .name = "az",
     .description = "AlphaZero: PUCT search with a trained policy/value network",
@@ -193,6 +200,7 @@ static const agent_kind_t agent_az_kind = {
     .model_key = "model",
     .model_ext = "pt",
     .create = az_create,
+    .seeded = az_seeded,
 };
 
 int train_register_agents(void) { return agent_register_kind(&agent_az_kind); }

@@ -73,6 +73,7 @@ typedef struct fg_impl {
     int8_t row[FG_POINTS], col[FG_POINTS];
     int8_t at[FG_GRID][FG_GRID];     /* point at (row, col), or -1 off the cross */
     int8_t nbr[FG_POINTS][FG_DIRS];  /* neighbour along a line, or -1 */
+    int8_t gnbr[FG_POINTS][FG_DIRS]; /* nbr less the points a goose may not enter */
     int8_t jump[FG_POINTS][FG_DIRS]; /* the point two steps away, or -1 */
     int8_t mirror[FG_POINTS];        /* left-right image of each point */
     uint64_t z_goose[FG_POINTS], z_fox[FG_POINTS], z_side, z_chain;

@@ -67,7 +67,7 @@ bool fg_geese_can_move(const fg_impl_t *im, uint64_t geese, int fox)
     uint64_t occ = geese | fg_bit(fox);
     for (uint64_t b = geese; b; b &= b - 1)
         for (int d = 1; d < FG_DIRS; d++) { /* left, right, down: never up */
-            int t = im->nbr[fg_lsb(b)][d];
+            int t = im->gnbr[fg_lsb(b)][d];
             if (t >= 0 && !(occ & fg_bit(t))) return true;
         }
     return false;
@@ -99,7 +99,7 @@ int fg_legal_actions(const game_t *g, const void *sv, int *out)
         for (uint64_t b = s->geese; b; b &= b - 1) {
             int p = fg_lsb(b);
             for (int d = 1; d < FG_DIRS; d++) {
-                int t = im->nbr[p][d];
+                int t = im->gnbr[p][d];
                 if (t >= 0 && !(occ & fg_bit(t))) out[n++] = p * FG_DIRS + d;
             }
         }

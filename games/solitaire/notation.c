@@ -84,6 +84,9 @@ int sol_move_from_string(const game_t *g, const void *sv, const char *text, int 
         return hoyle_error(HOYLE_EINVAL,
                            "solitaire: '%s' is not a jump like 5-17 or a run like 19-17-5", text);
     if (n - 1 > cap) return hoyle_error(HOYLE_EFULL, "solitaire: run '%s' too long", text);
+    if (n > 2 && im->players == 2)
+        return hoyle_error(HOYLE_EINVAL, "solitaire: '%s': Double Solitaire is one jump a turn",
+                           text);
     uint64_t pegs = ((const sol_state_t *)sv)->pegs;
     for (int i = 0; i + 1 < n; i++) {
         int j = im->geo.jump_id[holes[i]][holes[i + 1]];
@@ -258,6 +261,7 @@ int sol_state_to_string(const game_t *g, const void *sv, char *buf, size_t cap)
     }
     text_add(&t, "marbles left %d, moves %d", s->pegs_left, s->moves);
     if (im->target >= 0) text_add(&t, ", target hole %d", im->target + 1);
+    if (im->players == 2) text_add(&t, ", player %d to jump", sol_to_move(im, s->pegs_left) + 1);
     text_add(&t, "\n");
     return text_done(&t);
 }

@@ -53,7 +53,8 @@ static bool any_jump(const sol_geometry_t *geo, uint64_t pegs)
 int sol_current_player(const game_t *g, const void *sv)
 {
     const sol_state_t *s = sv;
-    return any_jump(&sol_impl(g)->geo, s->pegs) ? 0 : PLAYER_TERMINAL;
+    const sol_impl_t *im = sol_impl(g);
+    return any_jump(&im->geo, s->pegs) ? sol_to_move(im, s->pegs_left) : PLAYER_TERMINAL;
 }
 
 int sol_legal_actions(const game_t *g, const void *sv, int *out)
@@ -84,9 +85,21 @@ double sol_score(const sol_impl_t *im, uint64_t pegs)
     return 1.0 - 2.0 * (double)(__builtin_popcountll(pegs) - 1 + miss) / 32.0;
 }
 
+/* Double Solitaire: with goal=last the player to move, who has no jump,
+ * loses; with goal=solve the first player wins exactly when the one-player
+ * game would score +1 (one marble, in the target when there is one). */
 void sol_returns(const game_t *g, const void *sv, double *out)
 {
-    out[0] = sol_score(sol_impl(g), ((const sol_state_t *)sv)->pegs);
+    const sol_impl_t *im = sol_impl(g);
+    const sol_state_t *s = sv;
+    double r = sol_score(im, s->pegs);
+    if (im->players == 1) {
+        out[0] = r;
+        return;
+    }
+    int winner = im->goal_solve ? (r >= 1.0 ? 0 : 1) : 1 - sol_to_move(im, s->pegs_left);
+    out[winner] = 1.0;
+    out[1 - winner] = -1.0;
 }
 
 static uint64_t perft_pegs(const sol_geometry_t *geo, uint64_t pegs, int depth)

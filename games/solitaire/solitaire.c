@@ -21,6 +21,18 @@ static const param_def_t solitaire_params[] = {
      .min = 0,
      .max = SOL_HOLES,
      .help = "the hole the last marble should end in; 0 = none (fewest marbles only)"},
+    {.key = "players",
+     .type = PARAM_INT,
+     .def = "1",
+     .min = 1,
+     .max = 2,
+     .help = "2: Double Solitaire, two players jumping in turn, one jump a turn"},
+    {.key = "goal",
+     .type = PARAM_CHOICE,
+     .def = "last",
+     .choices = "last|solve",
+     .help = "players=2: last (who makes the last jump wins) or solve (the first player wins "
+             "if the game ends solved, the second if not)"},
     {.key = NULL},
 };
 
@@ -33,8 +45,14 @@ static const char *const solitaire_variants[] = {
     "solitaire(start=3,target=3)",
     "solitaire(start=1,target=1)",
     "solitaire(target=0)",
+    "solitaire(players=2)",
+    "solitaire(players=2,goal=solve)",
     NULL,
 };
+
+/* Added after records and golden files were made: out of the canonical
+ * spec while at their defaults. */
+static const char *const solitaire_quiet[] = {"players", "goal", NULL};
 
 static const game_vt_t solitaire_vt = {
     .init = sol_init,
@@ -95,22 +113,32 @@ static int solitaire_create(game_t *g)
     sol_geometry_init(&im->geo);
     im->start = SOL_FULL & ~empty;
     im->target = (int)params_int(&g->params, "target") - 1;
+    im->players = (int)params_int(&g->params, "players");
+    im->goal_solve = params_choice(&g->params, "goal") == 1;
+    im->start_count = __builtin_popcountll(im->start);
+    if (im->goal_solve && im->players == 1) {
+        free(im);
+        return hoyle_error(HOYLE_EINVAL, "solitaire: goal: goes with players=2");
+    }
     rng_t rng;
     rng_init(&rng, SOL_ZOBRIST_SEED);
     for (int h = 0; h < SOL_HOLES; h++) im->zob[h] = rng_next(&rng);
     g->impl = im;
     g->vt = &solitaire_vt;
-    g->num_players = 1;
+    g->num_players = im->players;
     g->state_size = sizeof(sol_state_t);
     g->num_actions = SOL_JUMPS;
     g->max_legal = SOL_JUMPS;
     g->max_chance_outcomes = 0;
     g->max_game_length = SOL_HOLES - 2; /* one marble goes per jump; 32 at most, 1 stays */
-    g->obs_shape[0] = SOL_PLANES, g->obs_shape[1] = SOL_SIDE, g->obs_shape[2] = SOL_SIDE;
-    /* only the symmetries that fix the target hole keep the returns */
+    g->obs_shape[0] = im->players == 1 ? SOL_PLANES : SOL_PLANES_DOUBLE;
+    g->obs_shape[1] = SOL_SIDE, g->obs_shape[2] = SOL_SIDE;
+    /* only the symmetries that fix the target hole keep the returns (the
+     * last to jump wins wherever the marbles are) */
+    bool any_hole = im->target < 0 || (im->players == 2 && !im->goal_solve);
     g->num_symmetries = 0;
     for (int k = 0; k < SYM_COUNT; k++)
-        if (im->target < 0 || im->geo.sym_hole[k][im->target] == im->target)
+        if (any_hole || im->geo.sym_hole[k][im->target] == im->target)
             g->symmetries[g->num_symmetries++] = (sym_t)k;
     return HOYLE_OK;
 }
@@ -128,9 +156,11 @@ int solitaire_target(const game_t *g) { return sol_impl(g)->target; }
 
 const game_entry_t solitaire_entry = {
     .name = "solitaire",
-    .description = "English Solitaire (peg solitaire, 33 holes): jump to leave one marble",
+    .description = "English Solitaire (peg solitaire, 33 holes): jump to leave one marble; "
+                   "players=2: Double Solitaire",
     .params = solitaire_params,
     .variants = solitaire_variants,
+    .quiet_defaults = solitaire_quiet,
     .create = solitaire_create,
     .destroy = solitaire_destroy,
 };

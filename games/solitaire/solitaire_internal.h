@@ -6,6 +6,9 @@
  * the last marble should finish in. Each action is one jump (solitaire.h);
  * the seed's "move" (a run of jumps by one marble) is kept for counting and
  * for whole-move text: the state remembers where the last marble landed.
+ * Double Solitaire (`players=2`): two players jump in turn, one jump a
+ * turn; the player to move is the parity of the jumps made since the start,
+ * so it is a function of the marbles and needs no field (nor hash key).
  * See docs/games/solitaire.md for the rules as implemented. */
 #ifndef HOYLE_GAMES_SOLITAIRE_INTERNAL_H
 #define HOYLE_GAMES_SOLITAIRE_INTERNAL_H
@@ -16,7 +19,8 @@
 #include "games/game.h"
 #include "games/solitaire/solitaire.h"
 
-#define SOL_PLANES 4
+#define SOL_PLANES        4 /* one player */
+#define SOL_PLANES_DOUBLE 6 /* two: + the observer to move, the observer first */
 
 /* The state. Invariants: pegs is a subset of SOL_FULL with at least one
  * hole empty; pegs_left == popcount(pegs); last is the hole the last jump
@@ -36,8 +40,12 @@ typedef struct sol_state {
 /* Immutable per-game tables (g->impl). */
 typedef struct sol_impl {
     sol_geometry_t geo;
-    uint64_t start; /* marbles at the start */
-    int target;     /* hole index the last marble should end in, -1 = none */
+    uint64_t start;  /* marbles at the start */
+    int target;      /* hole index the last marble should end in, -1 = none */
+    int players;     /* 1, or 2: Double Solitaire */
+    bool goal_solve; /* two players: the first wins when the game ends solved, else the
+                        second (goal=solve); false: the last to jump wins (goal=last) */
+    int start_count; /* marbles at the start: who is to move is the parity of jumps made */
     uint64_t zob[SOL_HOLES];
 } sol_impl_t;
 
@@ -54,6 +62,12 @@ uint64_t sol_hash_recompute(const game_t *g, const void *s);
 uint64_t sol_perft(const game_t *g, const void *s, int depth);
 /* The return of a finished game with `pegs` left (docs: the map into [-1, 1]). */
 double sol_score(const sol_impl_t *im, uint64_t pegs);
+/* The player to move in a position with `count` marbles: 0 in the one-player
+ * game; in Double Solitaire the parity of the jumps made since the start. */
+static inline int sol_to_move(const sol_impl_t *im, int count)
+{
+    return im->players == 2 ? (im->start_count - count) & 1 : 0;
+}
 
 /* notation.c */
 int sol_state_to_string(const game_t *g, const void *s, char *buf, size_t cap);

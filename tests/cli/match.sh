@@ -20,4 +20,12 @@ fi
 again=$("$H" match checkers 'mcts(sims=100)' random --games 4 --seed 7 --json 2>/dev/null)
 [ "$(echo "$json" | sed 's/"seconds":[0-9.]*//')" = "$(echo "$again" | sed 's/"seconds":[0-9.]*//')" ] || fail "not repeatable"
 "$H" match gobang greedy random --games 2 >/dev/null 2>&1 || fail "gobang table output"
+# two agents whose moves do not depend on their seeds, no dice: 2 distinct games, not 6
+det=$("$H" match gobang 'alphabeta(depth=1)' 'mcts(sims=20,eval=heuristic)' --games 6 --json 2>"${TMPDIR:-/tmp}/match_err.$$") ||
+  fail "deterministic match"
+echo "$det" | grep -q '"games":2' || fail "deterministic agents: 6 games counted: $det"
+grep -q "2 distinct games" "${TMPDIR:-/tmp}/match_err.$$" || fail "no note on the distinct games"
+rm -f "${TMPDIR:-/tmp}/match_err.$$"
+seeded=$("$H" match gobang 'alphabeta(depth=1)' 'mcts(sims=20)' --games 4 --json 2>/dev/null) || fail "seeded match"
+echo "$seeded" | grep -q '"games":4' || fail "a seeded agent's games cut: $seeded"
 echo "match: ok"
