@@ -1,7 +1,8 @@
 /* cmd_elo.c — `hoyle elo FILE.h5 ...`: Elo ratings recomputed from stored
  * game records (several files merge), and the option parsing shared with
- * `hoyle report` (cmd_report.c), which adds the cross table, the LOS matrix,
- * the first player's score by opening and PDN / PGN export. */
+ * `hoyle report` (cmd_report.c), which adds the cross table, the scores by
+ * seat, the LOS matrix, the first player's score by opening and PDN / PGN
+ * export. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

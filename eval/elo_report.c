@@ -425,6 +425,51 @@ int elo_report_first_player(FILE *f, const elo_group_t *groups, int n_groups, do
     return HOYLE_OK;
 }
 
+int elo_report_by_seat(FILE *f, const elo_input_t *in, const elo_result_t *r, double confidence)
+{
+    if (in->n_players != r->n)
+        return hoyle_error(HOYLE_EINVAL, "elo report: input has %d players, result %d",
+                           in->n_players, r->n);
+    elo_group_t *seat = calloc((size_t)r->n * 2, sizeof *seat); /* [player][seat] */
+    int *order = rank_order(r);
+    if (!seat || !order) {
+        free(seat);
+        free(order);
+        return hoyle_error(HOYLE_ENOMEM, "elo report: out of memory");
+    }
+    for (size_t g = 0; g < in->n_games; g++) {
+        const elo_game_t *gm = &in->games[g];
+        if (gm->white < 0 || gm->white >= r->n || gm->black < 0 || gm->black >= r->n) continue;
+        double wt = gm->weight == 0 ? 1 : gm->weight; /* as the cross table */
+        for (int k = 0; k < 2; k++) {
+            elo_group_t *c = &seat[2 * (k == 0 ? gm->white : gm->black) + k];
+            double score = k == 0 ? gm->score : 1 - gm->score;
+            c->wins += score > 0.5 ? wt : 0;
+            c->draws += score == 0.5 ? wt : 0;
+            c->losses += score < 0.5 ? wt : 0;
+        }
+    }
+    int w = name_width(r);
+    fprintf(f, "%4s %-*s  seat    games  score  [%2.0f%% interval]      W      D      L\n", "", w,
+            "", 100 * confidence);
+    for (int a = 0; a < r->n; a++)
+        for (int k = 0; k < 2; k++) {
+            elo_group_t *c = &seat[2 * order[a] + k];
+            elo_first_stat_t st;
+            if (c->wins + c->draws + c->losses <= 0) continue; /* never in this seat */
+            if (elo_first_player_stat(c, confidence, &st) < 0) {
+                free(seat);
+                free(order);
+                return HOYLE_EINVAL; /* a bad confidence, with its message */
+            }
+            fprintf(f, "%4d %-*s  %-6s %6.0f  %5.1f%%  [%5.1f%%, %5.1f%%] %6.0f %6.0f %6.0f\n",
+                    a + 1, w, r->names[order[a]], k == 0 ? "first" : "second", st.games,
+                    100 * st.score, 100 * st.lo, 100 * st.hi, c->wins, c->draws, c->losses);
+        }
+    free(seat);
+    return finish(f, order);
+}
+
 static void json_group(FILE *f, const elo_group_t *g, const elo_first_stat_t *st)
 {
     fputs("{\"label\": ", f);

@@ -70,6 +70,13 @@ int elo_first_player_stat(const elo_group_t *g, double confidence, elo_first_sta
  * an "all" line summing them. */
 int elo_report_first_player(FILE *f, const elo_group_t *groups, int n_groups, double confidence);
 
+/* Each player's results by seat, in rank order: "Name seat games score [lo, hi] W D L",
+ * two lines a player (first to move, second), the interval as elo_first_player_stat's;
+ * a seat the player never took is left out. For games whose sides differ (Fox and Geese:
+ * the geese move first), where one score over both seats hides two. `in` must be the
+ * input `r` was fitted from. */
+int elo_report_by_seat(FILE *f, const elo_input_t *in, const elo_result_t *r, double confidence);
+
 /* Same rows as one JSON object {"confidence":..., "groups":[...], "all":{...}}. */
 int elo_report_first_player_json(FILE *f, const elo_group_t *groups, int n_groups,
                                  double confidence);

@@ -268,6 +268,8 @@ static int report_one(FILE *f, const tres_set_t *s, const tres_opts_t *o, int in
             if (o->crosstable) {
                 fputs("\nCross table (row's points/games against column):\n", f);
                 elo_report_crosstable(f, &in, r);
+                fputs("\nBy seat (draw = 1/2, 95% Wilson interval):\n", f);
+                elo_report_by_seat(f, &in, r, 0.95);
             }
             if (o->los) {
                 fputs("\nLikelihood of superiority (%, row better than column):\n", f);

@@ -573,6 +573,20 @@ static void test_reports(void)
     fclose(f);
     CU_ASSERT(strstr(buf, "3/3") != NULL);   /* alpha vs gamma: 1, then 2 of weight 2 */
     CU_ASSERT(strstr(buf, "1.5/2") != NULL); /* alpha vs be,"ta" */
+    /* by seat: alpha first 3/3 (a win, and one of weight 2), second a win and a draw;
+     * gamma second: a loss, and one of weight 2 */
+    f = tmpfile();
+    HARNESS_OK(elo_report_by_seat(f, &in, r, 0.95));
+    rewind(f);
+    memset(buf, 0, sizeof buf);
+    CU_ASSERT(fread(buf, 1, sizeof buf - 1, f) > 0);
+    fclose(f);
+    CU_ASSERT_EQUAL(count_char(buf, '\n'), 7);
+    CU_ASSERT(strstr(buf, "alpha    first       3  100.0%") != NULL);
+    CU_ASSERT(strstr(buf, "alpha    second      2   75.0%") != NULL);
+    CU_ASSERT(strstr(buf, "gamma    second      3    0.0%") != NULL);
+    CU_ASSERT(strstr(buf, "      1      1      0\n") != NULL); /* be,"ta" first: W1 D1 L0 */
+    if (!strstr(buf, "alpha    first       3  100.0%")) printf("\n%s", buf);
     elo_result_free(r);
 }
 

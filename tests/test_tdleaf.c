@@ -75,12 +75,34 @@ static int random_position(const game_t *g, rng_t *rng, void *s, int plies)
     return !game_is_terminal(g, s);
 }
 
+/* The games with a linear model, and how far eval_linear may be from the heuristic:
+ * chess's taper divides by 24 in integers (at most 1 cp, 1/1000 before tanh). */
+static const struct {
+    const char *spec;
+    double tolerance;
+} linear_games[] = {{"checkers", 1e-12}, {"chess", 1.01e-3},
+                    {"fanorona", 1e-12}, {"fanorona(vela=true)", 1e-12},
+                    {"foxgeese", 1e-12}, {"foxgeese(geese=13,fox=24)", 1e-12}};
+enum { LINEAR_GAMES = sizeof linear_games / sizeof linear_games[0] };
+
+/* Every term is `player`'s minus the opponent's (or signed by the side to move). */
+static void check_terms_antisymmetric(const game_t *g, const eval_linear_t *e, const void *s)
+{
+    double t0[GAME_MAX_TERMS], t1[GAME_MAX_TERMS];
+    eval_linear_value(e, s, 0, t0);
+    eval_linear_value(e, s, 1, t1);
+    for (int i = 0; i < e->n; i++) {
+        CU_ASSERT_DOUBLE_EQUAL(t0[i], -t1[i], 1e-12);
+        if (fabs(t0[i] + t1[i]) > 1e-12)
+            printf("\n  %s: term %s %g for 0, %g for 1\n", g->spec, e->names[i], t0[i], t1[i]);
+    }
+}
+
 static void test_default_weights_are_the_heuristic(void)
 {
-    const char *specs[] = {"checkers", "chess"};
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < LINEAR_GAMES; k++) {
         const game_t *g = NULL;
-        HARNESS_OK(game_create(specs[k], &g));
+        HARNESS_OK(game_create(linear_games[k].spec, &g));
         eval_linear_t e;
         HARNESS_OK(eval_linear_default(g, &e));
         rng_t rng;
@@ -95,11 +117,11 @@ static void test_default_weights_are_the_heuristic(void)
                 if (fabs(a - b) > worst) worst = fabs(a - b);
                 checked++;
             }
+            check_terms_antisymmetric(g, &e, s);
         }
-        /* chess's taper divides by 24 in integers: at most 1 cp, 1/1000 before tanh */
-        CU_ASSERT(worst < (k == 0 ? 1e-12 : 1.01e-3));
+        CU_ASSERT(worst < linear_games[k].tolerance);
         CU_ASSERT(checked > 300);
-        if (worst >= (k == 0 ? 1e-12 : 1.01e-3)) printf("\n  %s: off by %g\n", specs[k], worst);
+        if (worst >= linear_games[k].tolerance) printf("\n  %s: off by %g\n", g->spec, worst);
         free(s);
         game_free(g);
     }
@@ -114,10 +136,9 @@ static void test_default_weights_are_the_heuristic(void)
  * mover's view (negamax signs): the property TDLeaf's leaf rests on. */
 static void test_pv_leaf_value(void)
 {
-    const char *specs[] = {"checkers", "chess"};
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < LINEAR_GAMES; k++) {
         const game_t *g = NULL;
-        HARNESS_OK(game_create(specs[k], &g));
+        HARNESS_OK(game_create(linear_games[k].spec, &g));
         ab_params_t p;
         ab_params_default(&p);
         p.max_depth = 2;
@@ -141,7 +162,7 @@ static void test_pv_leaf_value(void)
             double v = game_evaluate(g, leaf, root);
             CU_ASSERT_DOUBLE_EQUAL(r->value, v, 1e-12);
             if (fabs(r->value - v) > 1e-12)
-                printf("\n  %s: value %.15g, leaf %.15g (pv %d)\n", specs[k], r->value, v,
+                printf("\n  %s: value %.15g, leaf %.15g (pv %d)\n", g->spec, r->value, v,
                        r->pv_len);
             checked++;
         }

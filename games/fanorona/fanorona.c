@@ -59,6 +59,7 @@ static const game_vt_t fanorona_vt = {
     .move_from_string = fn_move_from_string,
     .move_to_string = fn_move_to_string,
     .evaluate = fn_evaluate,
+    .eval_terms = fn_eval_terms,
     .is_noisy = fn_is_noisy,
     .symmetry_state = fn_symmetry_state,
     .symmetry_action = fn_symmetry_action,

@@ -133,6 +133,9 @@ void fn_symmetry_init(fn_game_t *fg);
 
 /* ---- eval.c ---- */
 double fn_evaluate(const game_t *g, const void *s, int player);
+/* The heuristic as a linear model (the eval_terms slot of games/game.h). */
+int fn_eval_terms(const game_t *g, const void *s, int player, double *out, const char **names,
+                  double *weights);
 bool fn_is_noisy(const game_t *g, const void *s, int action);
 
 #endif

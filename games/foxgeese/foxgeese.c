@@ -67,6 +67,7 @@ static const game_vt_t foxgeese_vt = {
     .move_from_string = fg_move_from_string,
     .move_to_string = fg_move_to_string,
     .evaluate = fg_evaluate,
+    .eval_terms = fg_eval_terms,
     .is_noisy = fg_is_noisy,
     .symmetry_state = fg_symmetry_state,
     .symmetry_action = fg_symmetry_action,

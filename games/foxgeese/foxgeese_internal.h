@@ -134,6 +134,9 @@ int fg_symmetry_action(const game_t *g, sym_t sym, int action);
 /* The heuristic before scaling, for the geese (eval_base is this at the start). */
 double fg_eval_raw(const fg_impl_t *im, const fg_state_t *s);
 double fg_evaluate(const game_t *g, const void *s, int player);
+/* The heuristic as a linear model (the eval_terms slot of games/game.h). */
+int fg_eval_terms(const game_t *g, const void *s, int player, double *out, const char **names,
+                  double *weights);
 bool fg_is_noisy(const game_t *g, const void *s, int action);
 
 #endif
