@@ -1,14 +1,13 @@
 /* cmd_match.c — `hoyle match GAME A B`: a head-to-head match between two
  * agents, colours alternated, seeds derived per game, W/D/L from A's view
  * with a 95% interval on the score and an Elo difference estimate. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "apps/cli.h"
+#include "apps/cli_record.h"
 #include "core/clock.h"
 #include "core/progress.h"
 #include "core/rng.h"
@@ -28,43 +27,39 @@ static const char help[] =
     "(lower) bound are unbounded: +inf (-inf) in the table, null in JSON; the\n"
     "other bound is still the Wilson bound's Elo (10 wins of 10: [+166, +inf]).\n"
     "An agent that fails or plays an illegal move loses that game (a forfeit,\n"
-    "noted on stderr). --record OUT writes every game to OUT in the game's\n"
-    "record format (PGN for chess, PDN for checkers). Progress goes to stderr;\n"
+    "noted on stderr). --record OUT writes every game to OUT: OUT.h5 as HDF5 game\n"
+    "records (the tournaments' file: hoyle elo, hoyle report and the page's Replay\n"
+    "read it), any other name in the game's record format (PGN for chess, PDN for\n"
+    "checkers). Progress goes to stderr;\n"
     "--json prints one JSON object on stdout.\n";
 
-/* One game in the game's record format, appended to `out`. */
-static int write_record(const game_t *g, FILE *out, agent_t *const *seats, int round,
-                        const agent_game_result_t *res, const int32_t *actions)
+/* Open --record OUT, its config attribute the match's command line. */
+static int record_open(const char *path, const game_t *g, const char *const *spec, int games,
+                       uint64_t seed, cli_record_t **out)
 {
-    static const char *const ends[] = {"rules", "move_limit", "forfeit"};
-    char date[16] = "";
-    time_t now = time(NULL);
-    struct tm day;
-    if (gmtime_r(&now, &day)) strftime(date, sizeof date, "%Y.%m.%d", &day);
-    game_record_tags_t tags = {.event = "hoyle match",
-                               .round = round,
-                               .players = {agent_spec(seats[0]), agent_spec(seats[1])},
-                               .score = (res->returns[0] + 1.0) / 2.0,
-                               .termination = ends[res->end],
-                               .date = date};
-    size_t cap = 1 << 16;
-    char *text = malloc(cap);
-    int *acts = malloc(sizeof *acts * (size_t)(res->num_actions + 1));
-    void *start = malloc(g->state_size);
-    int status = text && acts && start ? HOYLE_OK : hoyle_error(HOYLE_ENOMEM, "out of memory");
-    if (status == HOYLE_OK) {
-        for (int i = 0; i < res->num_actions; i++) acts[i] = actions[i];
-        game_init(g, start);
-        int len = game_record_to_string(g, &tags, start, acts, res->num_actions, text, cap);
-        if (len < 0)
-            status = len;
-        else if (fprintf(out, "%s\n", text) < 0)
-            status = hoyle_error(HOYLE_EIO, "--record: write error");
-    }
-    free(text);
-    free(acts);
-    free(start);
-    return status;
+    char what[3 * GAME_SPEC_MAX + 96];
+    snprintf(what, sizeof what, "hoyle match '%s' '%s' '%s' --games %d --seed %llu", g->spec,
+             spec[1], spec[2], games, (unsigned long long)seed);
+    int rc = cli_record_open("match", path, g, false, what, out);
+    return rc == EXIT_OK ? CLI_CONTINUE : rc;
+}
+
+/* Game `round` (from 1) of the match, stored by --record. */
+static int record_game(cli_record_t *r, agent_t *const *seats, int round, uint64_t seed,
+                       const agent_game_result_t *res, const agent_game_opts_t *play)
+{
+    game_record_t rec = {.agent_spec = {(char *)agent_spec(seats[0]), (char *)agent_spec(seats[1])},
+                         .returns = {res->returns[0], res->returns[1]},
+                         .end = res->end == AGENT_GAME_FORFEIT      ? RECORD_END_ERROR
+                                : res->end == AGENT_GAME_MOVE_LIMIT ? RECORD_END_MOVE_LIMIT
+                                                                    : RECORD_END_RULES,
+                         .num_actions = res->num_actions,
+                         .actions = play->actions,
+                         .action_ms = play->action_ms,
+                         .seed = seed,
+                         .round = round,
+                         .game_index = round - 1};
+    return cli_record_add(r, &rec, NULL);
 }
 
 /* Exit codes: 0 the match was played (forfeits are results, not failures);
@@ -134,7 +129,7 @@ int cmd_match(int argc, char **argv)
         CLI_OPT_RANGE("--games", CLI_U64, &games, "N", "games to play (default 10)", 1, 1000000),
         CLI_OPT("--seed", CLI_U64, &seed, "S", "seed the games are derived from (default 1)"),
         CLI_OPT("--record", CLI_STRING, &record_path, "OUT",
-                "write the games in the game's record format (PGN, PDN)"),
+                "write the games: OUT.h5 as HDF5 records, else PGN/PDN"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
@@ -155,11 +150,6 @@ int cmd_match(int argc, char **argv)
         game_free(g);
         return rc;
     }
-    if (record_path && game_record_format(g) == NULL) {
-        rc = cli_usage_error("match", "--record: %s has no record format", g->spec);
-        game_free(g);
-        return rc;
-    }
     /* the agents, created once (this validates both specs before playing)
      * and reseeded per game: game i's agents are those agent_create() would
      * make with its seeds */
@@ -170,14 +160,17 @@ int cmd_match(int argc, char **argv)
             game_free(g);
             return cli_fail("match", EXIT_USAGE);
         }
-    FILE *record = record_path ? fopen(record_path, "w") : NULL;
-    int32_t *actions =
-        record_path ? malloc(sizeof *actions * (size_t)agent_game_capacity(g)) : NULL;
-    if (record_path && (!record || !actions)) {
-        rc = cli_usage_error("match", "cannot write %s: %s", record_path,
-                             record ? "out of memory" : strerror(errno));
-        if (record) fclose(record);
+    cli_record_t *record = NULL;
+    size_t cap = record_path ? (size_t)agent_game_capacity(g) : 0;
+    int32_t *actions = record_path ? malloc(sizeof *actions * cap) : NULL;
+    float *action_ms = record_path ? malloc(sizeof *action_ms * cap) : NULL;
+    if (record_path && (!actions || !action_ms))
+        rc = cli_usage_error("match", "out of memory");
+    else if (record_path)
+        rc = record_open(record_path, g, spec, (int)games, seed, &record);
+    if (rc != CLI_CONTINUE) {
         free(actions);
+        free(action_ms);
         agent_free(agent[0]);
         agent_free(agent[1]);
         game_free(g);
@@ -200,11 +193,13 @@ int cmd_match(int argc, char **argv)
          * first-move advantage over an even number of games. */
         int a_seat = (int)(i % 2);
         agent_t *seats[2] = {agent[a_seat], agent[1 - a_seat]};
-        agent_game_opts_t play = {.chance_seed = game_seed, .actions = actions};
+        agent_game_opts_t play = {
+            .chance_seed = game_seed, .actions = actions, .action_ms = action_ms};
         agent_game_result_t res;
         status = agent_play(g, seats, &play, &res);
         if (status) break;
-        if (record && (status = write_record(g, record, seats, (int)i + 1, &res, actions))) break;
+        if (record && (status = record_game(record, seats, (int)i + 1, game_seed, &res, &play)))
+            break;
         if (res.end == AGENT_GAME_FORFEIT)
             progress_note(&pg, "game %llu/%llu: forfeit: %s", (unsigned long long)i + 1,
                           (unsigned long long)games, res.error);
@@ -227,9 +222,9 @@ int cmd_match(int argc, char **argv)
     agent_free(agent[0]);
     agent_free(agent[1]);
     free(actions);
-    /* fclose reports a late write error (a full disk) */
-    if (record && fclose(record) && status == 0)
-        status = hoyle_error(HOYLE_EIO, "--record: cannot write %s", record_path);
+    free(action_ms);
+    int closed = cli_record_close(record);
+    if (status == 0) status = closed;
     if (status) {
         rc = cli_fail("match", EXIT_FAILED);
         game_free(g);

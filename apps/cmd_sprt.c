@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "apps/cli.h"
+#include "apps/cli_record.h"
 #include "core/clock.h"
 #include "core/progress.h"
 #include "eval/score.h"
@@ -13,7 +14,8 @@
 
 static const char help[] =
     "usage: hoyle sprt GAME A B [--elo0 E0] [--elo1 E1] [--alpha A] [--beta B]\n"
-    "                  [--max-pairs N] [--seed S] [--openings SRC] [--max-moves M] [--json]\n\n"
+    "                  [--max-pairs N] [--seed S] [--openings SRC] [--max-moves M]\n"
+    "                  [--record OUT] [--json]\n\n"
     "Test H0: Elo(A - B) = E0 (default 0) against H1: Elo(A - B) = E1 (default 10)\n"
     "with Wald's SPRT on pairs of games (pentanomial GSPRT, eval/sprt.h). Each pair\n"
     "plays one opening twice, A moving first, then B. Openings\n"
@@ -21,8 +23,16 @@ static const char help[] =
     "book:PATH (cycled), or none. --max-moves M adjudicates a draw after M whole\n"
     "moves. Stops when the log-likelihood ratio leaves [log(B/(1-A)),\n"
     "log((1-B)/A)] (alpha, beta default 0.05) or after N pairs (default 1000).\n"
+    "--record OUT stores every game: OUT.h5 as HDF5 game records (hoyle elo,\n"
+    "hoyle report, the page's Replay), any other name as PGN/PDN.\n"
     "Progress (pairs done, ETA to the expected decision) goes to stderr. Exit 0 with the "
     "decision.\n";
+
+/* --record: each game of the test into the record file. */
+static int record_game(void *ctx, const game_record_t *rec)
+{
+    return cli_record_add(ctx, rec, NULL);
+}
 
 /* The progress line after each pair (stderr); its ETA is to the expected decision. */
 typedef struct pair_progress {
@@ -62,7 +72,7 @@ static void on_pair(void *ctx, uint64_t pair, const char *opening, double score,
  * SPRT parameters, game or agent specs; 1 a pair could not be played. */
 int cmd_sprt(int argc, char **argv)
 {
-    const char *pos[3] = {NULL, NULL, NULL}, *src = "random:2";
+    const char *pos[3] = {NULL, NULL, NULL}, *src = "random:2", *record_path = NULL;
     bool json = false;
     uint64_t max_pairs = 1000, seed = 1, max_moves = 0;
     sprt_params_t sp;
@@ -81,6 +91,8 @@ int cmd_sprt(int argc, char **argv)
                 "random:K, book:PATH or none (default random:2)"),
         CLI_OPT_RANGE("--max-moves", CLI_U64, &max_moves, "M",
                       "adjudicate a draw after M whole moves", 0, 1e6),
+        CLI_OPT("--record", CLI_STRING, &record_path, "OUT",
+                "store the games: OUT.h5 as HDF5, else PGN/PDN"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
@@ -109,9 +121,18 @@ int cmd_sprt(int argc, char **argv)
                             .seed = seed,
                             .max_moves = (int)max_moves};
     sprt_runner_t *runner;
+    cli_record_t *record = NULL;
+    if (record_path &&
+        (rc = cli_record_open("sprt", record_path, g, false, "hoyle sprt", &record)) != EXIT_OK) {
+        game_free(g);
+        return rc;
+    }
+    rp.on_game = record ? record_game : NULL;
+    rp.game_ctx = record;
     /* Creates both agents and the opening source up front, so a bad spec
      * fails before the first pair. */
     if (sprt_runner_create(g, &rp, &runner)) {
+        cli_record_close(record);
         game_free(g);
         return cli_fail("sprt", EXIT_USAGE);
     }
@@ -125,6 +146,8 @@ int cmd_sprt(int argc, char **argv)
         progress_update(&pp.pg, (int64_t)pairs, (int64_t)max_pairs, pp.extra, 1);
     progress_clear(&pp.pg); /* a failed run leaves no half line */
     sprt_runner_free(runner);
+    int closed = cli_record_close(record);
+    if (status == 0) status = closed;
     if (status) {
         game_free(g);
         return cli_fail("sprt", EXIT_FAILED);
