@@ -231,7 +231,9 @@ int cmd_match(int argc, char **argv)
         return rc;
     }
     match_tally_t tally = {wins, draws, losses, sum, total_length};
-    report_match(g, a_spec, b_spec, (int)games, seed, &tally, clock_seconds() - t0, json);
+    /* the table names the agents as typed; JSON gives their full specs */
+    report_match(g, json ? a_spec : spec[1], json ? b_spec : spec[2], (int)games, seed, &tally,
+                 clock_seconds() - t0, json);
     game_free(g);
     return EXIT_OK;
 }
