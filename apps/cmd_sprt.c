@@ -143,7 +143,8 @@ int cmd_sprt(int argc, char **argv)
     progress_start(&pp.pg, stderr, "[sprt]", "pairs", 0);
     int status = sprt_runner_run(runner, &test, on_pair, &pp, &pairs, &d);
     if (status == 0 && pairs > 0)
-        progress_update(&pp.pg, (int64_t)pairs, (int64_t)max_pairs, pp.extra, 1);
+        /* the test has ended (a decision or max pairs): done of done, ETA 0 */
+        progress_update(&pp.pg, (int64_t)pairs, (int64_t)pairs, pp.extra, 1);
     progress_clear(&pp.pg); /* a failed run leaves no half line */
     sprt_runner_free(runner);
     int closed = cli_record_close(record);
