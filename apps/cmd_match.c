@@ -44,11 +44,12 @@ static int record_open(const char *path, const game_t *g, const char *const *spe
     return rc == EXIT_OK ? CLI_CONTINUE : rc;
 }
 
-/* Game `round` (from 1) of the match, stored by --record. */
-static int record_game(cli_record_t *r, agent_t *const *seats, int round, uint64_t seed,
+/* Game `round` (from 1) of the match, stored by --record; `seats` names the
+ * agents per seat as the user typed them (a tournament stores its config's). */
+static int record_game(cli_record_t *r, const char *const *seats, int round, uint64_t seed,
                        const agent_game_result_t *res, const agent_game_opts_t *play)
 {
-    game_record_t rec = {.agent_spec = {(char *)agent_spec(seats[0]), (char *)agent_spec(seats[1])},
+    game_record_t rec = {.agent_spec = {(char *)seats[0], (char *)seats[1]},
                          .returns = {res->returns[0], res->returns[1]},
                          .end = res->end == AGENT_GAME_FORFEIT      ? RECORD_END_ERROR
                                 : res->end == AGENT_GAME_MOVE_LIMIT ? RECORD_END_MOVE_LIMIT
@@ -198,7 +199,8 @@ int cmd_match(int argc, char **argv)
         agent_game_result_t res;
         status = agent_play(g, seats, &play, &res);
         if (status) break;
-        if (record && (status = record_game(record, seats, (int)i + 1, game_seed, &res, &play)))
+        const char *names[2] = {spec[1 + a_seat], spec[2 - a_seat]}; /* as typed, as tournaments */
+        if (record && (status = record_game(record, names, (int)i + 1, game_seed, &res, &play)))
             break;
         if (res.end == AGENT_GAME_FORFEIT)
             progress_note(&pg, "game %llu/%llu: forfeit: %s", (unsigned long long)i + 1,

@@ -268,9 +268,9 @@ static int play_game(game_run_t *r, play_ctx_t *ctx, play_end_t *end, double *re
 }
 
 /* The finished game, stored by --record: the moves played (the undone ones
- * gone), the seats' full specs, how it ended. */
-static int record_play(cli_record_t *rec, const game_run_t *r, play_end_t end,
-                       const double *returns)
+ * gone), the seats' specs as typed (as a tournament stores its config's), how it ended. */
+static int record_play(cli_record_t *rec, const game_run_t *r, const char *const *seat_spec,
+                       play_end_t end, const double *returns)
 {
     int32_t *actions = malloc(sizeof *actions * (size_t)(r->n > 0 ? r->n : 1));
     if (actions == NULL) return hoyle_error(HOYLE_ENOMEM, "play: out of memory");
@@ -283,7 +283,7 @@ static int record_play(cli_record_t *rec, const game_run_t *r, play_end_t end,
                        .actions = actions,
                        .seed = r->seed,
                        .round = 1};
-    for (int p = 0; p < r->g->num_players; p++) g.agent_spec[p] = (char *)agent_spec(r->seats[p]);
+    for (int p = 0; p < r->g->num_players; p++) g.agent_spec[p] = (char *)seat_spec[p];
     int status = cli_record_add(rec, &g, r->start);
     free(actions);
     return status;
@@ -372,7 +372,7 @@ int cmd_play(int argc, char **argv)
             for (int p = 0; p < g->num_players; p++) printf(" player %d %+g", p + 1, returns[p]);
             printf("\n");
             if (end == END_FORFEIT) code = EXIT_FAILED;
-            if (record && record_play(record, &run, end, returns))
+            if (record && record_play(record, &run, seat_spec, end, returns))
                 code = cli_fail("play", EXIT_FAILED);
         }
     }

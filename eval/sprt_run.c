@@ -119,21 +119,20 @@ static int report_game(const sprt_runner_t *r, const pair_game_t *pg, int k, uin
 {
     int32_t opening[OPENING_MAX_ACTIONS];
     for (int i = 0; i < pg->opening->num_actions; i++) opening[i] = pg->opening->actions[i];
-    game_record_t rec = {
-        .game_spec = (char *)r->g->spec,
-        .agent_spec = {(char *)agent_spec(pg->agent[0]), (char *)agent_spec(pg->agent[1])},
-        .opening_name = (char *)pg->opening->name,
-        .opening_len = pg->opening->num_actions,
-        .opening_actions = opening,
-        .returns = {pg->res.returns[0], pg->res.returns[1]},
-        .result = a_score(&pg->res, 0),
-        .end = pg->res.end,
-        .num_actions = pg->res.num_actions,
-        .actions = pg->res.actions,
-        .action_ms = pg->res.action_ms,
-        .seed = pg->seed,
-        .round = (int32_t)pair + 1,
-        .game_index = k};
+    game_record_t rec = {.game_spec = (char *)r->g->spec,
+                         .agent_spec = {(char *)pg->spec[0], (char *)pg->spec[1]}, /* as given */
+                         .opening_name = (char *)pg->opening->name,
+                         .opening_len = pg->opening->num_actions,
+                         .opening_actions = opening,
+                         .returns = {pg->res.returns[0], pg->res.returns[1]},
+                         .result = a_score(&pg->res, 0),
+                         .end = pg->res.end,
+                         .num_actions = pg->res.num_actions,
+                         .actions = pg->res.actions,
+                         .action_ms = pg->res.action_ms,
+                         .seed = pg->seed,
+                         .round = (int32_t)pair + 1,
+                         .game_index = k};
     return r->p.on_game(r->p.game_ctx, &rec);
 }
 
