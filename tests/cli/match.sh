@@ -20,4 +20,8 @@ fi
 again=$("$H" match checkers 'mcts(sims=100)' random --games 4 --seed 7 --json 2>/dev/null)
 [ "$(echo "$json" | sed 's/"seconds":[0-9.]*//')" = "$(echo "$again" | sed 's/"seconds":[0-9.]*//')" ] || fail "not repeatable"
 "$H" match gobang greedy random --games 2 >/dev/null 2>&1 || fail "gobang table output"
+# the table names the agents as typed; --json gives the full specs (issue 36, item 3)
+out=$("$H" match checkers 'mcts(sims=20)' random --games 2 2>/dev/null) || fail "typed names"
+echo "$out" | grep -qx "  A: mcts(sims=20)" || fail "A not named as typed: $out"
+echo "$json" | grep -q '"a":"mcts(sims=100,time_ms=0,' || fail "json without the full spec: $json"
 echo "match: ok"
