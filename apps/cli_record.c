@@ -1,5 +1,5 @@
-/* cli_record.c — `--record OUT` (cli_record.h): the games of match, play and
- * sprt written as HDF5 game records (data/h5rec.h) when OUT ends in .h5,
+/* cli_record.c — `--record OUT` (cli_record.h): the games of match, play,
+ * sprt and selfplay written as HDF5 game records (data/h5rec.h) when OUT ends in .h5,
  * else in the game's text record format (game_record_to_string).
  * Invariant: exactly one of `h5` and `text` is open while the writer lives. */
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* cli_record.h — `--record OUT` of the commands that play games (match,
- * play, sprt): one writer whose format is chosen by OUT's extension.
+ * play, sprt, selfplay): one writer whose format is chosen by OUT's extension.
  *
  *   - `.h5`: the HDF5 game records tournaments write (data/h5rec.h, the
  *     schema of docs/formats.md), so `hoyle elo`, `hoyle report` and the

@@ -67,6 +67,63 @@ static void on_pair(void *ctx, uint64_t pair, const char *opening, double score,
                     c->extra, 0);
 }
 
+/* The test's result: the pair counts, A's score and Elo, the LLR and the
+ * verdict, as text or JSON. */
+static void report_sprt(const game_t *g, const char *const *pos, const sprt_params_t *spp,
+                        const sprt_t *tp, uint64_t pairs, sprt_decision_t d, double seconds,
+                        bool json)
+{
+    sprt_params_t sp = *spp;
+    sprt_t test = *tp;
+    double units, mean, se;
+    sprt_score(&test, &units, &mean, &se);
+    const char *verdict = d == SPRT_ACCEPT_H1 ? "H1" : d == SPRT_ACCEPT_H0 ? "H0" : "none";
+    double elo = score_to_elo(mean); /* +-inf for a perfect score (JSON: null) */
+    if (json) {
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "game", g->spec);
+        json_str(&j, "a", pos[1]);
+        json_str(&j, "b", pos[2]);
+        json_num(&j, "elo0", "%g", sp.elo0);
+        json_num(&j, "elo1", "%g", sp.elo1);
+        json_num(&j, "alpha", "%g", sp.alpha);
+        json_num(&j, "beta", "%g", sp.beta);
+        json_u64(&j, "pairs", pairs);
+        json_open(&j, "penta", '[');
+        for (int k = 0; k < 5; k++) json_num(&j, NULL, "%g", test.penta[k]);
+        json_close(&j);
+        json_num(&j, "score", "%.4f", mean);
+        json_num(&j, "score_se", "%.4f", se);
+        json_num(&j, "elo", "%.1f", elo);
+        json_num(&j, "llr", "%.4f", sprt_llr(&test));
+        json_num(&j, "lower", "%.4f", test.lower);
+        json_num(&j, "upper", "%.4f", test.upper);
+        json_str(&j, "accepted", verdict);
+        json_num(&j, "seconds", "%.2f", seconds);
+        json_end(&j);
+    } else {
+        printf("sprt %s: A = %s, B = %s\n", g->spec, pos[1], pos[2]);
+        printf("  H0: Elo(A-B) = %g   H1: Elo(A-B) = %g   alpha %g beta %g\n", sp.elo0, sp.elo1,
+               sp.alpha, sp.beta);
+        printf("  pairs %llu, pair scores 0/0.5/1/1.5/2: %g/%g/%g/%g/%g\n",
+               (unsigned long long)pairs, test.penta[0], test.penta[1], test.penta[2],
+               test.penta[3], test.penta[4]);
+        printf("  A score %.3f +- %.3f (Elo %+.0f)\n", mean, 1.96 * se, elo);
+        char why[96];
+        if (d == SPRT_ACCEPT_H1)
+            snprintf(why, sizeof why, "H1 accepted (A is stronger, by about %g Elo or more)",
+                     sp.elo1);
+        else if (d == SPRT_ACCEPT_H0)
+            snprintf(why, sizeof why, "H0 accepted (Elo(A-B) nearer %g than %g)", sp.elo0, sp.elo1);
+        else
+            snprintf(why, sizeof why, "no decision (max pairs reached)");
+        printf("  LLR %.3f, bounds [%.3f, %.3f]: %s\n", sprt_llr(&test), test.lower, test.upper,
+               why);
+        printf("  %.1f s\n", seconds);
+    }
+}
+
 /* Exit codes: 0 the test ran, whatever it decided (the verdict is in the
  * output, so a script reads "accepted", not the status); 2 bad usage,
  * SPRT parameters, game or agent specs; 1 a pair could not be played. */
@@ -153,53 +210,7 @@ int cmd_sprt(int argc, char **argv)
         game_free(g);
         return cli_fail("sprt", EXIT_FAILED);
     }
-    double units, mean, se;
-    sprt_score(&test, &units, &mean, &se);
-    const char *verdict = d == SPRT_ACCEPT_H1 ? "H1" : d == SPRT_ACCEPT_H0 ? "H0" : "none";
-    double elo = score_to_elo(mean); /* +-inf for a perfect score (JSON: null) */
-    if (json) {
-        json_t j;
-        json_begin(&j, stdout);
-        json_str(&j, "game", g->spec);
-        json_str(&j, "a", pos[1]);
-        json_str(&j, "b", pos[2]);
-        json_num(&j, "elo0", "%g", sp.elo0);
-        json_num(&j, "elo1", "%g", sp.elo1);
-        json_num(&j, "alpha", "%g", sp.alpha);
-        json_num(&j, "beta", "%g", sp.beta);
-        json_u64(&j, "pairs", pairs);
-        json_open(&j, "penta", '[');
-        for (int k = 0; k < 5; k++) json_num(&j, NULL, "%g", test.penta[k]);
-        json_close(&j);
-        json_num(&j, "score", "%.4f", mean);
-        json_num(&j, "score_se", "%.4f", se);
-        json_num(&j, "elo", "%.1f", elo);
-        json_num(&j, "llr", "%.4f", sprt_llr(&test));
-        json_num(&j, "lower", "%.4f", test.lower);
-        json_num(&j, "upper", "%.4f", test.upper);
-        json_str(&j, "accepted", verdict);
-        json_num(&j, "seconds", "%.2f", clock_seconds() - t0);
-        json_end(&j);
-    } else {
-        printf("sprt %s: A = %s, B = %s\n", g->spec, pos[1], pos[2]);
-        printf("  H0: Elo(A-B) = %g   H1: Elo(A-B) = %g   alpha %g beta %g\n", sp.elo0, sp.elo1,
-               sp.alpha, sp.beta);
-        printf("  pairs %llu, pair scores 0/0.5/1/1.5/2: %g/%g/%g/%g/%g\n",
-               (unsigned long long)pairs, test.penta[0], test.penta[1], test.penta[2],
-               test.penta[3], test.penta[4]);
-        printf("  A score %.3f +- %.3f (Elo %+.0f)\n", mean, 1.96 * se, elo);
-        char why[96];
-        if (d == SPRT_ACCEPT_H1)
-            snprintf(why, sizeof why, "H1 accepted (A is stronger, by about %g Elo or more)",
-                     sp.elo1);
-        else if (d == SPRT_ACCEPT_H0)
-            snprintf(why, sizeof why, "H0 accepted (Elo(A-B) nearer %g than %g)", sp.elo0, sp.elo1);
-        else
-            snprintf(why, sizeof why, "no decision (max pairs reached)");
-        printf("  LLR %.3f, bounds [%.3f, %.3f]: %s\n", sprt_llr(&test), test.lower, test.upper,
-               why);
-        printf("  %.1f s\n", clock_seconds() - t0);
-    }
+    report_sprt(g, pos, &sp, &test, pairs, d, clock_seconds() - t0, json);
     game_free(g);
     return EXIT_OK;
 }

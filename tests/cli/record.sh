@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CLI test of `--record OUT` (apps/cli_record.h) in match, play and sprt: the
+# CLI test of `--record OUT` (apps/cli_record.h) in match, play, sprt and selfplay: the
 # format follows the extension (.h5: the tournaments' HDF5 game records; else
 # PGN/PDN); `hoyle elo` rates a recorded match; the games read back from the
 # .h5 file (hoyle report --pdn, through the record reader) have the same moves
@@ -57,4 +57,13 @@ grep -q '^\[FEN "B:W21' "$dir/pos.pdn" || fail "the PDN of a game from --positio
 # sprt: every game of the test, both colours of each pair
 "$H" sprt gobang 'alphabeta(depth=2)' random --max-pairs 3 --record "$dir/s.h5" >/dev/null 2>&1 || fail "sprt --record"
 "$H" elo "$dir/s.h5" --json | grep -q '"games":6' || fail "sprt: not 6 games stored"
+# selfplay: its games, the same moves through the .h5 reader as in the PDN
+"$H" selfplay checkers 'games=3,sims=16' --record "$dir/sp.h5" >/dev/null 2>&1 || fail "selfplay --record .h5"
+"$H" selfplay checkers 'games=3,sims=16' --record "$dir/sp.pdn" >/dev/null 2>&1 || fail "selfplay --record .pdn"
+"$H" report "$dir/sp.h5" --pdn "$dir/sp_back.pdn" >/dev/null 2>&1 || fail "report of self-play games"
+[ "$(grep -c '^\[Event' "$dir/sp_back.pdn")" -eq 3 ] || fail "selfplay: not 3 games stored"
+diff <(grep -v '^\[' "$dir/sp.pdn") <(grep -v '^\[' "$dir/sp_back.pdn") >/dev/null ||
+  fail "selfplay: .h5 and .pdn moves differ"
+"$H" selfplay --model-dir "$dir" --record "$dir/x.h5" >/dev/null 2>&1; [ $? -eq 2 ] ||
+  fail "--record with --model-dir should exit 2"
 echo "record: ok"
