@@ -33,15 +33,25 @@ static const char help[] =
     "checkers). Progress goes to stderr;\n"
     "--json prints one JSON object on stdout.\n";
 
-/* Open --record OUT, its config attribute the match's command line. */
-static int record_open(const char *path, const game_t *g, const char *const *spec, int games,
-                       uint64_t seed, cli_record_t **out)
+/* Open --record OUT (its config attribute the match's command line) and the
+ * buffers a game's actions and times go to. CLI_CONTINUE, or the exit code
+ * after the message (nothing left allocated). */
+static int record_open(const char *path, const game_t *g, const char *const *spec, uint64_t games,
+                       uint64_t seed, cli_record_t **out, int32_t **actions, float **action_ms)
 {
     char what[3 * GAME_SPEC_MAX + 96];
-    snprintf(what, sizeof what, "hoyle match '%s' '%s' '%s' --games %d --seed %llu", g->spec,
-             spec[1], spec[2], games, (unsigned long long)seed);
-    int rc = cli_record_open("match", path, g, false, what, out);
-    return rc == EXIT_OK ? CLI_CONTINUE : rc;
+    snprintf(what, sizeof what, "hoyle match '%s' '%s' '%s' --games %llu --seed %llu", g->spec,
+             spec[1], spec[2], (unsigned long long)games, (unsigned long long)seed);
+    size_t cap = (size_t)agent_game_capacity(g);
+    *actions = malloc(sizeof **actions * cap);
+    *action_ms = malloc(sizeof **action_ms * cap);
+    int rc = *actions && *action_ms ? cli_record_open("match", path, g, false, what, out)
+                                    : cli_usage_error("match", "out of memory");
+    if (rc == EXIT_OK) return CLI_CONTINUE;
+    free(*actions);
+    free(*action_ms);
+    *actions = NULL, *action_ms = NULL;
+    return rc;
 }
 
 /* Game `round` (from 1) of the match, stored by --record; `seats` names the
@@ -162,16 +172,11 @@ int cmd_match(int argc, char **argv)
             return cli_fail("match", EXIT_USAGE);
         }
     cli_record_t *record = NULL;
-    size_t cap = record_path ? (size_t)agent_game_capacity(g) : 0;
-    int32_t *actions = record_path ? malloc(sizeof *actions * cap) : NULL;
-    float *action_ms = record_path ? malloc(sizeof *action_ms * cap) : NULL;
-    if (record_path && (!actions || !action_ms))
-        rc = cli_usage_error("match", "out of memory");
-    else if (record_path)
-        rc = record_open(record_path, g, spec, (int)games, seed, &record);
+    int32_t *actions = NULL;
+    float *action_ms = NULL;
+    if (record_path)
+        rc = record_open(record_path, g, spec, games, seed, &record, &actions, &action_ms);
     if (rc != CLI_CONTINUE) {
-        free(actions);
-        free(action_ms);
         agent_free(agent[0]);
         agent_free(agent[1]);
         game_free(g);
