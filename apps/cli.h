@@ -79,6 +79,7 @@ int cmd_sprt(int argc, char **argv);
 int cmd_selfplay(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 int cmd_uci(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 int cmd_tablebase(int argc, char **argv);

@@ -1,14 +1,13 @@
 /* cmd_match.c — `hoyle match GAME A B`: a head-to-head match between two
  * agents, colours alternated, seeds derived per game, W/D/L from A's view
  * with a 95% interval on the score and an Elo difference estimate. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "apps/cli.h"
+#include "apps/cli_record.h"
 #include "core/clock.h"
 #include "core/progress.h"
 #include "core/rng.h"
@@ -28,43 +27,50 @@ static const char help[] =
     "(lower) bound are unbounded: +inf (-inf) in the table, null in JSON; the\n"
     "other bound is still the Wilson bound's Elo (10 wins of 10: [+166, +inf]).\n"
     "An agent that fails or plays an illegal move loses that game (a forfeit,\n"
-    "noted on stderr). --record OUT writes every game to OUT in the game's\n"
-    "record format (PGN for chess, PDN for checkers). Progress goes to stderr;\n"
+    "noted on stderr). --record OUT writes every game to OUT: OUT.h5 as HDF5 game\n"
+    "records (the tournaments' file: hoyle elo, hoyle report and the page's Replay\n"
+    "read it), any other name in the game's record format (PGN for chess, PDN for\n"
+    "checkers). Progress goes to stderr;\n"
     "--json prints one JSON object on stdout.\n";
 
-/* One game in the game's record format, appended to `out`. */
-static int write_record(const game_t *g, FILE *out, agent_t *const *seats, int round,
-                        const agent_game_result_t *res, const int32_t *actions)
+/* Open --record OUT (its config attribute the match's command line) and the
+ * buffers a game's actions and times go to. CLI_CONTINUE, or the exit code
+ * after the message (nothing left allocated). */
+static int record_open(const char *path, const game_t *g, const char *const *spec, uint64_t games,
+                       uint64_t seed, cli_record_t **out, int32_t **actions, float **action_ms)
 {
-    static const char *const ends[] = {"rules", "move_limit", "forfeit"};
-    char date[16] = "";
-    time_t now = time(NULL);
-    struct tm day;
-    if (gmtime_r(&now, &day)) strftime(date, sizeof date, "%Y.%m.%d", &day);
-    game_record_tags_t tags = {.event = "hoyle match",
-                               .round = round,
-                               .players = {agent_spec(seats[0]), agent_spec(seats[1])},
-                               .score = (res->returns[0] + 1.0) / 2.0,
-                               .termination = ends[res->end],
-                               .date = date};
-    size_t cap = 1 << 16;
-    char *text = malloc(cap);
-    int *acts = malloc(sizeof *acts * (size_t)(res->num_actions + 1));
-    void *start = malloc(g->state_size);
-    int status = text && acts && start ? HOYLE_OK : hoyle_error(HOYLE_ENOMEM, "out of memory");
-    if (status == HOYLE_OK) {
-        for (int i = 0; i < res->num_actions; i++) acts[i] = actions[i];
-        game_init(g, start);
-        int len = game_record_to_string(g, &tags, start, acts, res->num_actions, text, cap);
-        if (len < 0)
-            status = len;
-        else if (fprintf(out, "%s\n", text) < 0)
-            status = hoyle_error(HOYLE_EIO, "--record: write error");
-    }
-    free(text);
-    free(acts);
-    free(start);
-    return status;
+    char what[3 * GAME_SPEC_MAX + 96];
+    snprintf(what, sizeof what, "hoyle match '%s' '%s' '%s' --games %llu --seed %llu", g->spec,
+             spec[1], spec[2], (unsigned long long)games, (unsigned long long)seed);
+    size_t cap = (size_t)agent_game_capacity(g);
+    *actions = malloc(sizeof **actions * cap);
+    *action_ms = malloc(sizeof **action_ms * cap);
+    int rc = *actions && *action_ms ? cli_record_open("match", path, g, false, what, out)
+                                    : cli_usage_error("match", "out of memory");
+    if (rc == EXIT_OK) return CLI_CONTINUE;
+    free(*actions);
+    free(*action_ms);
+    *actions = NULL, *action_ms = NULL;
+    return rc;
+}
+
+/* Game `round` (from 1) of the match, stored by --record; `seats` names the
+ * agents per seat as the user typed them (a tournament stores its config's). */
+static int record_game(cli_record_t *r, const char *const *seats, int round, uint64_t seed,
+                       const agent_game_result_t *res, const agent_game_opts_t *play)
+{
+    game_record_t rec = {.agent_spec = {(char *)seats[0], (char *)seats[1]},
+                         .returns = {res->returns[0], res->returns[1]},
+                         .end = res->end == AGENT_GAME_FORFEIT      ? RECORD_END_ERROR
+                                : res->end == AGENT_GAME_MOVE_LIMIT ? RECORD_END_MOVE_LIMIT
+                                                                    : RECORD_END_RULES,
+                         .num_actions = res->num_actions,
+                         .actions = play->actions,
+                         .action_ms = play->action_ms,
+                         .seed = seed,
+                         .round = round,
+                         .game_index = round - 1};
+    return cli_record_add(r, &rec, NULL);
 }
 
 /* Exit codes: 0 the match was played (forfeits are results, not failures);
@@ -151,7 +157,7 @@ int cmd_match(int argc, char **argv)
         CLI_OPT_RANGE("--games", CLI_U64, &games, "N", "games to play (default 10)", 1, 1000000),
         CLI_OPT("--seed", CLI_U64, &seed, "S", "seed the games are derived from (default 1)"),
         CLI_OPT("--record", CLI_STRING, &record_path, "OUT",
-                "write the games in the game's record format (PGN, PDN)"),
+                "write the games: OUT.h5 as HDF5 records, else PGN/PDN"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
@@ -172,11 +178,6 @@ int cmd_match(int argc, char **argv)
         game_free(g);
         return rc;
     }
-    if (record_path && game_record_format(g) == NULL) {
-        rc = cli_usage_error("match", "--record: %s has no record format", g->spec);
-        game_free(g);
-        return rc;
-    }
     /* the agents, created once (this validates both specs before playing)
      * and reseeded per game: game i's agents are those agent_create() would
      * make with its seeds */
@@ -188,14 +189,12 @@ int cmd_match(int argc, char **argv)
             return cli_fail("match", EXIT_USAGE);
         }
     games = distinct_games(g, agent, games);
-    FILE *record = record_path ? fopen(record_path, "w") : NULL;
-    int32_t *actions =
-        record_path ? malloc(sizeof *actions * (size_t)agent_game_capacity(g)) : NULL;
-    if (record_path && (!record || !actions)) {
-        rc = cli_usage_error("match", "cannot write %s: %s", record_path,
-                             record ? "out of memory" : strerror(errno));
-        if (record) fclose(record);
-        free(actions);
+    cli_record_t *record = NULL;
+    int32_t *actions = NULL;
+    float *action_ms = NULL;
+    if (record_path)
+        rc = record_open(record_path, g, spec, games, seed, &record, &actions, &action_ms);
+    if (rc != CLI_CONTINUE) {
         agent_free(agent[0]);
         agent_free(agent[1]);
         game_free(g);
@@ -218,11 +217,14 @@ int cmd_match(int argc, char **argv)
          * first-move advantage over an even number of games. */
         int a_seat = (int)(i % 2);
         agent_t *seats[2] = {agent[a_seat], agent[1 - a_seat]};
-        agent_game_opts_t play = {.chance_seed = game_seed, .actions = actions};
+        agent_game_opts_t play = {
+            .chance_seed = game_seed, .actions = actions, .action_ms = action_ms};
         agent_game_result_t res;
         status = agent_play(g, seats, &play, &res);
         if (status) break;
-        if (record && (status = write_record(g, record, seats, (int)i + 1, &res, actions))) break;
+        const char *names[2] = {spec[1 + a_seat], spec[2 - a_seat]}; /* as typed, as tournaments */
+        if (record && (status = record_game(record, names, (int)i + 1, game_seed, &res, &play)))
+            break;
         if (res.end == AGENT_GAME_FORFEIT)
             progress_note(&pg, "game %llu/%llu: forfeit: %s", (unsigned long long)i + 1,
                           (unsigned long long)games, res.error);
@@ -245,16 +247,18 @@ int cmd_match(int argc, char **argv)
     agent_free(agent[0]);
     agent_free(agent[1]);
     free(actions);
-    /* fclose reports a late write error (a full disk) */
-    if (record && fclose(record) && status == 0)
-        status = hoyle_error(HOYLE_EIO, "--record: cannot write %s", record_path);
+    free(action_ms);
+    int closed = cli_record_close(record);
+    if (status == 0) status = closed;
     if (status) {
         rc = cli_fail("match", EXIT_FAILED);
         game_free(g);
         return rc;
     }
     match_tally_t tally = {wins, draws, losses, sum, total_length};
-    report_match(g, a_spec, b_spec, (int)games, seed, &tally, clock_seconds() - t0, json);
+    /* the table names the agents as typed; JSON gives their full specs */
+    report_match(g, json ? a_spec : spec[1], json ? b_spec : spec[2], (int)games, seed, &tally,
+                 clock_seconds() - t0, json);
     game_free(g);
     return EXIT_OK;
 }

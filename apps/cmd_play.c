@@ -11,13 +11,14 @@
 #include <string.h>
 
 #include "apps/cli.h"
+#include "apps/cli_record.h"
 #include "core/rng.h"
 #include "games/playout.h"
 #include "mcts/agent.h"
 
 static const char help[] =
     "usage: hoyle play GAME [--p1 SPEC] [--p2 SPEC] [--position P] [--seed S] [--quiet]\n"
-    "                       [--verbose]\n\n"
+    "                       [--verbose] [--record OUT]\n\n"
     "Play one game. Each player is an agent spec; the default is human (type\n"
     "moves in the game's notation; 'moves' lists them, 'undo' takes back your\n"
     "last move, 'hint' asks the opponent's agent for a move, 'resign', 'board',\n"
@@ -31,6 +32,10 @@ static const char help[] =
     "Agents are named as typed (--verbose: their full specs, every parameter).\n"
     "Chance outcomes (dice) and agents are seeded from S (default 1); a roll\n"
     "depends on S and its place in the game, so an undone move meets it again.\n"
+    "--record OUT stores the finished game (a resignation or a forfeit included;\n"
+    "not one abandoned with 'quit'): OUT.h5 as an HDF5 game record (the page's\n"
+    "Replay and hoyle elo read it; games from the start only), any other name in\n"
+    "the game's record format (PGN for chess, PDN for checkers).\n"
     "Exit 0 when the game ends or a human quits or resigns, 1 when input ends\n"
     "early.\n";
 
@@ -262,12 +267,34 @@ static int play_game(game_run_t *r, play_ctx_t *ctx, play_end_t *end, double *re
     return status;
 }
 
+/* The finished game, stored by --record: the moves played (the undone ones
+ * gone), the seats' specs as typed (as a tournament stores its config's), how it ended. */
+static int record_play(cli_record_t *rec, const game_run_t *r, const char *const *seat_spec,
+                       play_end_t end, const double *returns)
+{
+    int32_t *actions = malloc(sizeof *actions * (size_t)(r->n > 0 ? r->n : 1));
+    if (actions == NULL) return hoyle_error(HOYLE_ENOMEM, "play: out of memory");
+    for (int i = 0; i < r->n; i++) actions[i] = r->hist[i];
+    game_record_t g = {.returns = {returns[0], r->g->num_players == 2 ? returns[1] : 0},
+                       .end = end == END_RESIGN    ? RECORD_END_RESIGN
+                              : end == END_FORFEIT ? RECORD_END_ERROR
+                                                   : RECORD_END_RULES,
+                       .num_actions = r->n,
+                       .actions = actions,
+                       .seed = r->seed,
+                       .round = 1};
+    for (int p = 0; p < r->g->num_players; p++) g.agent_spec[p] = (char *)seat_spec[p];
+    int status = cli_record_add(rec, &g, r->start);
+    free(actions);
+    return status;
+}
+
 /* Exit codes as the help says: 0 the game ended or a human quit or resigned;
  * 1 input ended early, an agent forfeited, or the game failed; 2 bad usage,
  * game, position or agent spec. */
 int cmd_play(int argc, char **argv)
 {
-    const char *game_spec = NULL, *position = NULL,
+    const char *game_spec = NULL, *position = NULL, *record_path = NULL,
                *seat_spec[GAME_MAX_PLAYERS] = {"human", "human"};
     uint64_t seed = 1;
     bool quiet = false, verbose = false;
@@ -278,6 +305,8 @@ int cmd_play(int argc, char **argv)
         CLI_OPT("--seed", CLI_U64, &seed, "S", "seeds dice and agents (default 1)"),
         CLI_OPT_FLAG("--quiet", &quiet, "only moves and the result, no boards"),
         CLI_OPT_FLAG("--verbose", &verbose, "name agents by their full specs"),
+        CLI_OPT("--record", CLI_STRING, &record_path, "OUT",
+                "store the game: OUT.h5 as HDF5, else PGN/PDN"),
         CLI_OPT_END,
     };
     int rc =
@@ -300,6 +329,9 @@ int cmd_play(int argc, char **argv)
     for (int p = 0; p < g->num_players && code == EXIT_OK; p++)
         if (agent_create(g, seat_spec[p], seat_seed(seed, p), &seats[p]))
             code = cli_fail("play", EXIT_USAGE);
+    cli_record_t *record = NULL;
+    if (code == EXIT_OK && record_path)
+        code = cli_record_open("play", record_path, g, position != NULL, "hoyle play", &record);
     if (code == EXIT_OK) {
         const char *names[GAME_MAX_PLAYERS];
         for (int p = 0; p < g->num_players; p++) {
@@ -340,8 +372,11 @@ int cmd_play(int argc, char **argv)
             for (int p = 0; p < g->num_players; p++) printf(" player %d %+g", p + 1, returns[p]);
             printf("\n");
             if (end == END_FORFEIT) code = EXIT_FAILED;
+            if (record && record_play(record, &run, seat_spec, end, returns))
+                code = cli_fail("play", EXIT_FAILED);
         }
     }
+    if (cli_record_close(record) && code == EXIT_OK) code = cli_fail("play", EXIT_FAILED);
     for (int p = 0; p < GAME_MAX_PLAYERS; p++) agent_free(seats[p]);
     free(start);
     free(last);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "apps/cli.h"
+#include "apps/cli_record.h"
 #include "core/rng.h"
 #include "train/selfplay.h"
 #include "train/tch/tch.h" /* plain C: tch_net_t is opaque; only libtorch builds call it */
@@ -24,7 +25,7 @@
 static const char help[] =
     "usage: hoyle selfplay GAME [PARAMS] [--model PATH | --eval fake|rollout|heuristic]\n"
     "                      [--output FILE.h5 [--force]] [--seed S] [--cache N] [--threads N]\n"
-    "                      [--bench [--bench-seconds S]] [--json]\n"
+    "                      [--bench [--bench-seconds S]] [--record OUT] [--json]\n"
     "       hoyle selfplay --model-dir RUN [--output-dir RUN] [--actor N] [--threads N]\n"
     "                      [--quiet]\n\n"
     "Play self-play games (train/selfplay.h) and report games, samples and\n"
@@ -32,7 +33,32 @@ static const char help[] =
     "With --model-dir, be an actor of the training run in folder RUN (started by\n"
     "`hoyle train CONFIG --external-actors`): play batches with its newest net,\n"
     "leave them in RUN/incoming/ and their game records in RUN/games/, stop when\n"
-    "the run ends (docs/scaling.md). --threads there replaces the run's train.threads.\n";
+    "the run ends (docs/scaling.md). --threads there replaces the run's train.threads.\n"
+    "--record OUT stores the games: OUT.h5 as HDF5 game records (the page's Replay\n"
+    "reads them; both seats are the same player, so they are not rated), any other\n"
+    "name as PGN/PDN.\n";
+
+/* --record: the finished games, both seats "selfplay(EVALUATOR)". */
+static int record_games(cli_record_t *r, const selfplay_games_t *gs, const game_t *g,
+                        const char *evaluator)
+{
+    char who[300];
+    snprintf(who, sizeof who, "selfplay(%s)", evaluator);
+    int status = HOYLE_OK;
+    for (int64_t i = 0; i < gs->n && status == HOYLE_OK; i++) {
+        const selfplay_game_t *sg = &gs->game[i];
+        game_record_t rec = {.agent_spec = {who, g->num_players == 2 ? who : NULL},
+                             .returns = {sg->returns[0], g->num_players == 2 ? sg->returns[1] : 0},
+                             .end = (record_end_t)sg->end,
+                             .num_actions = sg->num_actions,
+                             .actions = sg->actions,
+                             .seed = sg->seed,
+                             .round = (int32_t)i + 1,
+                             .game_index = (int32_t)(sg->game_id & INT32_MAX)};
+        status = cli_record_add(r, &rec, NULL);
+    }
+    return status;
+}
 
 /* The PARAMS keys, after the option list. */
 static void print_params(void)
@@ -173,7 +199,7 @@ static int actor_mode(const char *model_dir, const char *output_dir, uint64_t ac
     if (other_options)
         return cli_usage_error("selfplay",
                                "--model-dir takes its game, net and parameters from "
-                               "the run: no GAME, --model, --output, --bench or --json");
+                               "the run: no GAME, --model, --output, --bench, --record or --json");
 #ifdef HOYLE_TORCH
     int id = actor ? (int)actor : (int)getpid();
     /* --threads: libtorch threads in place of the run's train.threads */
@@ -354,7 +380,8 @@ static int write_output(const char *output, bool force, const game_t *g, const c
 int cmd_selfplay(int argc, char **argv)
 {
     /* PARAMS is optional: pos[1] defaults to "", the selfplay defaults. */
-    const char *pos[2] = {NULL, ""}, *model = NULL, *eval = "fake", *output = NULL;
+    const char *pos[2] = {NULL, ""}, *model = NULL, *eval = "fake", *output = NULL,
+               *record_path = NULL;
     const char *model_dir = NULL, *output_dir = NULL;
     uint64_t seed = 1, cache = 65536, threads = 0, actor = 0;
     bool json = false, bench = false, force = false, quiet = false;
@@ -367,6 +394,8 @@ int cmd_selfplay(int argc, char **argv)
         CLI_OPT("--output", CLI_STRING, &output, "FILE",
                 "write the samples as one shard (docs/formats.md, Training samples); a new file"),
         CLI_OPT_FLAG("--force", &force, "with --output: replace an existing file"),
+        CLI_OPT("--record", CLI_STRING, &record_path, "OUT",
+                "store the games: OUT.h5 as HDF5, else PGN/PDN"),
         CLI_OPT("--seed", CLI_U64, &seed, "S", "seed (default 1)"),
         CLI_OPT("--cache", CLI_U64, &cache, "N", "network cache entries (default 65536, 0 = none)"),
         CLI_OPT("--threads", CLI_U64, &threads, "N", "libtorch threads (default 1)"),
@@ -399,7 +428,8 @@ int cmd_selfplay(int argc, char **argv)
     if (rc != CLI_CONTINUE) return rc;
     if (model_dir || output_dir || actor || quiet)
         return actor_mode(model_dir, output_dir, actor, threads, quiet,
-                          pos[0] || model || output || bench || bench_seconds != -1 || json);
+                          pos[0] || model || output || bench || bench_seconds != -1 || json ||
+                              record_path);
     if (pos[0] == NULL) return cli_usage_error("selfplay", "missing GAME (try --help)");
     if (bench_seconds != -1 && !bench)
         return cli_usage_error("selfplay", "--bench-seconds needs --bench");
@@ -422,9 +452,15 @@ int cmd_selfplay(int argc, char **argv)
     if (output && check_output(output, force) != EXIT_OK) return EXIT_USAGE;
     const game_t *g = cli_game("selfplay", game_spec);
     if (g == NULL) return EXIT_USAGE;
+    cli_record_t *record = NULL;
+    if (record_path && (rc = cli_record_open("selfplay", record_path, g, false, canon, &record))) {
+        game_free(g);
+        return rc;
+    }
     evaluator_t *e = NULL;
     tch_net_t *net = NULL; /* --model, libtorch builds */
     if (open_evaluator(g, &p, model, eval, threads, cache, seed, &net, &e)) {
+        cli_record_close(record);
         game_free(g);
         return cli_fail("selfplay", EXIT_USAGE);
     }
@@ -438,7 +474,13 @@ int cmd_selfplay(int argc, char **argv)
 #ifdef HOYLE_TORCH
     if (net && bench) phase_mark(&o.bsp, -1);
 #endif
-    int status = selfplay_run(g, e, &p, &set, st, selfplay_progress_line, &gp);
+    selfplay_games_t games = {0, 0, NULL};
+    int status =
+        selfplay_run_games(g, e, &p, &set, record ? &games : NULL, st, selfplay_progress_line, &gp);
+    if (!status && record) status = record_games(record, &games, g, model ? model : e->name);
+    selfplay_games_done(&games);
+    int closed = cli_record_close(record);
+    if (!status) status = closed;
     o.mean_batch = st->evaluator_calls ? (double)st->evaluations / (double)st->evaluator_calls : 0;
 #ifdef HOYLE_TORCH
     if (net && bench && !status) status = bench_finish(g, e, &p, bench_seconds, seed, &o);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "apps/cli.h"
+#include "core/file.h"
 #include "core/error.h"
 #include "dist/dist.h"
 #include "eval/study.h"
@@ -39,25 +40,6 @@ static void on_signal(int sig)
 {
     (void)sig;
     tournament_request_stop();
-}
-
-/* mkdir -p: every missing folder of `path`. */
-static int make_folder(const char *path)
-{
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1;; p++) {
-        if (*p == '/' || *p == '\0') {
-            char c = *p;
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return hoyle_error(HOYLE_EIO, "'%s': cannot make the folder: %s", buf,
-                                   strerror(errno));
-            *p = c;
-            if (c == '\0') break;
-        }
-    }
-    return HOYLE_OK;
 }
 
 /* A YAML double-quoted scalar into f. */
@@ -170,7 +152,7 @@ static int run_study(int argc, char **argv, int rank)
                 s.schedule == STUDY_GAUNTLET ? "gauntlet against the reference" : "round-robin",
                 s.games_per_pairing, s.openings, s.tour.workers, s.tour.workers == 1 ? "" : "s",
                 s.output);
-    if (rank == 0 && make_folder(s.output)) {
+    if (rank == 0 && file_make_folders(s.output)) {
         study_done(&s);
         return cli_fail("study", EXIT_USAGE);
     }

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "apps/cli.h"
+#include "core/file.h"
 #include "dist/dist.h"
 #include "eval/tournament.h"
 #include "eval/tournament_results.h"
@@ -77,9 +78,10 @@ static int run_tournament(int argc, char **argv, int rank)
     char *slash = strrchr(folder, '/');
     if (slash && slash != folder) {
         *slash = '\0';
-        /* mkdir's failure is not checked: an existing folder is the usual case,
-         * and a real problem surfaces as the HDF5 create error below. */
-        mkdir(folder, 0777);
+        if (file_make_folders(folder)) { /* a file in the way: bad input, nothing played */
+            tournament_config_done(&c);
+            return cli_fail("tournament", EXIT_USAGE);
+        }
     }
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);

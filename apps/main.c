@@ -39,6 +39,7 @@ static const command_t commands[] = {
     {"sprt", cmd_sprt, "sequential probability ratio test between two agents"},
     {"selfplay", cmd_selfplay, "self-play games: samples, throughput (network or fake)"},
     {"train", cmd_train, "AlphaZero training loop from a YAML config (resumable)"},
+    {"plot", cmd_plot, "a training run's eval.csv as an SVG (score, Elo by generation)"},
     {"export", cmd_export, "a trained net as a TorchScript file (Python, libtorch)"},
     {"solve", cmd_solve, "exact solvers; agents run on one-player puzzles"},
     {"accuracy", cmd_accuracy, "agents against perfect play (endgame tables)"},

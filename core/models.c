@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/file.h"
 
 enum { DIRS_MAX = 6, DIR_MAX = 1024, LIST_MAX = 128 };
 
@@ -56,7 +57,10 @@ int model_find(const char *value, const char *ext, const char *who, char *path, 
     if ((size_t)snprintf(path, cap, "%s", value) < cap && stat(path, &st) == 0 &&
         S_ISREG(st.st_mode))
         return HOYLE_OK;
-    if (!model_is_name(value)) return hoyle_error(HOYLE_EINVAL, "%s: no file '%s'", who, value);
+    char where[4200];
+    if (!model_is_name(value))
+        return hoyle_error(HOYLE_EINVAL, "%s: no file '%s' (%s)", who, value,
+                           file_resolved(value, where, sizeof where));
     char dirs[DIRS_MAX][DIR_MAX];
     int n = model_dirs(dirs);
     for (int i = 0; i < n; i++)

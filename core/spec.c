@@ -439,11 +439,11 @@ static void markdown_type(const param_def_t *d, char *buf, size_t cap)
 {
     static const char *const names[] = {"int",  "number", "bool",    "one of",
                                         "text", "list",   "section", "map"};
-    char range[160] = "";
+    char range[160] = "", lo[32], hi[32]; /* bounds in full: 10000000, not 1e+07 */
     if ((d->type == PARAM_INT || d->type == PARAM_DOUBLE) && d->max >= 9e15)
-        snprintf(range, sizeof range, " ≥ %g", d->min);
+        snprintf(range, sizeof range, " ≥ %s", bound_text(d->min, lo));
     else if (d->type == PARAM_INT || d->type == PARAM_DOUBLE)
-        snprintf(range, sizeof range, " %g–%g", d->min, d->max);
+        snprintf(range, sizeof range, " %s–%s", bound_text(d->min, lo), bound_text(d->max, hi));
     else if (d->type == PARAM_CHOICE) {
         range[0] = ' ';
         choice_list(d->choices, range + 1, sizeof range - 1);

@@ -114,6 +114,28 @@ static double a_score(const tour_game_result_t *res, int a_seat)
     return a > b ? 1 : a < b ? 0 : 0.5;
 }
 
+/* Hand game k of pair `pair` to the on_game hook as a record. */
+static int report_game(const sprt_runner_t *r, const pair_game_t *pg, int k, uint64_t pair)
+{
+    int32_t opening[OPENING_MAX_ACTIONS];
+    for (int i = 0; i < pg->opening->num_actions; i++) opening[i] = pg->opening->actions[i];
+    game_record_t rec = {.game_spec = (char *)r->g->spec,
+                         .agent_spec = {(char *)pg->spec[0], (char *)pg->spec[1]}, /* as given */
+                         .opening_name = (char *)pg->opening->name,
+                         .opening_len = pg->opening->num_actions,
+                         .opening_actions = opening,
+                         .returns = {pg->res.returns[0], pg->res.returns[1]},
+                         .result = a_score(&pg->res, 0),
+                         .end = pg->res.end,
+                         .num_actions = pg->res.num_actions,
+                         .actions = pg->res.actions,
+                         .action_ms = pg->res.action_ms,
+                         .seed = pg->seed,
+                         .round = (int32_t)pair + 1,
+                         .game_index = k};
+    return r->p.on_game(r->p.game_ctx, &rec);
+}
+
 int sprt_runner_run(sprt_runner_t *r, sprt_t *test, sprt_pair_fn on_pair, void *ctx,
                     uint64_t *pairs_out, sprt_decision_t *decision)
 {
@@ -165,6 +187,8 @@ int sprt_runner_run(sprt_runner_t *r, sprt_t *test, sprt_pair_fn on_pair, void *
             status = sprt_add_pair(test, score);
             d = sprt_decision(test);
             if (status == 0 && on_pair) on_pair(ctx, pairs, o->name, score, test);
+            for (int k = 0; k < 2 && status == 0 && r->p.on_game; k++)
+                status = report_game(r, &pg[k], k, pairs);
         }
         for (int k = 0; k < 2; k++) tour_game_result_done(&pg[k].res);
         opening_list_done(&one);

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "data/record.h"
 #include "eval/sprt.h"
 #include "games/game.h"
 
@@ -23,6 +24,13 @@ typedef struct sprt_run_params {
     uint64_t max_pairs;   /* stop after this many pairs (>= 1) */
     uint64_t seed;        /* pair i uses rng_mix(seed + i) */
     int max_moves;        /* whole moves before a draw is adjudicated; 0 = rules only */
+    /* After each game, on the caller's thread, in order (pair i's game with A
+     * first, then with B first): the game as a record (data/record.h: actions
+     * from the start, opening included; round = pair + 1, game_index 0 or 1),
+     * its pointers valid during the call. A non-zero return stops the run
+     * with that status. NULL = none. */
+    int (*on_game)(void *ctx, const game_record_t *rec);
+    void *game_ctx;
 } sprt_run_params_t;
 
 typedef struct sprt_runner sprt_runner_t;

@@ -2,6 +2,7 @@
  * maps its data range, rounded out to tick steps, onto a fixed plot area;
  * everything is written with printf into the caller's stream. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "core/error.h"
@@ -25,6 +26,7 @@ typedef struct frame {
     double x0, x1, y0, y1; /* data range shown (log10 of x on a log axis) */
     double top;            /* the panel's offset in the document */
     int log_x;
+    int integer_x; /* x ticks on whole numbers only */
 } frame_t;
 
 static void xml_text(FILE *f, const char *s)
@@ -48,6 +50,13 @@ static double nice_step(double range)
 {
     double raw = range / 5, mag = pow(10, floor(log10(raw))), norm = raw / mag;
     return (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
+}
+
+/* The x tick step of a linear axis. */
+static double x_step(const frame_t *fr, double range)
+{
+    double st = nice_step(range);
+    return fr->integer_x && st < 1 ? 1 : st;
 }
 
 static int shown(const frame_t *fr, double x, double y)
@@ -83,13 +92,21 @@ static void fit_frame(const plot_panel_t *p, frame_t *fr)
     }
     if (!isfinite(x0)) x0 = 0, x1 = 1;
     if (!isfinite(y0)) y0 = 0, y1 = 1;
+    /* one x value: a unit either side, never below 0 when the data is not (a run's
+     * first evaluation at minute 0.4 drew an axis from -0.6) */
+    bool x_from_0 = !fr->log_x && x0 >= 0;
     if (x1 - x0 < 1e-9) x0 -= fr->log_x ? 0.5 : 1, x1 += fr->log_x ? 0.5 : 1;
-    if (y1 - y0 < 1e-9) y0 -= 1, y1 += 1;
+    if (x_from_0 && x0 < 0) x0 = 0;
+    double want = p->min_y_span > 0 ? p->min_y_span : 1e-9;
+    if (y1 - y0 < want) {
+        double mid = (y0 + y1) / 2, half = p->min_y_span > 0 ? want / 2 : 1;
+        y0 = mid - half, y1 = mid + half;
+    }
     if (fr->log_x) { /* a margin of a tenth of a decade on each side */
         double m = fmax(0.1, (x1 - x0) * 0.05);
         x0 -= m, x1 += m;
     } else {
-        double st = nice_step(x1 - x0);
+        double st = x_step(fr, x1 - x0);
         x0 = floor(x0 / st) * st, x1 = ceil(x1 / st) * st;
     }
     double st = nice_step(y1 - y0);
@@ -125,7 +142,7 @@ static void axes(FILE *f, const plot_panel_t *p, const frame_t *fr)
                         x, fr->top + MT, x, bottom, x, bottom + 16, pow(10, v));
             }
     } else {
-        double sx = nice_step(fr->x1 - fr->x0);
+        double sx = x_step(fr, fr->x1 - fr->x0);
         for (double v = fr->x0; v <= fr->x1 + sx / 2; v += sx)
             fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%g</text>\n", px(fr, v),
                     bottom + 16, fabs(v) < sx / 2 ? 0 : v);
@@ -199,7 +216,7 @@ int svg_plot_write(FILE *f, const plot_panel_t *panels, int n_panels)
             "height=\"100%%\" fill=\"white\"/>\n",
             PW, PH * n_panels);
     for (int p = 0; p < n_panels; p++) {
-        frame_t fr = {.top = PH * p, .log_x = panels[p].log_x};
+        frame_t fr = {.top = PH * p, .log_x = panels[p].log_x, .integer_x = panels[p].integer_x};
         fit_frame(&panels[p], &fr);
         axes(f, &panels[p], &fr);
         int row = 0;

@@ -27,8 +27,12 @@ typedef struct plot_series {
 
 typedef struct plot_panel {
     const char *title, *x_label, *y_label;
-    int log_x;    /* 1: logarithmic x axis (base 10, ticks at 1, 2, 5 x 10^k) */
-    int n_series; /* at most 12 get their own colour; more repeat them */
+    int log_x;         /* 1: logarithmic x axis (base 10, ticks at 1, 2, 5 x 10^k) */
+    int integer_x;     /* 1: x counts something (generations): ticks on whole numbers */
+    double min_y_span; /* the y axis spans at least this much, centred on the data
+                          (Elo: 100, so one point or a flat line gets whole-number
+                          ticks); 0 = the data's span (2 for a single value) */
+    int n_series;      /* at most 12 get their own colour; more repeat them */
     const plot_series_t *series;
 } plot_panel_t;
 

@@ -3,11 +3,13 @@
  * Invariant: a config that loads can be scheduled and played; every error
  * is found here, before anything is written. Schema: docs/formats.md,
  * "Tournament config". */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/file.h"
 #include "core/rng.h"
 #include "data/config.h"
 #include "eval/tournament.h"
@@ -154,17 +156,25 @@ static int npairings(const tour_config_t *c)
                                         : c->num_agents * (c->num_agents - 1) / 2;
 }
 
-/* Resolve a book path: as given, else relative to the config's folder. */
-static void book_path(const char *cfg_path, const char *p, char *out, size_t cap)
+/* Resolve a book path: as given (from the working folder), else relative to
+ * the config's folder. When neither is readable, HOYLE_EIO naming both
+ * places as absolute paths, so the message says where it looked. */
+static int book_path(const char *cfg_path, const char *p, char *out, size_t cap)
 {
     snprintf(out, cap, "%s", p);
     /* Relative to the working directory first (what a user typing the path
      * means), then the config's folder (what a config shipped with its book
-     * means); if neither is readable, keep the path as given so the error names it. */
-    if (p[0] == '/' || access(p, R_OK) == 0) return;
+     * means). */
+    if (access(p, R_OK) == 0) return HOYLE_OK;
+    if (p[0] == '/') return hoyle_error(HOYLE_EIO, "book '%s': %s", p, strerror(errno));
+    char cfg_dir[1024] = ".", here[1100], there[2200];
     const char *slash = strrchr(cfg_path, '/');
-    if (slash) snprintf(out, cap, "%.*s/%s", (int)(slash - cfg_path), cfg_path, p);
-    if (access(out, R_OK) != 0) snprintf(out, cap, "%s", p);
+    if (slash) snprintf(cfg_dir, sizeof cfg_dir, "%.*s", (int)(slash - cfg_path), cfg_path);
+    snprintf(out, cap, "%s/%s", cfg_dir, p);
+    if (access(out, R_OK) == 0) return HOYLE_OK;
+    return hoyle_error(HOYLE_EIO, "book '%s' not found: neither %s nor %s", p,
+                       file_resolved(p, here, sizeof here),
+                       file_resolved(out, there, sizeof there));
 }
 
 /* Build game i's opening pool from its source text. */
@@ -194,8 +204,7 @@ static int load_openings(tour_config_t *c, const config_t *cf, int i, const char
     }
     if (strncmp(src, "book:", 5) == 0) {
         char path[1024];
-        book_path(cf->name, src + 5, path, sizeof path);
-        if (openings_load_book(g, path, l))
+        if (book_path(cf->name, src + 5, path, sizeof path) || openings_load_book(g, path, l))
             return hoyle_error_prefix(HOYLE_EINVAL, "%s: key 'openings.%s'", at, g->entry->name);
         /* seeded shuffle, so that pairings rotate through the whole book */
         rng_t r;

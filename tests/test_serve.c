@@ -749,6 +749,47 @@ static void test_records(void)
     expect_status("GET", "/api/run?dir=sub", NULL, 404);
 }
 
+/* A model file inside --data (issue 36, item 8): the game's replies name it
+ * as the client did, never by the server's real path of --data. */
+static void test_data_model_path(void)
+{
+    char dst[700], real[PATH_MAX];
+    FILE *in = fopen(HOYLE_TEST_DATA "/../../models/checkers.eval", "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, in);
+    fclose(in);
+    snprintf(dst, sizeof dst, "%s/mine.eval", datadir);
+    FILE *out = fopen(dst, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    fwrite(buf, 1, n, out);
+    fclose(out);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(datadir, real));
+    resp_t r = request("POST", "/api/games/new",
+                       "{\"game\": \"checkers\", \"agents\": "
+                       "[\"alphabeta(eval=mine.eval,depth=1)\", \"human\"]}");
+    CU_ASSERT_EQUAL_FATAL(r.status, 200);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.body, "eval=mine.eval"));
+    CU_ASSERT_PTR_NULL(strstr(r.body, real));
+    CU_ASSERT_PTR_NULL(strstr(r.body, tmpdir));
+    cJSON *s = cJSON_Parse(r.body);
+    free(r.body);
+    char path[128];
+    snprintf(path, sizeof path, "/api/games/%s/agent", jstr(s, "id"));
+    r = request("POST", path, "{}"); /* the agent moves: its search summary names it too */
+    CU_ASSERT_EQUAL(r.status, 200);
+    CU_ASSERT_PTR_NULL(r.body ? strstr(r.body, real) : NULL);
+    free(r.body);
+    snprintf(path, sizeof path, "/api/games/%s/export?format=hoyle", jstr(s, "id"));
+    r = request("GET", path, NULL);
+    CU_ASSERT_EQUAL(r.status, 200);
+    CU_ASSERT_PTR_NULL(r.body ? strstr(r.body, real) : NULL);
+    free(r.body);
+    delete_game(jstr(s, "id"));
+    cJSON_Delete(s);
+    unlink(dst);
+}
+
 /* ---- hostile requests ---- */
 
 static void test_hostile_requests(void)
@@ -1141,6 +1182,7 @@ int main(void)
         {"setup: data and web folders, a tournament, the server", setup},
         {"catalog", test_catalog},
         {"shipped models by name", test_shipped_models},
+        {"a model in --data, named without the server's path", test_data_model_path},
         {"static files", test_static_files},
         {"gobang game human vs random", test_gobang_game},
         {"checkers chain step by step", test_checkers_chain},

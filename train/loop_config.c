@@ -202,7 +202,8 @@ int loop_run_load(run_t *r, const char *path, char *const *sets, int num_sets)
 
 /* The checks that need more than the schema, run before anything is written: the baseline
  * is an agent of this game that needs no person, and `output` is a folder or can be made
- * as one (its parent exists). Agent kinds must be registered (train_register_agents). */
+ * as one with the folders above it (no file is in the way). Agent kinds must be registered
+ * (train_register_agents). */
 int loop_run_check(const run_t *r)
 {
     char at[1400], parent[1024];
@@ -217,11 +218,16 @@ int loop_run_check(const run_t *r)
         return S_ISDIR(st.st_mode)
                    ? HOYLE_OK
                    : hoyle_error(HOYLE_EINVAL, "%s: '%s' is not a folder", at, r->dir);
-    const char *slash = strrchr(r->dir, '/');
-    snprintf(parent, sizeof parent, "%.*s", slash ? (int)(slash - r->dir) + 1 : 1,
-             slash ? r->dir : ".");
-    if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode))
-        return hoyle_error(HOYLE_EINVAL, "%s: '%s': no folder '%s'", at, r->dir, parent);
+    /* missing folders are made (mkdir -p, as tournaments do); the nearest one
+     * that exists must be a folder */
+    snprintf(parent, sizeof parent, "%s", r->dir);
+    for (char *slash; (slash = strrchr(parent, '/')) != NULL && slash != parent;) {
+        *slash = '\0';
+        if (stat(parent, &st) == 0)
+            return S_ISDIR(st.st_mode) ? HOYLE_OK
+                                       : hoyle_error(HOYLE_EINVAL, "%s: '%s': '%s' is not a folder",
+                                                     at, r->dir, parent);
+    }
     return HOYLE_OK;
 }
 

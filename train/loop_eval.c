@@ -440,6 +440,7 @@ static int write_svg(const char *path, const game_t *g, const point_t *pts, int 
     plot_panel_t panel = {.title = title,
                           .x_label = "wall time (minutes)",
                           .y_label = "Elo",
+                          .min_y_span = 100,
                           .n_series = 1,
                           .series = &se};
     int status = svg_plot_write(f, &panel, 1);

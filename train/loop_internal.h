@@ -36,7 +36,7 @@ void loop_key_at(const config_t *c, const char *key, char *buf, size_t cap);
  * HOYLE_EINVAL with the file, line and key. */
 int loop_config_open(const char *path, char *const *sets, int num_sets, const param_def_t *schema,
                      config_t **cfg, char *dir, size_t cap, const game_t **g);
-/* mkdir that accepts an existing folder. */
+/* mkdir -p: the folder and any missing folder above it (core/file.h). */
 int loop_make_dir(const char *path);
 /* Make the run folder `dir` and lock it (DIR/lock, data/lockfile.h) for as long as
  * *lock_fd is open: a second `hoyle train` on the same folder is refused, and a killed

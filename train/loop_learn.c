@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/file.h"
 #include "train/loop_internal.h"
 
 /* Multiply-accumulates of one position's forward pass (batch norm, ReLU and pooling left out:
@@ -65,7 +66,10 @@ static void net_desc(const tch_net_config_t *c, char *buf, size_t cap)
 int train_net_file(const char *from, char *path, size_t cap)
 {
     struct stat sb;
-    if (stat(from, &sb) != 0) return hoyle_error(HOYLE_EINVAL, "'%s': %s", from, strerror(errno));
+    char where[4200];
+    if (stat(from, &sb) != 0)
+        return hoyle_error(HOYLE_EINVAL, "'%s' (%s): %s", from,
+                           file_resolved(from, where, sizeof where), strerror(errno));
     if (!S_ISDIR(sb.st_mode)) {
         snprintf(path, cap, "%s", from);
         return HOYLE_OK;

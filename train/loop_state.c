@@ -257,11 +257,7 @@ int loop_config_open(const char *path, char *const *sets, int num_sets, const pa
     return HOYLE_OK;
 }
 
-int loop_make_dir(const char *path)
-{
-    if (mkdir(path, 0755) == 0 || errno == EEXIST) return HOYLE_OK;
-    return hoyle_error(HOYLE_EIO, "'%s': cannot create: %s", path, strerror(errno));
-}
+int loop_make_dir(const char *path) { return file_make_folders(path); }
 
 int loop_lock_dir(const char *dir, int *lock_fd)
 {

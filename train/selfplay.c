@@ -821,12 +821,19 @@ void selfplay_progress_line(void *ctx, const selfplay_stats_t *st)
 int selfplay_run(const game_t *g, evaluator_t *e, const selfplay_params_t *p, sample_set_t *out,
                  selfplay_stats_t *st, selfplay_progress_fn progress, void *ctx)
 {
+    return selfplay_run_games(g, e, p, out, NULL, st, progress, ctx);
+}
+
+int selfplay_run_games(const game_t *g, evaluator_t *e, const selfplay_params_t *p,
+                       sample_set_t *out, selfplay_games_t *games, selfplay_stats_t *st,
+                       selfplay_progress_fn progress, void *ctx)
+{
     selfplay_params_t q = *p;
     q.carry = false;
     selfplay_session_t *s = NULL;
     memset(st, 0, sizeof *st);
     int status = selfplay_session_create(g, &q, 1, &s);
-    if (!status) status = selfplay_session_run(s, &e, &q, out, NULL, st, progress, ctx);
+    if (!status) status = selfplay_session_run(s, &e, &q, out, games, st, progress, ctx);
     selfplay_session_free(s);
     return status;
 }

@@ -211,6 +211,11 @@ int selfplay_games_write(const char *path, const game_t *g, const selfplay_games
  * first evaluator / search error. */
 int selfplay_run(const game_t *g, evaluator_t *e, const selfplay_params_t *p, sample_set_t *out,
                  selfplay_stats_t *st, selfplay_progress_fn progress, void *ctx);
+/* The same, keeping the finished games in `games` (caller storage, zeroed; may be NULL):
+ * what `hoyle selfplay --record` stores. */
+int selfplay_run_games(const game_t *g, evaluator_t *e, const selfplay_params_t *p,
+                       sample_set_t *out, selfplay_games_t *games, selfplay_stats_t *st,
+                       selfplay_progress_fn progress, void *ctx);
 
 /* Games in flight between runs (see "Sessions" above). */
 typedef struct selfplay_session selfplay_session_t;

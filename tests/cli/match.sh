@@ -28,4 +28,8 @@ grep -q "2 distinct games" "${TMPDIR:-/tmp}/match_err.$$" || fail "no note on th
 rm -f "${TMPDIR:-/tmp}/match_err.$$"
 seeded=$("$H" match gobang 'alphabeta(depth=1)' 'mcts(sims=20)' --games 4 --json 2>/dev/null) || fail "seeded match"
 echo "$seeded" | grep -q '"games":4' || fail "a seeded agent's games cut: $seeded"
+# the table names the agents as typed; --json gives the full specs (issue 36, item 3)
+out=$("$H" match checkers 'mcts(sims=20)' random --games 2 2>/dev/null) || fail "typed names"
+echo "$out" | grep -qx "  A: mcts(sims=20)" || fail "A not named as typed: $out"
+echo "$json" | grep -q '"a":"mcts(sims=100,time_ms=0,' || fail "json without the full spec: $json"
 echo "match: ok"

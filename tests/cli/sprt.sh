@@ -63,4 +63,15 @@ for bad in random:abc random:-1 random:61 random:; do
   [ $? -eq 2 ] || fail "--openings $bad should exit 2"
   [ "$(echo "$err" | wc -l)" = 1 ] && echo "$err" | grep -q 'K in random:K' || fail "--openings $bad: $err"
 done
+# the verdict names the Elo value, not the option's name; the progress counts to the
+# expected decision (about 104 pairs here), not to --max-pairs, and ends at N/N, ETA 0:00
+# (issue 36, item 9)
+out=$("$H" sprt gobang greedy random --max-pairs 1000 2>"$dir/sprt_eta.err") || fail "sprt greedy/random"
+echo "$out" | grep -q "by about 10 Elo or more" ||
+  fail "verdict without the value: $out"
+echo "$out" | grep -q "elo1" && fail "verdict names the parameter: $out"
+first=$(grep -m1 '^\[sprt\]' "$dir/sprt_eta.err")
+echo "$first" | grep -Eq '^\[sprt\] 1/[0-9]{1,3} pairs' || fail "first ETA counts to max pairs: $first"
+last=$(grep '^\[sprt\]' "$dir/sprt_eta.err" | tail -1)
+echo "$last" | grep -Eq '^\[sprt\] ([0-9]+)/\1 pairs, .*ETA 0:00' || fail "final line not N/N, ETA 0:00: $last"
 echo "sprt.sh: OK"

@@ -13,12 +13,20 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 "$hoyle" train --help | grep "usage: hoyle train" >/dev/null
 set +e
-"$hoyle" train "$cfg" --set output="$dir/probe" --set train.generations=1 --set eval.every=0 \
-  --quiet 2>"$dir/err" >/dev/null
+# the probe's folder has missing parents: made, as tournaments make theirs (issue 36, item 8)
+"$hoyle" train "$cfg" --set output="$dir/new/parent/probe" --set train.generations=1 \
+  --set eval.every=0 --quiet 2>"$dir/err" >/dev/null
 rc=$?
 set -e
 if grep -q "no libtorch" "$dir/err"; then echo "train.sh: no libtorch, skipped"; exit 77; fi
 [ "$rc" -eq 0 ] || { cat "$dir/err" >&2; exit 1; }
+[ -f "$dir/new/parent/probe/state.txt" ] || { echo "train.sh: FAIL: no run in a new folder" >&2; exit 1; }
+touch "$dir/in_the_way"
+set +e
+"$hoyle" train "$cfg" --set output="$dir/in_the_way/run" --quiet 2>"$dir/err" >/dev/null; rc=$?
+set -e
+[ "$rc" -eq 2 ] && grep -q "in_the_way' is not a folder" "$dir/err" ||
+  { echo "train.sh: FAIL: a file in the way: rc $rc, $(cat "$dir/err")" >&2; exit 1; }
 gens=8
 args=(--set train.generations=$gens --set selfplay.games=16 --set selfplay.parallel=16)
 # 1. the reference run, uninterrupted

@@ -89,8 +89,9 @@ one_line_error 2 "file '$dir': Is a directory" elo "$dir"
 one_line_error 2 "file '$dir/none.h5': No such file or directory" elo "$dir/none.h5"
 printf 'not hdf5\n' >"$dir/text.h5"
 one_line_error 2 "file '$dir/text.h5' is not a readable HDF5 file" report "$dir/text.h5"
-one_line_error 2 "file '$dir/no/such/dir/x.h5': cannot create: No such file or directory" \
-  tournament "$dir/t.yaml" --quiet --set output="$dir/no/such/dir/x.h5"
+# (missing folders of a tournament's output are made; a file in the way is refused)
+one_line_error 2 "'$dir/text.h5': cannot make the folder: a file is in the way" \
+  tournament "$dir/t.yaml" --quiet --set output="$dir/text.h5/such/x.h5"
 one_line_error 2 "cannot write $dir/no/x.pdn: No such file or directory" \
   report "$dir/f.h5" --pdn "$dir/no/x.pdn"
 
