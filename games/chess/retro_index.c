@@ -360,6 +360,15 @@ static int chess_to_move(const game_t *g, const void *state)
     return ((const ch_state_t *)state)->pos.side;
 }
 
+/* Whether men of these types (besides the kings) are dead material, which
+ * ends the game at once when the game's material_draw rule is on. */
+static bool dead_material(const game_t *g, const int *types, int n)
+{
+    int strong = 0;
+    for (int i = 0; i < n; i++) strong += types[i] >= CH_ROOK || types[i] == CH_PAWN;
+    return ch_game(g)->material_draw && strong == 0 && n - strong <= 1;
+}
+
 /* Add the class of the pieces of `c` with piece `drop` taken (-1: none) and
  * piece `promo` turned into `to` (-1: none) to out[0..*n), unless it is dead
  * material (with material_draw, which ends the game) or already there. */
@@ -367,18 +376,14 @@ static void add_sub(const game_t *g, const cls_t *c, int drop, int promo, int to
                     char out[][RETRO_CLASS_MAX], int *n)
 {
     char side[2][8] = {"K", "K"};
-    int strong = 0, minors = 0;
+    int types[MAX_PIECES], k = 0;
     for (int i = 0; i < c->m; i++) {
         if (i == drop) continue;
-        int type = i == promo ? to : c->type[i];
+        int type = types[k++] = i == promo ? to : c->type[i];
         size_t len = strlen(side[c->color[i]]);
         side[c->color[i]][len] = piece_letters[type], side[c->color[i]][len + 1] = '\0';
-        if (type >= CH_ROOK || type == CH_PAWN)
-            strong++;
-        else
-            minors++;
     }
-    if (ch_game(g)->material_draw && strong == 0 && minors <= 1) return;
+    if (dead_material(g, types, k)) return;
     char text[RETRO_CLASS_MAX], canon[RETRO_CLASS_MAX];
     snprintf(text, sizeof text, "%sv%s", side[0], side[1]);
     uint64_t size;
@@ -406,6 +411,53 @@ static int chess_subclasses(const game_t *g, const char *name, char out[][RETRO_
     return n;
 }
 
+/* Every class of `men` men: the multisets of Q R B N P (letters in class
+ * order, from position `from` on) split between the two sides. */
+static int classes_of(const game_t *g, int left, int from, int *types, int n,
+                      char out[][RETRO_CLASS_MAX], int *count, int max)
+{
+    if (left == 0) {
+        if (dead_material(g, types, n)) return 0;
+        for (int mask = 0; mask < 1 << n; mask++) { /* the bits: the first side's men */
+            char text[RETRO_CLASS_MAX] = "K", canon[RETRO_CLASS_MAX];
+            int len = 1;
+            for (int pass = 0; pass < 2; pass++) {
+                if (pass) text[len++] = 'v', text[len++] = 'K';
+                for (int i = 0; i < n; i++)
+                    if ((mask >> i & 1) != pass) text[len++] = piece_letters[types[i]];
+            }
+            text[len] = '\0';
+            int rc = chess_class_parse(g, text, canon, NULL);
+            if (rc < 0) return rc;
+            bool seen = false;
+            for (int i = 0; i < *count && !seen; i++) seen = strcmp(out[i], canon) == 0;
+            if (seen) continue;
+            if (*count == max) return hoyle_error(HOYLE_EFULL, "chess classes: more than %d", max);
+            memcpy(out[(*count)++], canon, RETRO_CLASS_MAX);
+        }
+        return 0;
+    }
+    for (int t = from; t < N_TYPES; t++) {
+        types[n] = strength_order[t];
+        int rc = classes_of(g, left - 1, t, types, n + 1, out, count, max);
+        if (rc < 0) return rc;
+    }
+    return 0;
+}
+
+static int chess_classes(const game_t *g, int men, char out[][RETRO_CLASS_MAX], int max)
+{
+    if (men < 3 || men > MAX_PIECES + 2)
+        return hoyle_error(HOYLE_EINVAL, "chess classes: %d men (want 3 to %d)", men,
+                           MAX_PIECES + 2);
+    int count = 0, types[MAX_PIECES];
+    for (int m = 1; m <= men - 2; m++) {
+        int rc = classes_of(g, m, 0, types, 0, out, &count, max);
+        if (rc < 0) return rc;
+    }
+    return count;
+}
+
 const retro_index_t chess_retro_index = {
     .family = "chess",
     .class_parse = chess_class_parse,
@@ -413,4 +465,5 @@ const retro_index_t chess_retro_index = {
     .index = chess_index,
     .to_move = chess_to_move,
     .subclasses = chess_subclasses,
+    .classes = chess_classes,
 };
