@@ -230,7 +230,8 @@ static void transformed(const ch_state_t *s, int t, int swap, ch_state_t *out)
 
 /* Every `stride`-th index of `cls` unindexed, then indexed back under each of
  * the board's symmetries that the class keeps (8 pawnless, the left-right
- * mirror with pawns), with and without the colour swap. Returns how many
+ * mirror with pawns), with and without the colour swap (unless both sides
+ * have the same men: then both colourings have their own indices). Returns how many
  * valid positions held an en-passant right. */
 static int round_trip(const game_t *g, const char *cls, uint64_t stride)
 {
@@ -239,12 +240,15 @@ static int round_trip(const game_t *g, const char *cls, uint64_t stride)
     uint64_t size, idx;
     HARNESS_OK(ix->class_parse(g, cls, name, &size));
     int bad = 0, valid = 0, ep = 0, syms = strchr(name, 'P') ? 2 : 8;
+    const char *v = strchr(name, 'v');
+    size_t len = (size_t)(v - name);
+    int swaps = strlen(v + 1) == len && strncmp(name, v + 1, len) == 0 ? 1 : 2;
     for (uint64_t i = 0; i < size && bad < 5; i += stride) {
         ch_state_t s, x;
         if (!ix->unindex(g, name, i, &s)) continue;
         valid++;
         ep += s.pos.ep != CH_NO_SQ;
-        for (int t = 0; t < 2 * syms; t++) {
+        for (int t = 0; t < swaps * syms; t++) { /* like sides: both colourings kept */
             transformed(&s, t % syms, t / syms, &x);
             if (ix->index(g, &x, got, &idx) < 0 || strcmp(got, name) || idx != i)
                 bad++, fprintf(stderr, "%s %llu: symmetry %d gives %s %llu\n", name,
@@ -521,7 +525,8 @@ static bool has_class(char out[][RETRO_CLASS_MAX], int n, const char *name)
 }
 
 /* Captures and promotions (to Q, R, B, N; with a capture on the last rank)
- * lead to these classes, which a build makes first; dead material none. */
+ * lead to these classes, which a build makes first; dead material none.
+ * Every class of up to N men, the smaller first (`--all N`). */
 static void test_pawn_subclasses(void)
 {
     const game_t *g = chess();
@@ -539,6 +544,17 @@ static void test_pawn_subclasses(void)
                            "KRNvKR", "KQRvK", "KRRvK", "KRBvK",  "KRNvK"};
     CU_ASSERT_EQUAL(n, 11);
     for (int i = 0; i < 11; i++) CU_ASSERT(has_class(out, n, krpkr[i]));
+    /* --all: 3 live 3-man classes, then 30 of 4 men, then 110 of 5 */
+    static char all[512][RETRO_CLASS_MAX];
+    CU_ASSERT_EQUAL(ix->classes(g, 3, all, 512), 3);
+    CU_ASSERT(has_class(all, 3, "KQvK") && has_class(all, 3, "KPvK") && !has_class(all, 3, "KBvK"));
+    CU_ASSERT_EQUAL(ix->classes(g, 4, all, 512), 33);
+    CU_ASSERT(has_class(all, 33, "KPvKP") && has_class(all, 33, "KBBvK"));
+    CU_ASSERT_EQUAL(ix->classes(g, 5, all, 512), 143);
+    CU_ASSERT(has_class(all, 143, "KRPvKR") && has_class(all, 143, "KRRvKQ"));
+    CU_ASSERT(!has_class(all + 3, 30, "KQvK") && has_class(all + 3, 30, "KQvKP"));
+    CU_ASSERT(ix->classes(g, 5, all, 100) == HOYLE_EFULL);
+    CU_ASSERT(ix->classes(g, 6, all, 512) == HOYLE_EINVAL);
     game_free(g);
 }
 
@@ -562,7 +578,7 @@ int main(void)
         {"checkers: 2 and 3 pieces", test_checkers},
         {"pawns: K+P v K, every position", test_pawns_kpk},
         {"pawns: the mirror-only index, en passant", test_pawn_index},
-        {"pawns: promotions and captures lead to", test_pawn_subclasses},
+        {"pawns: promotions and captures lead to; --all", test_pawn_subclasses},
         {"cleanup", cleanup},
         {NULL, NULL},
     };
