@@ -13,19 +13,24 @@
 #include "solve/retro.h"
 
 #define MAX_CLASSES 64
+#define MAX_ALL     512 /* classes --all may list */
 
 static const char help[] =
     "usage: hoyle tablebase GAME CLASS... --out DIR [--threads N] [--checkpoint S] [--quiet]\n"
+    "       hoyle tablebase GAME --all MEN --out DIR [...]\n"
     "       hoyle tablebase --info DIR [--json]\n\n"
     "Build the endgame table of each CLASS of GAME by retrograde analysis into\n"
     "DIR/CLASS.tb (docs/formats.md), first the tables of the smaller classes a\n"
     "capture leads to. Classes are named as engines name them, the stronger\n"
-    "side first: chess KQvK, KRvK, KBBvK, KBNvK, KQvKR (pawnless, up to 5 men;\n"
-    "4 men: under a minute of CPU, about 250 MB; checkers by kings K and men M,\n"
-    "KMvK). Each position gets its value for the side to move and the distance\n"
+    "side first: chess KQvK, KBNvK, KQvKR, KPvK, KQvKP, KRPvKR (up to 5 men;\n"
+    "pawnless 4 men: under a minute of CPU, about 250 MB; promotions and captures\n"
+    "build their classes first; checkers by kings K and men M, KMvK). Each\n"
+    "position gets its value for the side to move and the distance\n"
     "to the end in plies (chess: to mate). A table already in DIR\n"
     "is checked and kept; a build that was killed resumes from DIR/CLASS.tb.part\n"
     "and writes the same file. Progress goes to stderr.\n"
+    "--all MEN: every class of at most MEN men (chess: kings counted), the\n"
+    "smaller first.\n"
     "--info DIR: the tables in DIR, with positions won/drawn/lost by the side to\n"
     "move and the longest win (plies; moves = (plies + 1) / 2).\n";
 
@@ -90,13 +95,14 @@ static int info(const char *dir, bool json)
 int cmd_tablebase(int argc, char **argv)
 {
     const char *out = NULL, *info_dir = NULL, *pos[MAX_CLASSES + 1];
-    uint64_t threads = 2;
+    uint64_t threads = 2, all = 0;
     double checkpoint = 30.0;
     bool quiet = false, json = false;
     int npos = 0;
     const cli_opt_t opts[] = {
         CLI_OPT("--out", CLI_STRING, &out, "DIR", "the folder of the tables (made if missing)"),
         CLI_OPT("--info", CLI_STRING, &info_dir, "DIR", "describe the tables in DIR"),
+        CLI_OPT_RANGE("--all", CLI_U64, &all, "MEN", "every class of at most MEN men", 1, 64),
         CLI_OPT_RANGE("--threads", CLI_U64, &threads, "N", "worker threads (default 2)", 1, 16),
         CLI_OPT_RANGE("--checkpoint", CLI_DOUBLE, &checkpoint, "S",
                       "seconds between resume-file writes (default 30)", 0.001, 1e9),
@@ -112,7 +118,9 @@ int cmd_tablebase(int argc, char **argv)
         if (npos > 0) return cli_usage_error("tablebase", "--info takes no GAME or CLASS");
         return info(info_dir, json);
     }
-    if (npos < 2) return cli_usage_error("tablebase", "expected GAME CLASS... (try --help)");
+    if (npos < (all ? 1 : 2) || (all && npos > 1))
+        return cli_usage_error("tablebase", all ? "--all takes GAME and no CLASS"
+                                                : "expected GAME CLASS... (try --help)");
     if (out == NULL) return cli_usage_error("tablebase", "--out DIR is required");
     const game_t *g = cli_game("tablebase", pos[0]);
     if (g == NULL) return EXIT_USAGE;
@@ -120,15 +128,25 @@ int cmd_tablebase(int argc, char **argv)
     rc = EXIT_OK;
     if (ix == NULL)
         rc = cli_usage_error("tablebase", "%s: no endgame tables for this game", g->spec);
-    for (int i = 1; i < npos && rc == EXIT_OK;
-         i++) /* every name first: bad input changes nothing */
-        if (ix->class_parse(g, pos[i], NULL, NULL) < 0) rc = cli_fail("tablebase", EXIT_USAGE);
+    static char listed[MAX_ALL][RETRO_CLASS_MAX];
+    const char *names[MAX_ALL];
+    int n = 0;
+    if (rc == EXIT_OK && all) { /* --all: the index lists the classes */
+        if (ix->classes == NULL)
+            rc = cli_usage_error("tablebase", "%s: --all is not supported", g->spec);
+        else if ((n = ix->classes(g, (int)all, listed, MAX_ALL)) < 0)
+            rc = cli_fail("tablebase", EXIT_USAGE);
+        for (int i = 0; i < n; i++) names[i] = listed[i];
+    }
+    for (int i = 1; i < npos && rc == EXIT_OK; i++) names[n++] = pos[i];
+    for (int i = 0; i < n && rc == EXIT_OK; i++) /* every name first: bad input changes nothing */
+        if (ix->class_parse(g, names[i], NULL, NULL) < 0) rc = cli_fail("tablebase", EXIT_USAGE);
     retro_gen_opts_t o = {.threads = (int)threads,
                           .progress = quiet ? NULL : stderr,
                           .checkpoint_seconds = checkpoint};
     double t0 = clock_seconds();
-    for (int i = 1; i < npos && rc == EXIT_OK; i++)
-        if (retro_generate(g, pos[i], out, &o) < 0) rc = cli_fail("tablebase", EXIT_FAILED);
+    for (int i = 0; i < n && rc == EXIT_OK; i++)
+        if (retro_generate(g, names[i], out, &o) < 0) rc = cli_fail("tablebase", EXIT_FAILED);
     if (rc == EXIT_OK && !quiet) fprintf(stderr, "done in %.1f s\n", clock_seconds() - t0);
     if (rc == EXIT_OK) rc = info(out, json);
     game_free(g);

@@ -45,6 +45,11 @@ typedef struct retro_index {
      * written to out (RETRO_SUBCLASSES rows); returns their count. A class
      * that only ends the game (chess K v K: dead material) is left out. */
     int (*subclasses)(const game_t *g, const char *name, char out[][RETRO_CLASS_MAX]);
+    /* Optional (NULL: `hoyle tablebase --all` is refused). Every class of at
+     * most `men` men, written to out[0..max) with the classes of fewer men
+     * first (dead material left out); returns their count, or a negative
+     * status and message when `men` is out of range or more than `max` match. */
+    int (*classes)(const game_t *g, int men, char out[][RETRO_CLASS_MAX], int max);
 } retro_index_t;
 
 /* The retrograde index of `g`'s family, or NULL when it has none. */

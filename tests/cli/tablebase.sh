@@ -2,7 +2,8 @@
 # CLI checks of `hoyle tablebase`, `hoyle solve GAME --tables`, the oracle
 # agent and `hoyle accuracy`: exit codes, one-line errors, a small chess
 # and checkers build, --info, values and best moves, a replayed line, the
-# oracle's refusal outside its material, accuracy's three outputs, and a
+# oracle's refusal outside its material, accuracy's three outputs, --all
+# (every 3-man class, K+P v K among them), and a
 # build killed with SIGKILL then resumed to the identical file.
 # usage: tablebase.sh HOYLE_BINARY DATA_DIR
 set -u
@@ -32,8 +33,11 @@ expect 0 "help" -- "$hoyle" tablebase --help
 expect 2 "no out" -- "$hoyle" tablebase chess KQvK
 expect 2 "bad class" -- "$hoyle" tablebase chess KQK --out "$tb"
 has err "want KxvKy" "bad class"
-expect 2 "pawns" -- "$hoyle" tablebase chess KPvK --out "$tb"
-has err "pawns are not supported" "pawns"
+expect 2 "all: 6 men" -- "$hoyle" tablebase chess --all 6 --out "$tb"
+has err "3 to 5" "all: 6 men"
+expect 2 "all and a class" -- "$hoyle" tablebase chess KQvK --all 3 --out "$tb"
+expect 2 "all: checkers" -- "$hoyle" tablebase checkers --all 3 --out "$tb"
+has err "not supported" "all: checkers"
 expect 2 "no index" -- "$hoyle" tablebase gobang x --out "$tb"
 [ ! -e "$tb" ] || { echo "FAIL: bad input made $tb"; fails=$((fails+1)); }
 expect 0 "KQvK" -- "$hoyle" tablebase chess KQvK --out "$tb" --quiet
@@ -41,6 +45,9 @@ has out "KQvK .* 19 *10" "KQvK longest win"
 expect 0 "info json" -- "$hoyle" tablebase --info "$tb" --json
 has out '"class":"KQvK".*"longest_win_plies":19' "info json"
 expect 2 "info missing" -- "$hoyle" tablebase --info "$dir/none"
+expect 0 "all 3 men" -- "$hoyle" tablebase chess --all 3 --out "$dir/all" --quiet
+has out "KPvK .* 55 *28" "all: K+P v K, mate in 28"
+has out "KRvK .* 31 *16" "all: K+R v K"
 
 expect 0 "solve" -- "$hoyle" solve chess --tables "$tb" --position "8/8/8/4k3/8/8/8/KQ6 w - - 0 1"
 has out "win in 17 plies" "solve value"
