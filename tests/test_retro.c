@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "games/checkers/checkers_internal.h"
 #include "games/chess/chess_internal.h"
+#include "games/foxgeese/foxgeese_internal.h"
 #include "games/registry.h"
 #include "solve/retro.h"
 #include "tests/harness.h"
@@ -445,6 +446,122 @@ static void test_checkers(void)
     game_free(g);
 }
 
+/* Plain minimax over Fox and Geese's whole moves to `h` plies, no tables:
+ * the exact code when the game ends within the horizon under best play,
+ * else UNKNOWN (the chess minimax above, over game_whole_moves). */
+typedef struct fg_mm {
+    const game_t *g;
+    const fg_state_t *before;
+    int h;
+    retro_code_t best;
+    bool unknown;
+} fg_mm_t;
+
+static retro_code_t fg_minimax(const game_t *g, const fg_state_t *s, int h);
+
+static int fg_mm_move(const int *actions, int n, const void *after, void *vctx)
+{
+    (void)actions, (void)n;
+    fg_mm_t *m = vctx;
+    const fg_state_t *c = after;
+    retro_code_t v;
+    if (game_is_terminal(m->g, c)) {
+        double r[2];
+        game_returns(m->g, c, r);
+        int me = m->before->side;
+        v = r[me] > 0 ? (RETRO_WIN | 1) : r[me] < 0 ? (RETRO_LOSS | 1) : RETRO_DRAW;
+    } else {
+        retro_code_t cv = m->h > 1 ? fg_minimax(m->g, c, m->h - 1) : UNKNOWN;
+        if (cv == UNKNOWN) {
+            m->unknown = true;
+            return 0;
+        }
+        int d = retro_dist(cv) + 1;
+        v = retro_is_win(cv) ? (RETRO_LOSS | d) : retro_is_loss(cv) ? (RETRO_WIN | d) : RETRO_DRAW;
+    }
+    if (m->best == RETRO_INVALID || retro_code_cmp(v, m->best) > 0) m->best = v;
+    return 0;
+}
+
+static retro_code_t fg_minimax(const game_t *g, const fg_state_t *s, int h)
+{
+    fg_mm_t m = {g, s, h, RETRO_INVALID, false};
+    game_whole_moves(g, s, fg_mm_move, &m);
+    if (m.best != RETRO_INVALID && retro_is_win(m.best)) return m.best;
+    return m.unknown ? UNKNOWN : m.best;
+}
+
+/* Fox and Geese, the fox catching every goose (fox_wins_at=0), 1 to 3 geese:
+ * every position against one-ply minimax over the tables, every position of
+ * 1 and 2 geese (a sample of 3) against plain minimax to 5 plies (a value
+ * decided within the horizon must agree exactly, any other must not be
+ * contradicted), index round trips with the mirror image; the draw counter
+ * (the horizon) and bad class names. */
+static void test_foxgeese(void)
+{
+    const game_t *g = NULL;
+    HARNESS_OK(game_create("foxgeese(fox_wins_at=0)", &g));
+    make_dir();
+    const char *classes[] = {"G1", "2", "g3"};
+    for (int i = 0; i < 3; i++) {
+        build(g, classes[i], dir, 2);
+        check_one_ply(g, classes[i], 1000);
+    }
+    const retro_index_t *ix = retro_index_find(g);
+    retro_tables_t *t;
+    HARNESS_OK(retro_tables_open(g, dir, &t));
+    int bad = 0, valid = 0, exact = 0;
+    for (int n = 1; n <= 3; n++) {
+        char name[RETRO_CLASS_MAX], got[RETRO_CLASS_MAX];
+        uint64_t size, idx;
+        HARNESS_OK(ix->class_parse(g, classes[n - 1], name, &size));
+        for (uint64_t i = 0; i < size && bad < 5; i++) {
+            fg_state_t s, x;
+            if (!ix->unindex(g, name, i, &s)) continue;
+            valid++;
+            game_symmetry_state(g, SYM_FLIP_COLS, &s, &x);
+            HARNESS_OK(ix->index(g, &s, got, &idx));
+            bad += strcmp(got, name) != 0 || idx != i;
+            HARNESS_OK(ix->index(g, &x, got, &idx));
+            bad += strcmp(got, name) != 0 || idx != i;
+            if (game_is_terminal(g, &s) || (n == 3 && i % 61 != 0)) continue;
+            retro_code_t v, m = fg_minimax(g, &s, 5);
+            HARNESS_OK(retro_probe(t, &s, &v));
+            bool within = v != RETRO_DRAW && retro_dist(v) <= 5;
+            if (within ? m != v : m != UNKNOWN && m != v)
+                bad++, fprintf(stderr, "%s %llu: table %04x, minimax %04x\n", name,
+                               (unsigned long long)i, v, m);
+            exact += m == v;
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(valid > 150000);
+    fprintf(stderr, "foxgeese: %d positions, %d decided by minimax within 5 plies\n", valid, exact);
+    CU_ASSERT(exact > 250); /* 282 */
+    retro_info_t one = info_of(dir, "G1");
+    CU_ASSERT(one.wins > 0 && one.losses > 0 && one.draws > 0);
+    /* the horizon: the plies the draw counter leaves */
+    fg_state_t s;
+    game_init(g, &s);
+    s.quiet = 7;
+    CU_ASSERT_EQUAL(ix->horizon(g, &s), 50 - 7);
+    char name[RETRO_CLASS_MAX];
+    uint64_t size;
+    CU_ASSERT(ix->class_parse(g, "G0", name, &size) < 0);
+    CU_ASSERT(ix->class_parse(g, "G18", name, &size) < 0);
+    CU_ASSERT(ix->class_parse(g, "7x", name, &size) < 0);
+    CU_ASSERT(ix->class_parse(g, "", name, &size) < 0);
+    const game_t *dflt = NULL;
+    HARNESS_OK(game_create("foxgeese", &dflt));
+    CU_ASSERT(ix->class_parse(dflt, "G6", name, &size) < 0); /* six geese: the fox has won */
+    HARNESS_OK(ix->class_parse(dflt, "7", name, &size));
+    CU_ASSERT_STRING_EQUAL(name, "G7");
+    CU_ASSERT_EQUAL(size, 20ull * 3365856 * 2);
+    game_free(dflt);
+    retro_tables_close(t);
+    game_free(g);
+}
+
 static void cleanup(void)
 {
     if (dir[0] == '\0') return;
@@ -463,6 +580,7 @@ int main(void)
         {"an interrupted build resumes to the same file", test_resume},
         {"bad class names refused", test_bad_classes},
         {"checkers: 2 and 3 pieces", test_checkers},
+        {"foxgeese: 1 to 3 geese", test_foxgeese},
         {"cleanup", cleanup},
         {NULL, NULL},
     };
