@@ -18,7 +18,10 @@
 #include "games/chess/chess_internal.h"
 #include "games/foxgeese/foxgeese_internal.h"
 #include "games/registry.h"
+#include "mcts/agent.h"
+#include "solve/agent_oracle.h"
 #include "solve/retro.h"
+#include "solve/retro_accuracy.h"
 #include "tests/harness.h"
 
 #define UNKNOWN ((retro_code_t)0xFFFE) /* the horizon search could not tell */
@@ -562,6 +565,63 @@ static void test_foxgeese(void)
     game_free(g);
 }
 
+/* The tallies of agent `spec` over `n` positions of K+Q v K (seed 5). */
+static retro_acc_t kqk_accuracy(const game_t *g, retro_tables_t *t, const char *spec, int n)
+{
+    const char *cls[] = {"KQvK"};
+    rng_t rng;
+    rng_init(&rng, 5);
+    retro_acc_t acc = {0};
+    agent_t *a = NULL;
+    HARNESS_OK(agent_create(g, spec, 1, &a));
+    for (int i = 0; i < n; i++) {
+        ch_state_t s;
+        HARNESS_OK(retro_sample(g, cls, 1, &rng, &s));
+        HARNESS_OK(retro_accuracy_one(t, a, &s, &acc));
+    }
+    agent_free(a);
+    return acc;
+}
+
+/* tb=DIR in search: with the tables alpha-beta and MCTS keep every value of
+ * K+Q v K at a budget where without them they throw some away, alpha-beta
+ * plays the fastest win (its distance scores); a bad path is one error. */
+static void test_search_probes(void)
+{
+    HARNESS_OK(solve_agents_register());
+    const game_t *g = chess();
+    make_dir();
+    build(g, "KQvK", dir, 2);
+    retro_tables_t *t;
+    HARNESS_OK(retro_tables_open(g, dir, &t));
+    char spec[512];
+    const int n = 120;
+    retro_acc_t ab0 = kqk_accuracy(g, t, "alphabeta(depth=1)", n);
+    snprintf(spec, sizeof spec, "alphabeta(depth=1,tb=%s)", dir);
+    retro_acc_t ab1 = kqk_accuracy(g, t, spec, n);
+    retro_acc_t mc0 = kqk_accuracy(g, t, "mcts(sims=8)", n);
+    snprintf(spec, sizeof spec, "mcts(sims=8,tb=%s)", dir);
+    retro_acc_t mc1 = kqk_accuracy(g, t, spec, n);
+    fprintf(stderr,
+            "blunders: alphabeta %llu -> %llu, mcts %llu -> %llu; best %llu -> %llu of %d\n",
+            (unsigned long long)ab0.blunders, (unsigned long long)ab1.blunders,
+            (unsigned long long)mc0.blunders, (unsigned long long)mc1.blunders,
+            (unsigned long long)ab0.optimal, (unsigned long long)ab1.optimal, n);
+    CU_ASSERT(mc0.blunders > 0);          /* mcts(sims=8) throws wins away (10 of 120) */
+    CU_ASSERT(ab0.optimal < (uint64_t)n); /* depth 1 keeps them, but not the fastest */
+    CU_ASSERT_EQUAL(ab1.blunders, 0);
+    CU_ASSERT_EQUAL(mc1.blunders, 0);
+    CU_ASSERT(ab1.by_value[2] > 20);           /* won positions among them */
+    CU_ASSERT_EQUAL(ab1.optimal, (uint64_t)n); /* the fastest win, the slowest loss */
+    agent_t *a = NULL;
+    CU_ASSERT(agent_create(g, "alphabeta(tb=/nonexistent/tables)", 1, &a) < 0);
+    CU_ASSERT(strstr(hoyle_last_error(), "/nonexistent/tables") != NULL);
+    CU_ASSERT(strchr(hoyle_last_error(), '\n') == NULL);
+    CU_ASSERT(agent_create(g, "mcts(tb=/nonexistent/tables)", 1, &a) < 0);
+    retro_tables_close(t);
+    game_free(g);
+}
+
 static void cleanup(void)
 {
     if (dir[0] == '\0') return;
@@ -581,6 +641,7 @@ int main(void)
         {"bad class names refused", test_bad_classes},
         {"checkers: 2 and 3 pieces", test_checkers},
         {"foxgeese: 1 to 3 geese", test_foxgeese},
+        {"tb= in alphabeta and mcts keeps the win", test_search_probes},
         {"cleanup", cleanup},
         {NULL, NULL},
     };
