@@ -77,6 +77,11 @@ expect 0 "accuracy with tb" -- "$hoyle" accuracy chess --agent "alphabeta(depth=
 has out "^\"alphabeta(depth=1,tb=.*)\",30,1.0000,.*,1.0000,0.0000," "alphabeta tb: every value kept, every move best"
 has out "^\"mcts(sims=16,tb=.*)\",30,1.0000,.*,0.0000,0.0000,0.1135" "mcts tb keeps every value"
 
+# with the tables MCTS ends a won K+Q v K (its proven wins ranked by the tables' distance)
+expect 0 "mcts tb mates" -- "$hoyle" play chess --position "8/8/8/4k3/8/8/8/4K2Q w - - 0 1" \
+  --p1 "mcts(sims=50,tb=$tb)" --p2 random --quiet
+has out "player 1 +1" "mcts tb mates"
+
 # Fox and Geese: classes by the number of geese
 expect 2 "foxgeese six geese" -- "$hoyle" tablebase foxgeese G6 --out "$dir/fg"
 has err "fox_wins_at" "foxgeese six geese"
