@@ -19,6 +19,7 @@
 #include "games/foxgeese/foxgeese_internal.h"
 #include "games/registry.h"
 #include "mcts/agent.h"
+#include "mcts/tb_probe.h"
 #include "solve/agent_oracle.h"
 #include "solve/retro.h"
 #include "solve/retro_accuracy.h"
@@ -548,6 +549,20 @@ static void test_foxgeese(void)
     game_init(g, &s);
     s.quiet = 7;
     CU_ASSERT_EQUAL(ix->horizon(g, &s), 50 - 7);
+    /* search's probe uses a win only within the counter's horizon */
+    HARNESS_OK(solve_agents_register());
+    retro_info_t three = info_of(dir, "G3");
+    CU_ASSERT_FATAL(ix->unindex(g, "G3", three.longest_win_idx, &s));
+    tb_t *tb = NULL;
+    int sign = 0, plies = 0;
+    HARNESS_OK(tb_open(g, dir, &tb));
+    HARNESS_OK(tb_probe(tb, &s, &sign, &plies));
+    CU_ASSERT(sign == 1 && plies == (int)three.longest_win);
+    s.quiet = (uint16_t)(50 - three.longest_win);
+    HARNESS_OK(tb_probe(tb, &s, &sign, &plies)); /* exactly within */
+    s.quiet++;
+    CU_ASSERT_EQUAL(tb_probe(tb, &s, &sign, &plies), HOYLE_EUNSUP);
+    tb_close(tb);
     char name[RETRO_CLASS_MAX];
     uint64_t size;
     CU_ASSERT(ix->class_parse(g, "G0", name, &size) < 0);
