@@ -6,7 +6,9 @@
  * unindex round trips over every index, and the same index for the board's 8
  * symmetries and the colour swap; corrupt, truncated and foreign files
  * refused; an interrupted build resumed to the identical file; bad class
- * names refused. */
+ * names refused; checkers with 2 and 3 pieces and Fox and Geese with 1 to 3
+ * geese the same way; and tb=DIR in alpha-beta and MCTS (values kept, the
+ * fastest win, the draw counter's horizon, a bad folder refused). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
