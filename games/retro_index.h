@@ -50,7 +50,22 @@ typedef struct retro_index {
      * first (dead material left out); returns their count, or a negative
      * status and message when `men` is out of range or more than `max` match. */
     int (*classes)(const game_t *g, int men, char out[][RETRO_CLASS_MAX], int max);
+    /* Optional (NULL: none). The tables ignore the state's move-count draw
+     * counter (they index positions without history); this gives the plies
+     * left in `state` before that counter could end the game in a draw. A
+     * win or loss of a longer distance may then not be the game's value
+     * there (draws stay draws), so search probes (solve/retro_tb.c) use it
+     * only within this many plies. Fox and Geese's quiet_limit. */
+    int (*horizon)(const game_t *g, const void *state);
 } retro_index_t;
+
+/* Helpers the indexes share: C(n, k) (0 outside 0 <= k <= n <= 64); the colex rank
+ * of a set of points (bit i = point i) among the sets of its size,
+ * sum over its members' positions i-th from the lowest (i = 1..k) of
+ * C(point, i); and its inverse, the set of `k` points below `top` of rank r. */
+uint64_t retro_binom(int n, int k);
+uint64_t retro_colex_rank(uint64_t set);
+uint64_t retro_colex_unrank(uint64_t r, int k, int top);
 
 /* The retrograde index of `g`'s family, or NULL when it has none. */
 const retro_index_t *retro_index_find(const game_t *g);

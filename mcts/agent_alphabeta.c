@@ -7,11 +7,13 @@
 #include "mcts/agent_kind.h"
 #include "mcts/alphabeta.h"
 #include "mcts/eval_linear.h"
+#include "mcts/tb_probe.h"
 
 /* The agent's state: the search, and the weights of eval=FILE (the search's leaf values). */
 typedef struct ab_agent {
     ab_t *t;
     eval_linear_t weights;
+    tb_t *tb; /* tb=DIR's tables, or NULL */
 } ab_agent_t;
 
 static ab_t *search_of(agent_t *a) { return ((ab_agent_t *)a->impl)->t; }
@@ -87,7 +89,7 @@ static int alphabeta_limits(agent_t *a, const agent_limits_t *l)
 static void alphabeta_reset(agent_t *a) { ab_clear(search_of(a)); }
 static void alphabeta_destroy(agent_t *a)
 {
-    if (a->impl) ab_free(search_of(a));
+    if (a->impl) ab_free(search_of(a)), tb_close(((ab_agent_t *)a->impl)->tb);
     free(a->impl);
     a->impl = NULL;
 }
@@ -140,8 +142,13 @@ static int alphabeta_create(agent_t *a)
         p.eval = weighted_eval;
         p.eval_ctx = &A->weights; /* stays put: A is on the heap */
     }
+    const char *tb = params_str(&a->params, "tb");
+    if (!status && tb[0] && (status = tb_open(a->g, tb, &A->tb)) != 0)
+        status = hoyle_error_prefix(status, "%s", a->kind->name);
+    p.tb = A->tb;
     if (!status) status = ab_create(a->g, &p, &A->t);
     if (status) {
+        tb_close(A->tb);
         free(A);
         return status;
     }
@@ -213,6 +220,11 @@ static const param_def_t alphabeta_params[] = {
      .def = "",
      .help = "leaf values from these term weights (hoyle train algorithm tdleaf's net-NNNNNN.eval, "
              "or a shipped model's name); \"\" = the game's"},
+    {.key = "tb",
+     .type = PARAM_STRING,
+     .def = "",
+     .help = "endgame tables (hoyle tablebase): positions they hold are valued exactly, shortest "
+             "win first; \"\" = none"},
     {.key = NULL},
 };
 

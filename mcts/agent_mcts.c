@@ -4,7 +4,9 @@
  * fpu, solver, time or simulation limits, tree size. */
 #include <string.h>
 
+#include "core/error.h"
 #include "mcts/agent_kind.h"
+#include "mcts/tb_probe.h"
 
 /* Seed salts of the tree and the evaluator ("mcts", "eval"): fixed, so seeded
  * results stay what they have always been. */
@@ -24,13 +26,22 @@ static int mcts_agent_create(agent_t *a)
         evaluator_create_named(a->g, params_str(pp, "eval"), (int)params_int(pp, "rollouts"),
                                rng_mix(a->seed ^ MCTS_AGENT_EVAL_SALT), &eval);
     if (status) return status;
+    /* tb=DIR: the tables, freed with the agent (the search body's owner) */
+    tb_t *tb = NULL;
+    const char *tb_dir = params_str(pp, "tb");
+    if (tb_dir[0] && (status = tb_open(a->g, tb_dir, &tb)) != 0) {
+        evaluator_free(eval);
+        return hoyle_error_prefix(status, "mcts");
+    }
+    p.tb = tb;
     /* The variants that learn from the playouts' moves (AMAF, MAST, NST, progressive
      * history) need the searcher to play them itself (mcts_playout.c): the same number,
      * uniformly random unless mast or nst shapes them. */
     if (strcmp(params_str(pp, "eval"), "rollout") == 0 &&
         (p.rave || p.grave > 0 || p.mast > 0 || p.nst > 0 || p.phist > 0))
         p.playouts = (int)params_int(pp, "rollouts");
-    return agent_search_create(a, &p, eval, MCTS_AGENT_TREE_SALT, MCTS_AGENT_EVAL_SALT, NULL, NULL);
+    return agent_search_create(a, &p, eval, MCTS_AGENT_TREE_SALT, MCTS_AGENT_EVAL_SALT,
+                               tb ? tb_release : NULL, tb);
 }
 
 static const param_def_t mcts_agent_params[] = {
@@ -71,6 +82,11 @@ static const param_def_t mcts_agent_params[] = {
      .type = PARAM_BOOL,
      .def = "true",
      .help = "MCTS-Solver: back up proven values"},
+    {.key = "tb",
+     .type = PARAM_STRING,
+     .def = "",
+     .help = "endgame tables (hoyle tablebase): leaves they hold take their exact value (proven "
+             "with the solver); \"\" = none"},
     MCTS_BATCH_PARAM_DEFS("1", "0.3", "0"),
     AGENT_SEARCH_PARAM_DEFS,
     {.key = "nodes",

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "core/clock.h"
+#include "mcts/tb_probe.h"
 #include "mcts/tt.h"
 
 /* AB_INF lies outside every value, so the first move always raises best; the
@@ -23,6 +24,8 @@
 #define AB_INF   1e9
 #define VALUE_LO (-1.0 - 1e-9) /* bounds on every value (returns, evaluate) */
 #define VALUE_HI (1.0 + 1e-9)
+/* With tables on, |v| above this is a distance score (win or loss, ab_params_t.tb). */
+#define AB_TB_BAND (AB_TB_EVAL_MAX + 0.01)
 
 /* Each ply's scratch; frames[ply + 1]->state is the child being searched.
  * killer[] holds the last two quiet moves that cut at this ply. */
@@ -280,8 +283,45 @@ static double child_value(ab_t *t, int ply, const void *c, int depth, double alp
  * params' evaluation or the game's heuristic. */
 static double leaf_value(const ab_t *t, const void *s, int player)
 {
-    if (t->p.eval == NULL || game_is_terminal(t->g, s)) return game_evaluate(t->g, s, player);
-    return t->p.eval(t->p.eval_ctx, s, player);
+    double v;
+    if (t->p.eval == NULL || game_is_terminal(t->g, s))
+        v = game_evaluate(t->g, s, player);
+    else
+        v = t->p.eval(t->p.eval_ctx, s, player);
+    if (t->p.tb) v = fmax(-AB_TB_EVAL_MAX, fmin(AB_TB_EVAL_MAX, v)); /* below table scores */
+    return v;
+}
+
+/* The score of a decided value for the mover at `ply`: +-(1 - step * (ply + plies)). */
+static double tb_score(int sign, int ply, int plies)
+{
+    return sign ? sign * (1.0 - AB_TB_STEP * (ply + plies)) : 0.0;
+}
+
+/* Step 0 of search() and qsearch() with tables (params.tb): a state below the
+ * root that they cover is valued by them, at any depth. True with *out set. */
+static bool tb_value(ab_t *t, int ply, const void *s, double *out)
+{
+    int sign, plies;
+    if (t->p.tb == NULL || ply == 0 || tb_probe(t->p.tb, s, &sign, &plies) < 0) return false;
+    t->nodes++;
+    t->frames[ply]->pv_len = 0;
+    *out = tb_score(sign, ply, plies);
+    return true;
+}
+
+/* Distance scores in the transposition table count from the node, not the
+ * root (the mate-score convention), so an entry serves any ply. */
+static double tt_in(const ab_t *t, double v, int ply)
+{
+    if (t->p.tb == NULL || fabs(v) <= AB_TB_BAND) return v;
+    return v > 0 ? v + AB_TB_STEP * ply : v - AB_TB_STEP * ply;
+}
+
+static double tt_out(const ab_t *t, double v, int ply)
+{
+    if (t->p.tb == NULL || fabs(v) <= AB_TB_BAND) return v;
+    return v > 0 ? v - AB_TB_STEP * ply : v + AB_TB_STEP * ply;
 }
 
 /* The weighted sum of the bounds b[] of outcomes [from, n) of frame f. */
@@ -400,6 +440,7 @@ static double child_value(ab_t *t, int ply, const void *c, int depth, double alp
         t->nodes++;
         t->frames[ply]->pv_len = 0;
         game_returns(g, c, r);
+        if (t->p.tb && fabs(r[player]) >= 1.0) return tb_score(r[player] > 0 ? 1 : -1, ply, 0);
         return r[player];
     }
     if (next == PLAYER_CHANCE) return chance_value(t, ply, c, depth, alpha, beta, player, quiet);
@@ -421,6 +462,8 @@ static double qsearch(ab_t *t, int ply, const void *s, int qdepth, double alpha,
     const game_t *g = t->g;
     frame_t *f = t->frames[ply];
     f->pv_len = 0;
+    double tbv;
+    if (tb_value(t, ply, s, &tbv)) return tbv;
     t->nodes++;
     int player = game_current_player(g, s);
     /* In a forcing state (in check) standing pat is no option: every move
@@ -484,7 +527,7 @@ static bool null_move_cuts(ab_t *t, int ply, const void *s, int depth, double al
         return true;
     }
     if (v < beta) return false;
-    *out = v >= 1.0 ? beta : v;
+    *out = v >= (t->p.tb ? AB_TB_BAND : 1.0) ? beta : v;
     return true;
 }
 
@@ -529,6 +572,9 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
     frame_t *f = t->frames[ply];
     f->pv_len = 0;
     int player = game_current_player(g, s);
+    /* 0. endgame tables (params.tb): exact, at leaves and interior nodes alike */
+    double tbv;
+    if (tb_value(t, ply, s, &tbv)) return tbv;
     /* 1. leaves: depth exhausted (or no frame left) */
     if (depth <= 0 || !frame_ready(t, ply + 1)) {
         if (t->p.quiescence) return qsearch(t, ply, s, t->p.qdepth, alpha, beta);
@@ -546,10 +592,11 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
             tt_action = e->action;
             /* Never cut at the root: the root must run its move loop so that the
              * PV and best action of this iteration are set. */
+            double ev = tt_out(t, e->value, ply);
             if (e->depth == depth && ply > 0) {
-                if (e->kind == TT_EXACT) return e->value;
-                if (e->kind == TT_LOWER && e->value >= beta) return e->value;
-                if (e->kind == TT_UPPER && e->value <= alpha) return e->value;
+                if (e->kind == TT_EXACT) return ev;
+                if (e->kind == TT_LOWER && ev >= beta) return ev;
+                if (e->kind == TT_UPPER && ev <= alpha) return ev;
             }
         }
     }
@@ -640,7 +687,7 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
         /* The bound kind follows the original window: at or below alpha0 no move
          * reached the window (an upper bound), at or above beta a cut (a lower). */
         int kind = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
-        tt_store(&t->tt, key, best, depth, kind, best_action);
+        tt_store(&t->tt, key, tt_in(t, best, ply), depth, kind, best_action);
     }
     return best;
 }

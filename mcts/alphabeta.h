@@ -93,7 +93,17 @@ typedef struct ab_params {
     bool mtdf;        /* MTD(f) (Plaat et al. 1996) instead of one (aspiration) window per
                          iteration: null-window searches from the last value; exact;
                          games without chance nodes only (ignored in the others) */
+    /* Endgame tables (mcts/tb_probe.h), borrowed; NULL = none. Every node below the root
+     * whose state they cover, interior or leaf, takes their value instead of a search (as
+     * engines use Syzygy): a win in d plies at ply p scores 1 - AB_TB_STEP * (p + d), a
+     * loss its negation, a draw 0, so the shortest win and the longest loss are preferred;
+     * with tables on, terminal states score the same way (d = 0) and heuristic values are
+     * kept inside +-AB_TB_EVAL_MAX, below every table score. */
+    struct tb *tb;
 } ab_params_t;
+
+#define AB_TB_STEP     1e-7 /* score per ply of distance */
+#define AB_TB_EVAL_MAX 0.98 /* heuristic values with tables on: within +-this */
 
 /* Defaults: depth 4, no time limit, 2^20 TT entries, quiescence off (qdepth
  * 8 when on), iterative deepening, killers, history, counter-moves and PVS

@@ -135,6 +135,11 @@ typedef struct mcts_params {
     int playouts;     /* > 0: the searcher plays this many playouts per leaf itself (mcts_playout.c,
                        * uniform or MAST/NST) instead of asking the evaluator, so that rave, grave,
                        * mast, nst and phist see the playouts' moves; 0 = the evaluator's values */
+    /* endgame tables (mcts/tb_probe.h), borrowed, NULL = none: a leaf below the root whose
+     * state they cover is valued by them exactly (+1/0/-1 for its mover, no evaluator call)
+     * and, with the solver, proven with that value, like a terminal node; a root proven won
+     * or lost plays the tables' fastest win (slowest loss) among its moves (mcts_result.c) */
+    struct tb *tb;
 #define MCTS_KNOB_FIELD_(ctype, name, type, dflt, lo, hi, help) ctype name;
     MCTS_KNOBS(MCTS_KNOB_FIELD_) /* gumbel ... prove, threats: MCTS_KNOBS */
 #undef MCTS_KNOB_FIELD_

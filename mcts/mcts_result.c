@@ -6,8 +6,12 @@
  * params.gumbel (and an unproven root): the Gumbel choice (mcts_select.c). */
 #include <math.h>
 
+#include <limits.h>
+#include <string.h>
+
 #include "core/clock.h"
 #include "mcts/mcts_internal.h"
+#include "mcts/tb_probe.h"
 
 /* Proven values are stored as float and chance means may round, so equality
  * of values is tested within VALUE_EPS. */
@@ -22,35 +26,72 @@ static double child_q(const mcts_t *m, const mcts_node_t *ch, int player)
     return ch->visits > 0 ? ch->value_sum[player] / ch->visits : 0.0;
 }
 
+/* With tables (params.tb), how a decided root's child ranks by distance:
+ * the plies to the end after its move (0 when the move ends the game, the
+ * tables' distance where they hold the state) when the move keeps the root's
+ * value `sign` (+1 won, -1 lost) for its mover `player`, negated for a won
+ * root so that the fastest win ranks highest and the slowest loss; INT_MIN
+ * when it does not or the tables do not say. Every child is probed, visited
+ * or not: the search stops at the first proven win, and proven values carry
+ * no distance, so without this a won ending is kept won but maybe never won. */
+static int table_rank(const mcts_t *m, const mcts_node_t *ch, int player, int sign)
+{
+    memcpy(m->state, m->root_state, m->g->state_size);
+    game_apply(m->g, m->state, ch->action);
+    int mover = game_current_player(m->g, m->state), value, plies = 0;
+    if (mover == PLAYER_TERMINAL) {
+        double r[GAME_MAX_PLAYERS];
+        game_returns(m->g, m->state, r);
+        value = r[player] > VALUE_EPS ? 1 : r[player] < -VALUE_EPS ? -1 : 0;
+    } else if (mover < 0 || tb_probe(m->p.tb, m->state, &value, &plies) < 0) {
+        return INT_MIN;
+    } else if (mover != player) {
+        value = -value;
+    }
+    if (value != sign) return INT_MIN;
+    return sign > 0 ? -plies : plies;
+}
+
 /* Index (arena) of the best child of a decision or chance node, or 0. */
 static uint32_t best_child(const mcts_t *m, const mcts_node_t *node)
 {
     if (node->num_children == 0) return 0;
     int player = node->player;
     bool proven = player >= 0 && m->p.solver && (node->flags & NODE_PROVEN);
+    /* a decided root with tables: its children by distance first (table_rank) */
+    bool by_table = proven && m->p.tb && node == &m->nodes[0] &&
+                    fabs(node->proven_value[player]) > 1.0 - VALUE_EPS;
     uint32_t best = 0;
     double best_visits = -1, best_q = -INFINITY;
+    int best_rank = INT_MIN;
     for (int c = 0; c < node->num_children; c++) {
         uint32_t index = node->first_child + (uint32_t)c;
         const mcts_node_t *ch = &m->nodes[index];
         double q = player >= 0 ? child_q(m, ch, player) : 0;
         bool ch_proven = m->p.solver && (ch->flags & NODE_PROVEN);
+        int rank =
+            by_table ? table_rank(m, ch, player, node->proven_value[player] > 0 ? 1 : -1) : INT_MIN;
         /* A proven root picks among the children that achieve its proven value
          * (the fastest way to keep a won game won); an unproven one excludes
          * proven losses, since visits alone can still favour a refuted move that
          * was heavily searched before its refutation was found. */
-        if (proven) {
+        if (rank > INT_MIN) {
+            /* the tables say this move keeps the decided value: a candidate */
+        } else if (proven) {
             if (!ch_proven ||
                 fabs(ch->proven_value[player] - node->proven_value[player]) > VALUE_EPS)
                 continue;
         } else if (player >= 0 && ch_proven && q <= -1.0 + VALUE_EPS) {
             continue;
         }
+        if (best != 0 && rank < best_rank) continue;
         /* Most visits first (the "robust child" of Chaslot et al. 2008), Q only on ties. */
-        if (ch->visits > best_visits || (ch->visits == best_visits && q > best_q)) {
+        if (rank > best_rank || ch->visits > best_visits ||
+            (ch->visits == best_visits && q > best_q)) {
             best = index;
             best_visits = ch->visits;
             best_q = q;
+            best_rank = rank;
         }
     }
     if (best == 0) best = node->first_child; /* every move loses: play the first */

@@ -24,6 +24,7 @@
 #include "games/playout.h"
 #include "mcts/mcts_internal.h"
 #include "mcts/mcts_var.h"
+#include "mcts/tb_probe.h"
 
 /* The backup of one simulation in batch slot `slot`: the variants' own
  * bookkeeping first (mcts_var.h; nothing when they are off), then the plain one. */
@@ -193,6 +194,19 @@ static int descend(mcts_t *m, int slot, int *kind)
     return HOYLE_OK;
 }
 
+/* The tables' value (params.tb) of the live decision state `s` as returns
+ * (two players: +-1 or 0); false when they do not cover it. */
+static bool table_value(mcts_t *m, const void *s, double *v)
+{
+    int sign, plies, mover = game_current_player(m->g, s);
+    if (m->p.tb == NULL || mover < 0 || m->g->num_players != 2 ||
+        tb_probe(m->p.tb, s, &sign, &plies) < 0)
+        return false;
+    v[mover] = sign;
+    v[1 - mover] = -sign;
+    return true;
+}
+
 /* Steps 1-2 for up to params.batch simulations. Terminal and proven leaves
  * are backed up at once (they need no evaluator); evaluator leaves are
  * marked NODE_PENDING and returned in `states` (slot order). A collision
@@ -238,6 +252,10 @@ int mcts_search_collect(mcts_t *m, const void **states, int *n)
             }
             if (game_is_terminal(g, s)) {
                 game_returns(g, s, v);
+                backup_slot(m, slot, path, len, v);
+                m->sims++;
+            } else if (len > 1 && table_value(m, s, v)) {
+                mcts_prove_terminal(m, path[len - 1], v); /* a no-op without the solver */
                 backup_slot(m, slot, path, len, v);
                 m->sims++;
             } else {

@@ -102,6 +102,7 @@ int solve_agents_register(void)
 {
     static int done;
     if (done) return 0;
+    retro_tb_register(); /* alphabeta(tb=DIR), mcts(tb=DIR) */
     int rc = agent_register_kind(&agent_oracle_kind);
     if (rc == 0) rc = agent_register_kind(&agent_pns_kind);
     if (rc == 0) done = 1;

@@ -10,8 +10,9 @@
 #ifndef HOYLE_SOLVE_AGENT_ORACLE_H
 #define HOYLE_SOLVE_AGENT_ORACLE_H
 
-/* Register the oracle and pns kinds with agent_register_kind(); repeated calls are
- * no-ops. Returns 0 or that call's status. */
+/* Register the oracle and pns kinds with agent_register_kind(), and the
+ * tables as the provider of search's tb=DIR (retro_tb_register); repeated
+ * calls are no-ops. Returns 0 or that call's status. */
 int solve_agents_register(void);
 
 struct agent_kind;

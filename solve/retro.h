@@ -110,4 +110,8 @@ int retro_table_info(const char *path, retro_info_t *out);
  * positions from them. */
 int retro_tables_list(const game_t *g, const char *dir, char names[][RETRO_CLASS_MAX], int max);
 
+/* Make these tables the provider of search's `tb=DIR` (mcts/tb_probe.h,
+ * solve/retro_tb.c); solve_agents_register() calls it. */
+void retro_tb_register(void);
+
 #endif

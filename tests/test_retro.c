@@ -6,9 +6,12 @@
  * unindex round trips over every index, and the same index for the board's 8
  * symmetries and the colour swap; corrupt, truncated and foreign files
  * refused; an interrupted build resumed to the identical file; bad class
- * names refused. Pawns: K+P v K (its figures, every position one ply deep, a
- * sample against plain minimax), the mirror-only index with the en-passant
- * code, and the classes promotions and captures lead to. */
+ * names refused; checkers with 2 and 3 pieces and Fox and Geese with 1 to 3
+ * geese the same way; tb=DIR in alpha-beta and MCTS (values kept, the
+ * fastest win, the draw counter's horizon, a bad folder refused). Pawns: K+P v K
+ * (its figures, every position one ply deep, a sample against plain minimax),
+ * the mirror-only index with the en-passant code, and the classes promotions
+ * and captures lead to. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +21,13 @@
 #include "core/error.h"
 #include "games/checkers/checkers_internal.h"
 #include "games/chess/chess_internal.h"
+#include "games/foxgeese/foxgeese_internal.h"
 #include "games/registry.h"
+#include "mcts/agent.h"
+#include "mcts/tb_probe.h"
+#include "solve/agent_oracle.h"
 #include "solve/retro.h"
+#include "solve/retro_accuracy.h"
 #include "tests/harness.h"
 
 #define UNKNOWN ((retro_code_t)0xFFFE) /* the horizon search could not tell */
@@ -558,6 +566,193 @@ static void test_pawn_subclasses(void)
     game_free(g);
 }
 
+/* Plain minimax over Fox and Geese's whole moves to `h` plies, no tables:
+ * the exact code when the game ends within the horizon under best play,
+ * else UNKNOWN (the chess minimax above, over game_whole_moves). */
+typedef struct fg_mm {
+    const game_t *g;
+    const fg_state_t *before;
+    int h;
+    retro_code_t best;
+    bool unknown;
+} fg_mm_t;
+
+static retro_code_t fg_minimax(const game_t *g, const fg_state_t *s, int h);
+
+static int fg_mm_move(const int *actions, int n, const void *after, void *vctx)
+{
+    (void)actions, (void)n;
+    fg_mm_t *m = vctx;
+    const fg_state_t *c = after;
+    retro_code_t v;
+    if (game_is_terminal(m->g, c)) {
+        double r[2];
+        game_returns(m->g, c, r);
+        int me = m->before->side;
+        v = r[me] > 0 ? (RETRO_WIN | 1) : r[me] < 0 ? (RETRO_LOSS | 1) : RETRO_DRAW;
+    } else {
+        retro_code_t cv = m->h > 1 ? fg_minimax(m->g, c, m->h - 1) : UNKNOWN;
+        if (cv == UNKNOWN) {
+            m->unknown = true;
+            return 0;
+        }
+        int d = retro_dist(cv) + 1;
+        v = retro_is_win(cv) ? (RETRO_LOSS | d) : retro_is_loss(cv) ? (RETRO_WIN | d) : RETRO_DRAW;
+    }
+    if (m->best == RETRO_INVALID || retro_code_cmp(v, m->best) > 0) m->best = v;
+    return 0;
+}
+
+static retro_code_t fg_minimax(const game_t *g, const fg_state_t *s, int h)
+{
+    fg_mm_t m = {g, s, h, RETRO_INVALID, false};
+    game_whole_moves(g, s, fg_mm_move, &m);
+    if (m.best != RETRO_INVALID && retro_is_win(m.best)) return m.best;
+    return m.unknown ? UNKNOWN : m.best;
+}
+
+/* Fox and Geese, the fox catching every goose (fox_wins_at=0), 1 to 3 geese:
+ * every position against one-ply minimax over the tables, every position of
+ * 1 and 2 geese (a sample of 3) against plain minimax to 5 plies (a value
+ * decided within the horizon must agree exactly, any other must not be
+ * contradicted), index round trips with the mirror image; the draw counter
+ * (the horizon) and bad class names. */
+static void test_foxgeese(void)
+{
+    const game_t *g = NULL;
+    HARNESS_OK(game_create("foxgeese(fox_wins_at=0)", &g));
+    make_dir();
+    const char *classes[] = {"G1", "2", "g3"};
+    for (int i = 0; i < 3; i++) {
+        build(g, classes[i], dir, 2);
+        check_one_ply(g, classes[i], 1000);
+    }
+    const retro_index_t *ix = retro_index_find(g);
+    retro_tables_t *t;
+    HARNESS_OK(retro_tables_open(g, dir, &t));
+    int bad = 0, valid = 0, exact = 0;
+    for (int n = 1; n <= 3; n++) {
+        char name[RETRO_CLASS_MAX], got[RETRO_CLASS_MAX];
+        uint64_t size, idx;
+        HARNESS_OK(ix->class_parse(g, classes[n - 1], name, &size));
+        for (uint64_t i = 0; i < size && bad < 5; i++) {
+            fg_state_t s, x;
+            if (!ix->unindex(g, name, i, &s)) continue;
+            valid++;
+            game_symmetry_state(g, SYM_FLIP_COLS, &s, &x);
+            HARNESS_OK(ix->index(g, &s, got, &idx));
+            bad += strcmp(got, name) != 0 || idx != i;
+            HARNESS_OK(ix->index(g, &x, got, &idx));
+            bad += strcmp(got, name) != 0 || idx != i;
+            if (game_is_terminal(g, &s) || (n == 3 && i % 61 != 0)) continue;
+            retro_code_t v, m = fg_minimax(g, &s, 5);
+            HARNESS_OK(retro_probe(t, &s, &v));
+            bool within = v != RETRO_DRAW && retro_dist(v) <= 5;
+            if (within ? m != v : m != UNKNOWN && m != v)
+                bad++, fprintf(stderr, "%s %llu: table %04x, minimax %04x\n", name,
+                               (unsigned long long)i, v, m);
+            exact += m == v;
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(valid > 150000);
+    fprintf(stderr, "foxgeese: %d positions, %d decided by minimax within 5 plies\n", valid, exact);
+    CU_ASSERT(exact > 250); /* 282 */
+    retro_info_t one = info_of(dir, "G1");
+    CU_ASSERT(one.wins > 0 && one.losses > 0 && one.draws > 0);
+    /* the horizon: the plies the draw counter leaves */
+    fg_state_t s;
+    game_init(g, &s);
+    s.quiet = 7;
+    CU_ASSERT_EQUAL(ix->horizon(g, &s), 50 - 7);
+    /* search's probe uses a win only within the counter's horizon */
+    HARNESS_OK(solve_agents_register());
+    retro_info_t three = info_of(dir, "G3");
+    CU_ASSERT_FATAL(ix->unindex(g, "G3", three.longest_win_idx, &s));
+    tb_t *tb = NULL;
+    int sign = 0, plies = 0;
+    HARNESS_OK(tb_open(g, dir, &tb));
+    HARNESS_OK(tb_probe(tb, &s, &sign, &plies));
+    CU_ASSERT(sign == 1 && plies == (int)three.longest_win);
+    s.quiet = (uint16_t)(50 - three.longest_win);
+    HARNESS_OK(tb_probe(tb, &s, &sign, &plies)); /* exactly within */
+    s.quiet++;
+    CU_ASSERT_EQUAL(tb_probe(tb, &s, &sign, &plies), HOYLE_EUNSUP);
+    tb_close(tb);
+    char name[RETRO_CLASS_MAX];
+    uint64_t size;
+    CU_ASSERT(ix->class_parse(g, "G0", name, &size) < 0);
+    CU_ASSERT(ix->class_parse(g, "G18", name, &size) < 0);
+    CU_ASSERT(ix->class_parse(g, "7x", name, &size) < 0);
+    CU_ASSERT(ix->class_parse(g, "", name, &size) < 0);
+    const game_t *dflt = NULL;
+    HARNESS_OK(game_create("foxgeese", &dflt));
+    CU_ASSERT(ix->class_parse(dflt, "G6", name, &size) < 0); /* six geese: the fox has won */
+    HARNESS_OK(ix->class_parse(dflt, "7", name, &size));
+    CU_ASSERT_STRING_EQUAL(name, "G7");
+    CU_ASSERT_EQUAL(size, 20ull * 3365856 * 2);
+    game_free(dflt);
+    retro_tables_close(t);
+    game_free(g);
+}
+
+/* The tallies of agent `spec` over `n` positions of K+Q v K (seed 5). */
+static retro_acc_t kqk_accuracy(const game_t *g, retro_tables_t *t, const char *spec, int n)
+{
+    const char *cls[] = {"KQvK"};
+    rng_t rng;
+    rng_init(&rng, 5);
+    retro_acc_t acc = {0};
+    agent_t *a = NULL;
+    HARNESS_OK(agent_create(g, spec, 1, &a));
+    for (int i = 0; i < n; i++) {
+        ch_state_t s;
+        HARNESS_OK(retro_sample(g, cls, 1, &rng, &s));
+        HARNESS_OK(retro_accuracy_one(t, a, &s, &acc));
+    }
+    agent_free(a);
+    return acc;
+}
+
+/* tb=DIR in search: with the tables alpha-beta and MCTS keep every value of
+ * K+Q v K at a budget where without them they throw some away, alpha-beta
+ * plays the fastest win (its distance scores); a bad path is one error. */
+static void test_search_probes(void)
+{
+    HARNESS_OK(solve_agents_register());
+    const game_t *g = chess();
+    make_dir();
+    build(g, "KQvK", dir, 2);
+    retro_tables_t *t;
+    HARNESS_OK(retro_tables_open(g, dir, &t));
+    char spec[512];
+    const int n = 120;
+    retro_acc_t ab0 = kqk_accuracy(g, t, "alphabeta(depth=1)", n);
+    snprintf(spec, sizeof spec, "alphabeta(depth=1,tb=%s)", dir);
+    retro_acc_t ab1 = kqk_accuracy(g, t, spec, n);
+    retro_acc_t mc0 = kqk_accuracy(g, t, "mcts(sims=8)", n);
+    snprintf(spec, sizeof spec, "mcts(sims=8,tb=%s)", dir);
+    retro_acc_t mc1 = kqk_accuracy(g, t, spec, n);
+    fprintf(stderr,
+            "blunders: alphabeta %llu -> %llu, mcts %llu -> %llu; best %llu -> %llu of %d\n",
+            (unsigned long long)ab0.blunders, (unsigned long long)ab1.blunders,
+            (unsigned long long)mc0.blunders, (unsigned long long)mc1.blunders,
+            (unsigned long long)ab0.optimal, (unsigned long long)ab1.optimal, n);
+    CU_ASSERT(mc0.blunders > 0);          /* mcts(sims=8) throws wins away (10 of 120) */
+    CU_ASSERT(ab0.optimal < (uint64_t)n); /* depth 1 keeps them, but not the fastest */
+    CU_ASSERT_EQUAL(ab1.blunders, 0);
+    CU_ASSERT_EQUAL(mc1.blunders, 0);
+    CU_ASSERT(ab1.by_value[2] > 20);           /* won positions among them */
+    CU_ASSERT_EQUAL(ab1.optimal, (uint64_t)n); /* the fastest win, the slowest loss */
+    agent_t *a = NULL;
+    CU_ASSERT(agent_create(g, "alphabeta(tb=/nonexistent/tables)", 1, &a) < 0);
+    CU_ASSERT(strstr(hoyle_last_error(), "/nonexistent/tables") != NULL);
+    CU_ASSERT(strchr(hoyle_last_error(), '\n') == NULL);
+    CU_ASSERT(agent_create(g, "mcts(tb=/nonexistent/tables)", 1, &a) < 0);
+    retro_tables_close(t);
+    game_free(g);
+}
+
 static void cleanup(void)
 {
     if (dir[0] == '\0') return;
@@ -579,6 +774,8 @@ int main(void)
         {"pawns: K+P v K, every position", test_pawns_kpk},
         {"pawns: the mirror-only index, en passant", test_pawn_index},
         {"pawns: promotions and captures lead to; --all", test_pawn_subclasses},
+        {"foxgeese: 1 to 3 geese", test_foxgeese},
+        {"tb= in alphabeta and mcts keeps the win", test_search_probes},
         {"cleanup", cleanup},
         {NULL, NULL},
     };

@@ -22,14 +22,6 @@
 
 #define MAX_PIECES 6
 
-static uint64_t binom(int n, int k)
-{
-    if (k < 0 || k > n) return 0;
-    uint64_t r = 1;
-    for (int i = 1; i <= k; i++) r = r * (uint64_t)(n - k + i) / (uint64_t)i;
-    return r;
-}
-
 /* counts: [0] first side's men, [1] its kings, [2] second's men, [3] kings */
 typedef struct cls {
     int n[4];
@@ -58,7 +50,7 @@ static bool side_before(int m0, int k0, int m1, int k1)
 static void cls_fill(cls_t *c)
 {
     c->size = 2;
-    for (int g = 0; g < 4; g++) c->c[g] = binom(32, c->n[g]), c->size *= c->c[g];
+    for (int g = 0; g < 4; g++) c->c[g] = retro_binom(32, c->n[g]), c->size *= c->c[g];
 }
 
 static int cls_parse(const char *text, cls_t *c)
@@ -111,25 +103,6 @@ static int ck_class_parse(const game_t *g, const char *text, char *name, uint64_
     return 0;
 }
 
-static uint64_t colex_rank(uint32_t set)
-{
-    uint64_t r = 0;
-    for (int i = 1; set; set &= set - 1, i++) r += binom(ck_lsb(set), i);
-    return r;
-}
-
-static uint32_t colex_unrank(uint64_t r, int k)
-{
-    uint32_t set = 0;
-    for (int i = k, sq = 31; i >= 1; i--) {
-        while (binom(sq, i) > r) sq--;
-        set |= ck_bit(sq);
-        r -= binom(sq, i);
-        sq--;
-    }
-    return set;
-}
-
 static int ck_unindex(const game_t *g, const char *name, uint64_t idx, void *state)
 {
     cls_t c;
@@ -138,7 +111,7 @@ static int ck_unindex(const game_t *g, const char *name, uint64_t idx, void *sta
     uint64_t rest = idx >> 1;
     uint32_t set[4];
     for (int gi = 3; gi >= 0; gi--) {
-        set[gi] = colex_unrank(rest % c.c[gi], c.n[gi]);
+        set[gi] = (uint32_t)retro_colex_unrank(rest % c.c[gi], c.n[gi], 32);
         rest /= c.c[gi];
     }
     if ((set[0] | set[1]) & (set[2] | set[3]) || set[0] & set[1] || set[2] & set[3]) return 0;
@@ -180,7 +153,7 @@ static int ck_index(const game_t *g, const void *state, char *name, uint64_t *id
     for (int i = 0; i < 4; i++) c.n[i] = ck_popcount(set[i]);
     cls_fill(&c);
     uint64_t r = 0;
-    for (int i = 0; i < 4; i++) r = r * c.c[i] + colex_rank(set[i]);
+    for (int i = 0; i < 4; i++) r = r * c.c[i] + retro_colex_rank(set[i]);
     cls_name(c.n, name);
     *idx = r << 1 | (uint64_t)(s->side ^ first);
     return 0;

@@ -74,6 +74,28 @@ has out "^agent,positions,kept" "accuracy csv"
 expect 2 "accuracy no agent" -- "$hoyle" accuracy chess --tables "$tb"
 expect 2 "accuracy missing class" -- "$hoyle" accuracy chess --agent random --tables "$tb" --class KRvK
 
+# tb= in search: a bad folder is a one-line usage error; with the tables a won K+Q v K is won
+expect 2 "alphabeta bad tb" -- "$hoyle" play chess --p1 "alphabeta(tb=$dir/none)" --p2 random
+has err "tb=$dir/none" "alphabeta bad tb"
+expect 2 "mcts bad tb" -- "$hoyle" play chess --p1 "mcts(tb=$dir/none)" --p2 random
+expect 2 "tb folder of another game" -- "$hoyle" play checkers --p1 "alphabeta(tb=$tb)" --p2 random
+expect 0 "accuracy with tb" -- "$hoyle" accuracy chess --agent "alphabeta(depth=1,tb=$tb)" \
+  --agent "mcts(sims=16,tb=$tb)" --tables "$tb" --positions 30 --csv
+has out "^\"alphabeta(depth=1,tb=.*)\",30,1.0000,.*,1.0000,0.0000," "alphabeta tb: every value kept, every move best"
+has out "^\"mcts(sims=16,tb=.*)\",30,1.0000,.*,0.0000,0.0000,0.1135" "mcts tb keeps every value"
+
+# with the tables MCTS ends a won K+Q v K (its proven wins ranked by the tables' distance)
+expect 0 "mcts tb mates" -- "$hoyle" play chess --position "8/8/8/4k3/8/8/8/4K2Q w - - 0 1" \
+  --p1 "mcts(sims=50,tb=$tb)" --p2 random --quiet
+has out "player 1 +1" "mcts tb mates"
+
+# Fox and Geese: classes by the number of geese
+expect 2 "foxgeese six geese" -- "$hoyle" tablebase foxgeese G6 --out "$dir/fg"
+has err "fox_wins_at" "foxgeese six geese"
+expect 0 "foxgeese" -- "$hoyle" tablebase "foxgeese(fox_wins_at=0)" 2 --out "$dir/fg" --quiet
+has out "^G1 .*25 *13" "foxgeese G1 longest win"
+has out "^G2 " "foxgeese G2"
+
 expect 0 "checkers" -- "$hoyle" tablebase checkers KMvK --out "$dir/ck" --quiet
 has out "KvK " "checkers sub-classes"
 expect 0 "checkers solve" -- "$hoyle" solve checkers --tables "$dir/ck" --position "B:WK30:BK1,2"
