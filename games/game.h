@@ -64,6 +64,7 @@ typedef enum sym {
 } sym_t;
 
 typedef struct game game_t;
+struct rng; /* core/rng.h */
 
 /* What a stored game's record carries besides its moves: the tags a
  * tournament keeps. A record writer (record_to_string below) spells them in
@@ -227,6 +228,12 @@ typedef struct game_vt {
      * its move generator). Must equal legal_actions()'s count, which the
      * conformance suite checks. Default: legal_actions() into scratch. */
     int (*legal_count)(const game_t *g, const void *s);
+    /* A uniformly random legal action for random playouts: exactly what
+     * legal_actions()[rng_below(rng, n)] is (n their count, > 0: not at a
+     * terminal or chance state), with that one draw from rng, without
+     * listing the actions in order. The conformance suite checks it against
+     * the default. Default: legal_actions() into scratch, then the draw. */
+    int (*legal_random)(const game_t *g, const void *s, struct rng *rng);
 } game_vt_t;
 
 /* An immutable game description. Made by game_create(), freed by game_free(). */

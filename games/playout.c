@@ -59,6 +59,7 @@ int game_random_action(const game_t *g, const void *s, rng_t *rng, int *legal, d
         CHECK_GE(a, 0);
         return a;
     }
+    if (g->vt->legal_random) return g->vt->legal_random(g, s, rng);
     int n = game_legal_actions(g, s, legal);
     CHECK_GE(n, 1);
     return legal[rng_below(rng, (uint32_t)n)];

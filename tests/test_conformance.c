@@ -101,6 +101,16 @@ static int check_legal(const game_t *g, const void *s, scratch_t *x)
     if (game_has_legal_count(g))
         EXPECT(game_legal_count(g, s, NULL) == n, "legal_count %d, legal_actions %d",
                game_legal_count(g, s, NULL), n);
+    /* a game's own random pick (playouts) is the list's entry at the same draw, with
+     * the same stream left behind; the seed is the first legal action's */
+    if (g->vt->legal_random) {
+        rng_t a, b;
+        rng_init(&a, (uint64_t)x->legal[0] * 7919u + (uint64_t)n);
+        b = a;
+        int picked = g->vt->legal_random(g, s, &a), want = x->legal[rng_below(&b, (uint32_t)n)];
+        EXPECT(picked == want && rng_next(&a) == rng_next(&b), "legal_random gave %d, want %d",
+               picked, want);
+    }
     /* a game's own noisy-action generator (quiescence's moves) gives exactly the legal
      * actions is_noisy accepts, in order (the default is that filter) */
     if (!g->vt->noisy_actions) return n;

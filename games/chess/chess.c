@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/check.h"
+#include "core/rng.h"
 #include "games/chess/chess_internal.h"
 #include "games/registry.h"
 
@@ -55,6 +57,17 @@ static int ch_count(const game_t *g, const void *state)
         return actions_of(s, out, false);
     }
     return ch_count_legal(&s->pos);
+}
+
+/* legal_actions()[rng_below(rng, n)] without sorting the list. */
+static int ch_random_legal(const game_t *g, const void *state, rng_t *rng)
+{
+    (void)g;
+    const ch_state_t *s = state;
+    ch_move_t moves[CH_MAX_MOVES];
+    int n = s->result == CH_ONGOING ? ch_odds_filter(s, moves, ch_gen_legal(&s->pos, moves)) : 0;
+    CHECK_GE(n, 1);
+    return ch_moves_action_at(&s->pos, moves, n, (int)rng_below(rng, (uint32_t)n));
 }
 
 static void ch_do(const game_t *g, void *state, int action)
@@ -121,6 +134,7 @@ static const game_vt_t ch_vt = {
     .current_player = ch_current_player,
     .legal_actions = ch_legal,
     .legal_count = ch_count,
+    .legal_random = ch_random_legal,
     .apply = ch_do,
     .returns = ch_returns,
     .hash = ch_hash,

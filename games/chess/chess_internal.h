@@ -245,6 +245,9 @@ int ch_move_to_action(const ch_pos_t *p, ch_move_t m);
 ch_move_t ch_action_to_move(const ch_pos_t *p, int action);
 /* The actions of the legal moves m[0..n) of `p`, ascending, into out. */
 void ch_moves_to_actions(const ch_pos_t *p, const ch_move_t *m, int n, int *out);
+/* What ch_moves_to_actions would write at out[k], 0 <= k < n, without
+ * writing the list (a random playout's uniform pick). */
+int ch_moves_action_at(const ch_pos_t *p, const ch_move_t *m, int n, int k);
 /* The move an action names, unchecked (apply's fast path: `action` must be
  * legal in `p`); 0 when it names no move at all. */
 ch_move_t ch_action_decode(const ch_pos_t *p, int action);

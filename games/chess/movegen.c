@@ -59,6 +59,16 @@ static bool ep_safe(const ch_pos_t *p, int from, int to)
     return (leapers & p->colors[them] & ~ch_bit(victim)) == 0;
 }
 
+/* The squares `by`'s pawns, knights and king attack. */
+static inline uint64_t leaper_attacks(const ch_pos_t *p, int by)
+{
+    uint64_t pawns = p->pieces[CH_PAWN] & p->colors[by], up = shift_up(pawns, by);
+    uint64_t a = ((up & ~FILEA) >> 1) | ((up & ~FILEH) << 1);
+    for (uint64_t b = p->pieces[CH_KNIGHT] & p->colors[by]; b; b &= b - 1)
+        a |= ch_knight_att[ch_lsb(b)];
+    return a | ch_king_att[ch_king_sq(p, by)];
+}
+
 /* Every legal move, or with `noisy` only the captures and promotions
  * (quiescence's moves: the same moves the full list holds, in its order).
  * With `any` (counting only) it stops after the first group of pieces that
@@ -70,11 +80,15 @@ static inline __attribute__((always_inline)) int generate(const ch_pos_t *p, ch_
     uint64_t own = p->colors[us], enemy = p->colors[them], occ = own | enemy;
     int ksq = ch_king_sq(p, us);
 
-    /* 1. king steps */
+    /* 1. king steps: the leapers' attacks once, then the sliders per square */
     uint64_t kocc = occ ^ ch_bit(ksq);
-    for (uint64_t t = ch_king_att[ksq] & (noisy ? enemy : ~own); t; t &= t - 1) {
+    uint64_t steps = ch_king_att[ksq] & (noisy ? enemy : ~own) & ~leaper_attacks(p, them);
+    uint64_t erq = (p->pieces[CH_ROOK] | p->pieces[CH_QUEEN]) & enemy;
+    uint64_t ebq = (p->pieces[CH_BISHOP] | p->pieces[CH_QUEEN]) & enemy;
+    for (uint64_t t = steps; t; t &= t - 1) {
         int to = ch_lsb(t);
-        if (ch_attacked(p, to, them, kocc)) continue;
+        if ((erq && (ch_rook_att(to, kocc) & erq)) || (ebq && (ch_bishop_att(to, kocc) & ebq)))
+            continue;
         if (any) return 1;
         if (out)
             out[n++] = ch_move(ksq, to, CH_MV_NORMAL);

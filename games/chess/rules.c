@@ -101,14 +101,42 @@ static inline int move_action(int side, ch_move_t m)
 
 int ch_move_to_action(const ch_pos_t *p, ch_move_t m) { return move_action(p->side, m); }
 
-/* Ascending by a bitset over the action space (a word per 64 actions, and a
- * summary bit per word in use, so only the words touched are read): cheaper
- * than a comparison sort at a few dozen moves, and free of branches per move. */
+/* The actions of a move list as a set bucketed by from-square (in the
+ * mover's view): `from` holds a bit per square with a move, lo/hi[fv] the
+ * move types 0..63 / 64..72 of that square's moves. Only the buckets whose
+ * bit is set are written, so nothing is cleared first; ascending order is
+ * the from-squares ascending, then the bits of each bucket. */
+typedef struct {
+    uint64_t from;
+    uint64_t lo[64], hi[64];
+} action_set_t;
+
+static void action_set_fill(action_set_t *set, int side, const ch_move_t *m, int n)
+{
+    int flip = side == CH_WHITE ? 0 : 56;
+    uint64_t from = 0;
+    for (int i = 0; i < n; i++) {
+        int fv = ch_from(m[i]) ^ flip;
+        set->lo[fv] = set->hi[fv] = 0;
+    }
+    for (int i = 0; i < n; i++) {
+        int fv = ch_from(m[i]) ^ flip, plane = move_action(side, m[i]) - fv * 73;
+        uint64_t bit = 1ull << (plane & 63);
+        if (plane < 64)
+            set->lo[fv] |= bit;
+        else
+            set->hi[fv] |= bit;
+        from |= 1ull << fv;
+    }
+    set->from = from;
+}
+
+/* Ascending: insertion sort for a few moves (quiescence, check), else the
+ * bucketed set, cheaper than a comparison sort at a few dozen moves. */
 void ch_moves_to_actions(const ch_pos_t *p, const ch_move_t *m, int n, int *out)
 {
-    enum { WORDS = (CH_ACTIONS + 63) / 64 };
     int side = p->side;
-    if (n <= 8) { /* a few moves (quiescence, check): insertion sort */
+    if (n <= 8) {
         for (int i = 0; i < n; i++) {
             int a = move_action(side, m[i]), j = i;
             while (j > 0 && out[j - 1] > a) out[j] = out[j - 1], j--;
@@ -116,19 +144,35 @@ void ch_moves_to_actions(const ch_pos_t *p, const ch_move_t *m, int n, int *out)
         }
         return;
     }
-    uint64_t bits[WORDS], used[2] = {0, 0};
-    memset(bits, 0, sizeof bits);
-    for (int i = 0; i < n; i++) {
-        unsigned a = (unsigned)move_action(side, m[i]), w = a >> 6;
-        used[w >> 6] |= 1ull << (w & 63);
-        bits[w] |= 1ull << (a & 63);
-    }
+    action_set_t set;
+    action_set_fill(&set, side, m, n);
     int k = 0;
-    for (int h = 0; h < 2; h++)
-        for (uint64_t u = used[h]; u; u &= u - 1) {
-            int w = h * 64 + ch_lsb(u);
-            for (uint64_t b = bits[w]; b; b &= b - 1) out[k++] = w * 64 + ch_lsb(b);
-        }
+    for (uint64_t u = set.from; u; u &= u - 1) {
+        int fv = ch_lsb(u), base = fv * 73;
+        for (uint64_t b = set.lo[fv]; b; b &= b - 1) out[k++] = base + ch_lsb(b);
+        for (uint64_t b = set.hi[fv]; b; b &= b - 1) out[k++] = base + 64 + ch_lsb(b);
+    }
+}
+
+/* The bit of rank k (0 = the lowest) in b, which has more than k bits. */
+static inline int nth_bit(uint64_t b, int k)
+{
+    for (; k > 0; k--) b &= b - 1;
+    return ch_lsb(b);
+}
+
+int ch_moves_action_at(const ch_pos_t *p, const ch_move_t *m, int n, int k)
+{
+    action_set_t set;
+    action_set_fill(&set, p->side, m, n);
+    for (uint64_t u = set.from;; u &= u - 1) {
+        int fv = ch_lsb(u), lo = ch_popcount(set.lo[fv]);
+        if (k < lo) return fv * 73 + nth_bit(set.lo[fv], k);
+        k -= lo;
+        int hi = ch_popcount(set.hi[fv]);
+        if (k < hi) return fv * 73 + 64 + nth_bit(set.hi[fv], k);
+        k -= hi;
+    }
 }
 
 /* The table form of the decoding in the comment at the top: the same move
