@@ -38,17 +38,15 @@ bool cli_is_help(const char *arg) { return strcmp(arg, "-h") == 0 || strcmp(arg,
 
 int cli_parse_u64(const char *cmd, const char *option, const char *text, uint64_t *out)
 {
-    /* Digits only: strtoull would accept "-1" (as 2^64 - 1) and " 7", and a
-     * seed or count silently wrapped is worse than a usage error. */
-    char *end = NULL;
-    errno = 0;
-    unsigned long long v = 0;
-    if (text && text[0] >= '0' && text[0] <= '9') v = strtoull(text, &end, 10);
-    if (end == NULL || errno || *end != '\0') {
-        cli_usage_error(cmd, "%s: '%s' is not a non-negative integer", option, text ? text : "");
+    /* The one value checker (core/spec.h), so a positional reads like an option: "-1" is
+     * refused as less than 0, never wrapped to 2^64 - 1. */
+    const param_def_t row = {.key = option, .type = PARAM_INT, .min = 0, .max = CLI_NO_MAX};
+    double v = 0;
+    if (param_value(&row, NULL, text ? text : "", option, &v)) {
+        cli_fail(cmd, EXIT_USAGE);
         return -1;
     }
-    *out = v;
+    *out = strtoull(text, NULL, 10); /* exact past 2^53 */
     return 0;
 }
 

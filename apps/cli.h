@@ -31,8 +31,9 @@ int cli_fail(const char *cmd, int exit_code);
 /* True when argv[i] is -h or --help. */
 bool cli_is_help(const char *arg);
 
-/* Parse a non-negative integer (the value of `option`); on error prints
- * "hoyle CMD: OPTION: 'TEXT' is not a non-negative integer" and returns -1. */
+/* Parse a non-negative integer (a positional named `option`) through the settings checker
+ * (param_value); on error prints "hoyle CMD: OPTION: 'TEXT' is not an integer" (or "-3 is
+ * less than 0") and returns -1. */
 int cli_parse_u64(const char *cmd, const char *option, const char *text, uint64_t *out);
 
 /* Create a game from its spec, printing the error on failure (returns NULL). */

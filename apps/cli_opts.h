@@ -1,77 +1,110 @@
 /* cli_opts.h — the option tables of the `hoyle` subcommands: one table per
- * command, one parser, generated --help option lists and uniform errors.
+ * command, one parser, --help generated from the tables and the same errors
+ * as every other reader of settings.
  *
- * A command describes its options as a {NULL}-terminated array of cli_opt_t
- * (name, value kind, destination, help, range) and its positionals in a
- * cli_command_t, then calls cli_parse() first thing:
+ * A command describes its options as a {NULL}-terminated array of cli_opt_t,
+ * each a settings row of core/spec.h (the option's name as key, type, default,
+ * range or choices, units, help) with the place its value lands, and its
+ * positionals in a cli_command_t, then calls cli_parse() first thing:
  *
  *     int rc = cli_parse(&command, argc, argv);
  *     if (rc != CLI_CONTINUE) return rc;
  *
- * Errors are one line on stderr and exit code 2 (cli.h), worded the same for
- * every command:
- *     hoyle CMD: unknown option '--x' (try --help)
+ * Values are checked by param_value() and unknown options reported by
+ * spec_unknown(), the functions that check specs and configs, so the errors
+ * read the same; each is one line on stderr and exit code 2 (cli.h):
+ *     hoyle CMD: unknown option '--gmaes' (did you mean '--games'? known: --games, ...)
  *     hoyle CMD: --seed needs a value
- *     hoyle CMD: --seed: 'x' is not a non-negative integer
- *     hoyle CMD: --games: 0 is not in [1, 1000000]
+ *     hoyle CMD: --seed: 'x' is not an integer
+ *     hoyle CMD: --games: 0 is out of range [1, 1000000]
+ *     hoyle CMD: --heuristic: 'x' is not one of md, lc, pdb
  *     hoyle CMD: expected GAME A B (try --help)
  *     hoyle CMD: unexpected argument 'x'
- * Destinations keep their value when the option is absent (the default). */
+ * `--help` prints each row's help with its range, units and default;
+ * `--help-markdown` prints the rows as the docs' table (params_markdown). */
 #ifndef HOYLE_APPS_CLI_OPTS_H
 #define HOYLE_APPS_CLI_OPTS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef enum cli_opt_kind {
-    CLI_FLAG,   /* no value; dst is bool*, set to true */
-    CLI_INT,    /* dst is int*; a signed integer */
-    CLI_U64,    /* dst is uint64_t*; a non-negative integer */
-    CLI_DOUBLE, /* dst is double* */
-    CLI_STRING, /* dst is const char** (borrowed from argv) */
-    CLI_LIST    /* repeatable string; dst is const char** [max], count in *count */
-} cli_opt_kind_t;
+#include "core/spec.h"
 
+/* One option: a settings row of core/spec.h and where its value lands. The row's key is the
+ * option ("--games"); its type comes from the destination's C type (CLI_TYPE); .def, .min and
+ * .max, .choices, .units and .help are what a spec's or a config's row has, and are checked by
+ * the same function (param_value). Destinations by type:
+ *   PARAM_BOOL    bool *: a flag (no value), set to true
+ *   PARAM_INT     int * or uint64_t * (a uint64_t lands exactly, up to 2^64 - 1)
+ *   PARAM_DOUBLE  double *
+ *   PARAM_STRING, PARAM_CHOICE  const char **: the text, borrowed from argv (or the row's .def)
+ *   PARAM_LIST    const char *[row.max], repeatable; the count in *count
+ * A row with .def has its default landed before the command line is read (and --help says it);
+ * without, the destination keeps the value the command gave it (its help says what that is).
+ * A number row without a range (.min == .max) accepts any value of its C type (a uint64_t: any
+ * non-negative one). */
 typedef struct cli_opt {
-    const char *name;    /* "--games" */
-    cli_opt_kind_t kind; /* what the value is */
-    void *dst;           /* where it goes (type by kind) */
-    const char *value;   /* the value's name in --help ("N", "SPEC"); NULL for flags */
-    const char *help;    /* one line, with the default */
-    double min, max;     /* numbers: the accepted range when min < max; CLI_LIST: max entries */
-    int *count;          /* CLI_LIST: entries stored */
+    param_def_t row;   /* key, type, default, range or choices, units, help */
+    void *dst;         /* where the value lands (type by row.type, above) */
+    const char *value; /* the value's name in --help ("N", "SPEC"); NULL for flags */
+    int *count;        /* PARAM_LIST: entries stored */
 } cli_opt_t;
 
-/* A range without an upper end: CLI_OPT_RANGE(..., 1, CLI_NO_MAX). */
+/* The settings type of a destination pointer; a pointer of any other type does not compile. */
+#define CLI_TYPE(dest)                                                                             \
+    _Generic((dest), bool *: PARAM_BOOL, int *: PARAM_INT, uint64_t *: PARAM_INT,                   \
+             double *: PARAM_DOUBLE, const char **: PARAM_STRING)
+
+/* A range without an upper end: .min = 1, .max = CLI_NO_MAX. */
 #define CLI_NO_MAX 1e19
 
-/* Table rows: a valued option, one with a range, a flag, a repeatable
- * string, and the terminator. */
-#define CLI_OPT(name, kind, dst, value, help)                                                      \
+/* .def from a number macro: CLI_DEF(SERVE_MAX_PER_CLIENT) is `.def = "16"`. */
+#define CLI_DEF(macro)      .def = CLI_DEF_TEXT(macro)
+#define CLI_DEF_TEXT(macro) #macro
+
+/* Table rows. The trailing arguments of CLI_OPT and CLI_OPT_CHOICE are more fields of the
+ * row: CLI_OPT("--games", &games, "N", "games to play", .def = "10", .min = 1, .max = 1e6). */
+#define CLI_OPT(name, dest, value_name, help_text, ...)                                            \
     {                                                                                              \
-        name, kind, dst, value, help, 0, 0, NULL                                                   \
+        .row = {.key = (name),                                                                     \
+                .type = CLI_TYPE(dest),                                                            \
+                .help = (help_text),                                                               \
+                .size = sizeof *(dest),                                                            \
+                __VA_ARGS__},                                                                      \
+        .dst = (dest), .value = (value_name)                                                       \
     }
-#define CLI_OPT_RANGE(name, kind, dst, value, help, lo, hi)                                        \
+#define CLI_OPT_CHOICE(name, dest, value_name, word_list, help_text, ...)                          \
     {                                                                                              \
-        name, kind, dst, value, help, lo, hi, NULL                                                 \
+        .row = {.key = (name),                                                                     \
+                .type = PARAM_CHOICE,                                                              \
+                .choices = (word_list),                                                            \
+                .help = (help_text),                                                               \
+                .size = sizeof *(const char **){(dest)},                                           \
+                __VA_ARGS__},                                                                      \
+        .dst = (dest), .value = (value_name)                                                       \
     }
-#define CLI_OPT_FLAG(name, dst, help)                                                              \
+#define CLI_OPT_FLAG(name, dest, help_text)                                                        \
     {                                                                                              \
-        name, CLI_FLAG, dst, NULL, help, 0, 0, NULL                                                \
+        .row = {.key = (name),                                                                     \
+                .type = PARAM_BOOL,                                                                \
+                .help = (help_text),                                                               \
+                .size = sizeof *(bool *){(dest)}},                                                 \
+        .dst = (dest)                                                                              \
     }
-#define CLI_OPT_LIST(name, dst, count, max, value, help)                                           \
+#define CLI_OPT_LIST(name, dest, num, most, value_name, help_text)                                 \
     {                                                                                              \
-        name, CLI_LIST, dst, value, help, 0, max, count                                            \
+        .row = {.key = (name), .type = PARAM_LIST, .help = (help_text), .max = (most)},            \
+        .dst = (const char **){(dest)}, .value = (value_name), .count = (num)                      \
     }
 #define CLI_OPT_END                                                                                \
     {                                                                                              \
-        NULL, CLI_FLAG, NULL, NULL, NULL, 0, 0, NULL                                               \
+        .row = {.key = NULL }                                                                      \
     }
 
 /* Rows several commands share. */
 #define CLI_OPT_JSON(dst) CLI_OPT_FLAG("--json", dst, "one JSON object on stdout")
 #define CLI_OPT_POSITION(dst)                                                                      \
-    CLI_OPT("--position", CLI_STRING, dst, "P", "start from P (the game's position format)")
+    CLI_OPT("--position", dst, "P", "start from P (the game's position format)")
 
 typedef struct cli_command {
     const char *name;        /* "match": error prefix "hoyle match: " */

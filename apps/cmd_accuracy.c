@@ -161,13 +161,13 @@ int cmd_accuracy(int argc, char **argv)
 {
     const char *spec = NULL, *dir = NULL, *agents[MAX_AGENTS], *classes[MAX_CLASSES];
     int na = 0, ncl = 0;
-    uint64_t n = 200, seed = 1;
+    uint64_t n = 0, seed = 0; /* their rows give the defaults */
     bool json = false, csv = false;
     const cli_opt_t opts[] = {
         CLI_OPT_LIST("--agent", agents, &na, MAX_AGENTS, "SPEC", "an agent to measure"),
-        CLI_OPT("--tables", CLI_STRING, &dir, "DIR", "the folder of endgame tables"),
-        CLI_OPT_RANGE("--positions", CLI_U64, &n, "N", "positions (default 200)", 1, 10000000),
-        CLI_OPT("--seed", CLI_U64, &seed, "S", "seed of the positions and agents (default 1)"),
+        CLI_OPT("--tables", &dir, "DIR", "the folder of endgame tables"),
+        CLI_OPT("--positions", &n, "N", "positions", .def = "200", .min = 1, .max = 10000000),
+        CLI_OPT("--seed", &seed, "S", "seed of the positions and agents", .def = "1"),
         CLI_OPT_LIST("--class", classes, &ncl, MAX_CLASSES, "C", "draw from class C"),
         CLI_OPT_JSON(&json),
         CLI_OPT_FLAG("--csv", &csv, "CSV on stdout"),

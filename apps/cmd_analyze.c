@@ -219,15 +219,14 @@ static void report_text(const analysis_t *an)
 
 int cmd_analyze(int argc, char **argv)
 {
-    const char *game_spec = NULL, *position = NULL, *agent_spec_text = "mcts(sims=10000)";
+    const char *game_spec = NULL, *position = NULL, *agent_spec_text = NULL;
     /* A fixed default seed: the same command prints the same analysis. */
-    uint64_t seed = 1;
+    uint64_t seed = 0;
     bool json = false;
     const cli_opt_t opts[] = {
         CLI_OPT_POSITION(&position),
-        CLI_OPT("--agent", CLI_STRING, &agent_spec_text, "SPEC",
-                "the agent (default mcts(sims=10000))"),
-        CLI_OPT("--seed", CLI_U64, &seed, "S", "the agent's seed (default 1)"),
+        CLI_OPT("--agent", &agent_spec_text, "SPEC", "the agent", .def = "mcts(sims=10000)"),
+        CLI_OPT("--seed", &seed, "S", "the agent's seed", .def = "1"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };

@@ -314,18 +314,17 @@ int cmd_bench(int argc, char **argv)
     const char *only = NULL;
     bool solvers_only = false, elo_only = false;
     uint64_t mcts_sims = 0;
-    const char *thread_list = "1,2";
-    int repeat = 1;
+    const char *thread_list = NULL;
+    int repeat = 0;
     const cli_opt_t opts[] = {
-        CLI_OPT_RANGE("--mcts", CLI_U64, &mcts_sims, "SIMS",
-                      "only MCTS searches of SIMS simulations (threads side by side)", 1, 1e9),
-        CLI_OPT("--threads", CLI_STRING, &thread_list, "LIST",
-                "with --mcts: thread counts (default 1,2)"),
-        CLI_OPT_RANGE("--repeat", CLI_INT, &repeat, "R", "with --mcts: rounds (default 1)", 1,
-                      1000),
+        CLI_OPT("--mcts", &mcts_sims, "SIMS",
+                "only MCTS searches of SIMS simulations (threads side by side)", .min = 1,
+                .max = 1e9),
+        CLI_OPT("--threads", &thread_list, "LIST", "with --mcts: thread counts", .def = "1,2"),
+        CLI_OPT("--repeat", &repeat, "R", "with --mcts: rounds", .def = "1", .min = 1, .max = 1000),
         CLI_OPT_FLAG("--solvers", &solvers_only, "only the solver items"),
         CLI_OPT_FLAG("--elo", &elo_only, "only the Elo fit item"),
-        CLI_OPT("--games", CLI_STRING, &only, "'SPEC;SPEC'", "only these games (default: all)"),
+        CLI_OPT("--games", &only, "'SPEC;SPEC'", "only these games (default: all)"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };

@@ -58,12 +58,11 @@ int cli_ratings(int argc, char **argv, int report)
     bool pool = false, csv = false, json = false;
     /* the tables of the two commands differ in --csv (elo) and --pdn (report) */
     const cli_opt_t common[] = {
-        CLI_OPT("--anchor", CLI_STRING, &o.anchor, "NAME", "hold NAME at 0 (default: mean 0)"),
-        CLI_OPT_RANGE("--bootstrap", CLI_U64, &bootstrap, "N", "bootstrap intervals from N fits", 0,
-                      100000),
-        CLI_OPT("--seed", CLI_U64, &o.seed, "S", "bootstrap seed (default 1)"),
-        CLI_OPT("--game", CLI_STRING, &t.game_filter, "SPEC",
-                "only games whose spec starts with SPEC"),
+        CLI_OPT("--anchor", &o.anchor, "NAME", "hold NAME at 0 (default: mean 0)"),
+        CLI_OPT("--bootstrap", &bootstrap, "N", "bootstrap intervals from N fits", .min = 0,
+                .max = 100000),
+        CLI_OPT("--seed", &o.seed, "S", "bootstrap seed", .def = "1"),
+        CLI_OPT("--game", &t.game_filter, "SPEC", "only games whose spec starts with SPEC"),
         CLI_OPT_FLAG("--pool", &pool, "rate all games together"),
         CLI_OPT_FLAG("--json", &json, "one JSON object on stdout"),
         CLI_OPT_FLAG("--csv", &csv, "CSV table"),
@@ -73,13 +72,13 @@ int cli_ratings(int argc, char **argv, int report)
      * its --pdn in over --csv (the last common entry) and adds --pgn and --seed-table. */
     cli_opt_t opts[10];
     int k = 0;
-    for (; common[k].name; k++) opts[k] = common[k];
+    for (; common[k].row.key; k++) opts[k] = common[k];
     if (report) {
-        opts[k - 1] = (cli_opt_t)CLI_OPT("--pdn", CLI_STRING, &pdn, "OUT.pdn",
-                                         "also write the checkers games as PDN");
-        opts[k++] = (cli_opt_t)CLI_OPT("--pgn", CLI_STRING, &pgn, "OUT.pgn",
-                                       "also write the chess games as PGN");
-        opts[k++] = (cli_opt_t)CLI_OPT("--seed-table", CLI_STRING, &seed_table, "FILE",
+        opts[k - 1] =
+            (cli_opt_t)CLI_OPT("--pdn", &pdn, "OUT.pdn", "also write the checkers games as PDN");
+        opts[k++] =
+            (cli_opt_t)CLI_OPT("--pgn", &pgn, "OUT.pgn", "also write the chess games as PGN");
+        opts[k++] = (cli_opt_t)CLI_OPT("--seed-table", &seed_table, "FILE",
                                        "also print this published table by opening");
     }
     opts[k] = (cli_opt_t)CLI_OPT_END;

@@ -64,7 +64,7 @@ int cmd_export(int argc, char **argv)
     const char *from = NULL, *out = NULL;
     bool json = false;
     const cli_opt_t opts[] = {
-        CLI_OPT("--torchscript", CLI_STRING, &out, "OUT.pt", "the TorchScript file to write"),
+        CLI_OPT("--torchscript", &out, "OUT.pt", "the TorchScript file to write"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };

@@ -18,7 +18,7 @@ int cmd_games(int argc, char **argv)
     const char *markdown = NULL;
     const cli_opt_t opts[] = {
         CLI_OPT_JSON(&json),
-        CLI_OPT("--markdown", CLI_STRING, &markdown, "GAME",
+        CLI_OPT("--markdown", &markdown, "GAME",
                 "GAME's parameters as the docs' table (docs/games/GAME.md)"),
         CLI_OPT_END,
     };

@@ -150,13 +150,13 @@ static uint64_t distinct_games(const game_t *g, agent_t *const agent[2], uint64_
 int cmd_match(int argc, char **argv)
 {
     const char *spec[3] = {NULL, NULL, NULL};
-    uint64_t games = 10, seed = 1;
+    uint64_t games = 0, seed = 0; /* their rows give the defaults */
     bool json = false;
     const char *record_path = NULL;
     const cli_opt_t opts[] = {
-        CLI_OPT_RANGE("--games", CLI_U64, &games, "N", "games to play (default 10)", 1, 1000000),
-        CLI_OPT("--seed", CLI_U64, &seed, "S", "seed the games are derived from (default 1)"),
-        CLI_OPT("--record", CLI_STRING, &record_path, "OUT",
+        CLI_OPT("--games", &games, "N", "games to play", .def = "10", .min = 1, .max = 1000000),
+        CLI_OPT("--seed", &seed, "S", "seed the games are derived from", .def = "1"),
+        CLI_OPT("--record", &record_path, "OUT",
                 "write the games: OUT.h5 as HDF5 records, else PGN/PDN"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,

@@ -295,18 +295,17 @@ static int record_play(cli_record_t *rec, const game_run_t *r, const char *const
 int cmd_play(int argc, char **argv)
 {
     const char *game_spec = NULL, *position = NULL, *record_path = NULL,
-               *seat_spec[GAME_MAX_PLAYERS] = {"human", "human"};
-    uint64_t seed = 1;
+               *seat_spec[GAME_MAX_PLAYERS] = {NULL, NULL};
+    uint64_t seed = 0;
     bool quiet = false, verbose = false;
     const cli_opt_t opts[] = {
-        CLI_OPT("--p1", CLI_STRING, &seat_spec[0], "SPEC", "the first player (default human)"),
-        CLI_OPT("--p2", CLI_STRING, &seat_spec[1], "SPEC", "the second player (default human)"),
+        CLI_OPT("--p1", &seat_spec[0], "SPEC", "the first player", .def = "human"),
+        CLI_OPT("--p2", &seat_spec[1], "SPEC", "the second player", .def = "human"),
         CLI_OPT_POSITION(&position),
-        CLI_OPT("--seed", CLI_U64, &seed, "S", "seeds dice and agents (default 1)"),
+        CLI_OPT("--seed", &seed, "S", "seeds dice and agents", .def = "1"),
         CLI_OPT_FLAG("--quiet", &quiet, "only moves and the result, no boards"),
         CLI_OPT_FLAG("--verbose", &verbose, "name agents by their full specs"),
-        CLI_OPT("--record", CLI_STRING, &record_path, "OUT",
-                "store the game: OUT.h5 as HDF5, else PGN/PDN"),
+        CLI_OPT("--record", &record_path, "OUT", "store the game: OUT.h5 as HDF5, else PGN/PDN"),
         CLI_OPT_END,
     };
     int rc =

@@ -23,7 +23,7 @@ int cmd_plot(int argc, char **argv)
 {
     const char *src = NULL, *out = NULL;
     const cli_opt_t opts[] = {
-        CLI_OPT("--out", CLI_STRING, &out, "FILE.svg", "where to write the plot"),
+        CLI_OPT("--out", &out, "FILE.svg", "where to write the plot"),
         CLI_OPT_END,
     };
     int rc = cli_parse_one("plot", help, opts, "RUN|EVAL.csv", NULL, &src, argc, argv);

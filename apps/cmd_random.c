@@ -21,12 +21,12 @@ static const char help[] =
 int cmd_random(int argc, char **argv)
 {
     const char *spec = NULL, *position = NULL;
-    uint64_t games = 1000, seed = 1;
+    uint64_t games = 0, seed = 0; /* their rows give the defaults */
     bool json = false;
     const cli_opt_t opts[] = {
-        CLI_OPT_RANGE("--games", CLI_U64, &games, "N", "games to play (default 1000)", 1,
-                      CLI_NO_MAX),
-        CLI_OPT("--seed", CLI_U64, &seed, "S", "seed (default 1)"),
+        CLI_OPT("--games", &games, "N", "games to play", .def = "1000", .min = 1,
+                .max = CLI_NO_MAX),
+        CLI_OPT("--seed", &seed, "S", "seed", .def = "1"),
         CLI_OPT_POSITION(&position),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,

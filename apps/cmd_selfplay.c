@@ -383,32 +383,31 @@ int cmd_selfplay(int argc, char **argv)
     const char *pos[2] = {NULL, ""}, *model = NULL, *eval = "fake", *output = NULL,
                *record_path = NULL;
     const char *model_dir = NULL, *output_dir = NULL;
-    uint64_t seed = 1, cache = 65536, threads = 0, actor = 0;
+    uint64_t seed = 0, cache = 0, threads = 0, actor = 0; /* the rows give the defaults */
     bool json = false, bench = false, force = false, quiet = false;
     double bench_seconds = -1; /* -1: not given (10 s) */
     const cli_opt_t opts[] = {
-        CLI_OPT("--model", CLI_STRING, &model, "PATH",
+        CLI_OPT("--model", &model, "PATH",
                 "a net written by hoyle train (net-NNNNNN.pt); needs libtorch"),
-        CLI_OPT("--eval", CLI_STRING, &eval, "NAME",
+        CLI_OPT("--eval", &eval, "NAME",
                 "without --model: fake (seeded fake network, default), rollout or heuristic"),
-        CLI_OPT("--output", CLI_STRING, &output, "FILE",
+        CLI_OPT("--output", &output, "FILE",
                 "write the samples as one shard (docs/formats.md, Training samples); a new file"),
         CLI_OPT_FLAG("--force", &force, "with --output: replace an existing file"),
-        CLI_OPT("--record", CLI_STRING, &record_path, "OUT",
-                "store the games: OUT.h5 as HDF5, else PGN/PDN"),
-        CLI_OPT("--seed", CLI_U64, &seed, "S", "seed (default 1)"),
-        CLI_OPT("--cache", CLI_U64, &cache, "N", "network cache entries (default 65536, 0 = none)"),
-        CLI_OPT("--threads", CLI_U64, &threads, "N", "libtorch threads (default 1)"),
+        CLI_OPT("--record", &record_path, "OUT", "store the games: OUT.h5 as HDF5, else PGN/PDN"),
+        CLI_OPT("--seed", &seed, "S", "seed", .def = "1"),
+        CLI_OPT("--cache", &cache, "N", "network cache entries (0 = none)", .def = "65536"),
+        CLI_OPT("--threads", &threads, "N", "libtorch threads (default: libtorch's own)"),
         CLI_OPT_FLAG("--bench", &bench,
                      "with --model: 3 rounds of the games, each followed by >= 10 s of a raw "
                      "forward replaying their batch sizes; rates, CPU time, context switches"),
-        CLI_OPT("--bench-seconds", CLI_DOUBLE, &bench_seconds, "S",
+        CLI_OPT("--bench-seconds", &bench_seconds, "S",
                 "with --bench: the raw forward's seconds per round (default 10, up to 3600)"),
-        CLI_OPT("--model-dir", CLI_STRING, &model_dir, "RUN",
+        CLI_OPT("--model-dir", &model_dir, "RUN",
                 "be an actor of the training run in RUN (its config, newest net, stop file)"),
-        CLI_OPT("--output-dir", CLI_STRING, &output_dir, "DIR",
+        CLI_OPT("--output-dir", &output_dir, "DIR",
                 "with --model-dir: shards go to DIR/incoming/ (default RUN)"),
-        CLI_OPT("--actor", CLI_U64, &actor, "N",
+        CLI_OPT("--actor", &actor, "N",
                 "with --model-dir: this actor's number, for its seeds and shard names "
                 "(default: the process id)"),
         CLI_OPT_FLAG("--quiet", &quiet,

@@ -44,31 +44,28 @@ static bool has_index(const char *dir)
  * that cannot be bound, 1 a failure while running. */
 int cmd_serve(int argc, char **argv)
 {
-    int port = 8080, max_games = 64, max_think_ms = 10000, think_ms = 1000;
-    int request_timeout_s = SERVE_REQUEST_TIMEOUT_S, max_per_client = SERVE_MAX_PER_CLIENT;
-    int tree_budget_mb = SERVE_TREE_BUDGET_MB;
-    const char *data = ".", *bind = "127.0.0.1", *web = NULL;
+    int port = 0, max_games = 0, max_think_ms = 0, think_ms = 0;
+    int request_timeout_s = 0, max_per_client = 0, tree_budget_mb = 0;
+    const char *data = NULL, *bind = NULL, *web = NULL;
     const cli_opt_t opts[] = {
-        CLI_OPT_RANGE("--port", CLI_INT, &port, "P", "port to listen on (0 = any free one)", 0,
-                      65535),
-        CLI_OPT("--data", CLI_STRING, &data, "DIR",
-                "the folder whose files are listed (default .)"),
-        CLI_OPT("--bind", CLI_STRING, &bind, "ADDR",
-                "IPv4 address to listen on (default 127.0.0.1)"),
-        CLI_OPT_RANGE("--max-games", CLI_INT, &max_games, "N", "live games at most (default 64)", 1,
-                      100000),
-        CLI_OPT_RANGE("--think-ms", CLI_INT, &think_ms, "MS",
-                      "search time of an agent without limits of its own (default 1000)", 1,
-                      3600 * 1000),
-        CLI_OPT_RANGE("--max-think-ms", CLI_INT, &max_think_ms, "MS",
-                      "longest agent search (default 10000)", 1, 3600 * 1000),
-        CLI_OPT_RANGE("--request-timeout-s", CLI_INT, &request_timeout_s, "S",
-                      "close a connection silent this long (default 10)", 1, 3600),
-        CLI_OPT_RANGE("--max-per-client", CLI_INT, &max_per_client, "N",
-                      "connections per client address (default 16)", 1, 100000),
-        CLI_OPT_RANGE("--tree-budget-mb", CLI_INT, &tree_budget_mb, "MB",
-                      "search memory of all games (default 2048)", 16, 1 << 20),
-        CLI_OPT("--web", CLI_STRING, &web, "DIR", "the page's folder (default: see above)"),
+        CLI_OPT("--port", &port, "P", "port to listen on (0 = any free one)", .def = "8080",
+                .min = 0, .max = 65535),
+        CLI_OPT("--data", &data, "DIR", "the folder whose files are listed", .def = "."),
+        CLI_OPT("--bind", &bind, "ADDR", "IPv4 address to listen on", .def = "127.0.0.1"),
+        CLI_OPT("--max-games", &max_games, "N", "live games at most", .def = "64", .min = 1,
+                .max = 100000),
+        CLI_OPT("--think-ms", &think_ms, "MS", "search time of an agent without limits of its own",
+                .def = "1000", .min = 1, .max = 3600 * 1000, .units = "ms"),
+        CLI_OPT("--max-think-ms", &max_think_ms, "MS", "longest agent search", .def = "10000",
+                .min = 1, .max = 3600 * 1000, .units = "ms"),
+        CLI_OPT("--request-timeout-s", &request_timeout_s, "S",
+                "close a connection silent this long", CLI_DEF(SERVE_REQUEST_TIMEOUT_S), .min = 1,
+                .max = 3600, .units = "s"),
+        CLI_OPT("--max-per-client", &max_per_client, "N", "connections per client address",
+                CLI_DEF(SERVE_MAX_PER_CLIENT), .min = 1, .max = 100000),
+        CLI_OPT("--tree-budget-mb", &tree_budget_mb, "MB", "search memory of all games",
+                CLI_DEF(SERVE_TREE_BUDGET_MB), .min = 16, .max = 1 << 20, .units = "MiB"),
+        CLI_OPT("--web", &web, "DIR", "the page's folder (default: see above)"),
         CLI_OPT_END,
     };
     const cli_command_t command = {.name = "serve", .help = help, .opts = opts};

@@ -55,7 +55,7 @@ int cmd_show(int argc, char **argv)
     const char *spec = NULL, *position = NULL, *moves = NULL;
     const cli_opt_t opts[] = {
         CLI_OPT_POSITION(&position),
-        CLI_OPT("--moves", CLI_STRING, &moves, "\"M1;M2\"", "then play these whole moves"),
+        CLI_OPT("--moves", &moves, "\"M1;M2\"", "then play these whole moves"),
         CLI_OPT_END,
     };
     int parsed = cli_parse_one("show", help, opts, "GAME", NULL, &spec, argc, argv);

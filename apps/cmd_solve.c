@@ -80,12 +80,12 @@ static void print_families(void)
 static int run_agent(int argc, char **argv, const struct solve_family *fam)
 {
     const char *spec = NULL, *agent_spec_text = NULL, *position = NULL;
-    uint64_t runs = 10, seed = 1;
+    uint64_t runs = 0, seed = 0; /* their rows give the defaults */
     bool json = false;
     const cli_opt_t opts[] = {
-        CLI_OPT("--agent", CLI_STRING, &agent_spec_text, "SPEC", "the agent to run"),
-        CLI_OPT_RANGE("--runs", CLI_U64, &runs, "N", "runs (default 10)", 1, 1000000),
-        CLI_OPT("--seed", CLI_U64, &seed, "S", "seed the runs are derived from (default 1)"),
+        CLI_OPT("--agent", &agent_spec_text, "SPEC", "the agent to run"),
+        CLI_OPT("--runs", &runs, "N", "runs", .def = "10", .min = 1, .max = 1000000),
+        CLI_OPT("--seed", &seed, "S", "seed the runs are derived from", .def = "1"),
         CLI_OPT_POSITION(&position),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,

@@ -129,27 +129,24 @@ static void report_sprt(const game_t *g, const char *const *pos, const sprt_para
  * SPRT parameters, game or agent specs; 1 a pair could not be played. */
 int cmd_sprt(int argc, char **argv)
 {
-    const char *pos[3] = {NULL, NULL, NULL}, *src = "random:2", *record_path = NULL;
+    const char *pos[3] = {NULL, NULL, NULL}, *src = NULL, *record_path = NULL;
     bool json = false;
-    uint64_t max_pairs = 1000, seed = 1, max_moves = 0;
+    uint64_t max_pairs = 0, seed = 0, max_moves = 0;
     sprt_params_t sp;
     sprt_params_default(&sp);
     /* The library's default alternative is +5 Elo (eval/sprt.c); this
-     * command's documented default is +10. */
-    sp.elo1 = 10;
+     * command's default (its --elo1 row) is +10. */
     const cli_opt_t opts[] = {
-        CLI_OPT("--elo0", CLI_DOUBLE, &sp.elo0, "E0", "H0: Elo(A - B) = E0 (default 0)"),
-        CLI_OPT("--elo1", CLI_DOUBLE, &sp.elo1, "E1", "H1: Elo(A - B) = E1 (default 10)"),
-        CLI_OPT("--alpha", CLI_DOUBLE, &sp.alpha, "A", "false positive rate (default 0.05)"),
-        CLI_OPT("--beta", CLI_DOUBLE, &sp.beta, "B", "false negative rate (default 0.05)"),
-        CLI_OPT_RANGE("--max-pairs", CLI_U64, &max_pairs, "N", "most pairs (default 1000)", 1, 1e7),
-        CLI_OPT("--seed", CLI_U64, &seed, "S", "seed of the pairs (default 1)"),
-        CLI_OPT("--openings", CLI_STRING, &src, "SRC",
-                "random:K, book:PATH or none (default random:2)"),
-        CLI_OPT_RANGE("--max-moves", CLI_U64, &max_moves, "M",
-                      "adjudicate a draw after M whole moves", 0, 1e6),
-        CLI_OPT("--record", CLI_STRING, &record_path, "OUT",
-                "store the games: OUT.h5 as HDF5, else PGN/PDN"),
+        CLI_OPT("--elo0", &sp.elo0, "E0", "H0: Elo(A - B) = E0", .def = "0"),
+        CLI_OPT("--elo1", &sp.elo1, "E1", "H1: Elo(A - B) = E1", .def = "10"),
+        CLI_OPT("--alpha", &sp.alpha, "A", "false positive rate", .def = "0.05"),
+        CLI_OPT("--beta", &sp.beta, "B", "false negative rate", .def = "0.05"),
+        CLI_OPT("--max-pairs", &max_pairs, "N", "most pairs", .def = "1000", .min = 1, .max = 1e7),
+        CLI_OPT("--seed", &seed, "S", "seed of the pairs", .def = "1"),
+        CLI_OPT("--openings", &src, "SRC", "random:K, book:PATH or none", .def = "random:2"),
+        CLI_OPT("--max-moves", &max_moves, "M", "adjudicate a draw after M whole moves", .min = 0,
+                .max = 1e6),
+        CLI_OPT("--record", &record_path, "OUT", "store the games: OUT.h5 as HDF5, else PGN/PDN"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };

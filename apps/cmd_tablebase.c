@@ -95,17 +95,17 @@ static int info(const char *dir, bool json)
 int cmd_tablebase(int argc, char **argv)
 {
     const char *out = NULL, *info_dir = NULL, *pos[MAX_CLASSES + 1];
-    uint64_t threads = 2, all = 0;
-    double checkpoint = 30.0;
+    uint64_t threads = 0, all = 0;
+    double checkpoint = 0;
     bool quiet = false, json = false;
     int npos = 0;
     const cli_opt_t opts[] = {
-        CLI_OPT("--out", CLI_STRING, &out, "DIR", "the folder of the tables (made if missing)"),
-        CLI_OPT("--info", CLI_STRING, &info_dir, "DIR", "describe the tables in DIR"),
-        CLI_OPT_RANGE("--all", CLI_U64, &all, "MEN", "every class of at most MEN men", 1, 64),
-        CLI_OPT_RANGE("--threads", CLI_U64, &threads, "N", "worker threads (default 2)", 1, 16),
-        CLI_OPT_RANGE("--checkpoint", CLI_DOUBLE, &checkpoint, "S",
-                      "seconds between resume-file writes (default 30)", 0.001, 1e9),
+        CLI_OPT("--out", &out, "DIR", "the folder of the tables (made if missing)"),
+        CLI_OPT("--info", &info_dir, "DIR", "describe the tables in DIR"),
+        CLI_OPT("--all", &all, "MEN", "every class of at most MEN men", .min = 1, .max = 64),
+        CLI_OPT("--threads", &threads, "N", "worker threads", .def = "2", .min = 1, .max = 16),
+        CLI_OPT("--checkpoint", &checkpoint, "S", "seconds between resume-file writes", .def = "30",
+                .min = 0.001, .max = 1e9),
         CLI_OPT_FLAG("--quiet", &quiet, "no progress on stderr"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,

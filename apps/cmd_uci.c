@@ -473,13 +473,12 @@ static bool handle(server_t *sv, char *line)
 /* Exit codes: 0 after quit or end of input; 2 bad usage, game or agent. */
 int cmd_uci(int argc, char **argv)
 {
-    const char *agent_text = "alphabeta(time_ms=1000)", *game_text = "chess";
-    uint64_t seed = 1;
+    const char *agent_text = NULL, *game_text = NULL;
+    uint64_t seed = 0;
     const cli_opt_t opts[] = {
-        CLI_OPT("--agent", CLI_STRING, &agent_text, "SPEC",
-                "the agent (default alphabeta(time_ms=1000))"),
-        CLI_OPT("--game", CLI_STRING, &game_text, "GAME", "the game (default chess)"),
-        CLI_OPT("--seed", CLI_U64, &seed, "S", "the agent's seed (default 1)"),
+        CLI_OPT("--agent", &agent_text, "SPEC", "the agent", .def = "alphabeta(time_ms=1000)"),
+        CLI_OPT("--game", &game_text, "GAME", "the game", .def = "chess"),
+        CLI_OPT("--seed", &seed, "S", "the agent's seed", .def = "1"),
         CLI_OPT_END,
     };
     cli_command_t command = {.name = "uci",

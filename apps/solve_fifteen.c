@@ -154,19 +154,7 @@ static bool replays(const game_t *g, const void *start, const fifteen_solve_resu
     return ok && ret == 1.0;
 }
 
-static int parse_heuristic(const char *text, fifteen_heuristic_t *out)
-{
-    if (strcmp(text, "pdb") == 0)
-        *out = FIFTEEN_H_PDB;
-    else if (strcmp(text, "lc") == 0)
-        *out = FIFTEEN_H_LC;
-    else if (strcmp(text, "md") == 0)
-        *out = FIFTEEN_H_MD;
-    else
-        return -1;
-    return 0;
-}
-
+/* By fifteen_heuristic_t; the --heuristic row's choices. */
 static const char *const heuristic_names[] = {"md", "lc", "pdb"};
 
 /* The game the instances are solved in: the spec's, or for --korf the same
@@ -303,12 +291,13 @@ int solve_fifteen(int argc, char **argv)
     bool json = false, quiet = false, p555 = false;
     const cli_opt_t opts[] = {
         CLI_OPT_POSITION(&position),
-        CLI_OPT("--korf", CLI_STRING, &korf, "FILE", "solve every instance of FILE"),
-        CLI_OPT("--heuristic", CLI_STRING, &heur, "H", "pdb, lc or md (default pdb up to 4x4)"),
+        CLI_OPT("--korf", &korf, "FILE", "solve every instance of FILE"),
+        CLI_OPT_CHOICE("--heuristic", &heur, "H", "md|lc|pdb",
+                       "the lower bound (default pdb up to 4x4, else lc)"),
         CLI_OPT_FLAG("--pdb-555", &p555, "4x4: the 5-5-5 tables (weaker, built faster)"),
-        CLI_OPT("--pdb-dir", CLI_STRING, &pdb_dir, "DIR", "pattern-database cache ('' = none)"),
-        CLI_OPT("--first", CLI_U64, &first, "K", "only the first K instances of FILE"),
-        CLI_OPT("--nodes", CLI_U64, &max_nodes, "N", "node limit per instance (default none)"),
+        CLI_OPT("--pdb-dir", &pdb_dir, "DIR", "pattern-database cache ('' = none)"),
+        CLI_OPT("--first", &first, "K", "only the first K instances of FILE"),
+        CLI_OPT("--nodes", &max_nodes, "N", "node limit per instance (default none)"),
         CLI_OPT_FLAG("--quiet", &quiet, "no progress lines"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
@@ -321,10 +310,8 @@ int solve_fifteen(int argc, char **argv)
     if (g == NULL) return EXIT_USAGE;
     int n = (int)params_int(&g->params, "size");
     fifteen_heuristic_t h = n <= 4 ? FIFTEEN_H_PDB : FIFTEEN_H_LC;
-    if (heur && parse_heuristic(heur, &h)) {
-        game_free(g);
-        return cli_usage_error("solve", "--heuristic: '%s' is not pdb, lc or md", heur);
-    }
+    for (int i = 0; heur && i < (int)(sizeof heuristic_names / sizeof *heuristic_names); i++)
+        if (strcmp(heur, heuristic_names[i]) == 0) h = (fifteen_heuristic_t)i; /* checked */
     /* 1. the instances */
     instance_t *inst = NULL;
     int count = 0;

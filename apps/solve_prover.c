@@ -31,21 +31,20 @@ static const char *status_text(int s)
 int solve_prover(int argc, char **argv)
 {
     const char *spec = NULL, *prover = NULL, *position = NULL;
-    uint64_t nodes = 10000000, tt_mb = 64;
-    double epsilon = 0.25, time_ms = 0;
+    uint64_t nodes = 0, tt_mb = 0; /* the rows give the defaults */
+    double epsilon = 0, time_ms = 0;
     bool json = false;
     const cli_opt_t opts[] = {
-        CLI_OPT("--prover", CLI_STRING, &prover, "dfpn|pns", "the search"),
+        CLI_OPT_CHOICE("--prover", &prover, "P", "dfpn|pns", "the search (required)"),
         CLI_OPT_POSITION(&position),
-        CLI_OPT_RANGE("--nodes", CLI_U64, &nodes, "N",
-                      "most nodes expanded per question (default 10000000; 0 = none)", 0,
-                      CLI_NO_MAX),
-        CLI_OPT_RANGE("--tt-mb", CLI_U64, &tt_mb, "M", "df-pn table / PNS tree in MiB (default 64)",
-                      1, 65536),
-        CLI_OPT_RANGE("--epsilon", CLI_DOUBLE, &epsilon, "E", "df-pn's 1+epsilon (default 0.25)", 0,
-                      100),
-        CLI_OPT_RANGE("--time-ms", CLI_DOUBLE, &time_ms, "T", "time per question (0 = none)", 0,
-                      CLI_NO_MAX),
+        CLI_OPT("--nodes", &nodes, "N", "most nodes expanded per question (0 = none)",
+                .def = "10000000", .min = 0, .max = CLI_NO_MAX),
+        CLI_OPT("--tt-mb", &tt_mb, "M", "df-pn table / PNS tree in MiB", .def = "64", .min = 1,
+                .max = 65536),
+        CLI_OPT("--epsilon", &epsilon, "E", "df-pn's 1+epsilon", .def = "0.25", .min = 0,
+                .max = 100),
+        CLI_OPT("--time-ms", &time_ms, "T", "time per question (0 = none)", .min = 0,
+                .max = CLI_NO_MAX),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
@@ -53,8 +52,7 @@ int solve_prover(int argc, char **argv)
     if (rc != CLI_CONTINUE) return rc;
     pn_params_t p;
     pn_params_default(&p);
-    if (prover == NULL || (strcmp(prover, "dfpn") && strcmp(prover, "pns")))
-        return cli_usage_error("solve", "--prover must be dfpn or pns");
+    if (prover == NULL) return cli_usage_error("solve", "--prover must be dfpn or pns");
     p.algorithm = strcmp(prover, "pns") == 0 ? PN_PNS : PN_DFPN;
     p.max_nodes = nodes;
     p.time_limit_ms = time_ms;

@@ -220,11 +220,11 @@ int solve_solitaire(int argc, char **argv)
     uint64_t node_limit = 0;
     const cli_opt_t opts[] = {
         CLI_OPT_FLAG("--moves", &moves, "the fewest moves (marble runs)"),
-        CLI_OPT_RANGE("--max-moves", CLI_INT, &max_moves, "N",
-                      "--moves: give up past N moves (default 31)", 0, 31),
+        CLI_OPT("--max-moves", &max_moves, "N", "--moves: give up past N moves (default 31)",
+                .min = 0, .max = 31),
         CLI_OPT_FLAG("--all", &all, "every single-hole start and target"),
         CLI_OPT_FLAG("--no-classes", &no_classes, "no position-class pruning (cross-check)"),
-        CLI_OPT("--nodes", CLI_U64, &node_limit, "N", "node limit (default none)"),
+        CLI_OPT("--nodes", &node_limit, "N", "node limit (default none)"),
         CLI_OPT_POSITION(&position),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,

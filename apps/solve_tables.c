@@ -159,9 +159,9 @@ int solve_tables(int argc, char **argv)
     const char *spec = NULL, *dir = NULL, *position = NULL, *line = NULL;
     bool json = false;
     const cli_opt_t opts[] = {
-        CLI_OPT("--tables", CLI_STRING, &dir, "DIR", "the folder of endgame tables"),
+        CLI_OPT("--tables", &dir, "DIR", "the folder of endgame tables"),
         CLI_OPT_POSITION(&position),
-        CLI_OPT("--moves", CLI_STRING, &line, "\"M1;M2\"", "replay a line against the tables"),
+        CLI_OPT("--moves", &line, "\"M1;M2\"", "replay a line against the tables"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };

@@ -160,11 +160,12 @@ static bool word_in(const char *choices, const char *word)
     hoyle_error(HOYLE_EINVAL, "%s%s%s: " fmt, what, key ? ": " : "", key ? key : "", __VA_ARGS__)
 
 /* `WHAT: KEY: 99 is out of range [5, 19]`, or `... 0 is less than 1` for a range without
- * an upper end (max 9e15 or more); the value as the user wrote it. */
-static int out_of_range(const param_def_t *d, const char *key, const char *value, const char *what)
+ * an upper end (max 9e15 or more) and a value under it; the value as the user wrote it. */
+static int out_of_range(const param_def_t *d, const char *key, const char *value, double v,
+                        const char *what)
 {
     char lo[32], hi[32];
-    if (d->max >= 9e15)
+    if (d->max >= 9e15 && v < d->min)
         return VALUE_ERROR(what, key, "%s is less than %s", value, bound_text(d->min, lo));
     return VALUE_ERROR(what, key, "%s is out of range [%s, %s]", value, bound_text(d->min, lo),
                        bound_text(d->max, hi));
@@ -181,13 +182,16 @@ int param_value(const param_def_t *d, const char *key, const char *value, const 
     switch (d->type) {
     case PARAM_INT: {
         errno = 0;
-        long long v = strtoll(value, &end, 10);
+        /* A row of non-negative values reads up to 2^64 - 1 (seeds); "-1" is read signed, to
+         * be refused as out of range rather than wrapped. */
+        bool sign = strchr(value, '-') != NULL || d->min < 0;
+        double v = sign ? (double)strtoll(value, &end, 10) : (double)strtoull(value, &end, 10);
         if (errno || end == value || *end != '\0')
             return VALUE_ERROR(what, key, "'%s' is not an integer", value);
         /* Ranges are stored as doubles for both numeric types; every int a schema
          * uses is exactly representable. */
-        if ((double)v < d->min || (double)v > d->max) return out_of_range(d, key, value, what);
-        *number = (double)v;
+        if (v < d->min || v > d->max) return out_of_range(d, key, value, v, what);
+        *number = v;
         return HOYLE_OK;
     }
     case PARAM_DOUBLE: {
@@ -195,7 +199,7 @@ int param_value(const param_def_t *d, const char *key, const char *value, const 
         double v = strtod(value, &end);
         if (errno || end == value || *end != '\0' || !isfinite(v))
             return VALUE_ERROR(what, key, "'%s' is not a number", value);
-        if (v < d->min || v > d->max) return out_of_range(d, key, value, what);
+        if (v < d->min || v > d->max) return out_of_range(d, key, value, v, what);
         *number = v;
         return HOYLE_OK;
     }
@@ -405,12 +409,13 @@ int params_format(const params_t *p, const char *name, char *buf, size_t cap)
     return (int)used;
 }
 
-/* The range or choices of d as help texts print them: " [5..19]", " {a|b}". */
-static void describe_range(const param_def_t *d, char *buf, size_t cap)
+void param_range_text(const param_def_t *d, char *buf, size_t cap)
 {
     buf[0] = '\0';
     char lo[32], hi[32];
-    if (d->type == PARAM_INT || d->type == PARAM_DOUBLE)
+    if ((d->type == PARAM_INT || d->type == PARAM_DOUBLE) && d->max >= 9e15)
+        snprintf(buf, cap, " [%s..]", bound_text(d->min, lo));
+    else if (d->type == PARAM_INT || d->type == PARAM_DOUBLE)
         snprintf(buf, cap, " [%s..%s]", bound_text(d->min, lo), bound_text(d->max, hi));
     else if (d->type == PARAM_CHOICE)
         snprintf(buf, cap, " {%s}", d->choices);
@@ -425,7 +430,7 @@ int params_describe(const param_def_t *defs, char *buf, size_t cap)
     for (int j = 0; defs && defs[j].key && used < cap; j++) {
         const param_def_t *d = &defs[j];
         char range[96], units[40] = "";
-        describe_range(d, range, sizeof range);
+        param_range_text(d, range, sizeof range);
         if (d->units) snprintf(units, sizeof units, " (%s)", d->units);
         used += (size_t)snprintf(buf + used, cap - used, "  %-10s = %-8s%s  %s%s\n", d->key,
                                  d->def ? d->def : "", range, d->help ? d->help : "", units);

@@ -109,6 +109,10 @@ const char *params_str(const params_t *p, const char *key);
  * HOYLE_EFULL when `cap` is too small. */
 int params_format(const params_t *p, const char *name, char *buf, size_t cap);
 
+/* The range or choices of row d as help texts print them: " [5..19]", " [1..]" (no upper
+ * end: max 9e15 or more), " {a|b}", " {true|false}"; "" for text. */
+void param_range_text(const param_def_t *d, char *buf, size_t cap);
+
 /* Describe a schema, one parameter per line, for help texts. */
 int params_describe(const param_def_t *defs, char *buf, size_t cap);
 

@@ -233,6 +233,29 @@ static void test_markdown_table(void)
     CU_ASSERT_EQUAL(params_markdown(outer, "", buf, 64), HOYLE_EFULL);
 }
 
+/* A row of non-negative integers reads the whole uint64 range (seeds, command-line values)
+ * and refuses "-1" as out of range, never wrapped; ranges read as help texts print them. */
+static void test_unsigned_values_and_range_text(void)
+{
+    const param_def_t seed = {.key = "--seed", .type = PARAM_INT, .min = 0, .max = 0x1p64};
+    const param_def_t games = {.key = "--games", .type = PARAM_INT, .min = 1, .max = 1000000};
+    const param_def_t eval = {.key = "e", .type = PARAM_CHOICE, .choices = "md|lc|pdb"};
+    double v = 0;
+    HARNESS_OK(param_value(&seed, NULL, "18446744073709551615", "--seed", &v));
+    CU_ASSERT(v > 1.8e19);
+    CU_ASSERT_EQUAL(param_value(&seed, NULL, "-1", "--seed", &v), HOYLE_EINVAL);
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "--seed: -1 is less than 0");
+    CU_ASSERT_EQUAL(param_value(&seed, NULL, "18446744073709551616", "--seed", &v), HOYLE_EINVAL);
+    CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "--seed: '18446744073709551616' is not an integer");
+    char buf[64];
+    param_range_text(&seed, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, " [0..]");
+    param_range_text(&games, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, " [1..1000000]");
+    param_range_text(&eval, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, " {md|lc|pdb}");
+}
+
 /* A schema of SPEC_MAX_PARAMS keys binds; one more is a reported error
  * (HOYLE_EFULL naming the schema), never an abort, and writes nothing. */
 static void test_bind_schema_too_long(void)
@@ -530,6 +553,7 @@ int main(void)
         {"bind lands in a struct", test_bind_lands_in_a_struct},
         {"nearest name", test_nearest_name},
         {"markdown table", test_markdown_table},
+        {"unsigned values and range text", test_unsigned_values_and_range_text},
         {"rng reproducible and uniform", test_rng_reproducible_and_uniform},
         {"error message", test_error_message},
         {"error prefix keeps the reason", test_error_prefix_keeps_reason},
