@@ -401,7 +401,8 @@ int params_format(const params_t *p, const char *name, char *buf, size_t cap)
     /* an empty text (a string left at "") is left out: the parser refuses `key=`, and the
      * default gives it back */
     for (int j = 0; j < p->num && used < cap; j++)
-        if (p->text[j][0] != '\0')
+        if (p->text[j][0] != '\0' &&
+            !(p->defs[j].quiet && p->defs[j].def && strcmp(p->text[j], p->defs[j].def) == 0))
             used += (size_t)snprintf(buf + used, cap - used, "%s%s=%s", shown++ ? "," : "(",
                                      p->defs[j].key, p->text[j]);
     if (shown > 0 && used < cap) used += (size_t)snprintf(buf + used, cap - used, ")");

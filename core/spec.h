@@ -62,13 +62,15 @@ typedef enum param_type {
 typedef struct param_def {
     const char *key;
     param_type_t type;
-    const char *def;                /* default, as text (parsed like user input); NULL: none, or
-                                       set by the component before binding (the help says which) */
-    double min, max;                /* inclusive range for INT and DOUBLE */
-    const char *choices;            /* PARAM_CHOICE: "english|losing|polish|devil" */
-    const char *help;               /* one line for `hoyle games` / --help / the docs tables */
-    const char *units;              /* "ms", "games", "plies"...; NULL for none */
-    bool required;                  /* config schemas: the key must be given */
+    const char *def;     /* default, as text (parsed like user input); NULL: none, or
+                            set by the component before binding (the help says which) */
+    double min, max;     /* inclusive range for INT and DOUBLE */
+    const char *choices; /* PARAM_CHOICE: "english|losing|polish|devil" */
+    const char *help;    /* one line for `hoyle games` / --help / the docs tables */
+    const char *units;   /* "ms", "games", "plies"...; NULL for none */
+    bool required;       /* config schemas: the key must be given */
+    bool quiet;          /* params_format leaves the key out while it is at its default: a parameter
+                            added after records, golden files and models were made under the old text */
     const struct param_def *fields; /* PARAM_SECTION, PARAM_TABLE: the keys inside */
     /* Where the value lands, PARAM_AT(struct, member): INT, BOOL and CHOICE (the index)
      * into an integer or bool of 1, 2, 4 or 8 bytes, DOUBLE into a double or float,
@@ -105,7 +107,7 @@ int params_choice(const params_t *p, const char *key); /* index into choices */
 const char *params_str(const params_t *p, const char *key);
 
 /* Canonical text `name(k1=v1,k2=v2,...)` with every parameter, in schema
- * order; just `name` when the schema is empty. Returns the length, or
+ * order, less `quiet` rows at their default; just `name` when none is left. Returns the length, or
  * HOYLE_EFULL when `cap` is too small. */
 int params_format(const params_t *p, const char *name, char *buf, size_t cap);
 

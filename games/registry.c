@@ -50,34 +50,6 @@ static const char *registry_name_at(const void *ctx, int i)
     return game_registry[i] ? game_registry[i]->name : NULL;
 }
 
-/* Whether row j of p is one of the entry's quiet_defaults keys at its default. */
-static bool quiet_default(const game_entry_t *entry, const params_t *p, int j)
-{
-    for (const char *const *q = entry->quiet_defaults; q && *q; q++)
-        if (strcmp(*q, p->defs[j].key) == 0)
-            return p->defs[j].def != NULL && strcmp(p->text[j], p->defs[j].def) == 0;
-    return false;
-}
-
-/* params_format, less the entry's quiet_defaults keys that are at their
- * default: still one text per variant, since a left-out key has one value. */
-static int canonical_spec(const game_entry_t *entry, const params_t *p, char *buf, size_t cap)
-{
-    params_t shown = *p;
-    param_def_t defs[SPEC_MAX_PARAMS];
-    int k = 0;
-    for (int j = 0; j < p->num; j++) {
-        if (quiet_default(entry, p, j)) continue;
-        defs[k] = p->defs[j];
-        shown.number[k] = p->number[j];
-        memcpy(shown.text[k], p->text[j], sizeof shown.text[k]);
-        k++;
-    }
-    shown.defs = defs;
-    shown.num = k;
-    return params_format(&shown, entry->name, buf, cap);
-}
-
 int game_create(const char *text, const game_t **out)
 {
     spec_t spec;
@@ -93,7 +65,7 @@ int game_create(const char *text, const game_t **out)
      * re-format them so g->spec is canonical: two spellings of one variant get
      * one spec string. */
     if (params_bind(entry->params, &spec, entry->name, &g->params) ||
-        canonical_spec(entry, &g->params, g->spec, sizeof g->spec) < 0) {
+        params_format(&g->params, entry->name, g->spec, sizeof g->spec) < 0) {
         free(g);
         return HOYLE_EINVAL;
     }

@@ -15,10 +15,6 @@ typedef struct game_entry {
     const char *description;     /* one line */
     const param_def_t *params;   /* schema, {.key = NULL}-terminated */
     const char *const *variants; /* NULL-terminated specs, e.g. "checkers(variant=losing)" */
-    /* Keys the canonical spec leaves out while at their default, NULL-
-     * terminated (or NULL): parameters added after records, golden files and
-     * models were made under the family's spec, which stays as it was. */
-    const char *const *quiet_defaults;
     /* Fill every field of `g` except vt/entry/spec/params, which game_create
      * sets (g->params is bound before the call; g->vt may be set by create).
      * Allocate g->impl if needed. Returns 0 or a negative status + message. */

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "core/clock.h"
+#include "core/frames.h"
 #include "mcts/tb_probe.h"
 #include "mcts/tt.h"
 
@@ -50,11 +51,9 @@ struct ab {
     const game_t *g;
     ab_params_t p;
     tt_t tt;
-    frame_t **frames; /* [num_frames], each allocated on its own (stable addresses) */
-    int num_frames;
-    int max_frames;    /* max_game_length + 3: a ply past it is a leaf */
+    frames_t fs;       /* frame_t per ply, at most max_game_length + 3: a ply past it is a
+                          leaf; fs.oom: a frame could not be allocated, the search fails */
     size_t num_chance; /* chance outcomes per frame */
-    bool oom;          /* a frame could not be allocated: the search fails */
     bool pvs;          /* p.pvs, in a game without chance nodes */
     bool mtdf;         /* p.mtdf, in a game without chance nodes */
     int64_t *history;  /* [num_players][num_actions] */
@@ -84,47 +83,45 @@ void ab_params_default(ab_params_t *p)
                        .check_ext = true};
 }
 
-/* Allocate frames [t->num_frames, count). False when out of memory. */
-static bool add_frames(ab_t *t, int count)
+/* frames_t's fill: a frame's buffers (ctx: the ab_t, for the game's sizes). */
+static bool fill_frame(void *frame, const void *ctx)
 {
-    const game_t *g = t->g;
-    frame_t **grown = realloc(t->frames, sizeof *grown * (size_t)count);
-    if (grown == NULL) return false;
-    t->frames = grown;
-    for (; t->num_frames < count; t->num_frames++) {
-        frame_t *f = calloc(1, sizeof *f);
-        if (f == NULL) return false;
-        t->frames[t->num_frames] = f;
-        f->state = malloc(g->state_size);
-        f->legal = malloc(sizeof *f->legal * (size_t)g->max_legal);
-        f->score = malloc(sizeof *f->score * (size_t)g->max_legal);
-        f->chance_actions = malloc(sizeof *f->chance_actions * t->num_chance);
-        f->chance_probs = malloc(sizeof *f->chance_probs * t->num_chance);
-        f->lo = malloc(sizeof *f->lo * t->num_chance);
-        f->hi = malloc(sizeof *f->hi * t->num_chance);
-        f->killer[0] = f->killer[1] = -1;
-        f->move = -1;
-        if (!f->state || !f->legal || !f->score || !f->chance_actions || !f->chance_probs ||
-            !f->lo || !f->hi) {
-            t->num_frames++; /* ab_free releases the partial frame */
-            return false;
-        }
-    }
-    return true;
+    const ab_t *t = ctx;
+    frame_t *f = frame;
+    f->state = malloc(t->g->state_size);
+    f->legal = malloc(sizeof *f->legal * (size_t)t->g->max_legal);
+    f->score = malloc(sizeof *f->score * (size_t)t->g->max_legal);
+    f->chance_actions = malloc(sizeof *f->chance_actions * t->num_chance);
+    f->chance_probs = malloc(sizeof *f->chance_probs * t->num_chance);
+    f->lo = malloc(sizeof *f->lo * t->num_chance);
+    f->hi = malloc(sizeof *f->hi * t->num_chance);
+    f->killer[0] = f->killer[1] = -1;
+    f->move = -1;
+    return f->state && f->legal && f->score && f->chance_actions && f->chance_probs && f->lo &&
+           f->hi;
 }
 
-/* Frame `ply` exists. The first time a search goes deeper than ever before
- * the frames are doubled (not in the steady state: no allocation once the
- * deepest line has been seen). False past max_frames, or out of memory
- * (t->oom set, the search aborts and ab_search reports it). */
-static bool frame_ready(ab_t *t, int ply)
+static void release_frame(void *frame)
 {
-    if (ply < t->num_frames) return true;
-    if (ply >= t->max_frames || t->oom) return false;
-    int count = t->num_frames * 2 > ply + 1 ? t->num_frames * 2 : ply + 1;
-    if (count > t->max_frames) count = t->max_frames;
-    if (add_frames(t, count)) return true;
-    t->oom = t->abort = true;
+    frame_t *f = frame;
+    free(f->state);
+    free(f->legal);
+    free(f->score);
+    free(f->chance_actions);
+    free(f->chance_probs);
+    free(f->lo);
+    free(f->hi);
+}
+
+#define FRAME(t, i) ((frame_t *)(t)->fs.at[i])
+
+/* Frame `ply` exists: the frames double the first time a search goes deeper than ever before
+ * (not in the steady state). False past the deepest line, or out of memory (fs.oom set, the
+ * search aborts and ab_search reports it). */
+static inline bool frame_ready(ab_t *t, int ply)
+{
+    if (frames_ready(&t->fs, ply)) return true;
+    if (t->fs.oom) t->abort = true;
     return false;
 }
 
@@ -146,16 +143,16 @@ int ab_create(const game_t *g, const ab_params_t *params, ab_t **out)
     /* MTD(f) only where it was verified exact: with chance nodes its passes
      * disagreed with expectiminimax in test_alphabeta (an open question). */
     t->mtdf = params->mtdf && g->max_chance_outcomes == 0;
-    t->max_frames = g->max_game_length + 3;
+    frames_init(&t->fs, g->max_game_length + 3, sizeof(frame_t), fill_frame, release_frame, t);
     t->num_chance = g->max_chance_outcomes > 0 ? (size_t)g->max_chance_outcomes : 1;
     /* the depth bound: a ply per whole move and per quiescence step, plus a
      * margin; chance nodes and chain steps cost no depth, so lines with
      * them grow the frames on first use (frame_ready) */
     int bound = params->max_depth + (params->quiescence ? params->qdepth : 0) + 4;
-    int initial = bound < t->max_frames ? bound : t->max_frames;
+    int initial = bound < t->fs.max ? bound : t->fs.max;
     t->history = calloc((size_t)g->num_players * (size_t)g->num_actions, sizeof *t->history);
     t->counter = malloc((size_t)g->num_players * (size_t)g->num_actions * sizeof *t->counter);
-    bool ok = t->history && t->counter && add_frames(t, initial);
+    bool ok = t->history && t->counter && frames_add(&t->fs, initial);
     if (ok && params->tt_entries > 0 && tt_init(&t->tt, params->tt_entries)) ok = false;
     if (!ok) {
         ab_free(t);
@@ -169,18 +166,7 @@ int ab_create(const game_t *g, const ab_params_t *params, ab_t **out)
 void ab_free(ab_t *t)
 {
     if (t == NULL) return;
-    for (int i = 0; t->frames && i < t->num_frames; i++) {
-        frame_t *f = t->frames[i];
-        free(f->state);
-        free(f->legal);
-        free(f->score);
-        free(f->chance_actions);
-        free(f->chance_probs);
-        free(f->lo);
-        free(f->hi);
-        free(f);
-    }
-    free(t->frames);
+    frames_done(&t->fs);
     free(t->history);
     free(t->counter);
     tt_done(&t->tt);
@@ -193,7 +179,7 @@ void ab_clear(ab_t *t)
     size_t cells = (size_t)t->g->num_players * (size_t)t->g->num_actions;
     memset(t->history, 0, sizeof *t->history * cells);
     for (size_t i = 0; i < cells; i++) t->counter[i] = -1;
-    for (int i = 0; i < t->num_frames; i++) t->frames[i]->killer[0] = t->frames[i]->killer[1] = -1;
+    for (int i = 0; i < t->fs.num; i++) FRAME(t, i)->killer[0] = FRAME(t, i)->killer[1] = -1;
 }
 
 void ab_set_limits(ab_t *t, const ab_params_t *p)
@@ -305,7 +291,7 @@ static bool tb_value(ab_t *t, int ply, const void *s, double *out)
     int sign, plies;
     if (t->p.tb == NULL || ply == 0 || tb_probe(t->p.tb, s, &sign, &plies) < 0) return false;
     t->nodes++;
-    t->frames[ply]->pv_len = 0;
+    FRAME(t, ply)->pv_len = 0;
     *out = tb_score(sign, ply, plies);
     return true;
 }
@@ -345,8 +331,8 @@ static double star2_value(ab_t *t, int ply, const void *s, int n, double total, 
                           double alpha, double beta, int player)
 {
     const game_t *g = t->g;
-    frame_t *f = t->frames[ply];
-    void *c = t->frames[ply + 1]->state;
+    frame_t *f = FRAME(t, ply);
+    void *c = FRAME(t, ply + 1)->state;
     for (int i = 0; i < n; i++) f->lo[i] = VALUE_LO, f->hi[i] = VALUE_HI;
     double sum_lo = bound_sum(f, f->lo, 0, n, total), sum_hi = bound_sum(f, f->hi, 0, n, total);
     for (int i = 0; i < n; i++) {
@@ -403,7 +389,7 @@ static double chance_value(ab_t *t, int ply, const void *s, int depth, double al
                            int player, bool quiet)
 {
     const game_t *g = t->g;
-    frame_t *f = t->frames[ply];
+    frame_t *f = FRAME(t, ply);
     f->pv_len = 0;
     t->nodes++;
     /* No frame for the outcomes: the node is a leaf, valued by the game. */
@@ -417,7 +403,7 @@ static double chance_value(ab_t *t, int ply, const void *s, int depth, double al
         rem -= pi;
         if (rem < 0) rem = 0;
         double ca = (alpha - sum - rem * VALUE_HI) / pi, cb = (beta - sum - rem * VALUE_LO) / pi;
-        void *c = t->frames[ply + 1]->state;
+        void *c = FRAME(t, ply + 1)->state;
         memcpy(c, s, g->state_size);
         game_apply(g, c, f->chance_actions[i]);
         double v = child_value(t, ply + 1, c, depth, fmax(ca, VALUE_LO), fmin(cb, VALUE_HI), player,
@@ -438,7 +424,7 @@ static double child_value(ab_t *t, int ply, const void *c, int depth, double alp
     if (next == PLAYER_TERMINAL) {
         double r[GAME_MAX_PLAYERS];
         t->nodes++;
-        t->frames[ply]->pv_len = 0;
+        FRAME(t, ply)->pv_len = 0;
         game_returns(g, c, r);
         if (t->p.tb && fabs(r[player]) >= 1.0) return tb_score(r[player] > 0 ? 1 : -1, ply, 0);
         return r[player];
@@ -460,7 +446,7 @@ static double child_value(ab_t *t, int ply, const void *c, int depth, double alp
 static double qsearch(ab_t *t, int ply, const void *s, int qdepth, double alpha, double beta)
 {
     const game_t *g = t->g;
-    frame_t *f = t->frames[ply];
+    frame_t *f = FRAME(t, ply);
     f->pv_len = 0;
     double tbv;
     if (tb_value(t, ply, s, &tbv)) return tbv;
@@ -481,13 +467,13 @@ static double qsearch(ab_t *t, int ply, const void *s, int qdepth, double alpha,
     order(t, f, s, k, player, -1, -1, !forcing);
     for (int i = 0; i < k; i++) {
         int a = f->legal[i];
-        void *c = t->frames[ply + 1]->state;
+        void *c = FRAME(t, ply + 1)->state;
         memcpy(c, s, g->state_size);
         game_apply(g, c, a);
         double v = child_value(t, ply + 1, c, qdepth - 1, alpha, beta, player, true);
         if (t->abort) return 0;
         if (v > best && t->p.qsearch_pv) {
-            frame_t *cf = t->frames[ply + 1];
+            frame_t *cf = FRAME(t, ply + 1);
             f->pv[0] = a;
             int len = cf->pv_len < AB_PV_MAX - 1 ? cf->pv_len : AB_PV_MAX - 1;
             memcpy(f->pv + 1, cf->pv, sizeof(int) * (size_t)len);
@@ -514,10 +500,10 @@ static bool null_move_cuts(ab_t *t, int ply, const void *s, int depth, double al
     if (!(t->p.null_r > 0 && !pv_node && ply > 0 && depth >= 2 && prev != AB_NULL_MOVE &&
           t->probe_ply != ply && leaf_value(t, s, player) >= beta))
         return false;
-    void *c = t->frames[ply + 1]->state;
+    void *c = FRAME(t, ply + 1)->state;
     memcpy(c, s, g->state_size);
     if (!game_null_move(g, c) || game_current_player(g, c) == player) return false;
-    frame_t *f = t->frames[ply];
+    frame_t *f = FRAME(t, ply);
     f->move = AB_NULL_MOVE;
     double v = child_value(t, ply + 1, c, depth - 1 - t->p.null_r, nextafter(beta, -INFINITY), beta,
                            player, false);
@@ -559,8 +545,8 @@ static void remember_cutoff(ab_t *t, frame_t *f, int ply, int player, int depth,
     }
     if (t->p.history)
         t->history[(size_t)player * (size_t)g->num_actions + (size_t)a] += (int64_t)depth * depth;
-    if (t->p.counter_moves && ply > 0 && t->frames[ply - 1]->move >= 0)
-        t->counter[(size_t)player * (size_t)g->num_actions + (size_t)t->frames[ply - 1]->move] = a;
+    if (t->p.counter_moves && ply > 0 && FRAME(t, ply - 1)->move >= 0)
+        t->counter[(size_t)player * (size_t)g->num_actions + (size_t)FRAME(t, ply - 1)->move] = a;
 }
 
 /* Fail-soft negamax alpha-beta with a transposition table, killers and
@@ -569,7 +555,7 @@ static void remember_cutoff(ab_t *t, frame_t *f, int ply, int player, int depth,
 static double search(ab_t *t, int ply, const void *s, int depth, double alpha, double beta)
 {
     const game_t *g = t->g;
-    frame_t *f = t->frames[ply];
+    frame_t *f = FRAME(t, ply);
     f->pv_len = 0;
     int player = game_current_player(g, s);
     /* 0. endgame tables (params.tb): exact, at leaves and interior nodes alike */
@@ -601,18 +587,18 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
         }
     }
     /* 3. null move (params.null_r) */
-    int prev = ply > 0 ? t->frames[ply - 1]->move : -1;
+    int prev = ply > 0 ? FRAME(t, ply - 1)->move : -1;
     double cut;
     if (null_move_cuts(t, ply, s, depth, alpha, beta, player, prev, &cut)) return cut;
     /* 4. generate and order; the counter-move answers the move that led here */
     int n = game_legal_actions(g, s, f->legal);
     int counter = -1;
-    if (t->p.counter_moves && ply > 0 && t->frames[ply - 1]->move >= 0)
+    if (t->p.counter_moves && ply > 0 && FRAME(t, ply - 1)->move >= 0)
         counter =
-            t->counter[(size_t)player * (size_t)g->num_actions + (size_t)t->frames[ply - 1]->move];
+            t->counter[(size_t)player * (size_t)g->num_actions + (size_t)FRAME(t, ply - 1)->move];
     order(t, f, s, n, player, tt_action, counter, false);
     bool in_forcing = t->p.lmr > 0 && game_is_forcing(g, s);
-    bool prev_noisy = t->p.capture_ext && ply > 0 && prev >= 0 && t->frames[ply - 1]->noisy;
+    bool prev_noisy = t->p.capture_ext && ply > 0 && prev >= 0 && FRAME(t, ply - 1)->noisy;
     /* 5. the moves: the first with the whole window, the others (PVS) with a
      * null window just above alpha, searched again with the whole window only
      * when one lands inside it: a value at or below alpha, or at or above
@@ -621,7 +607,7 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
     int best_action = n > 0 ? f->legal[0] : -1;
     for (int i = 0; i < n; i++) {
         int a = f->legal[i];
-        void *c = t->frames[ply + 1]->state;
+        void *c = FRAME(t, ply + 1)->state;
         memcpy(c, s, g->state_size);
         game_apply(g, c, a);
         f->move = a;
@@ -666,7 +652,7 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
         if (v > best) {
             best = v;
             best_action = a;
-            frame_t *cf = t->frames[ply + 1];
+            frame_t *cf = FRAME(t, ply + 1);
             f->pv[0] = a;
             int len = cf->pv_len < AB_PV_MAX - 1 ? cf->pv_len : AB_PV_MAX - 1;
             memcpy(f->pv + 1, cf->pv, sizeof(int) * (size_t)len);
@@ -704,7 +690,7 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
  * reached by that move); they are left in frame 0. */
 static double mtdf(ab_t *t, int d, double f_guess)
 {
-    frame_t *f0 = t->frames[0];
+    frame_t *f0 = FRAME(t, 0);
     double lower = -AB_INF, upper = AB_INF, g = f_guess;
     int pv[AB_PV_MAX], pv_len = 0;
     while (lower < upper) {
@@ -739,12 +725,12 @@ int ab_search(ab_t *t, const void *state, const ab_result_t **out)
     ab_result_t *r = &t->result;
     memset(r, 0, sizeof *r);
     t->nodes = 0;
-    t->abort = t->oom = false;
+    t->abort = t->fs.oom = false;
     t->t_start = clock_seconds();
-    memcpy(t->frames[0]->state, state, g->state_size);
-    game_legal_actions(g, state, t->frames[0]->legal);
-    r->best_action = t->frames[0]->legal[0];
-    for (int i = 0; i < t->num_frames; i++) t->frames[i]->move = -1;
+    memcpy(FRAME(t, 0)->state, state, g->state_size);
+    game_legal_actions(g, state, FRAME(t, 0)->legal);
+    r->best_action = FRAME(t, 0)->legal[0];
+    for (int i = 0; i < t->fs.num; i++) FRAME(t, i)->move = -1;
     for (int d = t->p.iterative ? 1 : t->p.max_depth; d <= t->p.max_depth; d++) {
         t->root_depth = d;
         /* Aspiration: from the second iteration on, a window of
@@ -759,18 +745,18 @@ int ab_search(ab_t *t, const void *state, const ab_result_t **out)
             v = mtdf(t, d, r->depth > 0 ? r->value : leaf_value(t, state, me));
         }
         for (; !t->mtdf;) {
-            v = search(t, 0, t->frames[0]->state, d, lo, hi);
+            v = search(t, 0, FRAME(t, 0)->state, d, lo, hi);
             if (t->abort || (v > lo && v < hi)) break;
             width *= 2;
             if (v <= lo) lo = r->value - width < VALUE_LO ? -AB_INF : r->value - width;
             if (v >= hi) hi = r->value + width > VALUE_HI ? AB_INF : r->value + width;
         }
-        if (t->oom) return hoyle_error(HOYLE_ENOMEM, "alphabeta: out of memory (search frames)");
+        if (t->fs.oom) return hoyle_error(HOYLE_ENOMEM, "alphabeta: out of memory (search frames)");
         if (t->abort) {
             r->timed_out = true;
             break;
         }
-        frame_t *f = t->frames[0];
+        frame_t *f = FRAME(t, 0);
         r->value = v;
         r->depth = d;
         r->pv_len = f->pv_len;

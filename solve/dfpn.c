@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/frames.h"
 #include "core/error.h"
 
 #define PN_INF ((uint64_t)1 << 40)
@@ -52,12 +53,11 @@ struct pn {
     size_t mask;
     pns_node_t *arena;
     size_t arena_cap, arena_used;
-    frame_t **frames;
-    int num_frames, max_frames;
+    frames_t fs;  /* frame_t per level of the current path; fs.oom: the search fails */
     int attacker; /* whose win the table's entries are about; -1 = none yet */
     uint64_t nodes;
     double t_start;
-    bool abort, oom;
+    bool abort;
 };
 
 void pn_params_default(pn_params_t *p)
@@ -67,42 +67,42 @@ void pn_params_default(pn_params_t *p)
 
 static uint64_t add_sat(uint64_t a, uint64_t b) { return a + b >= PN_INF ? PN_INF : a + b; }
 
-static bool add_frames(pn_t *t, int count)
+/* frames_t's fill: a frame's buffers (ctx: the game, for its sizes). */
+static bool fill_frame(void *frame, const void *ctx)
 {
-    const game_t *g = t->g;
-    frame_t **grown = realloc(t->frames, sizeof *grown * (size_t)count);
-    if (grown == NULL) return false;
-    t->frames = grown;
-    for (; t->num_frames < count; t->num_frames++) {
-        frame_t *f = calloc(1, sizeof *f);
-        if (f == NULL) return false;
-        t->frames[t->num_frames] = f;
-        size_t m = (size_t)g->max_legal;
-        f->state = malloc(g->state_size);
-        f->actions = malloc(sizeof *f->actions * m);
-        f->keys = malloc(sizeof *f->keys * m);
-        f->cpn = malloc(sizeof *f->cpn * m);
-        f->cdn = malloc(sizeof *f->cdn * m);
-        f->kind = malloc(m);
-        f->cloops = malloc(m);
-        if (!f->state || !f->actions || !f->keys || !f->cpn || !f->cdn || !f->kind || !f->cloops) {
-            t->num_frames++; /* pn_free releases the partial frame */
-            return false;
-        }
-    }
-    return true;
+    const game_t *g = ctx;
+    frame_t *f = frame;
+    size_t m = (size_t)g->max_legal;
+    f->state = malloc(g->state_size);
+    f->actions = malloc(sizeof *f->actions * m);
+    f->keys = malloc(sizeof *f->keys * m);
+    f->cpn = malloc(sizeof *f->cpn * m);
+    f->cdn = malloc(sizeof *f->cdn * m);
+    f->kind = malloc(m);
+    f->cloops = malloc(m);
+    return f->state && f->actions && f->keys && f->cpn && f->cdn && f->kind && f->cloops;
 }
 
+static void release_frame(void *frame)
+{
+    frame_t *f = frame;
+    free(f->state);
+    free(f->actions);
+    free(f->keys);
+    free(f->cpn);
+    free(f->cdn);
+    free(f->kind);
+    free(f->cloops);
+}
+
+#define FRAME(t, i) ((frame_t *)(t)->fs.at[i])
+
 /* Frame `level` exists (doubling the frames the first time a path goes that
- * deep); false past max_frames or out of memory (then the search aborts). */
+ * deep); false past the deepest line or out of memory (then the search aborts). */
 static bool frame_ready(pn_t *t, int level)
 {
-    if (level < t->num_frames) return true;
-    if (level >= t->max_frames || t->oom) return false;
-    int count = t->num_frames * 2 > level + 1 ? t->num_frames * 2 : level + 1;
-    if (count > t->max_frames) count = t->max_frames;
-    if (add_frames(t, count)) return true;
-    t->oom = t->abort = true;
+    if (frames_ready(&t->fs, level)) return true;
+    if (t->fs.oom) t->abort = true;
     return false;
 }
 
@@ -119,8 +119,8 @@ int pn_create(const game_t *g, const pn_params_t *params, pn_t **out)
     t->g = g;
     t->p = *params;
     t->attacker = -1;
-    t->max_frames = g->max_game_length + 3;
-    bool ok = add_frames(t, 64 < t->max_frames ? 64 : t->max_frames);
+    frames_init(&t->fs, g->max_game_length + 3, sizeof(frame_t), fill_frame, release_frame, g);
+    bool ok = frames_add(&t->fs, 64 < t->fs.max ? 64 : t->fs.max);
     if (ok && params->algorithm == PN_PNS) {
         t->arena_cap = params->tt_entries;
         t->arena = malloc(sizeof *t->arena * t->arena_cap);
@@ -143,18 +143,7 @@ int pn_create(const game_t *g, const pn_params_t *params, pn_t **out)
 void pn_free(pn_t *t)
 {
     if (t == NULL) return;
-    for (int i = 0; t->frames && i < t->num_frames; i++) {
-        frame_t *f = t->frames[i];
-        free(f->state);
-        free(f->actions);
-        free(f->keys);
-        free(f->cpn);
-        free(f->cdn);
-        free(f->kind);
-        free(f->cloops);
-        free(f);
-    }
-    free(t->frames);
+    frames_done(&t->fs);
     free(t->tt);
     free(t->arena);
     free(t);
@@ -215,8 +204,8 @@ static bool out_of_budget(pn_t *t)
 static void gen_children(pn_t *t, int level)
 {
     const game_t *g = t->g;
-    frame_t *f = t->frames[level];
-    void *c = t->frames[level + 1]->state;
+    frame_t *f = FRAME(t, level);
+    void *c = FRAME(t, level + 1)->state;
     f->n = game_legal_actions(g, f->state, f->actions);
     for (int i = 0; i < f->n; i++) {
         memcpy(c, f->state, g->state_size);
@@ -234,7 +223,7 @@ static void gen_children(pn_t *t, int level)
         uint64_t key = game_hash(g, c);
         f->keys[i] = key;
         bool repeated = false;
-        for (int k = 0; k <= level && !repeated; k++) repeated = t->frames[k]->key == key;
+        for (int k = 0; k <= level && !repeated; k++) repeated = FRAME(t, k)->key == key;
         if (repeated) {
             f->cpn[i] = PN_INF, f->cdn[i] = 0, f->cloops[i] = 1;
             continue;
@@ -297,7 +286,7 @@ static void mid(pn_t *t, int level, uint64_t thpn, uint64_t thdn, uint64_t *pn, 
                 uint8_t *loops)
 {
     const game_t *g = t->g;
-    frame_t *f = t->frames[level];
+    frame_t *f = FRAME(t, level);
     const pn_entry_t *e = tt_find(t, f->key);
     /* never from the table at the root: its children must be generated so that
      * pn_prove finds the winning move among them */
@@ -314,7 +303,7 @@ static void mid(pn_t *t, int level, uint64_t thpn, uint64_t thdn, uint64_t *pn, 
     uint64_t work0 = t->nodes;
     bool or_node = game_current_player(g, f->state) == t->attacker;
     gen_children(t, level);
-    frame_t *cf = t->frames[level + 1];
+    frame_t *cf = FRAME(t, level + 1);
     uint64_t npn, ndn;
     bool nloops;
     for (;;) {
@@ -380,15 +369,15 @@ static void pns_run(pn_t *t)
         while (t->arena[x].expanded) {
             pns_node_t *n = &t->arena[x];
             if (n->nchild == 0) break; /* a fixed child: never most-proving while unsolved */
-            bool or_node = game_current_player(g, t->frames[level]->state) == t->attacker;
+            bool or_node = game_current_player(g, FRAME(t, level)->state) == t->attacker;
             int best = n->first;
             for (int i = 1; i < n->nchild; i++) {
                 const pns_node_t *c = &t->arena[n->first + i], *b = &t->arena[best];
                 if (or_node ? c->pn < b->pn : c->dn < b->dn) best = n->first + i;
             }
             if (!frame_ready(t, level + 1)) break;
-            frame_t *cf = t->frames[level + 1];
-            memcpy(cf->state, t->frames[level]->state, g->state_size);
+            frame_t *cf = FRAME(t, level + 1);
+            memcpy(cf->state, FRAME(t, level)->state, g->state_size);
             game_apply(g, cf->state, t->arena[best].action);
             cf->key = game_hash(g, cf->state);
             x = best;
@@ -399,7 +388,7 @@ static void pns_run(pn_t *t)
             break;
         }
         /* 2. expand: the children block, each valued as in df-pn */
-        frame_t *f = t->frames[level];
+        frame_t *f = FRAME(t, level);
         gen_children(t, level);
         if (t->arena_used + (size_t)f->n > t->arena_cap) {
             t->abort = true;
@@ -423,7 +412,7 @@ static void pns_run(pn_t *t)
         /* 3. back up to the root */
         for (; x >= 0; x = t->arena[x].parent, level--)
             pns_update(t, &t->arena[x],
-                       game_current_player(g, t->frames[level]->state) == t->attacker);
+                       game_current_player(g, FRAME(t, level)->state) == t->attacker);
     }
 }
 
@@ -439,9 +428,9 @@ int pn_prove(pn_t *t, const void *state, int attacker, pn_result_t *out)
     memset(out, 0, sizeof *out);
     out->best_action = -1;
     t->nodes = 0;
-    t->abort = t->oom = false;
+    t->abort = t->fs.oom = false;
     t->t_start = clock_seconds();
-    frame_t *f = t->frames[0];
+    frame_t *f = FRAME(t, 0);
     memcpy(f->state, state, g->state_size);
     f->key = game_hash(g, state);
     uint64_t pn = 1, dn = 1;
@@ -472,7 +461,7 @@ int pn_prove(pn_t *t, const void *state, int attacker, pn_result_t *out)
                     break;
                 }
     }
-    if (t->oom) return hoyle_error(HOYLE_ENOMEM, "dfpn: out of memory (search frames)");
+    if (t->fs.oom) return hoyle_error(HOYLE_ENOMEM, "dfpn: out of memory (search frames)");
     out->pn = pn, out->dn = dn;
     out->loops = loops != 0 && pn != 0; /* a proof never rests on a repetition */
     out->exhausted = t->abort;

@@ -233,6 +233,28 @@ static void test_markdown_table(void)
     CU_ASSERT_EQUAL(params_markdown(outer, "", buf, 64), HOYLE_EFULL);
 }
 
+/* A quiet row is left out of the canonical text while at its default, and shown otherwise
+ * (a parameter added after the texts that records and golden files hold). */
+static void test_format_quiet_rows(void)
+{
+    static const param_def_t defs[] = {
+        {.key = "board", .type = PARAM_INT, .def = "8", .min = 5, .max = 19},
+        {.key = "odds", .type = PARAM_BOOL, .def = "false", .quiet = true},
+        {.key = NULL},
+    };
+    spec_t s;
+    params_t p;
+    char buf[64];
+    HARNESS_OK(spec_parse("g(board=9)", &s));
+    HARNESS_OK(params_bind(defs, &s, "g", &p));
+    CU_ASSERT(params_format(&p, "g", buf, sizeof buf) > 0);
+    CU_ASSERT_STRING_EQUAL(buf, "g(board=9)");
+    HARNESS_OK(spec_parse("g(odds=true)", &s));
+    HARNESS_OK(params_bind(defs, &s, "g", &p));
+    CU_ASSERT(params_format(&p, "g", buf, sizeof buf) > 0);
+    CU_ASSERT_STRING_EQUAL(buf, "g(board=8,odds=true)");
+}
+
 /* A row of non-negative integers reads the whole uint64 range (seeds, command-line values)
  * and refuses "-1" as out of range, never wrapped; ranges read as help texts print them. */
 static void test_unsigned_values_and_range_text(void)
@@ -554,6 +576,7 @@ int main(void)
         {"nearest name", test_nearest_name},
         {"markdown table", test_markdown_table},
         {"unsigned values and range text", test_unsigned_values_and_range_text},
+        {"format leaves quiet rows at their default out", test_format_quiet_rows},
         {"rng reproducible and uniform", test_rng_reproducible_and_uniform},
         {"error message", test_error_message},
         {"error prefix keeps the reason", test_error_prefix_keeps_reason},

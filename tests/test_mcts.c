@@ -39,37 +39,6 @@ static void teardown(fixture_t *f)
     toy_free(f->g);
 }
 
-/* Exact game value for `player` (no depth limit). */
-static double solve(const game_t *g, const void *s, int player)
-{
-    int q = game_current_player(g, s);
-    double r[GAME_MAX_PLAYERS];
-    if (q == PLAYER_TERMINAL) {
-        game_returns(g, s, r);
-        return r[player];
-    }
-    char c[256];
-    int actions[16];
-    double probs[16], best = -INFINITY, sum = 0;
-    if (q == PLAYER_CHANCE) {
-        int n = game_chance_outcomes(g, s, actions, probs);
-        for (int i = 0; i < n; i++) {
-            memcpy(c, s, g->state_size);
-            game_apply(g, c, actions[i]);
-            sum += probs[i] * solve(g, c, player);
-        }
-        return sum;
-    }
-    int n = game_legal_actions(g, s, actions);
-    for (int i = 0; i < n; i++) {
-        memcpy(c, s, g->state_size);
-        game_apply(g, c, actions[i]);
-        double v = solve(g, c, q);
-        if (v > best) best = v;
-    }
-    return q == player ? best : -best;
-}
-
 static void test_converges_without_solver(void)
 {
     mcts_params_t p;
@@ -158,7 +127,7 @@ static void test_chance_nodes(void)
     int line[] = {3, 0, 4, 1, 6, 2, 0, 4};
     for (int i = 0; i < 8; i++) game_apply(f.g, f.s, line[i]);
     CU_ASSERT_EQUAL(game_current_player(f.g, f.s), 1);
-    double last = solve(f.g, f.s, 1);
+    double last = toy_solve(f.g, f.s, 1);
     const mcts_result_t *r;
     HARNESS_OK(mcts_search(f.m, f.s, &r));
     /* the solver proves the probability-weighted value once every outcome is known */
@@ -168,7 +137,7 @@ static void test_chance_nodes(void)
     teardown(&f);
     setup(&f, "dice", &p, "rollout");
     game_apply(f.g, f.s, 3); /* roll a 2 */
-    double want = solve(f.g, f.s, 0);
+    double want = toy_solve(f.g, f.s, 0);
     teardown(&f);
     /* without the solver, the sampled-descent average approaches it */
     p.solver = false;
@@ -190,7 +159,7 @@ static void test_chains(void)
         setup(&f, "chain", &p, "rollout");
         game_apply(f.g, f.s, take);
         int player = game_current_player(f.g, f.s);
-        double want = solve(f.g, f.s, player);
+        double want = toy_solve(f.g, f.s, player);
         const mcts_result_t *r;
         HARNESS_OK(mcts_search(f.m, f.s, &r));
         CU_ASSERT(r->root_proven);
@@ -420,7 +389,7 @@ static int oracle_evaluate(evaluator_t *e, const void *states, int n, double *va
     for (int i = 0; i < n; i++) {
         const char *s = (const char *)states + (size_t)i * g->state_size;
         int p = game_current_player(g, s);
-        double v = solve(g, s, p);
+        double v = toy_solve(g, s, p);
         values[2 * i + p] = v;
         values[2 * i + 1 - p] = -v;
         if (priors == NULL) continue;
@@ -659,7 +628,7 @@ static void test_gumbel_best_and_policy(void)
         char c[256];
         memcpy(c, s, g->state_size);
         game_apply(g, c, r->best_action);
-        CU_ASSERT_DOUBLE_EQUAL(solve(g, c, 0), 1.0, 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(toy_solve(g, c, 0), 1.0, 1e-9);
         mcts_free(m);
         evaluator_free(e);
     }

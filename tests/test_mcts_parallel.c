@@ -133,37 +133,6 @@ static void test_node_cap(void)
     toy_free(g);
 }
 
-/* Exact game value for `player` (no depth limit), for the toy positions. */
-static double solve(const game_t *g, const void *s, int player)
-{
-    int q = game_current_player(g, s);
-    double r[GAME_MAX_PLAYERS];
-    if (q == PLAYER_TERMINAL) {
-        game_returns(g, s, r);
-        return r[player];
-    }
-    char c[256];
-    int actions[16];
-    double probs[16], best = -INFINITY, sum = 0;
-    if (q == PLAYER_CHANCE) {
-        int n = game_chance_outcomes(g, s, actions, probs);
-        for (int i = 0; i < n; i++) {
-            memcpy(c, s, g->state_size);
-            game_apply(g, c, actions[i]);
-            sum += probs[i] * solve(g, c, player);
-        }
-        return sum;
-    }
-    int n = game_legal_actions(g, s, actions);
-    for (int i = 0; i < n; i++) {
-        memcpy(c, s, g->state_size);
-        game_apply(g, c, actions[i]);
-        double v = solve(g, c, q);
-        if (v > best) best = v;
-    }
-    return q == player ? best : -best;
-}
-
 /* threads=2 proves what threads=1 proves, the exact value, on solved toy
  * positions: nim, tic-tac-toe (a win, a draw), the chain toy, the dice toy
  * (chance nodes), the one-player puzzle; with batch 1 and 4 per thread. */
@@ -186,7 +155,7 @@ static void test_threads_prove_same(void)
         game_init(g, s);
         for (int k = 0; k < cases[i].n; k++) game_apply(g, s, cases[i].moves[k]);
         int player = game_current_player(g, s);
-        double want = solve(g, s, player);
+        double want = toy_solve(g, s, player);
         for (int batch = 1; batch <= 4; batch += 3) {
             outcome_t o[2];
             for (int t = 0; t < 2; t++) {

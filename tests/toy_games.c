@@ -3,6 +3,7 @@
  * their bytes. */
 #include "tests/toy_games.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,4 +325,34 @@ void toy_free(const game_t *g)
     if (g == NULL) return;
     free(g->impl);
     free((game_t *)g);
+}
+
+double toy_solve(const game_t *g, const void *s, int player)
+{
+    int q = game_current_player(g, s);
+    double r[GAME_MAX_PLAYERS];
+    if (q == PLAYER_TERMINAL) {
+        game_returns(g, s, r);
+        return r[player];
+    }
+    char c[256];
+    int actions[16];
+    double probs[16], best = -INFINITY, sum = 0;
+    if (q == PLAYER_CHANCE) {
+        int n = game_chance_outcomes(g, s, actions, probs);
+        for (int i = 0; i < n; i++) {
+            memcpy(c, s, g->state_size);
+            game_apply(g, c, actions[i]);
+            sum += probs[i] * toy_solve(g, c, player);
+        }
+        return sum;
+    }
+    int n = game_legal_actions(g, s, actions);
+    for (int i = 0; i < n; i++) {
+        memcpy(c, s, g->state_size);
+        game_apply(g, c, actions[i]);
+        double v = toy_solve(g, c, q);
+        if (v > best) best = v;
+    }
+    return q == player ? best : -best;
 }

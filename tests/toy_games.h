@@ -25,4 +25,9 @@ extern const char *const toy_names[];
 const game_t *toy_create(const char *name);
 void toy_free(const game_t *g);
 
+/* The exact value of s for `player`, by brute-force minimax / expectation over the whole tree
+ * (no depth limit): for toys and other games small enough (states of at most 256 bytes, at
+ * most 16 actions or chance outcomes). */
+double toy_solve(const game_t *g, const void *s, int player);
+
 #endif

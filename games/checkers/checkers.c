@@ -98,6 +98,7 @@ static const param_def_t checkers_params[] = {
     {.key = "capture",
      .type = PARAM_CHOICE,
      .def = "forced",
+     .quiet = true, /* added after records and golden files: left out of specs at forced */
      .choices = "forced|huff",
      .help = "forced: a capture must be taken; huff (english only): it may be neglected, and the "
              "opponent then compels it, huffs a man that could have taken, or lets the move stand "
@@ -172,7 +173,6 @@ const game_entry_t checkers_entry = {
                    "among the Tailors",
     .params = checkers_params,
     .variants = checkers_variants,
-    .quiet_defaults = (const char *const[]){"capture", NULL},
     .create = checkers_create,
     .destroy = checkers_destroy,
 };

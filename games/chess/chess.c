@@ -175,6 +175,7 @@ static const param_def_t chess_params[] = {
     {.key = "odds",
      .type = PARAM_CHOICE,
      .def = "none",
+     .quiet = true, /* added after records and models: left out of specs at none */
      .choices = "none|pawn_move|pawn_two_moves|qknight|kknight|qrook|krook|queen|exchange",
      .help = "games at odds (seed 001): Black gives his KBP and the move (pawn_move), or also a "
              "second move, none past the fourth rank (pawn_two_moves); White gives and moves "
@@ -235,7 +236,6 @@ const game_entry_t chess_entry = {
                    "threefold and dead-material draws)",
     .params = chess_params,
     .variants = chess_variants,
-    .quiet_defaults = (const char *const[]){"odds", NULL},
     .create = chess_create,
     .destroy = chess_destroy,
 };

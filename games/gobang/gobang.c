@@ -24,6 +24,7 @@ static const param_def_t gobang_params[] = {
     {.key = "odds",
      .type = PARAM_BOOL,
      .def = "false",
+     .quiet = true, /* added after records and models: left out of specs at false */
      .help = "Black (the second player) has one man fewer: the seed's odds, 'a superior player "
              "having eleven against twelve men' (needs men >= 2 and a moving phase)"},
     {.key = "exact",
@@ -125,7 +126,6 @@ const game_entry_t gobang_entry = {
     .description = "Go-Bang (Go-Ban): five in a row; place your men, then move them one square",
     .params = gobang_params,
     .variants = gobang_variants,
-    .quiet_defaults = (const char *const[]){"odds", NULL},
     .create = gobang_create,
     .destroy = gobang_destroy,
 };

@@ -50,7 +50,7 @@ if command -v python3 >/dev/null; then
 fi
 # MCTS node cap (issue 35): a capped search says so once on stderr, in the table and in
 # the JSON; one that fits says nothing; nodes= and memory_mb= together are refused
-err=$(mktemp)
+err=$dir/err
 out=$("$H" analyze 'gobang(board=5,men=0)' --agent 'mcts(sims=3000,nodes=100)' 2>"$err") || fail "capped mcts"
 [ "$(grep -c 'the tree reached its cap of 100 nodes' "$err")" -eq 1 ] || fail "cap line: $(cat "$err")"
 echo "$out" | grep -q "node cap reached: 100 nodes" || fail "cap in the table: $out"

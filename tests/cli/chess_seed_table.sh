@@ -8,8 +8,6 @@ set -euo pipefail
 hoyle=$1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 . "$(dirname "$0")/lib.sh"
 
 cd "$root"

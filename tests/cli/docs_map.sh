@@ -2,16 +2,13 @@
 # docs/architecture.md lists every source file of the repository (its file
 # map is printed by scripts/filemap). usage: docs_map.sh HOYLE_BINARY DATA_DIR
 set -u
+. "$(dirname "$0")/lib.sh"
 root=$(cd "$(dirname "$0")/../.." && pwd)
-missing=0
-listed=0
 while read -r f; do
   if grep -qF "\`$f\`" "$root/docs/architecture.md"; then
-    listed=$((listed + 1))
+    pass=$((pass + 1))
   else
-    echo "FAIL: $f is not in docs/architecture.md (run scripts/filemap)"
-    missing=$((missing + 1))
+    miss "$f is not in docs/architecture.md (run scripts/filemap)"
   fi
 done < <(cd "$root" && git ls-files "*.c" "*.h" "*.cpp" "*.hpp" | sort)
-echo "$listed passed, $missing failed"
-[ "$missing" = 0 ]
+finish

@@ -21,8 +21,7 @@ if [ -z "$python" ]; then
   echo "h5schema.sh: python3 with h5py and numpy is required (Debian: python3-h5py python3-numpy)" >&2
   exit 1
 fi
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib.sh"
 "$fixture" "$dir/fixture.h5"
 "$python" "$here/../check_h5schema.py" "$dir/fixture.h5"
 # The fixture refuses to overwrite: a second run on the same path fails cleanly.

@@ -10,9 +10,7 @@
 set -euo pipefail
 hoyle=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "models.sh: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 # refused SPEC GAME WHAT WORDS: a match with SPEC on GAME exits 2 with one line holding WORDS
 refused() {

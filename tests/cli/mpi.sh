@@ -12,17 +12,15 @@ set -euo pipefail
 hoyle=$1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-skip() {
-  if [ "${HOYLE_REQUIRE_MPI:-0}" = 1 ]; then echo "mpi.sh: FAIL: $* (HOYLE_REQUIRE_MPI=1)" >&2; exit 1; fi
-  echo "mpi.sh: skipped: $*" >&2; exit 77
-}
+. "$(dirname "$0")/lib.sh"
+lib_required=${HOYLE_REQUIRE_MPI:-0}
 "$hoyle" --version | grep '^mpi: yes' >/dev/null || skip "hoyle was built without MPI"
 command -v mpirun >/dev/null || skip "mpirun not found (Debian: openmpi-bin)"
 python=""
 for p in ${PYTHON:-} python3 /usr/bin/python3; do
   if "$p" -c 'import h5py, numpy' 2>/dev/null; then python=$p; break; fi
 done
-[ -n "$python" ] || { echo "mpi.sh: python3 with h5py is required" >&2; exit 1; }
+[ -n "$python" ] || fail "python3 with h5py is required"
 # CI runs as root; Open MPI refuses that unless told (its documented switch).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # One machine, loopback only: no network interfaces probed, no warnings about them.
@@ -31,9 +29,7 @@ export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
 # unloaded, so their stacks cannot be suppressed: leak checking is off for the ranks (memory
 # errors are still caught); hoyle's own code is leak-checked by every other test.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-dir=$(mktemp -d)
-trap 'pkill -9 -f "$dir/" 2>/dev/null || true; rm -rf "$dir"' EXIT
-. "$(dirname "$0")/lib.sh"
+at_exit 'pkill -9 -f "$dir/" 2>/dev/null || true'
 mpi() { timeout 300 mpirun -np "$1" --oversubscribe "${@:2}"; }
 dump() { "$python" "$here/../check_tournament_h5.py" --dump "$1"; }
 count() {  # games in a record file (and its journal); 0 when there is none

@@ -11,26 +11,25 @@ set -euo pipefail
 hoyle=$1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-skip() { echo "mpi_train.sh: skipped: $*" >&2; exit 77; }
+. "$(dirname "$0")/lib.sh"
+lib_required=${HOYLE_REQUIRE_MPI:-0}
 if ! "$hoyle" --version | grep "^mpi: yes" >/dev/null || ! command -v mpirun >/dev/null; then
-  [ "${HOYLE_REQUIRE_MPI:-0}" = 1 ] && { echo "mpi_train.sh: FAIL: no MPI (HOYLE_REQUIRE_MPI=1)" >&2; exit 1; }
   skip "no MPI in this build or no mpirun"
 fi
+lib_required=0 # a build without libtorch has no train command, MPI or not
 "$hoyle" train --help 2>&1 | grep "Under MPI" >/dev/null || skip "no train command"
 python=""
 for p in ${PYTHON:-} python3 /usr/bin/python3; do
   if "$p" -c 'import h5py, numpy' 2>/dev/null; then python=$p; break; fi
 done
-[ -n "$python" ] || { echo "mpi_train.sh: python3 with h5py is required" >&2; exit 1; }
+[ -n "$python" ] || fail "python3 with h5py is required"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
 # Under ASan (scripts/run-tests) Open MPI's plugins leak at exit from modules it has already
 # unloaded, so their stacks cannot be suppressed: leak checking is off for the ranks (memory
 # errors are still caught); hoyle's own code is leak-checked by every other test.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-dir=$(mktemp -d)
-trap 'pkill -9 -f "$dir/" 2>/dev/null || true; rm -rf "$dir"' EXIT
-. "$(dirname "$0")/lib.sh"
+at_exit 'pkill -9 -f "$dir/" 2>/dev/null || true'
 mpi() { timeout 300 mpirun -np "$1" --oversubscribe "${@:2}"; }
 cfg=$root/configs/train/tiny.yaml
 

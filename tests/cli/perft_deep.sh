@@ -10,13 +10,9 @@
 # usage: perft_deep.sh HOYLE_BINARY DATA_DIR
 set -u
 hoyle=$1
+. "$(dirname "$0")/lib.sh"
 data=$2
-if [ "${HOYLE_SLOW_TESTS:-1}" = 0 ]; then
-  echo "skipped: HOYLE_SLOW_TESTS=0"
-  exit 77
-fi
-pass=0
-fail=0
+[ "${HOYLE_SLOW_TESTS:-1}" = 0 ] && skip "HOYLE_SLOW_TESTS=0"
 while IFS='|' read -r spec position counts; do
   spec=$(echo "$spec" | xargs)
   case "$spec" in ''|'#'*|*devil*) continue ;; esac
@@ -30,9 +26,8 @@ while IFS='|' read -r spec position counts; do
     pass=$((pass + 1))
     echo "ok: perft $spec $depth = $got"
   else
-    fail=$((fail + 1))
-    echo "FAIL: perft $spec $depth = $got, expected $expected"
+    miss "perft $spec $depth = $got, expected $expected"
   fi
 done < <(cat "$data/checkers/perft.txt" "$data"/chess/perft_*.txt)
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ] && [ "$pass" -ge 35 ]
+[ "$pass" -ge 35 ] || miss "only $pass perft lines"
+finish

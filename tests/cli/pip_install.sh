@@ -12,20 +12,15 @@
 # Usage: pip_install.sh LIBHOYLE_SO SOURCE_DIR
 set -euo pipefail
 so=$1 src=$2
-skip() {
-  if [ "${HOYLE_REQUIRE_PYTHON:-0}" = 1 ]; then echo "pip_install.sh: $1" >&2; exit 1; fi
-  echo "pip_install.sh: $1: skipped" >&2
-  exit 77
-}
+. "$(dirname "$0")/lib.sh"
+lib_required=${HOYLE_REQUIRE_PYTHON:-0}
 python=${PYTHON:-/usr/bin/python3}
 "$python" -c 'import cffi, numpy' 2>/dev/null || skip "no python3 with cffi and numpy (Debian: python3-cffi python3-numpy)"
 if readelf -d "$so" | grep -q 'NEEDED.*libasan'; then
   # not a missing package: the release build's run of this test covers it
-  echo "pip_install.sh: $so is a sanitizer build (the release build's library is installed): skipped" >&2
-  exit 77
+  lib_required=0
+  skip "$so is a sanitizer build (the release build's library is installed)"
 fi
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 "$python" -m venv --system-site-packages "$dir/venv" 2>"$dir/venv.err" ||
   skip "python3 -m venv failed (Debian: python3-venv): $(head -n1 "$dir/venv.err")"
 # the sources pip builds from: python/ and the top CMakeLists.txt (the version), copied so

@@ -7,7 +7,7 @@
 set -u
 H="$1"
 . "$(dirname "$0")/lib.sh"
-tmp=$(mktemp)
+tmp=$dir/tmp
 
 "$H" play --help >/dev/null || fail "--help"
 "$H" play >/dev/null 2>&1; [ $? -eq 2 ] || fail "no game should exit 2"

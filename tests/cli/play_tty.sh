@@ -7,11 +7,12 @@
 # usage: play_tty.sh HOYLE_BINARY
 set -u
 H="$1"
+. "$(dirname "$0")/lib.sh"
 if ! command -v python3 >/dev/null; then
-  [ -n "${CI:-}" ] && { echo "FAIL: python3 is missing (scripts/install-deps installs it)"; exit 1; }
-  echo "skip: no python3"; exit 77
+  [ -n "${CI:-}" ] && fail "python3 is missing (scripts/install-deps installs it)"
+  skip "no python3"
 fi
-exec python3 - "$H" <<'EOF'
+python3 - "$H" <<'EOF'
 import os, pty, re, select, sys, time
 
 hoyle = sys.argv[1]

@@ -11,8 +11,6 @@
 set -euo pipefail
 hoyle=$1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 . "$(dirname "$0")/lib.sh"
 eta='[0-9]+/[0-9]+ [a-z]+, [0-9.]+ [a-z]+/s, ETA [0-9]+:[0-9][0-9]'
 

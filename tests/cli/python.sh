@@ -7,25 +7,23 @@
 # Usage: python.sh LIBHOYLE_SO HOYLE_BINARY SOURCE_DIR
 set -euo pipefail
 so=$1 hoyle=$2 src=$3
+. "$(dirname "$0")/lib.sh"
+lib_required=${HOYLE_REQUIRE_PYTHON:-0}
 python=""
 for p in ${PYTHON:-} python3 /usr/bin/python3; do
   if "$p" -c 'import cffi, numpy, pytest' 2>/dev/null; then python=$p; break; fi
 done
-if [ -z "$python" ]; then
-  msg="python.sh: no python3 with cffi, numpy and pytest (Debian: python3-cffi python3-numpy python3-pytest)"
-  if [ "${HOYLE_REQUIRE_PYTHON:-0}" = 1 ]; then echo "$msg" >&2; exit 1; fi
-  echo "$msg: skipped" >&2
-  exit 77
-fi
+[ -n "$python" ] ||
+  skip "no python3 with cffi, numpy and pytest (Debian: python3-cffi python3-numpy python3-pytest)"
 # An ASan build's library needs the sanitizer runtimes loaded before the
 # interpreter (LD_PRELOAD); CPython keeps memory to the end on purpose, so
 # LeakSanitizer is off for this test (the C suites check leaks).
 if readelf -d "$so" | grep -q 'NEEDED.*libasan'; then
   preload=$(ldd "$so" | awk '/lib(asan|ubsan)\.so/ {print $3}' | paste -sd:)
-  [ -n "$preload" ] || { echo "python.sh: $so needs libasan, which ldd does not find" >&2; exit 1; }
+  [ -n "$preload" ] || fail "$so needs libasan, which ldd does not find"
   export LD_PRELOAD=$preload${LD_PRELOAD:+:$LD_PRELOAD}
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 fi
 cd "$src"
 export HOYLE_LIB=$so HOYLE_CLI=$hoyle PYTHONPATH=$src/python${PYTHONPATH:+:$PYTHONPATH}
-exec "$python" -m pytest -q -p no:cacheprovider python/tests
+"$python" -m pytest -q -p no:cacheprovider python/tests

@@ -13,8 +13,7 @@ if [ -z "$python" ]; then
   echo "samples.sh: python3 with h5py and numpy is required (Debian: python3-h5py)" >&2
   exit 1
 fi
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib.sh"
 "$hoyle" selfplay --help | grep "usage: hoyle selfplay" >/dev/null
 "$hoyle" selfplay 'gobang(board=5,men=0)' 'games=4,parallel=4,sims=16,fast_sims=4,full_prob=0.5' \
   --output "$dir/s.h5" --json >"$dir/out.json"

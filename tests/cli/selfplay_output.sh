@@ -6,8 +6,6 @@
 # Usage: selfplay_output.sh HOYLE_BINARY DATA_DIR
 set -euo pipefail
 hoyle=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 . "$(dirname "$0")/lib.sh"
 game="gobang(board=5,men=0)"
 # a tournament record to protect

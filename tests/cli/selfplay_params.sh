@@ -5,9 +5,8 @@
 # keys take effect. Usage: selfplay_params.sh HOYLE_BINARY DATA_DIR
 set -u
 hoyle=$1
-fails=0
-err=$(mktemp)
-trap 'rm -f "$err"' EXIT
+. "$(dirname "$0")/lib.sh"
+err=$dir/err
 
 # bad PARAMS NEEDLE...: exit 2, one stderr line holding every NEEDLE
 bad() {

@@ -5,12 +5,9 @@
 # tests/test_serve.c's. usage: serve.sh HOYLE_BINARY DATA_DIR
 set -u
 hoyle=$1
-fails=0
-pass=0
-dir=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
 pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
-check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fails=$((fails+1)); fi; }
+at_exit '[ -n "$pid" ] && kill "$pid" 2>/dev/null'
 
 "$hoyle" serve --help >"$dir/help" 2>&1
 check "serve --help" 'grep -q "^usage: hoyle serve" "$dir/help" && grep -q -- "--max-think-ms" "$dir/help"'
@@ -46,5 +43,4 @@ for _ in $(seq 1 100); do grep -q "http://" "$dir/log" && break; sleep 0.1; done
 kill -TERM "$pid"; wait "$pid"; pid=
 check "--bind 0.0.0.0 warns" 'grep -q "warning: --bind 0.0.0.0 is not loopback" "$dir/log"'
 
-echo "$pass passed, $fails failed"
-[ "$fails" = 0 ]
+finish

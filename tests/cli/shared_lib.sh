@@ -10,8 +10,6 @@
 # Usage: shared_lib.sh LIBHOYLE_SO BUILD_DIR SOURCE_DIR
 set -euo pipefail
 so=$1 build=$2 src=$3
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 . "$(dirname "$0")/lib.sh"
 
 # ---- 1. the exported names are the list ----

@@ -5,25 +5,8 @@
 set -u
 hoyle=$1
 data=$2
-fails=0
-pass=0
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib.sh"
 
-# expect CODE DESCRIPTION -- COMMAND...: exit CODE; on exit 2 a one-line error.
-expect() {
-  local code=$1 what=$2; shift 3
-  local rc
-  "$@" >"$dir/out" 2>"$dir/err"; rc=$?
-  if [ "$rc" != "$code" ]; then
-    echo "FAIL: $what: exit $rc, expected $code ($*)"; cat "$dir/err"; fails=$((fails+1)); return
-  fi
-  if [ "$code" = 2 ] && [ "$(wc -l <"$dir/err")" != 1 ]; then
-    echo "FAIL: $what: expected a one-line error, got:"; cat "$dir/err"; fails=$((fails+1)); return
-  fi
-  pass=$((pass+1))
-}
-has() { grep -q -- "$2" "$dir/$1" || { echo "FAIL: $3: no '$2' in $1"; cat "$dir/$1"; fails=$((fails+1)); }; }
 
 expect 0 "help" -- "$hoyle" solve fifteen --help
 expect 2 "short position" -- "$hoyle" solve fifteen --position "1 2 3"
@@ -56,5 +39,4 @@ has err "rebuilding" "damaged cache"
 expect 0 "Korf's file is read" -- "$hoyle" solve fifteen --korf "$data/fifteen/korf100.txt" --first 1 --heuristic lc --quiet
 has out "#1    length  57" "Korf instance 1"
 
-echo "$pass passed, $fails failed"
-[ "$fails" = 0 ]
+finish

@@ -12,9 +12,7 @@
 set -u
 H="$1"
 . "$(dirname "$0")/lib.sh"
-command -v python3 >/dev/null || { echo "sprt.sh: python3 is required"; exit 1; }
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+command -v python3 >/dev/null || fail "python3 is required"
 
 # 1. every pair won
 "$H" sprt gobang greedy random --json >"$dir/g.json" 2>/dev/null || fail "gobang greedy random"

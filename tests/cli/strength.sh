@@ -8,9 +8,7 @@
 set -euo pipefail
 hoyle=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "strength.sh: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 # 1. the configs: one per two-player game, the same anchor everywhere
 "$hoyle" games --json | python3 -c '

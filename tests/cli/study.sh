@@ -17,14 +17,12 @@
 set -euo pipefail
 hoyle=$1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-. "$here/lib.sh"
+. "$(dirname "$0")/lib.sh"
 python=""
 for p in ${PYTHON:-} python3 /usr/bin/python3; do
   if "$p" -c 'import h5py, numpy' 2>/dev/null; then python=$p; break; fi
 done
-[ -n "$python" ] || { echo "study.sh: python3 with h5py and numpy is required" >&2; exit 1; }
+[ -n "$python" ] || fail "python3 with h5py and numpy is required"
 
 cat >"$dir/tiny.yaml" <<EOF
 name: tiny

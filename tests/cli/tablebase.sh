@@ -8,25 +8,8 @@
 # usage: tablebase.sh HOYLE_BINARY DATA_DIR
 set -u
 hoyle=$1
-fails=0
-pass=0
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib.sh"
 
-# expect CODE DESCRIPTION -- COMMAND...: exit CODE; on exit 2 a one-line error.
-expect() {
-  local code=$1 what=$2; shift 3
-  local rc
-  "$@" >"$dir/out" 2>"$dir/err"; rc=$?
-  if [ "$rc" != "$code" ]; then
-    echo "FAIL: $what: exit $rc, expected $code ($*)"; cat "$dir/err"; fails=$((fails+1)); return
-  fi
-  if [ "$code" = 2 ] && [ "$(wc -l <"$dir/err")" != 1 ]; then
-    echo "FAIL: $what: expected a one-line error, got:"; cat "$dir/err"; fails=$((fails+1)); return
-  fi
-  pass=$((pass+1))
-}
-has() { grep -q -- "$2" "$dir/$1" || { echo "FAIL: $3: no '$2' in $1"; cat "$dir/$1"; fails=$((fails+1)); }; }
 
 tb=$dir/tb
 expect 0 "help" -- "$hoyle" tablebase --help
@@ -119,5 +102,4 @@ has err "resuming after ply level" "resume note"
 expect 0 "uninterrupted" -- "$hoyle" tablebase chess KBBvK --out "$dir/b" --threads 1 --quiet
 cmp -s "$dir/a/KBBvK.tb" "$dir/b/KBBvK.tb" || { echo "FAIL: resumed table differs"; fails=$((fails+1)); }
 
-echo "$pass passed, $fails failed"
-[ "$fails" = 0 ]
+finish

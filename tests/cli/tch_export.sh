@@ -8,6 +8,7 @@
 set -u
 fixture=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 
 python=""
 for candidate in ${HOYLE_PYTHON:-} python3 /usr/bin/python3; do
@@ -16,24 +17,14 @@ for candidate in ${HOYLE_PYTHON:-} python3 /usr/bin/python3; do
     break
   fi
 done
-if [ -z "$python" ]; then
-  echo "SKIP: no python3 with torch (Debian: apt-get install python3-torch)"
-  exit 77
-fi
+[ -n "$python" ] || skip "no python3 with torch (Debian: apt-get install python3-torch)"
 
-root=$(mktemp -d "${TMPDIR:-/tmp}/hoyle_tch_export.XXXXXX")
-trap 'rm -rf "$root"' EXIT
+root=$dir
 # every layout: tch_forward runs a folded inference copy, Python the export op by op
 for variant in dense conv pool fc; do
-  dir=$root/$variant
-  mkdir "$dir"
-  if ! "$fixture" "$dir" "$variant"; then
-    echo "FAIL: tch_fixture $variant"
-    exit 1
-  fi
+  mkdir "$root/$variant"
+  "$fixture" "$root/$variant" "$variant" || fail "tch_fixture $variant"
 done
-if ! "$python" "$here/check_torchscript.py" "$root"/dense "$root"/conv "$root"/pool "$root"/fc; then
-  echo "FAIL: TorchScript export differs in Python torch"
-  exit 1
-fi
+"$python" "$here/check_torchscript.py" "$root"/dense "$root"/conv "$root"/pool "$root"/fc ||
+  fail "TorchScript export differs in Python torch"
 echo "tch_export: ok ($python)"

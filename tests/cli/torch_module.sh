@@ -8,10 +8,8 @@ set -euo pipefail
 hoyle=$1
 module=$2
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-unset HOYLE_TORCH_MODULE
 . "$(dirname "$0")/lib.sh"
+unset HOYLE_TORCH_MODULE
 expect_one_line() { # RC_FILE ERR_FILE TEXT
   local rc; rc=$(cat "$1")
   [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ] || { cat "$2" >&2; fail "exit $rc, wanted 1 or 2"; }

@@ -24,8 +24,6 @@ if [ -z "$python" ]; then
   echo "tournament.sh: python3 with h5py and numpy is required (Debian: python3-h5py python3-numpy)" >&2
   exit 1
 fi
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 . "$(dirname "$0")/lib.sh"
 
 cat >"$dir/tiny.yaml" <<EOF

@@ -9,8 +9,7 @@ set -euo pipefail
 hoyle=$1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cfg=$here/../../configs/train/tiny.yaml
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib.sh"
 "$hoyle" train --help | grep "usage: hoyle train" >/dev/null
 set +e
 # the probe's folder has missing parents: made, as tournaments make theirs (issue 36, item 8)
@@ -18,7 +17,7 @@ set +e
   --set eval.every=0 --quiet 2>"$dir/err" >/dev/null
 rc=$?
 set -e
-if grep -q "no libtorch" "$dir/err"; then echo "train.sh: no libtorch, skipped"; exit 77; fi
+if grep -q "no libtorch" "$dir/err"; then skip "no libtorch"; fi
 [ "$rc" -eq 0 ] || { cat "$dir/err" >&2; exit 1; }
 [ -f "$dir/new/parent/probe/state.txt" ] || { echo "train.sh: FAIL: no run in a new folder" >&2; exit 1; }
 touch "$dir/in_the_way"
@@ -119,7 +118,7 @@ for bad in "--bench-seconds 1" "--bench --bench-seconds 0" "--bench --bench-seco
   "$hoyle" selfplay "${sp[@]}" $bad 2>"$dir/err" >/dev/null; rc=$?
   set -e
   [ "$rc" -eq 2 ] && [ "$(wc -l <"$dir/err")" -eq 1 ] && grep -q "bench-seconds" "$dir/err" ||
-    { echo "train.sh: selfplay $bad: exit $rc: $(cat "$dir/err")" >&2; exit 1; }
+    fail "selfplay $bad: exit $rc: $(cat "$dir/err")"
 done
 # bad input: exit 2 with one line
 set +e
@@ -133,7 +132,7 @@ set +e
 "$hoyle" train "$cfg" --set output="$dir/a" "${args[@]}" --set optim.batch=16 --quiet \
   2>"$dir/err"; rc=$?
 set -e
-[ "$rc" -eq 2 ] || { echo "train.sh: changed optim.batch resumed (exit $rc)" >&2; exit 1; }
+[ "$rc" -eq 2 ] || fail "changed optim.batch resumed (exit $rc)"
 grep -q "key 'optim.batch' was '32' (config.yaml), now '16'" "$dir/err" || { cat "$dir/err" >&2; exit 1; }
 [ "$(cat "$dir/a/config.yaml" "$dir/a/state.txt" "$dir/a/train.csv" | cksum)" = "$before" ]
 [ ! -e "$dir/a/resume.csv" ]

@@ -16,13 +16,12 @@ python=""
 for p in ${PYTHON:-} python3 /usr/bin/python3; do
   if "$p" -c 'import h5py, numpy' 2>/dev/null; then python=$p; break; fi
 done
-[ -n "$python" ] || { echo "train_actors.sh: python3 with h5py is required" >&2; exit 1; }
-dir=$(mktemp -d)
-trap 'pkill -9 -f "$dir/" 2>/dev/null || true; rm -rf "$dir"' EXIT
+[ -n "$python" ] || fail "python3 with h5py is required"
 . "$(dirname "$0")/lib.sh"
+at_exit 'pkill -9 -f "$dir/" 2>/dev/null || true'
 cfg=$root/configs/train/tiny.yaml
 if "$hoyle" selfplay checkers --model "$dir/none.pt" 2>&1 | grep "needs a build with libtorch" >/dev/null; then
-  echo "train_actors.sh: no libtorch, skipped"; exit 77
+  skip "no libtorch"
 fi
 
 # ---- 1. two actors, then the learner ----

@@ -7,10 +7,11 @@
 # checkpoint (--json); `auto` heads follow the game. Skipped (77) without libtorch.
 # Usage: train_learn.sh HOYLE_BINARY DATA_DIR
 set -euo pipefail
-hoyle=$1 dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+hoyle=$1
+. "$(dirname "$0")/lib.sh"
 cfg=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../configs/train" && pwd)/tiny.yaml
-fail() { echo "train_learn.sh: $*" >&2; [ -f "$dir/err" ] && cat "$dir/err" >&2; exit 1; }
+# a failure shows the last command's stderr first
+at_exit '[ "$?" != 1 ] || { [ -f "$dir/err" ] && cat "$dir/err" >&2; }'
 set +e
 "$hoyle" export --help >"$dir/help"
 rc=$?
@@ -23,7 +24,7 @@ set +e
   2>"$dir/err" >/dev/null
 rc=$?
 set -e
-if grep -q "no libtorch" "$dir/err"; then echo "train_learn.sh: no libtorch, skipped"; exit 77; fi
+if grep -q "no libtorch" "$dir/err"; then skip "no libtorch"; fi
 [ "$rc" -eq 0 ] || fail "probe run"
 # a JSON number or string field of `hoyle export FILE --json`
 field() { "$hoyle" export "$1" --json | grep -o "\"$2\":[^,}]*" | head -1 | cut -d: -f2 | tr -d '"'; }

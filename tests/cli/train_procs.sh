@@ -13,17 +13,16 @@
 # Usage: train_procs.sh HOYLE_BINARY
 set -euo pipefail
 hoyle=$1
-cfg=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/configs/train/tiny.yaml
 . "$(dirname "$0")/lib.sh"
+at_exit 'pkill -9 -f "$dir/" 2>/dev/null || true'
+cfg=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/configs/train/tiny.yaml
 if "$hoyle" selfplay checkers --model /nonexistent.pt 2>&1 | grep "needs a build with libtorch" >/dev/null; then
-  echo "train_procs.sh: no libtorch, skipped"; exit 77
+  skip "no libtorch"
 fi
 python=$(for p in ${PYTHON:-} python3 /usr/bin/python3; do
   "$p" -c 'import h5py, numpy' 2>/dev/null && { echo "$p"; break; }; done) ||
   fail "python3 with h5py is required"
 [ -n "$python" ] || fail "python3 with h5py is required"
-dir=$(mktemp -d)
-trap 'pkill -9 -f "$dir/" 2>/dev/null || true; rm -rf "$dir"' EXIT
 # a process is gone when it no longer exists or is a zombie nobody reaped yet
 gone() { [ ! -e "/proc/$1" ] || grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
 # wait_gone SECONDS PID...: fail unless every PID is gone within SECONDS

@@ -9,9 +9,7 @@ set -euo pipefail
 hoyle=$1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cfg=$here/../../configs/train/backgammon_td.yaml
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "train_td.sh: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 small=(--set train.games=300 --set td.sync_games=10 --set td.hidden=16 --set eval.every=2
        --set eval.games=4 --set eval.baseline=random --set train.minutes=0 --quiet)
 # 1. the reference run, uninterrupted

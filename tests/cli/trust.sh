@@ -13,11 +13,8 @@
 # usage: trust.sh HOYLE_BINARY
 set -u
 H="$1"
-command -v python3 >/dev/null || { echo "FAIL: python3 is needed"; exit 1; }
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib.sh"
+command -v python3 >/dev/null || fail "python3 is needed"
 out="$dir/out" err="$dir/err"
 
 # one_line_error WANT_RC WANT_TEXT ARGS...: exit WANT_RC, exactly one line on
@@ -25,25 +22,25 @@ out="$dir/out" err="$dir/err"
 one_line_error() {
   local want_rc=$1 want=$2; shift 2
   "$H" "$@" >"$out" 2>"$err"; local rc=$?
-  [ "$rc" = "$want_rc" ] || { fail "hoyle $*: exit $rc, want $want_rc ($(cat "$err"))"; return; }
-  [ "$(wc -l <"$err")" = 1 ] || { fail "hoyle $*: not one line: $(cat "$err")"; return; }
-  grep -qF -- "$want" "$err" || fail "hoyle $*: '$want' not in: $(cat "$err")"
+  [ "$rc" = "$want_rc" ] || { miss "hoyle $*: exit $rc, want $want_rc ($(cat "$err"))"; return; }
+  [ "$(wc -l <"$err")" = 1 ] || { miss "hoyle $*: not one line: $(cat "$err")"; return; }
+  grep -qF -- "$want" "$err" || miss "hoyle $*: '$want' not in: $(cat "$err")"
   # HDF5's stack names its sources and functions (H5F.c line 620 in H5Fopen()); the
   # pattern must not match a temp folder's random name (/tmp/tmp.pPH5Vq...)
   ! grep -qE 'H5[A-Za-z_]*\.c|H5[A-Z][A-Za-z_]*\(|HDF5 error|errno =' "$err" ||
-    fail "hoyle $*: HDF5 internals: $(cat "$err")"
+    miss "hoyle $*: HDF5 internals: $(cat "$err")"
 }
 
 # 1. perft: one JSON object, the divide in it, summing to the total
-"$H" perft checkers 3 --divide --json >"$out" || fail "perft --divide --json"
-python3 - "$out" <<'EOF' || fail "perft --divide --json is not one object with the divide: $(cat "$out")"
+"$H" perft checkers 3 --divide --json >"$out" || miss "perft --divide --json"
+python3 - "$out" <<'EOF' || miss "perft --divide --json is not one object with the divide: $(cat "$out")"
 import json, sys
 d = json.loads(open(sys.argv[1]).read())  # the whole output: one object
 assert d["nodes"] == 302, d
 assert len(d["divide"]) == 7 and sum(m["nodes"] for m in d["divide"]) == 302, d
 assert d["divide"][0] == {"move": "9-13", "nodes": 48}, d["divide"][0]
 EOF
-"$H" perft checkers 3 --divide | grep -q '^9-13: 48$' || fail "perft --divide lines"
+"$H" perft checkers 3 --divide | grep -q '^9-13: 48$' || miss "perft --divide lines"
 
 # 2. elo: a record file from a small tournament
 cat >"$dir/t.yaml" <<EOF
@@ -54,12 +51,12 @@ schedule: round-robin
 openings_per_pairing: 1
 output: $dir/f.h5
 EOF
-"$H" tournament "$dir/t.yaml" --quiet >/dev/null 2>&1 || fail "tournament"
+"$H" tournament "$dir/t.yaml" --quiet >/dev/null 2>&1 || miss "tournament"
 cp "$dir/f.h5" "$dir/copy.h5"
-"$H" elo "$dir/f.h5" --anchor random >/dev/null || fail "elo with a known anchor"
+"$H" elo "$dir/f.h5" --anchor random >/dev/null || miss "elo with a known anchor"
 one_line_error 2 "anchor 'nobody' is not a player; players: random, greedy" elo "$dir/f.h5" --anchor nobody
 [ "$(cat "$err")" = "hoyle elo: anchor 'nobody' is not a player; players: random, greedy" ] ||
-  fail "each player once in the anchor error: $(cat "$err")"
+  miss "each player once in the anchor error: $(cat "$err")"
 one_line_error 2 "is the same record file as" elo "$dir/f.h5" "$dir/f.h5"
 one_line_error 2 "'$dir/copy.h5' is the same record file as '$dir/f.h5'" elo "$dir/f.h5" "$dir/copy.h5"
 one_line_error 2 "is the same record file as" report "$dir/f.h5" "$dir/copy.h5"
@@ -67,22 +64,22 @@ one_line_error 2 "--csv and --json cannot be used together" elo "$dir/f.h5" --cs
 one_line_error 2 "--csv and --json cannot be used together" elo "$dir/f.h5" --json --csv
 
 # 3. match at 100% and 0%
-"$H" match gobang greedy random --games 10 --json >"$out" 2>/dev/null || fail "match 10/10"
-python3 - "$out" <<'EOF' || fail "match at 100%: $(cat "$out")"
+"$H" match gobang greedy random --games 10 --json >"$out" 2>/dev/null || miss "match 10/10"
+python3 - "$out" <<'EOF' || miss "match at 100%: $(cat "$out")"
 import json, sys
 d = json.loads(open(sys.argv[1]).read())
 assert d["score"] == 1 and d["elo"] is None and d["elo_high"] is None, d
 assert 150 < d["elo_low"] < 180, d  # the Wilson lower bound 0.7225 as Elo: 166.2
 EOF
-"$H" match gobang random greedy --games 10 --json >"$out" 2>/dev/null || fail "match 0/10"
-python3 - "$out" <<'EOF' || fail "match at 0%: $(cat "$out")"
+"$H" match gobang random greedy --games 10 --json >"$out" 2>/dev/null || miss "match 0/10"
+python3 - "$out" <<'EOF' || miss "match at 0%: $(cat "$out")"
 import json, sys
 d = json.loads(open(sys.argv[1]).read())
 assert d["score"] == 0 and d["elo"] is None and d["elo_low"] is None, d
 assert -180 < d["elo_high"] < -150, d
 EOF
 "$H" match gobang greedy random --games 10 2>/dev/null | grep -qF 'Elo(A - B): +inf  95% interval [+166, +inf]' ||
-  fail "match table at 100%"
+  miss "match table at 100%"
 
 # 4. unreadable inputs, uncreatable outputs: one line, the system's reason
 one_line_error 2 "file '$dir': Is a directory" elo "$dir"
@@ -103,10 +100,10 @@ done
 
 # 6. show: the position string once
 for spec in checkers backgammon gobang; do
-  "$H" show "$spec" >"$out" || fail "show $spec"
+  "$H" show "$spec" >"$out" || miss "show $spec"
   pos=$(sed -n 's/^position: //p' "$out")
-  [ -n "$pos" ] || { fail "show $spec: no position line"; continue; }
-  [ "$(grep -cF -- "$pos" "$out")" = 1 ] || fail "show $spec prints the position string twice"
+  [ -n "$pos" ] || { miss "show $spec: no position line"; continue; }
+  [ "$(grep -cF -- "$pos" "$out")" = 1 ] || miss "show $spec prints the position string twice"
 done
 
 # 7. user input with control characters stays on one line, escaped

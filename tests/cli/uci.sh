@@ -17,7 +17,6 @@
 set -u
 H=$1
 data=$2
-dir=$(mktemp -d)
 . "$(dirname "$0")/lib.sh"
 find_prog() { # the program's path, searching $PATH and /usr/games (Debian's place)
   command -v "$1" 2>/dev/null || { [ -x "/usr/games/$1" ] && echo "/usr/games/$1"; }
@@ -51,7 +50,7 @@ pgn_ok() {
 # ---- 1. a scripted session ----
 coproc UCI { exec "$H" uci --agent "alphabeta(depth=3,tt_mb=1)" 2>"$dir/uci.err"; }
 pid=$UCI_PID
-trap 'kill "$pid" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$dir"' EXIT
+at_exit 'kill "$pid" 2>/dev/null'
 send() { echo "$*" >&"${UCI[1]}"; }
 # expect PATTERN [SECONDS]: read lines until one matches (the line is in $got)
 expect() {
