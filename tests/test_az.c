@@ -228,6 +228,22 @@ static void test_eval_sprt(void)
     logs_done(&l);
 }
 
+/* loop_eval_search_keys: the evaluated az searches as self-play did, the search variants
+ * included (they were dropped once), and writes nothing at az's own defaults. */
+static void test_eval_search_keys(void)
+{
+    mcts_params_t sp;
+    mcts_params_default(&sp);
+    sp.c_init = 1.25, sp.c_base = 19652, sp.fpu_value = 0.2, sp.batch = 4;
+    sp.virtual_loss = 1, sp.reuse = true;
+    char buf[256];
+    loop_eval_search_keys(&sp, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "");
+    sp.gumbel = true, sp.rave = true, sp.mast = 0.5, sp.threats = 4, sp.batch = 8;
+    loop_eval_search_keys(&sp, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, ",batch=8,gumbel=true,threats=4,rave=true,mast=0.5");
+}
+
 /* loop_eval_check: each bad setting names its key, in one line. */
 static void expect_bad(const loop_eval_cfg_t *c, const char *key, const char *words)
 {
@@ -520,6 +536,7 @@ int main(void)
         {"eval: random openings, both colours, one load per net", test_eval_openings_and_loads},
         {"eval: the SPRT stops a match", test_eval_sprt},
         {"eval: bad settings name their key", test_eval_check},
+        {"eval: the evaluated az searches with self-play's knobs", test_eval_search_keys},
         {"train: bad eval keys in a config", test_train_config_errors},
         {"train: retention keeps the net anchors", test_retention_keeps_anchors},
         {"train: the folder learner sets foreign files aside", test_folder_learner_sets_aside},

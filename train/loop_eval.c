@@ -30,7 +30,8 @@
 void loop_eval_search_keys(const mcts_params_t *sp, char *buf, size_t cap)
 {
     /* az's defaults (train/agent_az.c): c 1.25, c_base 19652, fpu parent-0.2, batch 4,
-     * vloss 1, reuse on, and the MCTS_KNOBS defaults */
+     * vloss 1, reuse on; then every MCTS_KNOBS entry away from its default (gumbel, the
+     * provers, the variants), so the evaluated net searches as self-play did */
     mcts_params_t d;
     mcts_params_default(&d);
     size_t u = 0;
@@ -43,10 +44,11 @@ void loop_eval_search_keys(const mcts_params_t *sp, char *buf, size_t cap)
     KEY(sp->batch != 4, ",batch=%d", sp->batch);
     KEY(sp->virtual_loss != 1, ",vloss=%.10g", sp->virtual_loss);
     KEY(!sp->reuse, ",reuse=false");
-    KEY(sp->gumbel, ",gumbel=true");
-    KEY(sp->gumbel && sp->gumbel_m != d.gumbel_m, ",gumbel_m=%d", sp->gumbel_m);
-    KEY(sp->gumbel && sp->c_visit != d.c_visit, ",c_visit=%.10g", sp->c_visit);
-    KEY(sp->gumbel && sp->c_scale != d.c_scale, ",c_scale=%.10g", sp->c_scale);
+#define KNOB_(ctype, name, type, dflt, lo, hi, help)                                               \
+    KEY(sp->name != d.name && type == PARAM_BOOL, ",%s=%s", #name, sp->name ? "true" : "false");   \
+    KEY(sp->name != d.name && type != PARAM_BOOL, ",%s=%.10g", #name, (double)sp->name);
+    MCTS_KNOBS(KNOB_)
+#undef KNOB_
 #undef KEY
 }
 
