@@ -107,10 +107,13 @@ int cli_ratings(int argc, char **argv, int report)
     bool rated = t.n_sets > 0;
     if (!rated && (!report || (!pdn && !pgn))) {
         tres_done(&t);
-        return cli_usage_error(cmd, "no rated games in the file%s%s", num_files > 1 ? "s" : "",
-                               !report ? ""
-                                       : " (self-play games are not rated; --pdn and "
-                                         "--pgn export them)");
+        return cli_usage_error(
+            cmd,
+            "no rated games in the file%s: %lld games, none between two different agents "
+            "(self-play games are not rated: the same spec in both seats is one agent playing "
+            "itself; give the two sides different specs%s)",
+            num_files > 1 ? "s" : "", (long long)t.records,
+            !report ? "" : "; --pdn and --pgn export them");
     }
     if (rated && o.anchor && tres_check_anchor(&t, o.anchor)) {
         tres_done(&t);

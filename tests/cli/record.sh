@@ -37,6 +37,11 @@ grep -q "m.h5: the file exists" "$dir/err" || fail "existing .h5 message: $(cat 
 grep -q "use a .h5 name" "$dir/err" || fail "no hint to .h5: $(cat "$dir/err")"
 "$H" match gobang greedy random --games 2 --record "$dir/g.h5" >/dev/null 2>&1 || fail "gobang .h5"
 "$H" elo "$dir/g.h5" >/dev/null || fail "elo on gobang .h5"
+# one spec in both seats is one agent playing itself: not rated, and the error says why
+"$H" match gobang random random --games 2 --record "$dir/self.h5" >/dev/null 2>&1 || fail "self match .h5"
+"$H" elo "$dir/self.h5" >/dev/null 2>"$dir/err"
+[ $? -eq 2 ] || fail "elo of a self match should exit 2"
+grep -q "2 games, none between two different agents" "$dir/err" || fail "self match message: $(cat "$dir/err")"
 
 # play: a human game through stdin, resigned, stored as HDF5 and as PDN
 printf '11-15\nresign\n' | "$H" play checkers --p2 random --record "$dir/p.h5" >/dev/null || fail "play --record .h5"
