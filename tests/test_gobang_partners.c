@@ -188,9 +188,9 @@ static void test_positions(void)
     game_free(g);
     /* a two-player board has no X or O */
     g = make("gobang(board=6,men=4)");
-    CU_ASSERT_EQUAL(game_position_from_string(g, "....../....../....../....../....../X..... b 3 4 0",
-                                              &t),
-                    HOYLE_EINVAL);
+    CU_ASSERT_EQUAL(
+        game_position_from_string(g, "....../....../....../....../....../X..... b 3 4 0", &t),
+        HOYLE_EINVAL);
     game_free(g);
 }
 

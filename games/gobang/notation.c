@@ -234,8 +234,7 @@ static int parse_board(const gb_impl_t *im, const char *text, const char **pp, g
  * first partner first, so the men on the board split ceil/floor between
  * them; and the seat named is the one whose turn it is, (placements +
  * moves) % 4. */
-static int check_seats(const gb_impl_t *im, const int *hand, int moves, int seat,
-                       const int *count)
+static int check_seats(const gb_impl_t *im, const int *hand, int moves, int seat, const int *count)
 {
     if (im->seats == 2) return HOYLE_OK;
     for (int k = 0; k < 2; k++) {
@@ -271,10 +270,10 @@ int gb_position_from_string(const game_t *g, const char *text, void *sv)
     if (im->seats == 2 ? *p++ != ' ' || (*p != 'w' && *p != 'b') || p[1] != ' '
                        : *p++ != ' ' || (*p != 'w' && *p != 'b') || (p[1] != '1' && p[1] != '2') ||
                              p[2] != ' ')
-        return hoyle_error(HOYLE_EINVAL, im->seats == 2
-                                             ? "gobang position: expected ' w' or ' b' after the board"
-                                             : "gobang position: expected ' w1', ' b1', ' w2' or "
-                                               "' b2' after the board");
+        return hoyle_error(HOYLE_EINVAL,
+                           im->seats == 2 ? "gobang position: expected ' w' or ' b' after the board"
+                                          : "gobang position: expected ' w1', ' b1', ' w2' or "
+                                            "' b2' after the board");
     t->to_move = *p == 'b';
     if (im->seats == 4) seat = t->to_move + 2 * (p[1] - '1'), p++;
     p += 2;
