@@ -29,7 +29,9 @@ echo "$err" | grep -q "W1's, not W2's" || fail "the message should name the owne
 err=$("$H" show "$G" --position "${pos% w2 0 0 2} w1 0 0 2" 2>&1 >/dev/null); rc=$?
 [ $rc -eq 2 ] && echo "$err" | grep -q "W2's turn" || fail "a seat out of turn: exit $rc, '$err'"
 
-out=$("$H" play "$G" --p1 "alphabeta(depth=1)" --p2 random --quiet --seed 3 2>&1) || fail "play"
+out=$("$H" play "$G" --p1 "alphabeta(depth=1)" --p2 random --seed 3 2>&1) || fail "play"
+echo "$out" | grep -q "^player 2 (random) at seat 4 plays " || fail "play names the seat: $(echo "$out" | head -30)"
+echo "$out" | grep -q "^player 1 (alphabeta(depth=1)) at seat 3 plays " || fail "play names W2's seat"
 echo "$out" | grep -qE "^result after [0-9]+ actions: player 1 [+-][01] player 2 [+-][01]" ||
   fail "play: no result line: $(echo "$out" | tail -2)"
 
