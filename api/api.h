@@ -37,6 +37,8 @@ typedef struct api_game_info {
     int obs_shape[3];        /* C, H, W: an observation has C*H*W floats */
     int num_symmetries;
     size_t state_size; /* bytes of one state */
+    int num_seats;     /* seats at the table: num_players, or 4 in a partnership game
+                          (gobang(players=4): two partnerships of two seats) */
 } api_game_info_t;
 
 /* Register the agent kinds that live outside mcts/ (gnubg, and `az` when the
@@ -76,6 +78,9 @@ void api_state_free(void *s);
 
 /* Player to move: 0..num_players-1, PLAYER_CHANCE or PLAYER_TERMINAL. */
 int api_state_current_player(const game_t *g, const void *s);
+/* The seat at the board (0..num_seats-1, seat % num_players == the player to
+ * move; games/game.h "Seats"), or PLAYER_CHANCE / PLAYER_TERMINAL. */
+int api_state_current_seat(const game_t *g, const void *s);
 /* Legal actions (ascending) into out[max_legal]; chance outcomes at a chance
  * node; 0 at a terminal state. */
 int api_state_legal_actions(const game_t *g, const void *s, int *out);

@@ -77,6 +77,7 @@ void api_game_info(const game_t *g, api_game_info_t *out)
     memcpy(out->obs_shape, g->obs_shape, sizeof out->obs_shape);
     out->num_symmetries = g->num_symmetries;
     out->state_size = g->state_size;
+    out->num_seats = g->num_seats;
 }
 
 /* malloc's alignment covers GAME_STATE_ALIGN; at least one byte so that a
@@ -111,6 +112,12 @@ void api_state_copy(const game_t *g, void *dst, const void *src)
 void api_state_free(void *s) { free(s); }
 
 int api_state_current_player(const game_t *g, const void *s) { return game_current_player(g, s); }
+
+int api_state_current_seat(const game_t *g, const void *s)
+{
+    int p = game_current_player(g, s);
+    return p < 0 ? p : game_current_seat(g, s);
+}
 
 int api_state_legal_actions(const game_t *g, const void *s, int *out)
 {

@@ -72,6 +72,9 @@ static void show_move(play_ctx_t *p, const void *before, int player, int action)
         snprintf(move, sizeof move, "#%d", action);
     if (player == PLAYER_CHANCE)
         printf("chance: %s\n", move);
+    else if (p->g->num_seats > p->g->num_players) /* partnerships: which seat of the player */
+        printf("player %d (%s) at seat %d plays %s\n", player + 1, p->names[player],
+               game_current_seat(p->g, before) + 1, move);
     else
         printf("player %d (%s) plays %s\n", player + 1, p->names[player], move);
     memcpy(p->last, before, p->g->state_size);

@@ -130,6 +130,11 @@ int game_symmetry_action(const game_t *g, sym_t sym, int action)
  * only for actions that could be legal. */
 bool game_has_legal_count(const game_t *g) { return g->vt->legal_count != NULL; }
 
+int game_current_seat(const game_t *g, const void *s)
+{
+    return g->vt->current_seat ? g->vt->current_seat(g, s) : g->vt->current_player(g, s);
+}
+
 int game_legal_count(const game_t *g, const void *s, int *scratch)
 {
     if (g->vt->legal_count) return g->vt->legal_count(g, s);

@@ -12,6 +12,11 @@
  * Players: game_current_player() is 0..num_players-1, PLAYER_CHANCE at a
  *   chance node, PLAYER_TERMINAL at the end. Players need not alternate: a
  *   capture chain gives the same player several actions in a row.
+ * Seats: a player may be a partnership of several seats that take turns
+ *   (gobang(players=4): four seats, two partnerships, whist order). The
+ *   player is who chooses and is scored; game_current_seat() says which of
+ *   its seats is at the board. Seat k belongs to player k % num_players
+ *   (partners sit num_players apart). Most games have one seat per player.
  * Actions: ints in [0, num_actions), a fixed space per game so a policy head
  *   has a fixed size. legal_actions() fills a caller buffer of max_legal.
  * Chance: chance_outcomes() lists outcome actions with probabilities;
@@ -234,6 +239,10 @@ typedef struct game_vt {
      * listing the actions in order. The conformance suite checks it against
      * the default. Default: legal_actions() into scratch, then the draw. */
     int (*legal_random)(const game_t *g, const void *s, struct rng *rng);
+    /* The seat at the board in decision state `s`, 0..num_seats-1, with
+     * seat % num_players == current_player(s) (see "Seats" above). Required
+     * when num_seats > num_players. Default: current_player(s). */
+    int (*current_seat)(const game_t *g, const void *s);
 } game_vt_t;
 
 /* An immutable game description. Made by game_create(), freed by game_free(). */
@@ -242,7 +251,10 @@ struct game {
     const struct game_entry *entry; /* the registry entry that made it */
     char spec[GAME_SPEC_MAX];       /* canonical spec, every parameter spelled out */
     params_t params;                /* bound parameters */
-    int num_players;                /* 1 (puzzles) or 2 */
+    int num_players;                /* 1 (puzzles) or 2: who chooses and is scored */
+    int num_seats;                  /* seats at the table, a multiple of num_players (more
+                                       when players are partnerships); 0 from create means
+                                       num_players, which the registry fills in */
     size_t state_size;              /* bytes of one state; buffers holding states must be
                                        aligned for uint64_t (malloc's alignment; arenas round
                                        slots up to GAME_STATE_ALIGN) */
@@ -310,6 +322,8 @@ static inline void game_observe(const game_t *g, const void *s, int player, floa
 {
     g->vt->observe(g, s, player, out);
 }
+/* The seat at the board in decision state `s` (game_vt_t.current_seat). */
+int game_current_seat(const game_t *g, const void *s);
 static inline int game_obs_size(const game_t *g)
 {
     return g->obs_shape[0] * g->obs_shape[1] * g->obs_shape[2];

@@ -78,6 +78,7 @@ int game_create(const char *text, const game_t **out)
         free(g);
         return status;
     }
+    if (g->num_seats == 0) g->num_seats = g->num_players; /* one seat per player */
     *out = g;
     return HOYLE_OK;
 }
@@ -95,6 +96,7 @@ void game_free(const game_t *g)
 /* Validation the conformance tests run: duplicate names, missing entry fields, and
  * for every listed variant the mandatory vtable slots and descriptive fields,
  * plus the pairings games/game.h requires (symmetries <-> symmetry slots,
+ * more seats than players <-> current_seat,
  * chance outcomes <-> chance_outcomes, record writer <-> record_format). */
 int game_registry_check(void)
 {
@@ -116,6 +118,8 @@ int game_registry_check(void)
                      vt->action_to_string && vt->action_from_string && g->state_size > 0 &&
                      g->num_actions > 0 && g->max_legal > 0 && g->num_players >= 1 &&
                      g->num_players <= GAME_MAX_PLAYERS && g->obs_shape[0] > 0 &&
+                     g->num_seats % g->num_players == 0 &&
+                     (g->num_seats == g->num_players || vt->current_seat) &&
                      g->symmetries[0] == SYM_IDENTITY &&
                      (g->num_symmetries == 1 || (vt->symmetry_state && vt->symmetry_action)) &&
                      (g->max_chance_outcomes == 0 || vt->chance_outcomes) &&

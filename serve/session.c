@@ -306,6 +306,9 @@ static void write_state(session_t *s, json_t *j)
         json_int(j, "to_move", player);
     else
         json_str(j, "to_move", player == PLAYER_CHANCE ? "chance" : "over");
+    /* partnerships: which of the player's seats is at the board */
+    if (player >= 0 && g->num_seats > g->num_players)
+        json_int(j, "seat", game_current_seat(g, s->cur));
     int last_chance = -1;
     for (int i = 0; i < s->num_hist; i++)
         if (s->hist[i].player == PLAYER_CHANCE) last_chance = i;

@@ -279,6 +279,12 @@ static uint64_t play_checked(const game_t *g, uint64_t seed, scratch_t *x, int d
         }
         EXPECT(player == PLAYER_CHANCE || (player >= 0 && player < g->num_players), "bad player %d",
                player);
+        /* the seat at the board belongs to the player to move (games/game.h, "Seats") */
+        if (player >= 0) {
+            int seat = game_current_seat(g, s);
+            EXPECT(seat >= 0 && seat < g->num_seats && seat % g->num_players == player,
+                   "seat %d of %d does not belong to player %d", seat, g->num_seats, player);
+        }
         if (deep) check_text(g, s, x, &rng);
         check_observe(g, s, x);
         int action;

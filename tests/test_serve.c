@@ -453,6 +453,40 @@ static void test_gobang_game(void)
     delete_game(id);
 }
 
+/* A partnership game (gobang(players=4)): the human plays both White seats,
+ * the state names the seat at the board, W1 B1 W2 B2 in turn. */
+static void test_partnership_game(void)
+{
+    cJSON *s = new_game("{\"game\": \"gobang(board=7,players=4)\", \"agents\": [\"human\", "
+                        "\"random\"], \"seed\": 2}");
+    char id[32];
+    snprintf(id, sizeof id, "%s", jstr(s, "id"));
+    for (int ply = 0; ply < 8; ply++) {
+        CU_ASSERT_EQUAL(jint(s, "seat", -1), ply % 4);
+        CU_ASSERT_EQUAL(jint(s, "to_move", -1), ply % 2);
+        cJSON *next;
+        if (ply % 2 == 0) {
+            const cJSON *m = cJSON_GetArrayItem(cJSON_GetObjectItem(s, "legal"), 0);
+            char body[128];
+            snprintf(body, sizeof body, "{\"move\": \"%s\"}", jstr(m, "move"));
+            next = game_post(id, "move", body, 200);
+        } else {
+            next = game_post(id, "agent", NULL, 200);
+        }
+        cJSON_Delete(s);
+        s = next;
+    }
+    CU_ASSERT_PTR_NOT_NULL(strstr(jstr(s, "board"), "W1 (x) to place"));
+    cJSON_Delete(s);
+    delete_game(id);
+    /* a two-player game has no seat field */
+    s = new_game("{\"game\": \"gobang(board=7)\", \"agents\": [\"human\", \"random\"]}");
+    snprintf(id, sizeof id, "%s", jstr(s, "id"));
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(s, "seat"));
+    cJSON_Delete(s);
+    delete_game(id);
+}
+
 static void test_checkers_chain(void)
 {
     cJSON *s = new_game("{\"game\": \"checkers\", \"agents\": [\"human\", \"human\"],"
@@ -1185,6 +1219,7 @@ int main(void)
         {"a model in --data, named without the server's path", test_data_model_path},
         {"static files", test_static_files},
         {"gobang game human vs random", test_gobang_game},
+        {"partnership game", test_partnership_game},
         {"checkers chain step by step", test_checkers_chain},
         {"backgammon dice", test_backgammon_dice},
         {"undo", test_undo},

@@ -291,6 +291,13 @@ function seatLabel(st, p) {
   return `${name} (${st.human && st.human[p] ? "you" : typed})`;
 }
 
+// A partnership game's seat at the board (the state's `seat`, named by the renderer): " at W2".
+function seatName(st) {
+  if (!Number.isInteger(st.seat)) return "";
+  const r = rendererFor(st.game);
+  return ` at ${r && r.seats ? r.seats[st.seat] : `seat ${st.seat + 1}`}`;
+}
+
 // Every seat's canonical spec and think time, for the status line's tooltip.
 function seatsTitle(st) {
   return st.agents.map((a, p) => `Seat ${p + 1}: ${st.human && st.human[p] ? "you" : `${a} — ${thinkText(play.typed[p] || a)}`}`).join("\n");
@@ -357,7 +364,7 @@ function renderPlay() {
   let s;
   if (st.to_move === "over") s = `Game over: ${st.result || "finished"}` + (st.returns ? ` (returns ${st.returns.join(", ")})` : "");
   else if (st.to_move === "chance") s = "Rolling…";
-  else s = `${seatLabel(st, st.to_move)} to move` + (st.chain && st.chain.length ? ` — continue ${st.chain.join(", ")}` : "");
+  else s = `${seatLabel(st, st.to_move)} to move` + seatName(st) + (st.chain && st.chain.length ? ` — continue ${st.chain.join(", ")}` : "");
   if (st.chance && st.chance.outcome) s += ` — roll ${st.chance.outcome}`;
   $("status").textContent = s;
   $("status").title = seatsTitle(st);

@@ -29,7 +29,7 @@ uint64_t gb_key_moves(int moves)
     return rng_mix(0xc2b2ae3d27d4eb4fULL * (uint64_t)(moves + 1) ^ 0x6d6f7665ULL);
 }
 
-int gb_impl_create(game_t *g, int n, int men, bool odds, bool exact, int move_limit)
+int gb_impl_create(game_t *g, int n, int men, bool odds, bool exact, int move_limit, int seats)
 {
     gb_impl_t *im = calloc(1, sizeof *im);
     if (im == NULL) return hoyle_error(HOYLE_ENOMEM, "gobang: out of memory");
@@ -44,12 +44,16 @@ int gb_impl_create(game_t *g, int n, int men, bool odds, bool exact, int move_li
     /* a moving phase exists only when men leave empty squares to move into */
     im->moving = men > 0 && 2 * men < im->nsq;
     im->move_limit = move_limit;
+    im->seats = seats;
 
     rng_t rng;
     rng_init(&rng, GB_ZOBRIST_SEED);
     for (int p = 0; p < 2; p++)
         for (int q = 0; q < GB_MAX_SQ; q++) im->zob[p][q] = rng_next(&rng);
     im->zob_side = rng_next(&rng);
+    /* drawn after the two-seat keys, so those (and every two-seat hash) are
+     * the same as before partnerships existed */
+    for (int q = 0; q < GB_MAX_SQ; q++) im->zob_partner[q] = rng_next(&rng);
 
     for (int r = 0; r < n; r++)
         for (int c = 0; c < n; c++)
@@ -100,7 +104,8 @@ uint64_t gb_hash_compute(const game_t *g, const gb_state_t *s)
     const gb_impl_t *im = gb_impl(g);
     uint64_t h = 0;
     for (int q = 0; q < im->nsq; q++)
-        if (s->cell[q]) h ^= im->zob[s->cell[q] - 1][q];
+        if (s->cell[q])
+            h ^= im->zob[s->cell[q] - 1][q] ^ (gb_partner_at(im, s, q) ? im->zob_partner[q] : 0);
     if (s->to_move) h ^= im->zob_side;
     h ^= gb_key_hand(0, s->in_hand[0]) ^ gb_key_hand(1, s->in_hand[1]) ^ gb_key_moves(s->moves);
     return h;
@@ -135,12 +140,12 @@ bool gb_has_five(const gb_impl_t *im, const gb_state_t *s, int color)
     return false;
 }
 
-/* Whether `player` has any one-square step: without one in the moving phase
+/* Whether `seat` has any one-square step: without one in the moving phase
  * the game is drawn (gb_settle). */
-bool gb_can_move(const gb_impl_t *im, const gb_state_t *s, int player)
+bool gb_can_move(const gb_impl_t *im, const gb_state_t *s, int seat)
 {
     for (int q = 0; q < im->nsq; q++) {
-        if (s->cell[q] != player + 1) continue;
+        if (!gb_owns(im, s, q, seat)) continue;
         for (int d = 0; d < GB_DIRS; d++) {
             int to = im->nbr[q][d];
             if (to >= 0 && s->cell[to] == GB_EMPTY) return true;
@@ -177,6 +182,16 @@ void gb_settle(const gb_impl_t *im, gb_state_t *s, int from, int to)
     if (s->in_hand[0] + s->in_hand[1] > 0) return; /* placing: an empty square always exists */
     if (im->moving && s->moves >= im->move_limit)
         s->result = GB_DRAW;
-    else if (!gb_can_move(im, s, s->to_move))
+    else if (!gb_can_move(im, s, gb_seat(im, s)))
         s->result = GB_DRAW;
+}
+
+int gb_seat_hand(const gb_impl_t *im, const gb_state_t *s, int seat)
+{
+    int side = seat % 2, h0 = im->hand0[side];
+    if (im->seats == 2) return s->in_hand[side];
+    /* the first partner places first: of the side's p placements it made
+     * ceil(p/2), and it started with ceil(h0/2) of the side's men */
+    int placed = h0 - s->in_hand[side];
+    return seat < 2 ? (h0 + 1) / 2 - (placed + 1) / 2 : h0 / 2 - placed / 2;
 }

@@ -18,14 +18,16 @@ static const double LINE_WEIGHT[6] = {0.0, 1.0, 6.0, 36.0, 216.0, 0.0};
 #define EVAL_DOUBLE 0.9   /* value of two completable fours */
 
 /* Can `side` fill `gap` on its next action without taking a man off the line
- * `win` (a window index)? */
+ * `win` (a window index)? With partnerships only the seat that acts next for
+ * `side` can, with a man of its own. */
 static bool can_fill(const gb_impl_t *im, const gb_state_t *s, int side, int gap, int win)
 {
     if (s->in_hand[side] > 0) return true;
     if (s->in_hand[1 - side] > 0) return false; /* would have to place first */
+    int seat = gb_next_seat(im, s, side);
     for (int d = 0; d < GB_DIRS; d++) {
         int a = im->nbr[gap][d];
-        if (a < 0 || s->cell[a] != side + 1) continue;
+        if (a < 0 || !gb_owns(im, s, a, seat)) continue;
         bool in_line = false;
         for (int i = 0; i < 5; i++) in_line |= im->window[win][i] == a;
         if (!in_line) return true;
@@ -102,7 +104,9 @@ bool gb_is_noisy(const game_t *g, const void *sv, int action)
  * direction with two), and the gaps of its fours. A placement or step is a
  * threat when its destination is such a cell, or (a step) when it brings a
  * man beside a gap of the mover's four, to fill it next; a block when its
- * destination is such a cell of the opponent's. */
+ * destination is such a cell of the opponent's. (With partnerships the man
+ * stepped is filled in by the partner's next action only if he owns one
+ * beside the gap too: hints need not be exact.) */
 void gb_threat_hints(const game_t *g, const void *sv, const int *actions, int n, int *out)
 {
     const gb_impl_t *im = gb_impl(g);

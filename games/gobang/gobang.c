@@ -27,6 +27,15 @@ static const param_def_t gobang_params[] = {
      .quiet = true, /* added after records and models: left out of specs at false */
      .help = "Black (the second player) has one man fewer: the seed's odds, 'a superior player "
              "having eleven against twelve men' (needs men >= 2 and a moving phase)"},
+    {.key = "players",
+     .type = PARAM_INT,
+     .def = "2",
+     .min = 2,
+     .max = 4,
+     .quiet = true, /* added after records and models: left out of specs at 2 */
+     .help = "2, or 4: two partnerships of two seats playing in turn as at whist (W1, B1, W2, "
+             "B2), the seed's 'four persons, taking partners'; `men` is then per partnership, "
+             "shared equally (six men each by default)"},
     {.key = "exact",
      .type = PARAM_BOOL,
      .def = "false",
@@ -41,8 +50,8 @@ static const param_def_t gobang_params[] = {
 };
 
 /* The variants listed by `hoyle games` and run by the conformance tests:
- * the seed's game, Gomoku, the exact-five rule, a small board and the seed's
- * odds (eleven men against twelve). */
+ * the seed's game, Gomoku, the exact-five rule, a small board, the seed's
+ * odds (eleven men against twelve) and its four-player partnership game. */
 static const char *const gobang_variants[] = {
     "gobang",
     "gobang(board=15,men=0)",
@@ -50,6 +59,8 @@ static const char *const gobang_variants[] = {
     "gobang(board=15,men=0,exact=true)",
     "gobang(board=5,men=6)",
     "gobang(odds=true)",
+    "gobang(players=4)",
+    "gobang(board=5,men=6,players=4)",
     NULL,
 };
 
@@ -73,6 +84,7 @@ static const game_vt_t gobang_vt = {
     .symmetry_state = gb_symmetry_state,
     .symmetry_action = gb_symmetry_action,
     .perft = gb_perft,
+    .current_seat = gb_current_seat,
 };
 
 static int gobang_create(game_t *g)
@@ -82,6 +94,7 @@ static int gobang_create(game_t *g)
     bool exact = params_bool(&g->params, "exact");
     bool odds = params_bool(&g->params, "odds");
     int move_limit = (int)params_int(&g->params, "move_limit");
+    int seats = (int)params_int(&g->params, "players");
     /* the schema bounds each key alone; together they must fit the board */
     if (2 * men > n * n)
         return hoyle_error(HOYLE_EINVAL,
@@ -91,14 +104,26 @@ static int gobang_create(game_t *g)
         return hoyle_error(HOYLE_EINVAL,
                            "gobang: odds: needs men >= 2 with room to move (men=%d, board=%d)", men,
                            n);
-    int status = gb_impl_create(g, n, men, odds, exact, move_limit);
+    if (seats == 3)
+        return hoyle_error(HOYLE_EINVAL,
+                           "gobang: players: 2, or 4 in two partnerships; 3 cannot be seated");
+    if (seats == 4 && men % 2)
+        return hoyle_error(HOYLE_EINVAL,
+                           "gobang: men: with players=4 a partnership's men are shared equally "
+                           "by its two seats; %d is odd",
+                           men);
+    if (seats == 4 && odds)
+        return hoyle_error(HOYLE_EINVAL, "gobang: odds: not with players=4 (the seed gives odds "
+                                         "only in the two-player game)");
+    int status = gb_impl_create(g, n, men, odds, exact, move_limit, seats);
     if (status) return status;
     const gb_impl_t *im = gb_impl(g);
     g->vt = &gobang_vt;
-    g->num_players = 2;
+    g->num_players = 2; /* the colours; with players=4 each is a partnership of two seats */
+    g->num_seats = seats;
     /* the state ends in one byte per square: size it for this board only,
      * rounded to 8 so that copies stay word-aligned */
-    size_t size = offsetof(gb_state_t, cell) + (size_t)im->nsq;
+    size_t size = offsetof(gb_state_t, cell) + (size_t)im->nsq * (seats == 4 ? 2 : 1);
     g->state_size = (size + 7) / 8 * 8;
     /* placements are 0..nsq-1; steps are nsq + from * 8 + direction */
     g->num_actions = im->moving ? im->nsq * (1 + GB_DIRS) : im->nsq;
@@ -107,7 +132,8 @@ static int gobang_create(game_t *g)
     g->max_chance_outcomes = 0;
     /* every placement, then at most move_limit steps */
     g->max_game_length = im->hand0[0] + im->hand0[1] + (im->moving ? move_limit : 0);
-    g->obs_shape[0] = GB_PLANES, g->obs_shape[1] = n, g->obs_shape[2] = n;
+    g->obs_shape[0] = seats == 4 ? GB_PLANES_4 : GB_PLANES, g->obs_shape[1] = n,
+    g->obs_shape[2] = n;
     /* placements are one plane; steps are from-square-major over the 8 directions */
     g->policy_planes = im->moving ? 1 + GB_DIRS : 1, g->policy_lead = 1;
     g->num_symmetries = SYM_COUNT;

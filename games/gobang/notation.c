@@ -8,7 +8,9 @@
  * where each rank is N characters, file a first: `x` White, `o` Black, `.`
  * empty, and <moves> is the moving-phase counter of the draw rule. Import
  * checks everything (men conserved, side to move matches the counts, at most
- * the side that moved last has a five) and writes the state only on success. */
+ * the side that moved last has a five) and writes the state only on success.
+ * Partnerships (players=4): the second partners' men are `X` and `O`, and
+ * the side field names the seat to move, `w1`, `b1`, `w2` or `b2`. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,6 +65,21 @@ static int parse_square(const gb_impl_t *im, const char **p)
 }
 
 static const char *const side_name[2] = {"White", "Black"};
+static const char *const seat_name[GB_MAX_SEATS] = {"W1", "B1", "W2", "B2"};
+static const char seat_glyph[GB_MAX_SEATS] = {'x', 'o', 'X', 'O'};
+
+/* Who is to move, for messages: the colour, or with partnerships the seat. */
+static const char *mover_name(const gb_impl_t *im, const gb_state_t *s)
+{
+    return im->seats == 4 ? seat_name[gb_seat(im, s)] : side_name[s->to_move];
+}
+
+/* The glyph of square q's man: x/o, and X/O for a second partner's. */
+static char glyph_at(const gb_impl_t *im, const gb_state_t *s, int q)
+{
+    int v = s->cell[q];
+    return v == GB_EMPTY ? '.' : seat_glyph[v - 1 + 2 * gb_partner_at(im, s, q)];
+}
 
 int gb_action_to_string(const game_t *g, const void *sv, int action, char *buf, size_t cap)
 {
@@ -102,7 +119,7 @@ int gb_action_from_string(const game_t *g, const void *sv, const char *text, int
         if (s->in_hand[me] == 0)
             return hoyle_error(HOYLE_EINVAL,
                                "gobang: %s has no man left to place; move one ('c6 d7')",
-                               side_name[me]);
+                               mover_name(im, s));
         if (s->cell[a] != GB_EMPTY)
             return hoyle_error(HOYLE_EINVAL, "gobang: '%.8s' is occupied", text);
         *action = a;
@@ -110,10 +127,13 @@ int gb_action_from_string(const game_t *g, const void *sv, const char *text, int
     }
     if (s->in_hand[me] > 0)
         return hoyle_error(HOYLE_EINVAL, "gobang: '%.40s': %s must place a man first (%d in hand)",
-                           text, side_name[me], s->in_hand[me]);
+                           text, mover_name(im, s), s->in_hand[me]);
     if (s->cell[a] != me + 1)
         return hoyle_error(HOYLE_EINVAL, "gobang: '%.40s': no %s man on the first square", text,
                            side_name[me]);
+    if (!gb_owns(im, s, a, gb_seat(im, s)))
+        return hoyle_error(HOYLE_EINVAL, "gobang: '%.40s': that man is %s's, not %s's", text,
+                           seat_name[me + 2 * gb_partner_at(im, s, a)], mover_name(im, s));
     for (int d = 0; d < GB_DIRS; d++)
         if (im->nbr[a][d] == b) {
             if (s->cell[b] != GB_EMPTY)
@@ -130,10 +150,9 @@ int gb_state_to_string(const game_t *g, const void *sv, char *buf, size_t cap)
     const gb_impl_t *im = gb_impl(g);
     const gb_state_t *s = sv;
     out_t o = {buf, cap, 0, 0};
-    static const char glyph[3] = {'.', 'x', 'o'};
     for (int r = im->n - 1; r >= 0; r--) {
         put(&o, "%2d ", r + 1);
-        for (int c = 0; c < im->n; c++) put(&o, " %c", glyph[s->cell[r * im->n + c]]);
+        for (int c = 0; c < im->n; c++) put(&o, " %c", glyph_at(im, s, r * im->n + c));
         put(&o, "\n");
     }
     put(&o, "   ");
@@ -144,9 +163,13 @@ int gb_state_to_string(const game_t *g, const void *sv, char *buf, size_t cap)
     else if (s->result == GB_DRAW)
         put(&o, "draw\n");
     else
-        put(&o, "%s (%c) to %s\n", side_name[s->to_move], glyph[s->to_move + 1],
+        put(&o, "%s (%c) to %s\n", mover_name(im, s), seat_glyph[gb_seat(im, s)],
             s->in_hand[s->to_move] ? "place" : "move");
-    put(&o, "in hand: x %d, o %d", s->in_hand[0], s->in_hand[1]);
+    if (im->seats == 4)
+        put(&o, "in hand: x %d, o %d, X %d, O %d", gb_seat_hand(im, s, 0), gb_seat_hand(im, s, 1),
+            gb_seat_hand(im, s, 2), gb_seat_hand(im, s, 3));
+    else
+        put(&o, "in hand: x %d, o %d", s->in_hand[0], s->in_hand[1]);
     if (im->moving) put(&o, "; moves %d of %d", s->moves, im->move_limit);
     put(&o, "\n");
     return finish(&o);
@@ -157,12 +180,13 @@ int gb_position_to_string(const game_t *g, const void *sv, char *buf, size_t cap
     const gb_impl_t *im = gb_impl(g);
     const gb_state_t *s = sv;
     out_t o = {buf, cap, 0, 0};
-    static const char glyph[3] = {'.', 'x', 'o'};
     for (int r = im->n - 1; r >= 0; r--) {
-        for (int c = 0; c < im->n; c++) put(&o, "%c", glyph[s->cell[r * im->n + c]]);
+        for (int c = 0; c < im->n; c++) put(&o, "%c", glyph_at(im, s, r * im->n + c));
         if (r) put(&o, "/");
     }
-    put(&o, " %c %d %d %d", s->to_move ? 'b' : 'w', s->in_hand[0], s->in_hand[1], s->moves);
+    put(&o, " %c", s->to_move ? 'b' : 'w');
+    if (im->seats == 4) put(&o, "%d", gb_seat(im, s) / 2 + 1);
+    put(&o, " %d %d %d", s->in_hand[0], s->in_hand[1], s->moves);
     return finish(&o);
 }
 
@@ -178,33 +202,80 @@ static int parse_count(const char **p)
     return v;
 }
 
+/* The N ranks of a position into t->cell (and the owners), counting the men
+ * of each seat into count[]; *p is left after the board. */
+static int parse_board(const gb_impl_t *im, const char *text, const char **pp, gb_state_t *t,
+                       int *count)
+{
+    const char *p = *pp;
+    const char *cells = im->seats == 4 ? "x/o/X/O/." : "x/o/.";
+    for (int r = im->n - 1; r >= 0; r--) {
+        for (int c = 0; c < im->n; c++, p++) {
+            int seat = -1;
+            for (int k = 0; k < im->seats; k++)
+                if (*p == seat_glyph[k]) seat = k;
+            if (seat < 0 && *p != '.')
+                return hoyle_error(HOYLE_EINVAL,
+                                   "gobang position: rank %d needs %d cells of %s in '%.80s'",
+                                   r + 1, im->n, cells, text);
+            int q = r * im->n + c;
+            t->cell[q] = (uint8_t)(seat < 0 ? GB_EMPTY : seat % 2 + 1);
+            if (seat >= 0) count[seat]++;
+            if (im->seats == 4) t->cell[im->nsq + q] = (uint8_t)(seat < 0 ? 0 : seat / 2);
+        }
+        if (r && *p++ != '/')
+            return hoyle_error(HOYLE_EINVAL, "gobang position: expected '/' after rank %d", r + 1);
+    }
+    *pp = p;
+    return HOYLE_OK;
+}
+
+/* Partnerships: each colour's placements alternate between its seats, the
+ * first partner first, so the men on the board split ceil/floor between
+ * them; and the seat named is the one whose turn it is, (placements +
+ * moves) % 4. */
+static int check_seats(const gb_impl_t *im, const int *hand, int moves, int seat, const int *count)
+{
+    if (im->seats == 2) return HOYLE_OK;
+    for (int k = 0; k < 2; k++) {
+        int placed = im->hand0[k] - hand[k];
+        if (count[k] != (placed + 1) / 2 || count[k + 2] != placed / 2)
+            return hoyle_error(HOYLE_EINVAL,
+                               "gobang position: %s has %d men and %s %d, but %d placed split "
+                               "%d and %d",
+                               seat_name[k], count[k], seat_name[k + 2], count[k + 2], placed,
+                               (placed + 1) / 2, placed / 2);
+    }
+    int turn = (im->hand0[0] + im->hand0[1] - hand[0] - hand[1] + moves) % 4;
+    if (seat != turn)
+        return hoyle_error(HOYLE_EINVAL, "gobang position: it is %s's turn, not %s's",
+                           seat_name[turn], seat_name[seat]);
+    return HOYLE_OK;
+}
+
 int gb_position_from_string(const game_t *g, const char *text, void *sv)
 {
     const gb_impl_t *im = gb_impl(g);
     /* parse into a local copy sized for the largest board: `sv` is written
      * only once everything checks out */
-    uint64_t tmp_buf[(sizeof(gb_state_t) + GB_MAX_SQ) / 8 + 1];
+    uint64_t tmp_buf[GB_STATE_WORDS];
     gb_state_t *t = (gb_state_t *)tmp_buf;
     memset(t, 0, g->state_size);
     const char *p = text;
     while (*p == ' ') p++;
-    int count[2] = {0, 0};
-    for (int r = im->n - 1; r >= 0; r--) {
-        for (int c = 0; c < im->n; c++, p++) {
-            int v = *p == 'x' ? GB_WHITE : *p == 'o' ? GB_BLACK : *p == '.' ? GB_EMPTY : -1;
-            if (v < 0)
-                return hoyle_error(HOYLE_EINVAL,
-                                   "gobang position: rank %d needs %d cells of x/o/. in '%.80s'",
-                                   r + 1, im->n, text);
-            t->cell[r * im->n + c] = (uint8_t)v;
-            if (v) count[v - 1]++;
-        }
-        if (r && *p++ != '/')
-            return hoyle_error(HOYLE_EINVAL, "gobang position: expected '/' after rank %d", r + 1);
-    }
-    if (*p++ != ' ' || (*p != 'w' && *p != 'b') || p[1] != ' ')
-        return hoyle_error(HOYLE_EINVAL, "gobang position: expected ' w' or ' b' after the board");
+    int count[GB_MAX_SEATS] = {0, 0, 0, 0}; /* men on the board by seat */
+    int status = parse_board(im, text, &p, t, count);
+    if (status) return status;
+    int seat = 0; /* the seat named (partnerships) */
+    if (im->seats == 2 ? *p++ != ' ' || (*p != 'w' && *p != 'b') || p[1] != ' '
+                       : *p++ != ' ' || (*p != 'w' && *p != 'b') || (p[1] != '1' && p[1] != '2') ||
+                             p[2] != ' ')
+        return hoyle_error(HOYLE_EINVAL,
+                           im->seats == 2 ? "gobang position: expected ' w' or ' b' after the board"
+                                          : "gobang position: expected ' w1', ' b1', ' w2' or "
+                                            "' b2' after the board");
     t->to_move = *p == 'b';
+    if (im->seats == 4) seat = t->to_move + 2 * (p[1] - '1'), p++;
     p += 2;
     int hand[2], moves;
     if ((hand[0] = parse_count(&p)) < 0 || *p++ != ' ' || (hand[1] = parse_count(&p)) < 0 ||
@@ -213,10 +284,13 @@ int gb_position_from_string(const game_t *g, const char *text, void *sv)
     while (*p == ' ' || *p == '\n' || *p == '\r') p++;
     if (*p) return hoyle_error(HOYLE_EINVAL, "gobang position: trailing text '%.20s'", p);
     for (int k = 0; k < 2; k++)
-        if (count[k] + hand[k] != im->hand0[k])
+        if (count[k] + count[k + 2] + hand[k] != im->hand0[k])
             return hoyle_error(HOYLE_EINVAL,
                                "gobang position: %s has %d on the board and %d in hand, not %d men",
-                               side_name[k], count[k], hand[k], im->hand0[k]);
+                               side_name[k], count[k] + count[k + 2], hand[k], im->hand0[k]);
+    status = check_seats(im, hand, moves, seat, count);
+    if (status) return status;
+    count[0] += count[2], count[1] += count[3]; /* by colour from here on */
     /* placing alternates from White: while men are in hand, White has
      * placed as many as Black (White to move) or one more (Black to move) */
     int placed_gap = count[0] - count[1];

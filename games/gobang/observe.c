@@ -6,18 +6,43 @@
  *   3  player's men in hand / hand0      4  opponent's men in hand / hand0
  *   5  moving-phase moves / move_limit (zeros when there is no moving phase)
  * Planes 2..5 are constant, so observe(symmetry_state(s)) equals
- * sym_planes(observe(s)) for all eight symmetries. */
+ * sym_planes(observe(s)) for all eight symmetries.
+ *
+ * Partnerships (players=4, [GB_PLANES_4][N][N]): `player` is a colour, seen
+ * from its seat that acts next (the seat to move, or the one after it):
+ *   0  that seat's men       1  its partner's men
+ *   2  the men of the opponent seated after it   3  the other opponent's
+ *   4..7  as planes 2..5 above (the hands are the partnerships'). */
 #include <string.h>
 
 #include "games/gobang/gobang_internal.h"
+
+/* Planes 0..3 of the partnership game: the men of the four seats, starting
+ * from `player`'s seat that acts next, in turn order from there. */
+static void observe_seats(const gb_impl_t *im, const gb_state_t *s, int player, float *out)
+{
+    int own = gb_next_seat(im, s, player);
+    /* seat k's men go to plane (k - own) mod 4 ordered own, partner, after, before */
+    static const int plane_of_offset[4] = {0, 2, 1, 3};
+    memset(out, 0, sizeof(float) * 4 * (size_t)im->nsq);
+    for (int q = 0; q < im->nsq; q++) {
+        if (s->cell[q] == GB_EMPTY) continue;
+        int seat = s->cell[q] - 1 + 2 * gb_partner_at(im, s, q);
+        out[(size_t)plane_of_offset[(seat - own + 4) % 4] * (size_t)im->nsq + (size_t)q] = 1.0f;
+    }
+}
 
 void gb_observe(const game_t *g, const void *sv, int player, float *out)
 {
     const gb_impl_t *im = gb_impl(g);
     const gb_state_t *s = sv;
     int nsq = im->nsq, opp = 1 - player;
+    /* with partnerships the four men planes come first and the constant
+     * planes follow: `lead` shifts them */
+    int lead = 0;
+    if (im->seats == 4) observe_seats(im, s, player, out), lead = 2;
     float *plane[GB_PLANES];
-    for (int k = 0; k < GB_PLANES; k++) plane[k] = out + (size_t)k * (size_t)nsq;
+    for (int k = 0; k < GB_PLANES; k++) plane[k] = out + (size_t)(k + lead) * (size_t)nsq;
     float fill[GB_PLANES] = {
         0.0f,
         0.0f,
@@ -26,7 +51,7 @@ void gb_observe(const game_t *g, const void *sv, int player, float *out)
         im->hand0[opp] ? (float)s->in_hand[opp] / (float)im->hand0[opp] : 0.0f,
         im->moving ? (float)s->moves / (float)im->move_limit : 0.0f,
     };
-    for (int q = 0; q < nsq; q++) {
+    for (int q = 0; q < nsq && lead == 0; q++) {
         int v = s->cell[q];
         plane[0][q] = v == player + 1 ? 1.0f : 0.0f;
         plane[1][q] = v == opp + 1 ? 1.0f : 0.0f;
@@ -44,6 +69,10 @@ void gb_symmetry_state(const game_t *g, sym_t sym, const void *sv, void *outv)
     uint8_t cells[GB_MAX_SQ];
     for (int q = 0; q < im->nsq; q++) cells[im->sq_map[sym][q]] = s->cell[q];
     memcpy(o->cell, cells, (size_t)im->nsq);
+    if (im->seats == 4) { /* the owners move with their men */
+        for (int q = 0; q < im->nsq; q++) cells[im->sq_map[sym][q]] = s->cell[im->nsq + q];
+        memcpy(o->cell + im->nsq, cells, (size_t)im->nsq);
+    }
     o->hash = gb_hash_compute(g, o);
 }
 

@@ -28,6 +28,12 @@ int gb_current_player(const game_t *g, const void *sv)
     return s->result == GB_ONGOING ? s->to_move : PLAYER_TERMINAL;
 }
 
+int gb_current_seat(const game_t *g, const void *sv)
+{
+    const gb_state_t *s = sv;
+    return s->result == GB_ONGOING ? gb_seat(gb_impl(g), s) : PLAYER_TERMINAL;
+}
+
 /* False for an action this game cannot have at all (out of range, a step in a
  * placing-only game, a step off the board); it does not check the state. */
 bool gb_decode(const gb_impl_t *im, int action, int *from, int *to)
@@ -56,9 +62,9 @@ int gb_legal_actions(const game_t *g, const void *sv, int *out)
             if (s->cell[q] == GB_EMPTY) out[n++] = q;
         return n;
     }
-    int own = s->to_move + 1;
+    int seat = gb_seat(im, s);
     for (int q = 0; q < im->nsq; q++) {
-        if (s->cell[q] != own) continue;
+        if (!gb_owns(im, s, q, seat)) continue;
         for (int d = 0; d < GB_DIRS; d++) {
             int t = im->nbr[q][d];
             if (t >= 0 && s->cell[t] == GB_EMPTY) out[n++] = im->nsq + q * GB_DIRS + d;
@@ -74,6 +80,14 @@ void gb_apply(const game_t *g, void *sv, int action)
     int p = s->to_move, from = -1, to = -1;
     bool ok = gb_decode(im, action, &from, &to);
     (void)ok; /* legality is the caller's contract (game_apply_checked for untrusted input) */
+    if (im->seats == 4) {
+        /* the man's owner moves with it; a second partner's man has a key */
+        uint8_t *owner = s->cell + im->nsq;
+        int partner = gb_seat(im, s) / 2;
+        if (from >= 0) owner[from] = 0, s->hash ^= partner ? im->zob_partner[from] : 0;
+        owner[to] = (uint8_t)partner;
+        s->hash ^= partner ? im->zob_partner[to] : 0;
+    }
     if (from < 0) {
         int h = s->in_hand[p];
         /* hand counts are hashed by value: swap the old count's key for the
@@ -108,7 +122,7 @@ uint64_t gb_hash(const game_t *g, const void *sv)
 
 uint64_t gb_hash_recompute(const game_t *g, const void *sv) { return gb_hash_compute(g, sv); }
 
-/* Players always alternate, so a whole move is one action and the last ply
+/* Players (and seats) always alternate, so a whole move is one action and the last ply
  * is bulk-counted from the legal-action count. */
 static uint64_t perft_rec(const game_t *g, const gb_state_t *s, int depth)
 {
@@ -117,7 +131,7 @@ static uint64_t perft_rec(const game_t *g, const gb_state_t *s, int depth)
     int legal[GB_MAX_LEGAL];
     int n = gb_legal_actions(g, s, legal);
     if (depth == 1) return (uint64_t)n;
-    uint64_t child_buf[(sizeof(gb_state_t) + GB_MAX_SQ) / 8 + 1];
+    uint64_t child_buf[GB_STATE_WORDS];
     gb_state_t *t = (gb_state_t *)child_buf;
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {

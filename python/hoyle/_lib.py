@@ -36,6 +36,7 @@ typedef struct api_game_info {
     int obs_shape[3];
     int num_symmetries;
     size_t state_size;
+    int num_seats;
 } api_game_info_t;
 
 typedef struct agent_game_result {
@@ -110,6 +111,7 @@ void *api_state_clone(const game_t *g, const void *s);
 void api_state_copy(const game_t *g, void *dst, const void *src);
 void api_state_free(void *s);
 int api_state_current_player(const game_t *g, const void *s);
+int api_state_current_seat(const game_t *g, const void *s);
 int api_state_legal_actions(const game_t *g, const void *s, int *out);
 int api_state_step(const game_t *g, void *s, int action, int *legal, int known);
 void api_state_returns(const game_t *g, const void *s, double *out);

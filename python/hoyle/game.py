@@ -82,6 +82,9 @@ class Game:
         self.name = _lib.string(info.name)
         self.spec = _lib.string(info.spec)  # canonical, every parameter spelled out
         self.num_players = info.num_players
+        # seats at the table: num_players, or 4 in a partnership game, where a
+        # player (the partnership) plays two seats (docs/games/gobang.md)
+        self.num_seats = info.num_seats
         self.num_actions = info.num_actions
         self.max_legal = info.max_legal
         self.max_chance_outcomes = info.max_chance_outcomes
@@ -169,6 +172,13 @@ class State:
         """0..num_players-1, hoyle.CHANCE (-1) or hoyle.TERMINAL (-2)."""
         with self._lock:
             return lib.api_state_current_player(self._g, self._s)
+
+    @property
+    def current_seat(self):
+        """The seat at the board, 0..num_seats-1 (seat % num_players is the
+        player to move), or hoyle.CHANCE / hoyle.TERMINAL."""
+        with self._lock:
+            return lib.api_state_current_seat(self._g, self._s)
 
     @property
     def is_terminal(self):

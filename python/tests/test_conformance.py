@@ -41,6 +41,8 @@ def check_state(g, s, rng):
         assert math.isclose(sum(q for _, q in outcomes), 1.0, rel_tol=1e-9)
         return rng.choices([a for a, _ in outcomes], [q for _, q in outcomes])[0]
     assert 0 <= p < g.num_players and s.chance_outcomes() == []
+    # the seat at the board belongs to the player to move (partnership games)
+    assert 0 <= s.current_seat < g.num_seats and s.current_seat % g.num_players == p
     a = rng.choice(legal)
     # action text round-trips in the state it is played in
     assert s.action_from_string(s.action_to_string(a)) == a

@@ -1,13 +1,17 @@
 // render/gobang.js — Go-Bang: men on an N x N board (position "ranks w|b inW inB moves").
+// Partnerships (gobang(players=4)): X and O are the second partners' men and the side field
+// names the seat to move (w1, b1, w2, b2); men are marked 1 or 2 by their owner's seat.
 import { el, text, svgRoot, zone } from "./svg.js";
 
 const C = 40, M = 30;
 export const players = ["White (x)", "Black (o)"];
+export const seats = ["W1", "B1", "W2", "B2"]; // partnerships: the state's `seat`
 
 export function parse(pos) {
   const [board, side, inW, inB, moves] = pos.trim().split(/\s+/);
   const ranks = board.split("/"); // rank N first
-  return { n: ranks.length, ranks, side, inW: +inW, inB: +inB, moves: +moves };
+  const seats = /^[wb][12]$/.test(side) ? 4 : 2;
+  return { n: ranks.length, ranks, side, seats, inW: +inW, inB: +inB, moves: +moves };
 }
 
 const fileName = (c) => String.fromCharCode(97 + c);
@@ -26,8 +30,10 @@ export function draw(pos, opts = {}) {
       el("rect", { x, y, width: C, height: C, class: "grid" }, svg);
       zone(svg, name, "rect", { x, y, width: C, height: C });
       const ch = p.ranks[n - 1 - row][col];
-      if (ch === "x" || ch === "o") {
-        el("circle", { cx: x + C / 2, cy: y + C / 2, r: C * 0.4, class: ch === "x" ? "stone white" : "stone black" }, svg);
+      if ("xoXO".includes(ch)) {
+        const white = ch.toLowerCase() === "x";
+        el("circle", { cx: x + C / 2, cy: y + C / 2, r: C * 0.4, class: white ? "stone white" : "stone black" }, svg);
+        if (p.seats === 4) text(svg, x + C / 2, y + C / 2, ch === ch.toLowerCase() ? "1" : "2", { class: white ? "seat-mark" : "seat-mark on-black" });
       }
     }
   }
@@ -36,7 +42,8 @@ export function draw(pos, opts = {}) {
     text(svg, x + C / 2, M - 12, fileName(i), { class: "label" });
     text(svg, M - 14, y + C / 2, String(i + 1), { class: "label" });
   }
-  text(svg, W / 2, W + 6, `in hand: White (x) ${p.inW}, Black (o) ${p.inB}` + (p.moves ? `; moves ${p.moves}` : ""), { class: "caption", "font-size": Math.min(14, W / 34) });
+  const seat = p.seats === 4 ? `${p.side.toUpperCase()} to move; ` : "";
+  text(svg, W / 2, W + 6, seat + `in hand: White (x) ${p.inW}, Black (o) ${p.inB}` + (p.moves ? `; moves ${p.moves}` : ""), { class: "caption", "font-size": Math.min(14, W / 34) });
   return svg;
 }
 
