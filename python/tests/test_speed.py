@@ -101,7 +101,12 @@ def test_step_sequences_equal_apply_sequences(spec, path):
 def test_speed_refuses_bad_arguments():
     if _lib.speed is None:
         pytest.skip("hoyle._speed was not built")
+    s = hoyle.Game("checkers").new_state()
     with pytest.raises(TypeError):
-        _lib.speed.step(1, 2, 3)
-    with pytest.raises(OverflowError):
-        _lib.speed.step(0, 0, 2**40, 0, 0)
+        s._c.advance(1, 2)
+    with pytest.raises(TypeError):
+        _lib.speed.Cursor(1, 2)
+    with pytest.raises(hoyle.WrongType):
+        s.step(1.5)
+    with pytest.raises(hoyle.Error, match="out of range"):
+        s.step(2**40)
