@@ -295,6 +295,143 @@ static PyTypeObject cursor_type = {
     .tp_new = cursor_new,
 };
 
+/* An AEC environment's observations, {"observation": obs, "action_mask":
+ * mask}, with the arrays' memory used again: of the last two dicts handed
+ * out, one the caller no longer holds (nothing refers to it or its arrays
+ * but this object: reference counts 1, 2 and 2, the dict as it was made) is
+ * filled in place and handed out again; otherwise make() (Python) makes a
+ * new one. So a dict or array anyone still holds, a view of it included,
+ * never changes, and a loop that drops each observation allocates none. */
+typedef struct {
+    PyObject ob_base; /* PyObject_HEAD */
+    PyObject *make;   /* () -> (dict, obs, mask), new numpy arrays */
+    PyObject *slot[2][3];
+    Py_ssize_t obs_bytes, mask_bytes;
+    int next;
+} observer_t;
+
+static PyObject *key_obs, *key_mask; /* "observation", "action_mask" */
+
+static void observer_dealloc(observer_t *o)
+{
+    Py_XDECREF(o->make);
+    for (int k = 0; k < 2; k++)
+        for (int j = 0; j < 3; j++) Py_XDECREF(o->slot[k][j]);
+    Py_TYPE(o)->tp_free((PyObject *)o);
+}
+
+/* Observer(make, obs_bytes, mask_bytes) */
+static PyObject *observer_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    (void)kw;
+    PyObject *make;
+    Py_ssize_t obs_bytes, mask_bytes;
+    if (!PyArg_ParseTuple(args, "Onn", &make, &obs_bytes, &mask_bytes)) return NULL;
+    observer_t *o = (observer_t *)type->tp_alloc(type, 0);
+    if (!o) return NULL;
+    Py_INCREF(make);
+    o->make = make;
+    o->obs_bytes = obs_bytes;
+    o->mask_bytes = mask_bytes;
+    return (PyObject *)o;
+}
+
+static int unshared(PyObject *const *s)
+{
+    return s[0] && Py_REFCNT(s[0]) == 1 && Py_REFCNT(s[1]) == 2 && Py_REFCNT(s[2]) == 2 &&
+           PyDict_GET_SIZE(s[0]) == 2 && PyDict_GetItem(s[0], key_obs) == s[1] &&
+           PyDict_GetItem(s[0], key_mask) == s[2];
+}
+
+/* The slot to hand out next: an unshared one, else a new one in its place. */
+static PyObject *const *observer_slot(observer_t *o)
+{
+    int k = o->next;
+    o->next ^= 1;
+    if (unshared(o->slot[k])) return o->slot[k];
+    if (unshared(o->slot[k ^ 1])) return o->slot[k ^ 1];
+    PyObject *made = PyObject_CallNoArgs(o->make);
+    if (!made) return NULL;
+    if (!PyTuple_Check(made) || PyTuple_GET_SIZE(made) != 3) {
+        Py_DECREF(made);
+        PyErr_SetString(PyExc_TypeError, "Observer: make() must return (dict, obs, mask)");
+        return NULL;
+    }
+    for (int j = 0; j < 3; j++) {
+        Py_INCREF(PyTuple_GET_ITEM(made, j));
+        Py_XSETREF(o->slot[k][j], PyTuple_GET_ITEM(made, j));
+    }
+    Py_DECREF(made);
+    return o->slot[k];
+}
+
+/* observe(cursor, player) -> the observation dict of `player` (the state
+ * behind `cursor`), its mask marking the legal actions. */
+static PyObject *observer_observe(observer_t *o, PyObject *const *args, Py_ssize_t nargs)
+{
+    int player;
+    if (nargs != 2 || Py_TYPE(args[0]) != &cursor_type) {
+        PyErr_SetString(PyExc_TypeError, "observe(cursor, player)");
+        return NULL;
+    }
+    cursor_t *c = (cursor_t *)args[0];
+    if (as_int(args[1], &player)) return NULL;
+    PyObject *const *s = observer_slot(o);
+    if (!s) return NULL;
+    Py_buffer obs, mask;
+    if (PyObject_GetBuffer(s[1], &obs, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (PyObject_GetBuffer(s[2], &mask, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&obs);
+        return NULL;
+    }
+    int n = -1, ok = obs.len == o->obs_bytes && mask.len == o->mask_bytes;
+    if (!ok)
+        PyErr_SetString(PyExc_ValueError, "Observer: make() made arrays of the wrong size");
+    else if ((ok = lock(c) == 0)) {
+        n = api_observe_mask(c->g, c->s, player, obs.buf, mask.buf, c->legal, c->known);
+        if (n >= 0) c->known = n;
+        ok = unlock(c) == 0;
+    }
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&obs);
+    if (!ok) return NULL;
+    if (n < 0) return fail(n);
+    Py_INCREF(s[0]);
+    return s[0];
+}
+
+static PyMethodDef observer_methods[] = {
+    {"observe", (PyCFunction)(void (*)(void))observer_observe, METH_FASTCALL,
+     "observe(cursor, player): the observation dict, its arrays' memory used again"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject observer_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hoyle._speed.Observer",
+    .tp_basicsize = sizeof(observer_t),
+    .tp_dealloc = (destructor)observer_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Observer(make, obs_bytes, mask_bytes): an AEC environment's observations",
+    .tp_methods = observer_methods,
+    .tp_new = observer_new,
+};
+
+/* The index of the k-th nonzero byte of m[0..n) (-1: none), or with k < 0
+ * their count. Masks are mostly zeros: eight bytes at a time skip them. */
+static Py_ssize_t nth_set(const unsigned char *m, Py_ssize_t n, Py_ssize_t k)
+{
+    Py_ssize_t count = 0, i = 0;
+    for (; i < n; i++) {
+        if (i % 8 == 0) {
+            uint64_t w;
+            while (i + 8 <= n && (memcpy(&w, m + i, 8), w == 0)) i += 8;
+            if (i == n) break;
+        }
+        if (m[i] != 0 && count++ == k) return i;
+    }
+    return k < 0 ? count : -1;
+}
+
 /* pick(mask, u) -> the index of the k-th nonzero entry of `mask`, k =
  * floor(u * count) (Discrete.sample with a mask); -1 when none is set, -2
  * when `mask` is not a contiguous buffer of one-byte items (the caller
@@ -317,14 +454,10 @@ static PyObject *pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyBuffer_Release(&b);
         return PyLong_FromLong(-2);
     }
-    const char *m = b.buf;
-    Py_ssize_t count = 0, at = -1;
-    for (Py_ssize_t i = 0; i < b.len; i++) count += m[i] != 0;
+    Py_ssize_t count = nth_set(b.buf, b.len, -1), at = -1;
     if (count > 0) {
         Py_ssize_t k = (Py_ssize_t)(u * (double)count);
-        if (k >= count) k = count - 1;
-        if (k < 0) k = 0;
-        for (at = 0; !(m[at] != 0 && k-- == 0); at++) continue;
+        at = nth_set(b.buf, b.len, k < 0 ? 0 : k < count ? k : count - 1);
     }
     PyBuffer_Release(&b);
     return PyLong_FromSsize_t(at);
@@ -352,12 +485,13 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__speed(void);
 PyMODINIT_FUNC PyInit__speed(void)
 {
-    if (PyType_Ready(&cursor_type) < 0) return NULL;
+    if (PyType_Ready(&cursor_type) < 0 || PyType_Ready(&observer_type) < 0) return NULL;
+    key_obs = PyUnicode_InternFromString("observation");
+    key_mask = PyUnicode_InternFromString("action_mask");
+    if (!key_obs || !key_mask) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
-    Py_INCREF(&cursor_type);
-    if (PyModule_AddObject(m, "Cursor", (PyObject *)&cursor_type) < 0) {
-        Py_DECREF(&cursor_type);
+    if (PyModule_AddType(m, &cursor_type) < 0 || PyModule_AddType(m, &observer_type) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -16,6 +16,7 @@ decision states.
 """
 import numpy as np
 
+from . import _lib
 from . import spaces as hoyle_spaces
 from ._lib import PLAYER_CHANCE, PLAYER_TERMINAL, Error, ffi, lib
 from .game import INT_MAX, Game, _int
@@ -159,6 +160,14 @@ class AECEnv:
         self._probs_at = int(ffi.cast("uintptr_t", self._probs))
         self._num_actions, self._obs_shape = g.num_actions, g.obs_shape
         self._zero_rewards = None  # self.rewards when step() made it all zeros (then it need not make it again)
+        self._observer = self._observe_fast = None
+        if _lib.speed is not None:  # last()'s observations, their memory used again once nobody holds them
+            self._observer = _lib.speed.Observer(self._new_observation, 4 * int(np.prod(g.obs_shape)),
+                                                 g.num_actions)
+
+    def _new_observation(self):
+        o, m = np.empty(self._obs_shape, np.float32), np.empty(self._num_actions, np.int8)
+        return {"observation": o, "action_mask": m}, o, m
 
     # ---- spaces and the attributes PettingZoo code reads ----
     def observation_space(self, agent):
@@ -205,6 +214,8 @@ class AECEnv:
         if self.game.max_chance_outcomes:  # the dice's stream, from np_random (deterministic games draw nothing)
             lib.rng_init(self._dice, int(self.np_random.integers(0, 2**63)))
         self.game_state.settle(self._dice_at, self._probs_at)
+        # the Observer takes hoyle._speed's cursors only (a State made while it was turned off has the cffi one)
+        self._observe_fast = self._observer if type(self.game_state._c) is getattr(_lib.speed, "Cursor", None) else None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -244,7 +255,8 @@ class AECEnv:
         return legal_mask(self.game, self.game_state)
 
     def last(self, observe=True):
-        self._require_reset("last")
+        if self.game_state is None:
+            self._require_reset("last")
         a = self.agent_selection
         if a not in self.agents:
             raise Error("last: the episode is over (every agent was removed); call reset()")
@@ -253,14 +265,16 @@ class AECEnv:
             obs = None
         elif term or trunc:
             obs = self.observe(a)
-        else:  # observe(a) of the agent to move, inlined: the hot path of every AEC loop
-            o, m = np.empty(self._obs_shape, np.float32), np.empty(self._num_actions, np.int8)
+        elif self._observe_fast is not None:  # the hot path of every AEC loop
+            obs = self._observe_fast.observe(self.game_state._c, self._seat[a])
+        else:  # observe(a) of the agent to move, inlined
+            obs, o, m = self._new_observation()
             self.game_state._c.observe_mask(self._seat[a], o, m)
-            obs = {"observation": o, "action_mask": m}
         return obs, self._cumulative_rewards[a], term, trunc, self.infos[a]
 
     def step(self, action):
-        self._require_reset("step")
+        if self.game_state is None:
+            self._require_reset("step")
         if not self.agents:
             raise Error("step: the episode is over (every agent was removed); call reset()")
         agent = self.agent_selection
