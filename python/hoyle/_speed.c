@@ -1,11 +1,11 @@
 /* _speed.c — the optional CPython extension (hoyle._speed) behind the
- * per-step Python paths: a Cursor per State that steps it, lists its legal
- * actions, moves an environment's game (dice included) and writes the
- * observation + mask, each one C-API call with no Python frame, where the
- * cffi twin (hoyle/game.py, _CffiCursor) costs a Python method, a `with`
- * block and a cffi call.
+ * per-step Python paths: a Cursor per State (step, legal actions, an
+ * environment's move with its dice, observation + mask), an AEC
+ * environment's Observer and the masked sample, each one C-API call with no
+ * Python frame. The cffi twin (hoyle/game.py, _CffiCursor) does the same
+ * work for a Python method, a `with` block and a cffi call more.
  *
- * It does not link libhoyle: hoyle/_lib.py passes the addresses of the
+ * It does not link libhoyle: hoyle/game.py passes the addresses of the
  * library functions it calls (bind()), taken from the library cffi has
  * loaded, so the extension and the library can never be two different
  * builds. A Cursor gets its game and state as addresses from hoyle/game.py
@@ -15,9 +15,15 @@
  *
  * Invariant: legal[0..known) is the legal list of the state as it is now
  * (0: not known). The Cursor's own calls keep it; State's other changes
- * (apply, apply_move) set known = 0. Every call into the library takes the
- * state's lock (the threading.Lock State's cffi calls take), so a cffi call
- * running in another thread with the GIL released is never overlapped. */
+ * (apply, apply_move) set known = 0.
+ *
+ * Threads: State's cffi calls hold the state's threading.Lock while C works
+ * with the GIL released. A Cursor call keeps the GIL from start to end, so
+ * it only has to keep out of such a call: when the lock is free (locked()
+ * false) no other thread can start one before this call returns (that
+ * needs the GIL), and the call runs without taking it; when the lock is
+ * held, the call waits for it with acquire() (which lets the GIL go) and
+ * releases it after. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <limits.h>
@@ -68,8 +74,9 @@ typedef struct {
     void *s;
     int *legal; /* the legal list (and chance outcomes): `scratch` ints */
     int known;
-    PyObject *keep;              /* the owners of g and s */
-    PyObject *acquire, *release; /* the state's lock's methods */
+    PyObject *keep;                       /* the owners of g and s */
+    PyObject *acquire, *release, *locked; /* the state's lock's methods */
+    int held;                             /* this call acquired the lock */
 } cursor_t;
 
 static void cursor_dealloc(cursor_t *c)
@@ -78,6 +85,7 @@ static void cursor_dealloc(cursor_t *c)
     Py_XDECREF(c->keep);
     Py_XDECREF(c->acquire);
     Py_XDECREF(c->release);
+    Py_XDECREF(c->locked);
     Py_TYPE(c)->tp_free((PyObject *)c);
 }
 
@@ -106,7 +114,8 @@ static PyObject *cursor_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     c->keep = keep;
     c->acquire = PyObject_GetAttrString(lock, "acquire");
     c->release = c->acquire ? PyObject_GetAttrString(lock, "release") : NULL;
-    if (!c->legal || !c->release) {
+    c->locked = c->release ? PyObject_GetAttrString(lock, "locked") : NULL;
+    if (!c->legal || !c->locked) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         Py_DECREF(c);
         return NULL;
@@ -114,15 +123,25 @@ static PyObject *cursor_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     return (PyObject *)c;
 }
 
+/* Keep out of a cffi call on the state (see Threads above). */
 static int lock(cursor_t *c)
 {
-    PyObject *r = PyObject_CallNoArgs(c->acquire);
+    PyObject *r = PyObject_CallNoArgs(c->locked);
+    if (!r) return -1;
+    int busy = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    c->held = 0;
+    if (busy <= 0) return busy;
+    r = PyObject_CallNoArgs(c->acquire);
     Py_XDECREF(r);
+    c->held = r != NULL;
     return r ? 0 : -1;
 }
 
 static int unlock(cursor_t *c)
 {
+    if (!c->held) return 0;
+    c->held = 0;
     PyObject *r = PyObject_CallNoArgs(c->release);
     Py_XDECREF(r);
     return r ? 0 : -1;
