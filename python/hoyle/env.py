@@ -14,6 +14,8 @@ Chance nodes (dice) are resolved inside the environment by their
 probabilities, from np_random (seeded by reset(seed)); agents only ever see
 decision states.
 """
+import functools
+
 import numpy as np
 
 from . import _lib
@@ -56,6 +58,12 @@ def legal_mask(game, state):
     m = np.zeros(game.num_actions, dtype=np.int8)
     m[state.legal_actions()] = 1  # none at the end
     return m
+
+
+def new_observation(obs_shape, num_actions):
+    """(obs dict, its observation array, its mask array), to be filled."""
+    o, m = np.empty(obs_shape, np.float32), np.empty(num_actions, np.int8)
+    return {"observation": o, "action_mask": m}, o, m
 
 
 def check_action(game, action):
@@ -161,13 +169,12 @@ class AECEnv:
         self._num_actions, self._obs_shape = g.num_actions, g.obs_shape
         self._zero_rewards = None  # self.rewards when step() made it all zeros (then it need not make it again)
         self._observer = self._observe_fast = None
+        self._new_observation = functools.partial(new_observation, g.obs_shape, g.num_actions)
         if _lib.speed is not None:  # last()'s observations, their memory used again once nobody holds them
+            # (made from a partial, not a bound method: an Observer is not tracked by the garbage
+            # collector, so it must not hold the environment)
             self._observer = _lib.speed.Observer(self._new_observation, 4 * int(np.prod(g.obs_shape)),
                                                  g.num_actions)
-
-    def _new_observation(self):
-        o, m = np.empty(self._obs_shape, np.float32), np.empty(self._num_actions, np.int8)
-        return {"observation": o, "action_mask": m}, o, m
 
     # ---- spaces and the attributes PettingZoo code reads ----
     def observation_space(self, agent):

@@ -8,6 +8,7 @@ import gc
 import os
 import random
 import threading
+import weakref
 
 import numpy as np
 import pytest
@@ -234,3 +235,14 @@ def test_masked_sample_is_uniform_over_the_mask(dtype):
             assert set(draws) == marked if n < 64 else set(draws) <= marked
         else:
             assert set(draws) == {0}
+
+
+def test_aec_env_is_freed():
+    """An environment dropped is freed (its Observer holds no reference back to it)."""
+    env = hoyle.AECEnv("checkers")
+    env.reset(seed=1)
+    env.last()
+    ref = weakref.ref(env)
+    del env
+    gc.collect()
+    assert ref() is None
