@@ -180,12 +180,37 @@ static PyObject *fail(int rc)
     return NULL;
 }
 
+/* The ints 0..num_ints-1, made once: a legal list is then references to
+ * them, not an allocation per action (CPython caches only up to 256). */
+#define INT_CACHE_MAX 65536
+static PyObject **ints;
+static int num_ints;
+
+static PyObject *action_int(int v)
+{
+    if (v >= 0 && v < num_ints) {
+        Py_INCREF(ints[v]);
+        return ints[v];
+    }
+    if (v < 0 || v >= INT_CACHE_MAX) return PyLong_FromLong(v);
+    int n = num_ints;
+    while (n <= v) n = n ? 2 * n : 1024;
+    if (n > INT_CACHE_MAX) n = INT_CACHE_MAX;
+    PyObject **grown = PyMem_Realloc(ints, sizeof *grown * (size_t)n);
+    if (!grown) return PyErr_NoMemory();
+    ints = grown;
+    for (; num_ints < n; num_ints++)
+        if (!(ints[num_ints] = PyLong_FromLong(num_ints))) return NULL;
+    Py_INCREF(ints[v]);
+    return ints[v];
+}
+
 static PyObject *int_list(const int *v, int n)
 {
     PyObject *list = PyList_New(n);
     if (!list) return NULL;
     for (int i = 0; i < n; i++) {
-        PyObject *x = PyLong_FromLong(v[i]);
+        PyObject *x = action_int(v[i]);
         if (!x) {
             Py_DECREF(list);
             return NULL;
