@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _lib
 from . import spaces as hoyle_spaces
-from ._lib import PLAYER_CHANCE, PLAYER_TERMINAL, Error, ffi, lib
+from ._lib import PLAYER_CHANCE, Error, ffi, lib
 from .game import INT_MAX, Game, _int
 
 RENDER_CELL = 24  # pixels per board cell in render_mode="rgb_array"
