@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/rng.h"
 #include "games/game.h"
 #include "mcts/agent.h"
 
@@ -51,7 +52,7 @@ const char *api_version(void);
 
 /* sizeof of a struct FFIs declare by hand ("api_game_info_t", "api_vec_out_t",
  * "game_record_t", "sample_set_t", "game_random_stats_t",
- * "agent_game_result_t"), so a binding can check its copy of the layout at
+ * "agent_game_result_t", "rng_t"), so a binding can check its copy of the layout at
  * load time; 0 for other names. */
 size_t api_sizeof(const char *type);
 
@@ -105,6 +106,20 @@ int api_state_observe(const game_t *g, const void *s, int player, float *out);
  * Returns the legal count, or HOYLE_EINVAL for a bad player. */
 int api_state_observe_mask(const game_t *g, const void *s, int player, float *obs, int8_t *mask,
                            int *legal, int known);
+/* The environments' move in one call (python/hoyle: AECEnv.step): as
+ * api_state_step(), then every chance node that follows is sampled from
+ * `dice` (game_chance_sample: legal[] doubles as the outcome buffer, so it
+ * holds max(max_legal, max_chance_outcomes); probs[max_chance_outcomes] is
+ * scratch) until a player is to move or the game ends; with `dice` NULL it
+ * stops at a chance node (legal[] then lists the outcomes). Writes the
+ * player to move (or PLAYER_CHANCE, PLAYER_TERMINAL) to *player and
+ * returns the count in legal[] (0 at the end), or a negative status: a
+ * refused action (HOYLE_EINVAL) leaves `s` and `dice` unchanged. */
+int api_state_advance(const game_t *g, void *s, int action, int *legal, int known, rng_t *dice,
+                      double *probs, int *player);
+/* The chance half of api_state_advance() alone, from `s` as it is (an
+ * environment's reset): same buffers, same result. */
+int api_state_settle(const game_t *g, void *s, int *legal, rng_t *dice, double *probs, int *player);
 /* Chance outcomes into actions[] and probs[] (max_chance_outcomes each);
  * 0 when `s` is not a chance node. */
 int api_state_chance_outcomes(const game_t *g, const void *s, int *actions, double *probs);

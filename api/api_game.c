@@ -25,6 +25,7 @@ size_t api_sizeof(const char *type)
         {"game_random_stats_t", sizeof(game_random_stats_t)},
         {"agent_game_result_t", sizeof(agent_game_result_t)},
         {"api_vec_out_t", sizeof(api_vec_out_t)},
+        {"rng_t", sizeof(rng_t)},
     };
     for (size_t i = 0; type && i < sizeof sizes / sizeof sizes[0]; i++)
         if (strcmp(type, sizes[i].name) == 0) return sizes[i].size;
@@ -136,6 +137,35 @@ int api_state_step(const game_t *g, void *s, int action, int *legal, int known)
         return hoyle_error(HOYLE_EINVAL, "%s: action %d is not legal here", g->spec, action);
     game_apply(g, s, action);
     return game_legal_actions(g, s, legal);
+}
+
+int api_state_settle(const game_t *g, void *s, int *legal, rng_t *dice, double *probs, int *player)
+{
+    int p = game_current_player(g, s);
+    while (p == PLAYER_CHANCE && dice) {
+        int a = game_chance_sample(g, s, dice, legal, probs);
+        if (a < 0) return a;
+        game_apply(g, s, a); /* a listed outcome */
+        p = game_current_player(g, s);
+    }
+    *player = p;
+    return p == PLAYER_TERMINAL ? 0 : game_legal_actions(g, s, legal);
+}
+
+int api_state_advance(const game_t *g, void *s, int action, int *legal, int known, rng_t *dice,
+                      double *probs, int *player)
+{
+    if (known <= 0) {
+        int rc = game_apply_checked(g, s, action);
+        if (rc) return rc;
+    } else {
+        int i = 0;
+        while (i < known && legal[i] != action) i++;
+        if (i == known)
+            return hoyle_error(HOYLE_EINVAL, "%s: action %d is not legal here", g->spec, action);
+        game_apply(g, s, action);
+    }
+    return api_state_settle(g, s, legal, dice, probs, player);
 }
 
 void api_state_returns(const game_t *g, const void *s, double *out)

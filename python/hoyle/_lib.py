@@ -79,6 +79,11 @@ typedef struct sample_set {
     uint8_t *flags;
 } sample_set_t;
 
+typedef struct rng {
+    uint64_t s[4];
+} rng_t;
+void rng_init(rng_t *r, uint64_t seed);
+
 typedef struct api_vec api_vec_t;
 typedef struct api_vec_out {
     float *obs;
@@ -119,6 +124,9 @@ uint64_t api_state_hash(const game_t *g, const void *s);
 int api_state_observe(const game_t *g, const void *s, int player, float *out);
 int api_state_observe_mask(const game_t *g, const void *s, int player, float *obs, int8_t *mask,
                            int *legal, int known);
+int api_state_advance(const game_t *g, void *s, int action, int *legal, int known, rng_t *dice,
+                      double *probs, int *player);
+int api_state_settle(const game_t *g, void *s, int *legal, rng_t *dice, double *probs, int *player);
 int api_state_chance_outcomes(const game_t *g, const void *s, int *actions, double *probs);
 int api_move_to_string(const game_t *g, const void *s, const int *actions, int n, char *buf,
                        size_t cap);
@@ -166,7 +174,8 @@ int samples_read_shard(const char *path, sample_set_t *s, int64_t *games_out);
 """
 
 # the structs declared above by hand, checked against the library's sizeof
-CHECKED_STRUCTS = ("api_game_info_t", "agent_game_result_t", "game_record_t", "sample_set_t", "api_vec_out_t")
+CHECKED_STRUCTS = ("api_game_info_t", "agent_game_result_t", "game_record_t", "sample_set_t", "api_vec_out_t",
+                   "rng_t")
 
 PLAYER_CHANCE = -1
 PLAYER_TERMINAL = -2
@@ -221,7 +230,8 @@ ffi, lib, path = load()
 
 def load_speed():
     """hoyle._speed (python/hoyle/_speed.c), found in the package or beside
-    the library just loaded and bound to that library's functions; None
+    the library just loaded (hoyle/game.py binds it to that library's
+    functions); None
     where it was not built, or with $HOYLE_NO_SPEED=1 (the cffi paths then
     do the same work, slower)."""
     if os.environ.get("HOYLE_NO_SPEED") == "1":
@@ -237,10 +247,7 @@ def load_speed():
             spec = importlib.util.spec_from_file_location("hoyle._speed", file)
             mod = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(mod)
-            fn = [int(ffi.cast("uintptr_t", f)) for f in
-                  (lib.api_state_step, lib.api_state_legal_actions, lib.api_state_observe_mask)]
-            mod.bind(*fn)
-            return mod
+            return mod  # hoyle/game.py binds it to the library (bind_speed)
     return None
 
 

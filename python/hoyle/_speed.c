@@ -1,57 +1,208 @@
 /* _speed.c — the optional CPython extension (hoyle._speed) behind the
- * per-step Python paths: State.step, State.legal_actions and the
- * environments' observation + mask, one C-API call each instead of a cffi
- * call plus list building in Python.
+ * per-step Python paths: a Cursor per State (step, legal actions, an
+ * environment's move with its dice, observation + mask), an AEC
+ * environment's Observer and the masked sample, each one C-API call with no
+ * Python frame. The cffi twin (hoyle/game.py, _CffiCursor) does the same
+ * work for a Python method, a `with` block and a cffi call more.
  *
- * It does not link libhoyle: hoyle/_lib.py passes the addresses of the three
+ * It does not link libhoyle: hoyle/game.py passes the addresses of the
  * library functions it calls (bind()), taken from the library cffi has
  * loaded, so the extension and the library can never be two different
- * builds. Games, states and buffers arrive as addresses (ints) that
- * hoyle/game.py takes from its cffi objects; the module is private to the
- * package and trusts them. Without it (no Python headers at build time) the
- * package runs the same paths through cffi, slower. */
+ * builds. A Cursor gets its game and state as addresses from hoyle/game.py
+ * with the cffi objects that own them (`keep`), which it holds so that the
+ * state outlives every bound method handed out; the module is private to
+ * the package and trusts the addresses.
+ *
+ * Invariant: legal[0..known) is the legal list of the state as it is now
+ * (0: not known). The Cursor's own calls keep it; State's other changes
+ * (apply, apply_move) set known = 0.
+ *
+ * Threads: State's cffi calls hold the state's threading.Lock while C works
+ * with the GIL released. A Cursor call keeps the GIL from start to end, so
+ * it only has to keep out of such a call: when the lock is free (locked()
+ * false) no other thread can start one before this call returns (that
+ * needs the GIL), and the call runs without taking it; when the lock is
+ * held, the call waits for it with acquire() (which lets the GIL go) and
+ * releases it after. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <structmember.h>
 
 typedef int (*step_fn)(const void *g, void *s, int action, int *legal, int known);
 typedef int (*legal_fn)(const void *g, const void *s, int *out);
 typedef int (*observe_mask_fn)(const void *g, const void *s, int player, float *obs, int8_t *mask,
                                int *legal, int known);
+typedef int (*advance_fn)(const void *g, void *s, int action, int *legal, int known, void *dice,
+                          double *probs, int *player);
+typedef int (*settle_fn)(const void *g, void *s, int *legal, void *dice, double *probs,
+                         int *player);
 
 static step_fn api_step;
 static legal_fn api_legal;
 static observe_mask_fn api_observe_mask;
+static advance_fn api_advance;
+static settle_fn api_settle;
+static PyObject *check_fn; /* hoyle._lib.check: raises hoyle.Error for a status */
+static PyObject *int_fn;   /* hoyle.game._int: an action as a C int, or hoyle.Error */
 
 static PyObject *bind(PyObject *self, PyObject *args)
 {
     (void)self;
-    unsigned long long step, legal, observe_mask;
-    if (!PyArg_ParseTuple(args, "KKK", &step, &legal, &observe_mask)) return NULL;
-    api_step = (step_fn)(uintptr_t)step;
-    api_legal = (legal_fn)(uintptr_t)legal;
-    api_observe_mask = (observe_mask_fn)(uintptr_t)observe_mask;
+    unsigned long long fn[5];
+    PyObject *check, *to_int;
+    if (!PyArg_ParseTuple(args, "KKKKKOO", &fn[0], &fn[1], &fn[2], &fn[3], &fn[4], &check, &to_int))
+        return NULL;
+    api_step = (step_fn)(uintptr_t)fn[0];
+    api_legal = (legal_fn)(uintptr_t)fn[1];
+    api_observe_mask = (observe_mask_fn)(uintptr_t)fn[2];
+    api_advance = (advance_fn)(uintptr_t)fn[3];
+    api_settle = (settle_fn)(uintptr_t)fn[4];
+    Py_INCREF(check);
+    Py_XSETREF(check_fn, check);
+    Py_INCREF(to_int);
+    Py_XSETREF(int_fn, to_int);
     Py_RETURN_NONE;
 }
 
-/* PyLong_AsInt is public only from Python 3.13. */
-static int as_int(PyObject *o)
+typedef struct {
+    PyObject ob_base; /* PyObject_HEAD */
+    const void *g;
+    void *s;
+    int *legal; /* the legal list (and chance outcomes): `scratch` ints */
+    int known;
+    PyObject *keep;                       /* the owners of g and s */
+    PyObject *acquire, *release, *locked; /* the state's lock's methods */
+    int held;                             /* this call acquired the lock */
+} cursor_t;
+
+static void cursor_dealloc(cursor_t *c)
 {
-    long v = PyLong_AsLong(o);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (v < INT_MIN || v > INT_MAX) {
-        PyErr_SetString(PyExc_OverflowError, "hoyle._speed: an int argument out of range");
-        return -1;
-    }
-    return (int)v;
+    free(c->legal);
+    Py_XDECREF(c->keep);
+    Py_XDECREF(c->acquire);
+    Py_XDECREF(c->release);
+    Py_XDECREF(c->locked);
+    Py_TYPE(c)->tp_free((PyObject *)c);
 }
 
-static int bound(void)
+/* Cursor(game_addr, state_addr, scratch, lock, keep) */
+static PyObject *cursor_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    if (api_step && api_legal && api_observe_mask) return 1;
-    PyErr_SetString(PyExc_RuntimeError, "hoyle._speed: bind() was not called");
+    (void)kw;
+    unsigned long long g, s;
+    int scratch;
+    PyObject *lock, *keep;
+    if (!PyArg_ParseTuple(args, "KKiOO", &g, &s, &scratch, &lock, &keep)) return NULL;
+    if (!api_step) {
+        PyErr_SetString(PyExc_RuntimeError, "hoyle._speed: bind() was not called");
+        return NULL;
+    }
+    if (scratch < 1) {
+        PyErr_SetString(PyExc_ValueError, "hoyle._speed: scratch < 1");
+        return NULL;
+    }
+    cursor_t *c = (cursor_t *)type->tp_alloc(type, 0);
+    if (!c) return NULL;
+    c->g = (const void *)(uintptr_t)g;
+    c->s = (void *)(uintptr_t)s;
+    c->legal = malloc(sizeof *c->legal * (size_t)scratch);
+    Py_INCREF(keep);
+    c->keep = keep;
+    c->acquire = PyObject_GetAttrString(lock, "acquire");
+    c->release = c->acquire ? PyObject_GetAttrString(lock, "release") : NULL;
+    c->locked = c->release ? PyObject_GetAttrString(lock, "locked") : NULL;
+    if (!c->legal || !c->locked) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        Py_DECREF(c);
+        return NULL;
+    }
+    return (PyObject *)c;
+}
+
+/* Keep out of a cffi call on the state (see Threads above). */
+static int lock(cursor_t *c)
+{
+    PyObject *r = PyObject_CallNoArgs(c->locked);
+    if (!r) return -1;
+    int busy = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    c->held = 0;
+    if (busy <= 0) return busy;
+    r = PyObject_CallNoArgs(c->acquire);
+    Py_XDECREF(r);
+    c->held = r != NULL;
+    return r ? 0 : -1;
+}
+
+static int unlock(cursor_t *c)
+{
+    if (!c->held) return 0;
+    c->held = 0;
+    PyObject *r = PyObject_CallNoArgs(c->release);
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+}
+
+/* o as a C int; other types and ranges go through hoyle's own converter,
+ * which raises the package's errors (WrongType, Error). */
+static int as_int(PyObject *o, int *out)
+{
+    if (PyLong_CheckExact(o)) {
+        int overflow;
+        long v = PyLong_AsLongAndOverflow(o, &overflow);
+        if (!overflow && v >= INT_MIN && v <= INT_MAX) {
+            *out = (int)v;
+            return 0;
+        }
+    }
+    PyObject *r = PyObject_CallOneArg(int_fn, o);
+    if (!r) return -1;
+    long v = PyLong_AsLong(r);
+    Py_DECREF(r);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    *out = (int)v;
     return 0;
+}
+
+/* NULL with hoyle.Error for a negative status (the library's message). */
+static PyObject *fail(int rc)
+{
+    PyObject *code = PyLong_FromLong(rc);
+    if (!code) return NULL;
+    PyObject *r = PyObject_CallOneArg(check_fn, code);
+    Py_DECREF(code);
+    Py_XDECREF(r);
+    if (!PyErr_Occurred()) PyErr_Format(PyExc_RuntimeError, "hoyle._speed: status %d", rc);
+    return NULL;
+}
+
+/* The ints 0..num_ints-1, made once: a legal list is then references to
+ * them, not an allocation per action (CPython caches only up to 256). */
+#define INT_CACHE_MAX 65536
+static PyObject **ints;
+static int num_ints;
+
+static PyObject *action_int(int v)
+{
+    if (v >= 0 && v < num_ints) {
+        Py_INCREF(ints[v]);
+        return ints[v];
+    }
+    if (v < 0 || v >= INT_CACHE_MAX) return PyLong_FromLong(v);
+    int n = num_ints;
+    while (n <= v) n = n ? 2 * n : 1024;
+    if (n > INT_CACHE_MAX) n = INT_CACHE_MAX;
+    PyObject **grown = PyMem_Realloc(ints, sizeof *grown * (size_t)n);
+    if (!grown) return PyErr_NoMemory();
+    ints = grown;
+    for (; num_ints < n; num_ints++)
+        if (!(ints[num_ints] = PyLong_FromLong(num_ints))) return NULL;
+    Py_INCREF(ints[v]);
+    return ints[v];
 }
 
 static PyObject *int_list(const int *v, int n)
@@ -59,7 +210,7 @@ static PyObject *int_list(const int *v, int n)
     PyObject *list = PyList_New(n);
     if (!list) return NULL;
     for (int i = 0; i < n; i++) {
-        PyObject *x = PyLong_FromLong(v[i]);
+        PyObject *x = action_int(v[i]);
         if (!x) {
             Py_DECREF(list);
             return NULL;
@@ -69,69 +220,297 @@ static PyObject *int_list(const int *v, int n)
     return list;
 }
 
-/* step(game, state, action, legal_buf, known) -> the new legal list, or the
- * library's negative status as an int (the state unchanged). */
-static PyObject *step(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* step(action) -> the new legal list (State.step). */
+static PyObject *cursor_step(cursor_t *c, PyObject *arg)
 {
-    (void)self;
-    if (nargs != 5 || !bound()) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "step: 5 arguments");
-        return NULL;
-    }
-    void *g = PyLong_AsVoidPtr(args[0]), *s = PyLong_AsVoidPtr(args[1]);
-    int *buf = PyLong_AsVoidPtr(args[3]);
-    int action = as_int(args[2]), known = as_int(args[4]);
-    if (PyErr_Occurred()) return NULL;
-    int n = api_step(g, s, action, buf, known);
-    return n < 0 ? PyLong_FromLong(n) : int_list(buf, n);
+    int action;
+    if (as_int(arg, &action) || lock(c)) return NULL;
+    int n = api_step(c->g, c->s, action, c->legal, c->known);
+    c->known = n > 0 ? n : 0;
+    if (unlock(c)) return NULL;
+    return n < 0 ? fail(n) : int_list(c->legal, n);
 }
 
-/* legal(game, state, legal_buf) -> the legal list. */
-static PyObject *legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* legal() -> the legal list (State.legal_actions). */
+static PyObject *cursor_legal(cursor_t *c, PyObject *unused)
 {
-    (void)self;
-    if (nargs != 3 || !bound()) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "legal: 3 arguments");
-        return NULL;
-    }
-    void *g = PyLong_AsVoidPtr(args[0]), *s = PyLong_AsVoidPtr(args[1]);
-    int *buf = PyLong_AsVoidPtr(args[2]);
-    if (PyErr_Occurred()) return NULL;
-    return int_list(buf, api_legal(g, s, buf));
+    (void)unused;
+    if (lock(c)) return NULL;
+    int n = c->known = api_legal(c->g, c->s, c->legal);
+    if (unlock(c)) return NULL;
+    return int_list(c->legal, n);
 }
 
-/* observe_mask(game, state, player, obs, mask, legal_buf, known) -> the legal
- * count or a negative status; obs (float32) and mask (int8) are writable
- * contiguous buffers of the game's observation size and action count. */
-static PyObject *observe_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+static int addr(PyObject *o, void **out)
 {
-    (void)self;
-    if (nargs != 7 || !bound()) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "observe_mask: 7 arguments");
+    *out = PyLong_AsVoidPtr(o);
+    return *out == NULL && PyErr_Occurred() ? -1 : 0;
+}
+
+/* advance(action, dice_addr, probs_addr) -> the player to move after the
+ * action and the dice that follow it (api_state_advance), or TERMINAL. */
+static PyObject *cursor_advance(cursor_t *c, PyObject *const *args, Py_ssize_t nargs)
+{
+    int action, player = 0;
+    void *dice, *probs;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "advance(action, dice, probs)");
         return NULL;
     }
-    void *g = PyLong_AsVoidPtr(args[0]), *s = PyLong_AsVoidPtr(args[1]);
-    int *buf = PyLong_AsVoidPtr(args[5]);
-    int player = as_int(args[2]), known = as_int(args[6]);
-    if (PyErr_Occurred()) return NULL;
+    if (as_int(args[0], &action) || addr(args[1], &dice) || addr(args[2], &probs) || lock(c))
+        return NULL;
+    int n = api_advance(c->g, c->s, action, c->legal, c->known, dice, probs, &player);
+    c->known = n > 0 ? n : 0;
+    if (unlock(c)) return NULL;
+    return n < 0 ? fail(n) : PyLong_FromLong(player);
+}
+
+/* settle(dice_addr, probs_addr) -> the player to move once the dice are
+ * played (api_state_settle), or TERMINAL. */
+static PyObject *cursor_settle(cursor_t *c, PyObject *const *args, Py_ssize_t nargs)
+{
+    int player = 0;
+    void *dice, *probs;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "settle(dice, probs)");
+        return NULL;
+    }
+    if (addr(args[0], &dice) || addr(args[1], &probs) || lock(c)) return NULL;
+    int n = api_settle(c->g, c->s, c->legal, dice, probs, &player);
+    c->known = n > 0 ? n : 0;
+    if (unlock(c)) return NULL;
+    return n < 0 ? fail(n) : PyLong_FromLong(player);
+}
+
+/* observe_mask(player, obs, mask) -> the legal count; obs (float32) and
+ * mask (int8) are writable contiguous buffers of the game's observation
+ * size and action count. */
+static PyObject *cursor_observe_mask(cursor_t *c, PyObject *const *args, Py_ssize_t nargs)
+{
+    int player;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "observe_mask(player, obs, mask)");
+        return NULL;
+    }
+    if (as_int(args[0], &player)) return NULL;
     Py_buffer obs, mask;
-    if (PyObject_GetBuffer(args[3], &obs, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (PyObject_GetBuffer(args[4], &mask, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+    if (PyObject_GetBuffer(args[1], &obs, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (PyObject_GetBuffer(args[2], &mask, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
         PyBuffer_Release(&obs);
         return NULL;
     }
-    int n = api_observe_mask(g, s, player, obs.buf, mask.buf, buf, known);
+    int n = -1, locked = lock(c) == 0;
+    if (locked) {
+        n = api_observe_mask(c->g, c->s, player, obs.buf, mask.buf, c->legal, c->known);
+        if (n >= 0) c->known = n;
+        locked = unlock(c) == 0;
+    }
     PyBuffer_Release(&mask);
     PyBuffer_Release(&obs);
-    return PyLong_FromLong(n);
+    if (!locked) return NULL;
+    return n < 0 ? fail(n) : PyLong_FromLong(n);
+}
+
+static PyMethodDef cursor_methods[] = {
+    {"step", (PyCFunction)cursor_step, METH_O, "State.step: apply, then the new legal list"},
+    {"legal", (PyCFunction)cursor_legal, METH_NOARGS, "State.legal_actions"},
+    {"advance", (PyCFunction)(void (*)(void))cursor_advance, METH_FASTCALL,
+     "an environment's move: the action, then the dice; the player to move"},
+    {"settle", (PyCFunction)(void (*)(void))cursor_settle, METH_FASTCALL,
+     "the dice from here; the player to move"},
+    {"observe_mask", (PyCFunction)(void (*)(void))cursor_observe_mask, METH_FASTCALL,
+     "the observation and legal mask into two buffers; the legal count"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef cursor_members[] = {
+    {"known", T_INT, offsetof(cursor_t, known), 0, "legal[0..known) is the current list"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject cursor_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hoyle._speed.Cursor",
+    .tp_basicsize = sizeof(cursor_t),
+    .tp_dealloc = (destructor)cursor_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Cursor(game_addr, state_addr, scratch, lock, keep): a State's fast calls",
+    .tp_methods = cursor_methods,
+    .tp_members = cursor_members,
+    .tp_new = cursor_new,
+};
+
+/* An AEC environment's observations, {"observation": obs, "action_mask":
+ * mask}, with the arrays' memory used again: of the last two dicts handed
+ * out, one the caller no longer holds (nothing refers to it or its arrays
+ * but this object: reference counts 1, 2 and 2, the dict as it was made) is
+ * filled in place and handed out again; otherwise make() (Python) makes a
+ * new one. So a dict or array anyone still holds, a view of it included,
+ * never changes, and a loop that drops each observation allocates none. */
+typedef struct {
+    PyObject ob_base; /* PyObject_HEAD */
+    PyObject *make;   /* () -> (dict, obs, mask), new numpy arrays */
+    PyObject *slot[2][3];
+    Py_ssize_t obs_bytes, mask_bytes;
+    int next;
+} observer_t;
+
+static PyObject *key_obs, *key_mask; /* "observation", "action_mask" */
+
+static void observer_dealloc(observer_t *o)
+{
+    Py_XDECREF(o->make);
+    for (int k = 0; k < 2; k++)
+        for (int j = 0; j < 3; j++) Py_XDECREF(o->slot[k][j]);
+    Py_TYPE(o)->tp_free((PyObject *)o);
+}
+
+/* Observer(make, obs_bytes, mask_bytes) */
+static PyObject *observer_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    (void)kw;
+    PyObject *make;
+    Py_ssize_t obs_bytes, mask_bytes;
+    if (!PyArg_ParseTuple(args, "Onn", &make, &obs_bytes, &mask_bytes)) return NULL;
+    observer_t *o = (observer_t *)type->tp_alloc(type, 0);
+    if (!o) return NULL;
+    Py_INCREF(make);
+    o->make = make;
+    o->obs_bytes = obs_bytes;
+    o->mask_bytes = mask_bytes;
+    return (PyObject *)o;
+}
+
+static int unshared(PyObject *const *s)
+{
+    return s[0] && Py_REFCNT(s[0]) == 1 && Py_REFCNT(s[1]) == 2 && Py_REFCNT(s[2]) == 2 &&
+           PyDict_GET_SIZE(s[0]) == 2 && PyDict_GetItem(s[0], key_obs) == s[1] &&
+           PyDict_GetItem(s[0], key_mask) == s[2];
+}
+
+/* The slot to hand out next: an unshared one, else a new one in its place. */
+static PyObject *const *observer_slot(observer_t *o)
+{
+    int k = o->next;
+    o->next ^= 1;
+    if (unshared(o->slot[k])) return o->slot[k];
+    if (unshared(o->slot[k ^ 1])) return o->slot[k ^ 1];
+    PyObject *made = PyObject_CallNoArgs(o->make);
+    if (!made) return NULL;
+    if (!PyTuple_Check(made) || PyTuple_GET_SIZE(made) != 3) {
+        Py_DECREF(made);
+        PyErr_SetString(PyExc_TypeError, "Observer: make() must return (dict, obs, mask)");
+        return NULL;
+    }
+    for (int j = 0; j < 3; j++) {
+        Py_INCREF(PyTuple_GET_ITEM(made, j));
+        Py_XSETREF(o->slot[k][j], PyTuple_GET_ITEM(made, j));
+    }
+    Py_DECREF(made);
+    return o->slot[k];
+}
+
+/* observe(cursor, player) -> the observation dict of `player` (the state
+ * behind `cursor`), its mask marking the legal actions. */
+static PyObject *observer_observe(observer_t *o, PyObject *const *args, Py_ssize_t nargs)
+{
+    int player;
+    if (nargs != 2 || Py_TYPE(args[0]) != &cursor_type) {
+        PyErr_SetString(PyExc_TypeError, "observe(cursor, player)");
+        return NULL;
+    }
+    cursor_t *c = (cursor_t *)args[0];
+    if (as_int(args[1], &player)) return NULL;
+    PyObject *const *s = observer_slot(o);
+    if (!s) return NULL;
+    Py_buffer obs, mask;
+    if (PyObject_GetBuffer(s[1], &obs, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (PyObject_GetBuffer(s[2], &mask, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&obs);
+        return NULL;
+    }
+    int n = -1, ok = obs.len == o->obs_bytes && mask.len == o->mask_bytes;
+    if (!ok)
+        PyErr_SetString(PyExc_ValueError, "Observer: make() made arrays of the wrong size");
+    else if ((ok = lock(c) == 0)) {
+        n = api_observe_mask(c->g, c->s, player, obs.buf, mask.buf, c->legal, c->known);
+        if (n >= 0) c->known = n;
+        ok = unlock(c) == 0;
+    }
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&obs);
+    if (!ok) return NULL;
+    if (n < 0) return fail(n);
+    Py_INCREF(s[0]);
+    return s[0];
+}
+
+static PyMethodDef observer_methods[] = {
+    {"observe", (PyCFunction)(void (*)(void))observer_observe, METH_FASTCALL,
+     "observe(cursor, player): the observation dict, its arrays' memory used again"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject observer_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hoyle._speed.Observer",
+    .tp_basicsize = sizeof(observer_t),
+    .tp_dealloc = (destructor)observer_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Observer(make, obs_bytes, mask_bytes): an AEC environment's observations",
+    .tp_methods = observer_methods,
+    .tp_new = observer_new,
+};
+
+/* The index of the k-th nonzero byte of m[0..n) (-1: none), or with k < 0
+ * their count. Masks are mostly zeros: eight bytes at a time skip them. */
+static Py_ssize_t nth_set(const unsigned char *m, Py_ssize_t n, Py_ssize_t k)
+{
+    Py_ssize_t count = 0, i = 0;
+    for (; i < n; i++) {
+        if (i % 8 == 0) {
+            uint64_t w;
+            while (i + 8 <= n && (memcpy(&w, m + i, 8), w == 0)) i += 8;
+            if (i == n) break;
+        }
+        if (m[i] != 0 && count++ == k) return i;
+    }
+    return k < 0 ? count : -1;
+}
+
+/* pick(mask, u) -> the index of the k-th nonzero entry of `mask`, k =
+ * floor(u * count) (Discrete.sample with a mask); -1 when none is set, -2
+ * when `mask` is not a contiguous buffer of one-byte items (the caller
+ * then does it in numpy). */
+static PyObject *pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "pick(mask, u)");
+        return NULL;
+    }
+    double u = PyFloat_AsDouble(args[1]);
+    if (u == -1.0 && PyErr_Occurred()) return NULL;
+    Py_buffer b;
+    if (PyObject_GetBuffer(args[0], &b, PyBUF_C_CONTIGUOUS) < 0) {
+        PyErr_Clear();
+        return PyLong_FromLong(-2);
+    }
+    if (b.itemsize != 1) {
+        PyBuffer_Release(&b);
+        return PyLong_FromLong(-2);
+    }
+    Py_ssize_t count = nth_set(b.buf, b.len, -1), at = -1;
+    if (count > 0) {
+        Py_ssize_t k = (Py_ssize_t)(u * (double)count);
+        at = nth_set(b.buf, b.len, k < 0 ? 0 : k < count ? k : count - 1);
+    }
+    PyBuffer_Release(&b);
+    return PyLong_FromSsize_t(at);
 }
 
 static PyMethodDef methods[] = {
-    {"bind", bind, METH_VARARGS, "bind(step, legal, observe_mask): the library's functions"},
-    {"step", (PyCFunction)(void (*)(void))step, METH_FASTCALL, "State.step's call"},
-    {"legal", (PyCFunction)(void (*)(void))legal, METH_FASTCALL, "State.legal_actions's call"},
-    {"observe_mask", (PyCFunction)(void (*)(void))observe_mask, METH_FASTCALL,
-     "State.observation_and_mask's call"},
+    {"bind", bind, METH_VARARGS,
+     "bind(step, legal, observe_mask, advance, settle, check, to_int): the library's functions"},
+    {"pick", (PyCFunction)(void (*)(void))pick, METH_FASTCALL, "a masked uniform choice"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -148,4 +527,17 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__speed(void);
-PyMODINIT_FUNC PyInit__speed(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__speed(void)
+{
+    if (PyType_Ready(&cursor_type) < 0 || PyType_Ready(&observer_type) < 0) return NULL;
+    key_obs = PyUnicode_InternFromString("observation");
+    key_mask = PyUnicode_InternFromString("action_mask");
+    if (!key_obs || !key_mask) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    if (PyModule_AddType(m, &cursor_type) < 0 || PyModule_AddType(m, &observer_type) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -14,10 +14,13 @@ Chance nodes (dice) are resolved inside the environment by their
 probabilities, from np_random (seeded by reset(seed)); agents only ever see
 decision states.
 """
+import functools
+
 import numpy as np
 
+from . import _lib
 from . import spaces as hoyle_spaces
-from ._lib import PLAYER_CHANCE, PLAYER_TERMINAL, Error
+from ._lib import PLAYER_CHANCE, Error, ffi, lib
 from .game import INT_MAX, Game, _int
 
 RENDER_CELL = 24  # pixels per board cell in render_mode="rgb_array"
@@ -55,6 +58,12 @@ def legal_mask(game, state):
     m = np.zeros(game.num_actions, dtype=np.int8)
     m[state.legal_actions()] = 1  # none at the end
     return m
+
+
+def new_observation(obs_shape, num_actions):
+    """(obs dict, its observation array, its mask array), to be filled."""
+    o, m = np.empty(obs_shape, np.float32), np.empty(num_actions, np.int8)
+    return {"observation": o, "action_mask": m}, o, m
 
 
 def check_action(game, action):
@@ -152,6 +161,20 @@ class AECEnv:
         self._np_random = None
         self.rewards, self._cumulative_rewards, self.terminations, self.truncations, self.infos = {}, {}, {}, {}, {}
         self.agent_selection = None
+        # the dice, played in C by State.advance (seeded from np_random at reset) and its scratch
+        self._dice = ffi.new("rng_t *")
+        self._probs = ffi.new("double[]", max(g.max_chance_outcomes, 1))
+        self._dice_at = int(ffi.cast("uintptr_t", self._dice))
+        self._probs_at = int(ffi.cast("uintptr_t", self._probs))
+        self._num_actions, self._obs_shape = g.num_actions, g.obs_shape
+        self._zero_rewards = None  # self.rewards when step() made it all zeros (then it need not make it again)
+        self._observer = self._observe_fast = None
+        self._new_observation = functools.partial(new_observation, g.obs_shape, g.num_actions)
+        if _lib.speed is not None:  # last()'s observations, their memory used again once nobody holds them
+            # (made from a partial, not a bound method: an Observer is not tracked by the garbage
+            # collector, so it must not hold the environment)
+            self._observer = _lib.speed.Observer(self._new_observation, 4 * int(np.prod(g.obs_shape)),
+                                                 g.num_actions)
 
     # ---- spaces and the attributes PettingZoo code reads ----
     def observation_space(self, agent):
@@ -195,13 +218,18 @@ class AECEnv:
             for i, a in enumerate(self.possible_agents):
                 self.action_spaces[a].seed(seed + i)
         self.game_state = self.game.new_state()
-        resolve_chance(self.game_state, self.np_random)
+        if self.game.max_chance_outcomes:  # the dice's stream, from np_random (deterministic games draw nothing)
+            lib.rng_init(self._dice, int(self.np_random.integers(0, 2**63)))
+        self.game_state.settle(self._dice_at, self._probs_at)
+        # the Observer takes hoyle._speed's cursors only (a State made while it was turned off has the cffi one)
+        self._observe_fast = self._observer if type(self.game_state._c) is getattr(_lib.speed, "Cursor", None) else None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._zero_rewards = None
         self.moves, self._last_player = 0, None
         self.steps = {a: 0 for a in self.agents}
         self.agent_selection = self.possible_agents[max(self.game_state.current_player, 0)]
@@ -234,20 +262,26 @@ class AECEnv:
         return legal_mask(self.game, self.game_state)
 
     def last(self, observe=True):
-        self._require_reset("last")
+        if self.game_state is None:
+            self._require_reset("last")
         a = self.agent_selection
         if a not in self.agents:
             raise Error("last: the episode is over (every agent was removed); call reset()")
-        return (
-            self.observe(a) if observe else None,
-            self._cumulative_rewards[a],
-            self.terminations[a],
-            self.truncations[a],
-            self.infos[a],
-        )
+        term, trunc = self.terminations[a], self.truncations[a]
+        if not observe:
+            obs = None
+        elif term or trunc:
+            obs = self.observe(a)
+        elif self._observe_fast is not None:  # the hot path of every AEC loop
+            obs = self._observe_fast.observe(self.game_state._c, self._seat[a])
+        else:  # observe(a) of the agent to move, inlined
+            obs, o, m = self._new_observation()
+            self.game_state._c.observe_mask(self._seat[a], o, m)
+        return obs, self._cumulative_rewards[a], term, trunc, self.infos[a]
 
     def step(self, action):
-        self._require_reset("step")
+        if self.game_state is None:
+            self._require_reset("step")
         if not self.agents:
             raise Error("step: the episode is over (every agent was removed); call reset()")
         agent = self.agent_selection
@@ -256,14 +290,15 @@ class AECEnv:
                 raise Error(f"step: {agent} is done; step(None) removes it")
             self._remove(agent)
             return
-        if action is None:
-            raise Error(f"step: {agent} is to move; None is only for an agent that is done")
-        action = check_action(self.game, action)
+        if type(action) is not int or not 0 <= action < self._num_actions:
+            if action is None:
+                raise Error(f"step: {agent} is to move; None is only for an agent that is done")
+            action = check_action(self.game, action)
         p = self._seat[agent]  # the player to move (current_player costs a move generation in some games)
         self._cumulative_rewards[agent] = 0.0
         self.steps[agent] += 1
-        try:
-            self.game_state.advance(action)
+        try:  # the action, then the dice from self._dice: one call to C
+            cp = self.game_state._c.advance(action, self._dice_at, self._probs_at)
         except Error:
             if self.illegal == "raise":
                 self.steps[agent] -= 1
@@ -271,29 +306,26 @@ class AECEnv:
             return self._lose_illegal(agent, action)
         if p != self._last_player:
             self.moves += 1
-        self._last_player = p
-        if self.game.max_chance_outcomes:
-            resolve_chance(self.game_state, self.np_random)
-        self._after_move(p)
-
-    def _after_move(self, p):
-        """Rewards, terminations and truncations after a legal move by seat p."""
-        s = self.game_state
-        cp = s.current_player
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        if cp == PLAYER_TERMINAL:
-            for a, r in zip(self.possible_agents, s.returns()):
-                self.rewards[a] = r
-                self.terminations[a] = True
-                self._cumulative_rewards[a] += r
-            self.agent_selection = self.agents[0]
-            return
+            self._last_player = p
+        if self.rewards is not self._zero_rewards:
+            self.rewards = self._zero_rewards = dict.fromkeys(self.agents, 0.0)
+        if cp < 0:
+            return self._end()
         nxt = self.agent_selection = self.possible_agents[cp]
-        moves_up = self.max_moves and self.moves >= self.max_moves and cp != p
-        cycles_up = self.max_cycles and self.steps[nxt] >= self.max_cycles
-        if moves_up or cycles_up:
-            for a in self.agents:
-                self.truncations[a] = True
+        if self.max_moves or self.max_cycles:
+            moves_up = self.max_moves and self.moves >= self.max_moves and cp != p
+            if moves_up or (self.max_cycles and self.steps[nxt] >= self.max_cycles):
+                for a in self.agents:
+                    self.truncations[a] = True
+
+    def _end(self):
+        """Rewards and terminations when the rules end the game."""
+        self.rewards = {}
+        for a, r in zip(self.possible_agents, self.game_state.returns()):
+            self.rewards[a] = r
+            self.terminations[a] = True
+            self._cumulative_rewards[a] += r
+        self.agent_selection = self.agents[0]
 
     def _lose_illegal(self, agent, action):
         self.rewards = {a: 0.0 for a in self.agents}

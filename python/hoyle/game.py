@@ -20,7 +20,6 @@ import numpy as np
 from . import _lib
 from ._lib import Error, WrongType, check, ffi, lib, text
 
-_speed = _lib.speed  # the C fast paths (hoyle/_speed.c), or None: cffi does the same
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
@@ -38,6 +37,13 @@ def _int(x, what="action"):
     if not INT_MIN <= v <= INT_MAX:
         raise Error(f"{what}: {v} is out of range")
     return v
+
+
+_speed = _lib.speed  # the C fast paths (hoyle/_speed.c), or None: cffi does the same
+if _speed is not None:
+    _speed.bind(*[int(ffi.cast("uintptr_t", f)) for f in (lib.api_state_step, lib.api_state_legal_actions,
+                                                         lib.api_state_observe_mask, lib.api_state_advance,
+                                                         lib.api_state_settle)], check, _int)
 
 
 def _u64(x, what="seed"):
@@ -136,29 +142,87 @@ class Game:
         return Playouts(returns, lengths)
 
 
+class _CffiCursor:
+    """A State's per-step calls through cffi: the twin of hoyle._speed's
+    Cursor (python/hoyle/_speed.c), used when that module is absent. It
+    owns the legal-action buffer; buf[0:known] is the legal list of the
+    state as it is now (0: not known), so step() checks its action against
+    it in C instead of generating the list twice. Every other change of the
+    state sets known = 0."""
+
+    __slots__ = ("g", "s", "lock", "buf", "known")
+
+    def __init__(self, g, s, scratch, lock):
+        self.g, self.s, self.lock, self.known = g, s, lock, 0
+        self.buf = ffi.new("int[]", scratch)
+
+    def step(self, action):
+        if type(action) is not int or not INT_MIN <= action <= INT_MAX:
+            action = _int(action)
+        with self.lock:
+            n = lib.api_state_step(self.g, self.s, action, self.buf, self.known)
+            self.known = max(n, 0)
+            check(n)
+            return ffi.unpack(self.buf, n)
+
+    def legal(self):
+        with self.lock:
+            n = self.known = lib.api_state_legal_actions(self.g, self.s, self.buf)
+            return ffi.unpack(self.buf, n)
+
+    def advance(self, action, dice, probs):
+        if type(action) is not int or not INT_MIN <= action <= INT_MAX:
+            action = _int(action)
+        player = ffi.new("int *")
+        with self.lock:
+            n = lib.api_state_advance(self.g, self.s, action, self.buf, self.known, ffi.cast("rng_t *", dice),
+                                      ffi.cast("double *", probs), player)
+            self.known = max(n, 0)
+            check(n)
+        return player[0]
+
+    def settle(self, dice, probs):
+        player = ffi.new("int *")
+        with self.lock:
+            n = lib.api_state_settle(self.g, self.s, self.buf, ffi.cast("rng_t *", dice), ffi.cast("double *", probs),
+                                     player)
+            self.known = max(n, 0)
+            check(n)
+        return player[0]
+
+    def observe_mask(self, player, obs, mask):
+        with self.lock:
+            n = lib.api_state_observe_mask(self.g, self.s, player, ffi.from_buffer("float[]", obs),
+                                           ffi.from_buffer("int8_t[]", mask), self.buf, self.known)
+            check(n)
+            self.known = n
+        return n
+
+
+def _cursor(game, ptr, lock):
+    """The State's per-step calls: hoyle._speed's Cursor, else the cffi twin."""
+    if _speed is not None:
+        return _speed.Cursor(game._addr, int(ffi.cast("uintptr_t", ptr)), game._scratch, lock, (game._g, ptr))
+    return _CffiCursor(game._g, ptr, game._scratch, lock)
+
+
 class State:
     """One position of a Game. Made by Game.new_state(), Game.position() or
-    State.clone(); apply() changes it in place."""
+    State.clone(); apply() changes it in place.
 
-    __slots__ = ("game", "_s", "_g", "_lock", "_buf", "_known", "_ga", "_sa", "_ba")
+    step(action): apply(action), then legal_actions(), in one call to C
+    (the attribute is the cursor's own method, hoyle._speed's when it is
+    built: no Python frame per step)."""
+
+    __slots__ = ("game", "_s", "_g", "_lock", "_c", "step")
 
     def __init__(self, game, ptr):
         self.game = game
         self._g = game._g
         self._s = ptr
         self._lock = threading.Lock()
-        self._buf = None  # legal actions, made on first use
-        self._ga, self._sa, self._ba = game._addr, int(ffi.cast("uintptr_t", ptr)), 0  # for hoyle._speed
-        # _buf[0:_known] is the legal list of the state as it is now (0: not
-        # known): step() then checks its action against it in C instead of
-        # generating the list twice. Every other change of the state resets it.
-        self._known = 0
-
-    def _legal_buf(self):
-        if self._buf is None:
-            self._buf = ffi.new("int[]", self.game._scratch)
-            self._ba = int(ffi.cast("uintptr_t", self._buf))
-        return self._buf
+        self._c = _cursor(game, ptr, self._lock)  # keeps the legal list C last wrote (_c.known)
+        self.step = self._c.step
 
     def clone(self):
         with self._lock:
@@ -190,43 +254,18 @@ class State:
 
     def legal_actions(self):
         """Legal actions, ascending (chance outcomes at a chance node; [] at the end)."""
-        buf = self._buf if self._buf is not None else self._legal_buf()
-        with self._lock:
-            if _speed is not None:
-                legal = _speed.legal(self._ga, self._sa, self._ba)
-                self._known = len(legal)
-                return legal
-            n = self._known = lib.api_state_legal_actions(self._g, self._s, buf)
-            return ffi.unpack(buf, n)
+        return self._c.legal()
 
     def apply(self, action):
         """Apply a legal action or chance outcome (checked in C: game_apply_checked)."""
         if type(action) is not int or not INT_MIN <= action <= INT_MAX:
             action = _int(action)
         with self._lock:
-            self._known = 0
+            self._c.known = 0
             rc = lib.game_apply_checked(self._g, self._s, action)
         if rc < 0:
             check(rc)
         return self
-
-    def step(self, action):
-        """apply(action), then legal_actions(), in one call to C."""
-        buf = self._buf if self._buf is not None else self._legal_buf()
-        if type(action) is not int or not INT_MIN <= action <= INT_MAX:
-            action = _int(action)
-        with self._lock:
-            if _speed is not None:
-                legal = _speed.step(self._ga, self._sa, action, self._ba, self._known)
-                if type(legal) is int:
-                    check(legal)
-                self._known = len(legal)
-                return legal
-            n = lib.api_state_step(self._g, self._s, action, buf, self._known)
-            if n < 0:
-                check(n)
-            self._known = n
-            return ffi.unpack(buf, n)
 
     def apply_move(self, move_text):
         """Apply a whole move given as text ("9x18x27"); returns its actions."""
@@ -240,7 +279,7 @@ class State:
         for a in actions:
             t.apply(a)
         with self._lock:
-            self._known = 0
+            self._c.known = 0
             lib.api_state_copy(self._g, self._s, t._s)
         return actions
 
@@ -281,31 +320,21 @@ class State:
         g = self.game
         obs = np.empty(g.obs_shape, dtype=np.float32)
         mask = np.empty(g.num_actions, dtype=np.int8)
-        buf = self._buf if self._buf is not None else self._legal_buf()
-        with self._lock:
-            if _speed is not None:
-                n = _speed.observe_mask(self._ga, self._sa, player, obs, mask, self._ba, self._known)
-            else:
-                n = lib.api_state_observe_mask(
-                    self._g, self._s, player, ffi.from_buffer("float[]", obs), ffi.from_buffer("int8_t[]", mask),
-                    buf, self._known)
-            if n < 0:
-                check(n)
-            self._known = n
+        self._c.observe_mask(player, obs, mask)
         return obs, mask
 
-    def advance(self, action):
-        """step(action) without returning the new legal list: the
-        environments' move (the list stays in C for the next mask)."""
-        buf = self._buf if self._buf is not None else self._legal_buf()
-        if type(action) is not int or not INT_MIN <= action <= INT_MAX:
-            action = _int(action)
-        with self._lock:
-            n = lib.api_state_step(self._g, self._s, action, buf, self._known)
-            if n < 0:
-                check(n)
-            self._known = n
-        return self
+    def advance(self, action, dice=0, probs=0):
+        """The environments' move: apply `action`, then play the chance
+        nodes that follow from `dice` (the address of an rng_t, as an int;
+        `probs` the address of a double[max_chance_outcomes] scratch; 0:
+        stop at a chance node), keeping the new legal list in C for the
+        next mask. Returns the player to move, hoyle.CHANCE or
+        hoyle.TERMINAL."""
+        return self._c.advance(action, dice, probs)
+
+    def settle(self, dice, probs):
+        """advance()'s chance half alone, from the state as it is."""
+        return self._c.settle(dice, probs)
 
     @property
     def hash(self):

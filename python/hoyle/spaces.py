@@ -9,6 +9,11 @@ Gymnasium's Discrete.sample(mask) takes them.
 """
 import numpy as np
 
+from . import _lib
+
+_pick = _lib.speed.pick if _lib.speed is not None else None  # hoyle/_speed.c: a masked choice in C
+UNIFORMS = 64  # Discrete.sample(mask) draws its uniforms from np_random this many at a time
+
 
 class Space:
     """What the three spaces share: a Generator for sample() and seed()."""
@@ -79,7 +84,12 @@ class Discrete(Space):
 
     def __init__(self, n, seed=None, start=0):
         self.n, self.start = int(n), int(start)
+        self._uniforms = []  # drawn from np_random, UNIFORMS at a time, for sample(mask)
         super().__init__((), np.dtype(np.int64), seed)
+
+    def seed(self, seed=None):
+        self._uniforms = []
+        return super().seed(seed)
 
     def contains(self, x):
         if isinstance(x, np.ndarray) and x.shape == () and np.issubdtype(x.dtype, np.integer):
@@ -96,11 +106,20 @@ class Discrete(Space):
             return self.start + int(self.np_random.choice(self.n, p=p / p.sum()))
         if mask is None:
             return self.start + int(self.np_random.integers(self.n))
+        # one uniform draw scaled to the count (Generator.choice costs ~10x more per call), the
+        # uniforms drawn in batches (one Generator call per sample costs as much as the rest)
+        u = self._uniforms.pop() if self._uniforms else self._refill()
+        k = _pick(mask, u) if _pick is not None else -2  # -2: not a byte mask, numpy does it
+        if k >= -1:
+            return self.start + max(k, 0)  # -1: none set, start as below
         choices = np.asarray(mask).nonzero()[0]
         if choices.size == 0:
             return self.start
-        # one uniform draw scaled to the count: Generator.choice costs ~10x more per call
-        return self.start + int(choices[int(self.np_random.random() * choices.size)])
+        return self.start + int(choices[int(u * choices.size)])
+
+    def _refill(self):
+        self._uniforms = self.np_random.random(UNIFORMS).tolist()
+        return self._uniforms.pop()
 
     def __eq__(self, other):
         return isinstance(other, Discrete) and (self.n, self.start) == (other.n, other.start)

@@ -1,9 +1,14 @@
 """test_speed.py — the per-step fast paths: State.step checking its action
 against the legal list it already has (api_state_step's `known`), the
-observation and mask in one call, and hoyle._speed (the C extension) doing
-the same as the cffi paths on every registered game."""
+observation and mask in one call, the environments' move with its dice in
+one call (api_state_advance), AECEnv's observations reusing memory nobody
+holds, the masked sample in C, and hoyle._speed (the C extension) doing the
+same as the cffi paths on every registered game."""
+import gc
 import os
 import random
+import threading
+import weakref
 
 import numpy as np
 import pytest
@@ -101,7 +106,143 @@ def test_step_sequences_equal_apply_sequences(spec, path):
 def test_speed_refuses_bad_arguments():
     if _lib.speed is None:
         pytest.skip("hoyle._speed was not built")
+    s = hoyle.Game("checkers").new_state()
     with pytest.raises(TypeError):
-        _lib.speed.step(1, 2, 3)
-    with pytest.raises(OverflowError):
-        _lib.speed.step(0, 0, 2**40, 0, 0)
+        s._c.advance(1, 2)
+    with pytest.raises(TypeError):
+        _lib.speed.Cursor(1, 2)
+    with pytest.raises(hoyle.WrongType):
+        s.step(1.5)
+    with pytest.raises(hoyle.Error, match="out of range"):
+        s.step(2**40)
+
+
+def test_step_takes_the_state_lock(path):
+    """State.step (the cursor's own method, C's or cffi's) waits for the lock
+    that every other call into C on the state takes."""
+    s = hoyle.Game("checkers").new_state()
+    a = s.legal_actions()[0]
+    done = threading.Event()
+    with s._lock:
+        t = threading.Thread(target=lambda: (s.step(a), done.set()))
+        t.start()
+        assert not done.wait(0.2), "step() ran while another call held the state's lock"
+    t.join()
+    assert done.is_set()
+
+
+def test_bound_step_keeps_its_state_alive(path):
+    step = hoyle.Game("gobang(board=8,men=12)").new_state().step  # the State and its Game are gone
+    gc.collect()
+    legal = step(27)
+    for _ in range(5):
+        legal = step(legal[0])
+    assert len(legal) == 64 - 6
+
+
+def test_advance_plays_the_dice_from_its_rng(path):
+    """api_state_advance: the action, then the chance nodes sampled from the
+    rng given, the same rolls for the same seed; a refused action changes
+    neither the state nor the rng."""
+    g = hoyle.Game("backgammon")
+
+    def game(seed, refuse=False):
+        dice, probs = _lib.ffi.new("rng_t *"), _lib.ffi.new("double[]", g.max_chance_outcomes)
+        at = [int(_lib.ffi.cast("uintptr_t", x)) for x in (dice, probs)]
+        _lib.lib.rng_init(dice, seed)
+        s, trace = g.new_state(), []
+        player = s.settle(*at)
+        while player >= 0:
+            legal = s.legal_actions()
+            assert s.current_player == player >= 0  # never left at a chance node
+            if refuse:
+                with pytest.raises(hoyle.Error, match="not legal"):
+                    s.advance(next(a for a in range(g.num_actions) if a not in legal), *at)
+            player = s.advance(legal[len(trace) % len(legal)], *at)
+            trace.append(s.position())
+        assert player == hoyle.TERMINAL and s.is_terminal
+        return trace
+
+    assert game(5) == game(5) == game(5, refuse=True)
+    assert game(5) != game(6)
+
+
+def test_advance_without_dice_stops_at_chance(path):
+    s = hoyle.Game("backgammon").new_state()
+    assert s.is_chance
+    roll = s.legal_actions()[0]
+    assert s.advance(roll) >= 0
+    a = s.legal_actions()[0]
+    assert s.advance(a) in (hoyle.CHANCE, s.current_player)
+    while s.current_player >= 0:
+        s.advance(s.legal_actions()[0])
+    assert s.current_player == hoyle.CHANCE
+    assert s.legal_actions() == [o for o, _ in s.chance_outcomes()]
+
+
+def test_aec_observations_held_never_change():
+    """AECEnv.last() uses an observation's memory again only once nobody
+    holds it: every observation kept (the dict, an array, a view of one)
+    still shows the position it was made for."""
+    env = hoyle.AECEnv("checkers")
+    env.reset(seed=3)
+    kept, views, arrays, copies = [], [], [], []
+    for i, agent in enumerate(env.agent_iter(60)):
+        obs, _, term, trunc, _ = env.last()
+        copies.append((obs["observation"].copy(), obs["action_mask"].copy()))
+        kept.append(obs if i % 3 == 0 else None)
+        views.append(obs["observation"][1:] if i % 3 == 1 else None)
+        arrays.append(obs["action_mask"] if i % 3 == 2 else None)
+        env.step(None if term or trunc else env.action_space(agent).sample(obs["action_mask"]))
+        del obs
+    for i, (o, m) in enumerate(copies):
+        if kept[i] is not None:
+            np.testing.assert_array_equal(kept[i]["observation"], o)
+            np.testing.assert_array_equal(kept[i]["action_mask"], m)
+        if views[i] is not None:
+            np.testing.assert_array_equal(views[i], o[1:])
+        if arrays[i] is not None:
+            np.testing.assert_array_equal(arrays[i], m)
+
+
+def test_aec_observations_dropped_are_used_again():
+    if _lib.speed is None:
+        pytest.skip("hoyle._speed was not built")
+    env = hoyle.AECEnv("checkers")
+    env.reset(seed=3)
+    seen = set()
+    for agent in env.agent_iter(40):
+        obs, _, term, trunc, _ = env.last()
+        seen.add(obs["observation"].ctypes.data)
+        env.step(None if term or trunc else env.action_space(agent).sample(obs["action_mask"]))
+    assert len(seen) <= 3  # two in turn (the one the loop holds, the one it dropped)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.bool_, np.int64, "list"])
+def test_masked_sample_is_uniform_over_the_mask(dtype):
+    """Discrete.sample(mask): hoyle._speed's pick for one-byte masks, numpy
+    for others; both give an action the mask marks, the same one for the same
+    seed, and every marked action over many draws."""
+    rng = np.random.default_rng(1)
+    for n in (1, 7, 8, 9, 17, 1024):
+        m = (rng.random(n) < rng.random()).astype(np.int8)
+        mask = m.tolist() if dtype == "list" else m.astype(dtype)
+        a, b = hoyle.spaces.Discrete(n, seed=4), hoyle.spaces.Discrete(n, seed=4)
+        draws = [a.sample(mask) for _ in range(40 * n)]
+        assert draws == [b.sample(mask) for _ in range(40 * n)]
+        marked = set(np.flatnonzero(m).tolist())
+        if marked:
+            assert set(draws) == marked if n < 64 else set(draws) <= marked
+        else:
+            assert set(draws) == {0}
+
+
+def test_aec_env_is_freed():
+    """An environment dropped is freed (its Observer holds no reference back to it)."""
+    env = hoyle.AECEnv("checkers")
+    env.reset(seed=1)
+    env.last()
+    ref = weakref.ref(env)
+    del env
+    gc.collect()
+    assert ref() is None
