@@ -92,7 +92,7 @@ static int visit(const int *actions, int n, const void *after, void *vctx)
     if (!game_is_terminal(gen->g, after)) {
         char name[RETRO_CLASS_MAX];
         uint64_t idx;
-        int rc = gen->ix->index(gen->g, after, name, &idx);
+        int rc = retro_index_locate(gen->ix, gen->g, after, name, &idx);
         if (rc < 0) return seg_fail(v->seg, rc);
         if (strcmp(name, gen->name) == 0) {
             seg_t *s = v->seg;

@@ -63,7 +63,7 @@ static int tb_probe_state(void *ctx, const void *state, int *sign, int *plies)
     if (t->ix->index(t->g, state, name, &idx) < 0) return HOYLE_EUNSUP;
     if (bsearch(name, t->names, (size_t)t->n, RETRO_CLASS_MAX, by_name) == NULL)
         return HOYLE_EUNSUP;
-    if (retro_probe(t->tables, state, &c) < 0) return HOYLE_EUNSUP;
+    if (retro_probe_index(t->tables, name, idx, &c) < 0) return HOYLE_EUNSUP;
     *sign = retro_sign(c);
     *plies = *sign ? retro_dist(c) : 0;
     if (*sign && t->ix->horizon && *plies > t->ix->horizon(t->g, state)) return HOYLE_EUNSUP;

@@ -26,11 +26,14 @@
 #include "mcts/agent.h"
 #include "mcts/tb_probe.h"
 #include "solve/agent_oracle.h"
+#include "solve/dfpn.h"
 #include "solve/retro.h"
 #include "solve/retro_accuracy.h"
 #include "tests/harness.h"
 
 #define UNKNOWN ((retro_code_t)0xFFFE) /* the horizon search could not tell */
+/* Devil among the Tailors' start, the devil to move (docs/games/checkers.md) */
+#define DEVIL_START_CODE ((retro_code_t)(RETRO_LOSS | 44))
 
 static char dir[256];
 
@@ -96,11 +99,11 @@ static int best_move(const int *actions, int n, const void *after, void *vctx)
     return 0;
 }
 
-static void check_one_ply(const game_t *g, const char *cls, int min_positions)
+static void check_one_ply_in(const game_t *g, const char *where, const char *cls, int min_positions)
 {
     const retro_index_t *ix = retro_index_find(g);
     retro_tables_t *t;
-    HARNESS_OK(retro_tables_open(g, dir, &t));
+    HARNESS_OK(retro_tables_open(g, where, &t));
     char name[RETRO_CLASS_MAX];
     uint64_t size;
     HARNESS_OK(ix->class_parse(g, cls, name, &size));
@@ -123,6 +126,11 @@ static void check_one_ply(const game_t *g, const char *cls, int min_positions)
     CU_ASSERT(checked >= min_positions);
     free(s);
     retro_tables_close(t);
+}
+
+static void check_one_ply(const game_t *g, const char *cls, int min_positions)
+{
+    check_one_ply_in(g, dir, cls, min_positions);
 }
 
 /* Plain minimax to `h` plies, no tables: the exact code when the game ends
@@ -471,10 +479,61 @@ static void test_checkers(void)
     CU_ASSERT(ix->class_parse(g, "KvKvK", name, &size) < 0);
     CU_ASSERT(ix->class_parse(g, "KKKKvKKK", name, &size) == HOYLE_EUNSUP);
     CU_ASSERT(ix->class_parse(g, "vK", name, &size) < 0);
-    const game_t *devil = NULL;
-    HARNESS_OK(game_create("checkers(variant=devil)", &devil));
-    CU_ASSERT(retro_generate(devil, "KvK", dir, NULL) == HOYLE_EUNSUP);
-    game_free(devil);
+    game_free(g);
+}
+
+/* Devil among the Tailors: its own index (the colours kept, tailors allowed
+ * on row 0), every position of the 1- to 3-tailor classes against one-ply
+ * minimax over the tables, index round trips over every index, and the
+ * start's value (the seed's "a certainty for the white men") against df-pn
+ * from the start, which reads no table. */
+static void test_devil(void)
+{
+    const game_t *g = NULL;
+    HARNESS_OK(game_create("checkers(variant=devil)", &g));
+    make_dir();
+    char where[300], name[RETRO_CLASS_MAX], got[RETRO_CLASS_MAX];
+    snprintf(where, sizeof where, "%s/devil", dir); /* its KvM is not English checkers' KvM */
+    const retro_index_t *ix = retro_index_find(g);
+    uint64_t size, idx;
+    HARNESS_OK(ix->class_parse(g, "mmmmvk", name, &size));
+    CU_ASSERT_STRING_EQUAL(name, "KvMMMM");
+    CU_ASSERT_EQUAL(size, 2 * 32 * 35960);
+    const char *bad[] = {"KvK", "KKvMM", "KvMMMMM", "MvM", "KMvM"};
+    for (int i = 0; i < 5; i++) CU_ASSERT(ix->class_parse(g, bad[i], name, &size) == HOYLE_EINVAL);
+    const char *classes[] = {"KvM", "KvMM", "KvMMM", "KvMMMM"};
+    ck_state_t s;
+    int mismatched = 0, valid = 0, row0 = 0;
+    for (int c = 0; c < 4; c++) {
+        build(g, classes[c], where, 2);
+        if (c < 3) check_one_ply_in(g, where, classes[c], 100);
+        HARNESS_OK(ix->class_parse(g, classes[c], name, &size));
+        for (uint64_t i = 0; i < size; i += c < 3 ? 1 : 7) {
+            if (!ix->unindex(g, name, i, &s)) continue;
+            valid++;
+            row0 += (s.bb[1] & CK_ROW0) != 0;
+            mismatched += ix->index(g, &s, got, &idx) < 0 || strcmp(got, name) || idx != i;
+        }
+    }
+    CU_ASSERT_EQUAL(mismatched, 0);
+    CU_ASSERT(valid > 300000 && row0 > 0);
+    retro_info_t four = info_of(where, "KvMMMM");
+    CU_ASSERT_EQUAL(four.draws, 0); /* every game ends: the tailors run out of moves */
+    game_init(g, &s);
+    retro_tables_t *t;
+    retro_code_t v;
+    HARNESS_OK(retro_tables_open(g, where, &t));
+    HARNESS_OK(retro_probe(t, &s, &v));
+    CU_ASSERT_EQUAL(v, DEVIL_START_CODE);
+    pn_params_t p;
+    pn_params_default(&p);
+    pn_t *pn;
+    pn_result_t r;
+    HARNESS_OK(pn_create(g, &p, &pn));
+    HARNESS_OK(pn_prove(pn, &s, 1, &r)); /* do the tailors (White) win? */
+    CU_ASSERT_EQUAL(r.status, retro_is_loss(v) ? PN_PROVEN : PN_DISPROVEN);
+    pn_free(pn);
+    retro_tables_close(t);
     game_free(g);
 }
 
@@ -771,6 +830,7 @@ int main(void)
         {"an interrupted build resumes to the same file", test_resume},
         {"bad class names refused", test_bad_classes},
         {"checkers: 2 and 3 pieces", test_checkers},
+        {"devil among the tailors: solved from the start", test_devil},
         {"pawns: K+P v K, every position", test_pawns_kpk},
         {"pawns: the mirror-only index, en passant", test_pawn_index},
         {"pawns: promotions and captures lead to; --all", test_pawn_subclasses},

@@ -311,19 +311,23 @@ static uint64_t kk_of(const cls_t *c, int wk, int bk)
     return (uint64_t)kk_index[wk][bk];
 }
 
-static int chess_index(const game_t *g, const void *state, char *name, uint64_t *idx)
+/* A miss: the status, with its message only when `why` (retro_index_t.index
+ * sets none: search asks at every node). */
+#define MISS(why, code, ...) ((why) ? hoyle_error((code), __VA_ARGS__) : (code))
+
+static int chess_locate(const void *state, char *name, uint64_t *idx, bool why)
 {
-    (void)g;
     kk_init();
     const ch_pos_t *p = &((const ch_state_t *)state)->pos;
     if (p->castling)
-        return hoyle_error(HOYLE_EUNSUP, "chess tables: positions with castling rights are "
-                                         "not indexed");
+        return MISS(why, HOYLE_EUNSUP,
+                    "chess tables: positions with castling rights are not "
+                    "indexed");
     int types[2][MAX_PIECES], sqs[2][MAX_PIECES], count[2][6];
     int n0 = side_pieces(p, CH_WHITE, types[0], sqs[0], count[0]);
     int n1 = side_pieces(p, CH_BLACK, types[1], sqs[1], count[1]);
     if (n0 < 0 || n1 < 0 || n0 + n1 > MAX_PIECES)
-        return hoyle_error(HOYLE_EUNSUP, "chess tables: more than %d men", MAX_PIECES + 2);
+        return MISS(why, HOYLE_EUNSUP, "chess tables: more than %d men", MAX_PIECES + 2);
     char s[2][8];
     side_letters(count[0], s[0]);
     side_letters(count[1], s[1]);
@@ -346,12 +350,26 @@ static int chess_index(const game_t *g, const void *state, char *name, uint64_t 
     if (!c.pawns && on_diagonal(wk) && on_diagonal(bk) && reflected_cmp(&c, sq, refl) < 0)
         memcpy(sq, refl, sizeof sq);
     if (wk == bk || (ch_king_att[wk] & ch_bit(bk)))
-        return hoyle_error(HOYLE_EINVAL, "chess tables: kings on adjacent squares");
+        return MISS(why, HOYLE_EINVAL, "chess tables: kings on adjacent squares");
     snprintf(name, RETRO_CLASS_MAX, "K%svK%s", s[first], s[first ^ 1]);
     uint64_t rank = kk_of(&c, wk, bk);
     for (int i = 0; i < c.m; i++) rank = rank * 64 + (uint64_t)sq[i];
     *idx = rank << 1 | (uint64_t)side;
     return 0;
+}
+
+static int chess_index(const game_t *g, const void *state, char *name, uint64_t *idx)
+{
+    (void)g;
+    return chess_locate(state, name, idx, false);
+}
+
+static int chess_explain(const game_t *g, const void *state)
+{
+    (void)g;
+    char name[RETRO_CLASS_MAX];
+    uint64_t idx;
+    return chess_locate(state, name, &idx, true);
 }
 
 static int chess_to_move(const game_t *g, const void *state)
@@ -463,6 +481,7 @@ const retro_index_t chess_retro_index = {
     .class_parse = chess_class_parse,
     .unindex = chess_unindex,
     .index = chess_index,
+    .explain = chess_explain,
     .to_move = chess_to_move,
     .subclasses = chess_subclasses,
     .classes = chess_classes,
