@@ -93,6 +93,11 @@ void retro_tables_close(retro_tables_t *t); /* NULL: no-op */
  * foreign file (the message names it). */
 int retro_probe(retro_tables_t *t, const void *state, retro_code_t *out);
 
+/* Map the table of class `name` (canonical) now rather than at its first
+ * probe: 0, or the status and message of a missing, corrupt, foreign or
+ * outdated file. */
+int retro_tables_load(retro_tables_t *t, const char *name);
+
 /* The code at index `idx` of class `name` (canonical, as the game's index
  * gives it): retro_probe without the terminal check and the indexing, for
  * search probes that have done both (solve/retro_tb.c). */

@@ -387,7 +387,7 @@ static int generate(const game_t *g, const char *text, const char *dir, const re
     if (rc == 0 && access(path, F_OK) == 0) { /* built before: check it and keep it */
         retro_table_t t;
         rc = retro_table_map(path, g->spec, gen->name, 0, &t);
-        if (rc == 0) retro_table_unmap(&t);
+        if (rc == 0) rc = retro_table_fits(g, path, &t), retro_table_unmap(&t);
         free(gen);
         return rc;
     }

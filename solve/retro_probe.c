@@ -66,6 +66,8 @@ static const retro_table_t *table_of(retro_tables_t *t, const char *name)
         char path[4096];
         s->status = retro_path(path, sizeof path, t->dir, name, ".tb");
         if (s->status == 0) s->status = retro_table_map(path, t->g->spec, name, 0, &s->t);
+        if (s->status == 0 && (s->status = retro_table_fits(t->g, path, &s->t)) != 0)
+            retro_table_unmap(&s->t);
         if (s->status) snprintf(s->error, sizeof s->error, "%s", hoyle_last_error());
     }
     const retro_table_t *res = NULL;
@@ -77,6 +79,12 @@ static const retro_table_t *table_of(retro_tables_t *t, const char *name)
         res = &s->t;
     pthread_mutex_unlock(&t->lock);
     return res;
+}
+
+int retro_tables_load(retro_tables_t *t, const char *name)
+{
+    if (table_of(t, name)) return 0;
+    return hoyle_last_error()[0] ? HOYLE_EINVAL : HOYLE_EIO;
 }
 
 int retro_probe_index(retro_tables_t *t, const char *name, uint64_t idx, retro_code_t *out)

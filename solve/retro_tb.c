@@ -48,6 +48,12 @@ static int tb_open_dir(const game_t *g, const char *dir, void **out)
         tb_free(t);
         return rc;
     }
+    for (int i = 0; i < t->n; i++) /* an unreadable or outdated table: say so now */
+        if ((rc = retro_tables_load(t->tables, t->names[i])) < 0) {
+            hoyle_error_prefix(rc, "tb=%s", dir);
+            tb_free(t);
+            return rc;
+        }
     *out = t;
     return 0;
 }

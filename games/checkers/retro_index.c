@@ -10,7 +10,10 @@
  * position where White is the stronger side is ranked with the board turned
  * half round (square k -> 31 - k) and the colours swapped, which keeps the
  * value for the side to move (the rules are the same for both colours once
- * the game is under way). Invariant: index(unindex(i)) == i for every valid
+ * the game is under way). When both sides have the same pieces ("KMvKM")
+ * the side to move is always made the first side, so such a class has no
+ * side bit and half the indices (tables built before stored both and are
+ * refused by their size). Invariant: index(unindex(i)) == i for every valid
  * i. Only whole-move boundaries are indexed (no chain in progress).
  *
  * Devil among the Tailors is not symmetric under the colour swap (the
@@ -32,6 +35,7 @@
 typedef struct cls {
     int n[4];
     uint64_t c[4]; /* C(32, n[g]) */
+    bool like;     /* both sides the same pieces: no side bit (file comment) */
     uint64_t size;
 } cls_t;
 
@@ -55,7 +59,8 @@ static bool side_before(int m0, int k0, int m1, int k1)
 
 static void cls_fill(cls_t *c)
 {
-    c->size = 2;
+    c->like = c->n[0] == c->n[2] && c->n[1] == c->n[3];
+    c->size = c->like ? 1 : 2;
     for (int g = 0; g < 4; g++) c->c[g] = retro_binom(32, c->n[g]), c->size *= c->c[g];
 }
 
@@ -132,8 +137,8 @@ static int ck_unindex(const game_t *g, const char *name, uint64_t idx, void *sta
     cls_t c;
     bool devil = is_devil(g);
     if (cls_parse(name, &c, devil) < 0 || idx >= c.size) return 0;
-    int side = (int)(idx & 1);
-    uint64_t rest = idx >> 1;
+    int side = c.like ? 0 : (int)(idx & 1);
+    uint64_t rest = c.like ? idx : idx >> 1;
     uint32_t set[4];
     for (int gi = 3; gi >= 0; gi--) {
         set[gi] = (uint32_t)retro_colex_unrank(rest % c.c[gi], c.n[gi], 32);
@@ -190,7 +195,8 @@ static int ck_locate(const game_t *g, const void *state, char *name, uint64_t *i
     if (m0 + k0 + m1 + k1 > MAX_PIECES || m0 + k0 == 0 || m1 + k1 == 0)
         return MISS(why, HOYLE_EUNSUP, "checkers tables: %d pieces (1 to %d a side, %d in all)",
                     m0 + k0 + m1 + k1, MAX_PIECES - 1, MAX_PIECES);
-    int first = side_before(m0, k0, m1, k1) ? 0 : 1;
+    bool like = m0 == m1 && k0 == k1; /* then the side to move is made the first side */
+    int first = like ? s->side : side_before(m0, k0, m1, k1) ? 0 : 1;
     uint32_t own = s->bb[first], opp = s->bb[first ^ 1];
     uint32_t set[4] = {own & ~s->kings, own & s->kings, opp & ~s->kings, opp & s->kings};
     if (first == 1)
@@ -201,7 +207,7 @@ static int ck_locate(const game_t *g, const void *state, char *name, uint64_t *i
     uint64_t r = 0;
     for (int i = 0; i < 4; i++) r = r * c.c[i] + retro_colex_rank(set[i]);
     cls_name(c.n, name);
-    *idx = r << 1 | (uint64_t)(s->side ^ first);
+    *idx = c.like ? r : r << 1 | (uint64_t)(s->side ^ first);
     return 0;
 }
 
