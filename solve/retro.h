@@ -95,7 +95,8 @@ int retro_probe(retro_tables_t *t, const void *state, retro_code_t *out);
 
 /* Map the table of class `name` (canonical) now rather than at its first
  * probe: 0, or the status and message of a missing, corrupt, foreign or
- * outdated file. */
+ * outdated file (0 without looking when as many tables as a folder keeps
+ * open, 128, are mapped already). */
 int retro_tables_load(retro_tables_t *t, const char *name);
 
 /* The code at index `idx` of class `name` (canonical, as the game's index

