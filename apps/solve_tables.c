@@ -14,13 +14,15 @@
 #define MAX_MOVES 512
 
 static const char help[] =
-    "usage: hoyle solve GAME --tables DIR --position P [--json]\n\n"
+    "usage: hoyle solve GAME --tables DIR --position P [--line] [--json]\n\n"
     "The exact value of position P (default: the game's start) from the endgame\n"
     "tables in DIR (hoyle tablebase): win, draw or loss for the side to move, the\n"
     "distance to the end in plies (chess: to mate; a mate in N moves is 2N-1\n"
     "plies), and every legal move with its value for the mover, best first (the\n"
     "best moves are those that keep the value at the shortest win or longest\n"
     "loss). Exit 2 when P is outside the tables.\n"
+    "--line: also a perfect line from P to the end of the game: each ply the\n"
+    "mover's best move (the first of equal ones by its text), ready for --moves.\n"
     "--moves \"M1;M2;...\": replay a line from P against the tables instead: per\n"
     "move the position's value, the move's value for the mover and a verdict:\n"
     "best (keeps the value at the best distance), keeps (the value, not the\n"
@@ -60,7 +62,7 @@ static int by_value(const void *a, const void *b)
 }
 
 static void print(const game_t *g, const char *pos, retro_code_t v, const move_val_t *m, int n,
-                  bool json)
+                  const char *line, bool json)
 {
     char text[64];
     retro_code_text(v, text, sizeof text);
@@ -87,6 +89,7 @@ static void print(const game_t *g, const char *pos, retro_code_t v, const move_v
             json_close(&j);
         }
         json_close(&j);
+        if (line) json_str(&j, "line", line);
         json_end(&j);
         return;
     }
@@ -97,6 +100,7 @@ static void print(const game_t *g, const char *pos, retro_code_t v, const move_v
         retro_code_text(m[i].code, text, sizeof text);
         printf("  %-10s %s\n", m[i].text, text);
     }
+    if (line) printf("line: %s\n", line);
 }
 
 /* Replay `line` ("M1;M2;...") from `s`: one row per move. Exit code. */
@@ -154,14 +158,46 @@ static int replay(const game_t *g, retro_tables_t *t, void *s, const char *line,
     return rc;
 }
 
+/* A perfect line from `s` (left unchanged) to the end: each ply the first
+ * best move of the sorted list, written "M1;M2;..." into buf. 0, or a
+ * negative status with the message set. */
+static int perfect_line(const game_t *g, retro_tables_t *t, const void *s, move_val_t *moves,
+                        char *buf, size_t cap)
+{
+    size_t bytes = (g->state_size + GAME_STATE_ALIGN - 1) / GAME_STATE_ALIGN * GAME_STATE_ALIGN;
+    void *x = aligned_alloc(GAME_STATE_ALIGN, bytes);
+    if (x == NULL) return hoyle_error(HOYLE_ENOMEM, "out of memory");
+    memcpy(x, s, g->state_size);
+    size_t len = 0;
+    int rc = 0;
+    buf[0] = '\0';
+    for (int ply = 0; ply < RETRO_DIST_MAX && rc == 0 && !game_is_terminal(g, x); ply++) {
+        collect_t c = {g, t, x, moves, 0, 0};
+        game_whole_moves(g, x, collect, &c);
+        if (c.status < 0 || c.n == 0) {
+            rc = c.status < 0 ? c.status
+                              : hoyle_error(HOYLE_ESTATE, "--line: no move at ply %d", ply);
+            break;
+        }
+        qsort(moves, (size_t)c.n, sizeof *moves, by_value);
+        int w = snprintf(buf + len, cap - len, "%s%s", len ? ";" : "", moves[0].text);
+        if (w < 0 || (size_t)w >= cap - len) rc = hoyle_error(HOYLE_EFULL, "--line: too long");
+        if (rc == 0) len += (size_t)w;
+        if (rc == 0 && game_apply_move_string(g, x, moves[0].text) < 0) rc = HOYLE_EINVAL;
+    }
+    free(x);
+    return rc;
+}
+
 int solve_tables(int argc, char **argv)
 {
     const char *spec = NULL, *dir = NULL, *position = NULL, *line = NULL;
-    bool json = false;
+    bool json = false, want_line = false;
     const cli_opt_t opts[] = {
         CLI_OPT("--tables", &dir, "DIR", "the folder of endgame tables"),
         CLI_OPT_POSITION(&position),
         CLI_OPT("--moves", &line, "\"M1;M2\"", "replay a line against the tables"),
+        CLI_OPT_FLAG("--line", &want_line, "also print a perfect line from P to the end"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
@@ -192,12 +228,17 @@ int solve_tables(int argc, char **argv)
     if (rc == EXIT_OK && retro_probe(t, s, &v) < 0) rc = EXIT_USAGE;
     collect_t c = {g, t, s, moves, 0, 0};
     if (rc == EXIT_OK && (game_whole_moves(g, s, collect, &c), c.status < 0)) rc = EXIT_FAILED;
+    static char pv[65536];
+    if (rc == EXIT_OK && want_line && perfect_line(g, t, s, moves, pv, sizeof pv) < 0)
+        rc = EXIT_FAILED;
+    if (rc == EXIT_OK && want_line) /* the line's search reused moves[]: list them again */
+        c.n = 0, game_whole_moves(g, s, collect, &c);
     if (rc != EXIT_OK) {
         cli_fail("solve", rc);
     } else {
         qsort(moves, (size_t)c.n, sizeof *moves, by_value);
         game_position_to_string(g, s, pos, sizeof pos);
-        print(g, pos, v, moves, c.n, json);
+        print(g, pos, v, moves, c.n, want_line ? pv : NULL, json);
     }
     retro_tables_close(t);
     free(moves);

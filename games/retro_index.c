@@ -52,6 +52,17 @@ uint64_t retro_colex_unrank(uint64_t r, int k, int top)
     return set;
 }
 
+int retro_index_locate(const retro_index_t *ix, const game_t *g, const void *state, char *name,
+                       uint64_t *idx)
+{
+    int rc = ix->index(g, state, name, idx);
+    if (rc < 0) {
+        int why = ix->explain(g, state);
+        return why < 0 ? why : hoyle_error(rc, "endgame tables: no class holds the position");
+    }
+    return 0;
+}
+
 const retro_index_t *retro_index_find(const game_t *g)
 {
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)

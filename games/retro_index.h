@@ -33,9 +33,14 @@ typedef struct retro_index {
      * check, a non-canonical order of like pieces). */
     int (*unindex)(const game_t *g, const char *name, uint64_t idx, void *state);
     /* The class (into `name`) and index of a legal, non-terminal `state`;
-     * HOYLE_EUNSUP with a message when no class of this index holds it (a
-     * position with pawns, castling rights, more pieces than any class). */
+     * HOYLE_EUNSUP when no class of this index holds it (castling rights,
+     * more pieces than any class), another negative status for a state no
+     * class can hold. Sets no message: search probes ask this at every node
+     * and most of them miss; explain() (or retro_index_locate) says why. */
     int (*index)(const game_t *g, const void *state, char *name, uint64_t *idx);
+    /* The status index() gives `state`, with the one-line message of a
+     * refusal set (0, no message, when index() accepts it). */
+    int (*explain)(const game_t *g, const void *state);
     /* The player whose turn it is in `state`, a terminal one included (the
      * contract's current_player says PLAYER_TERMINAL there): whose value
      * the table holds for a mated or stalemated position. */
@@ -66,6 +71,11 @@ typedef struct retro_index {
 uint64_t retro_binom(int n, int k);
 uint64_t retro_colex_rank(uint64_t set);
 uint64_t retro_colex_unrank(uint64_t r, int k, int top);
+
+/* ix->index(), with explain()'s message when it refuses `state`: for callers
+ * off the search's hot path (generation, the CLI's probes). */
+int retro_index_locate(const retro_index_t *ix, const game_t *g, const void *state, char *name,
+                       uint64_t *idx);
 
 /* The retrograde index of `g`'s family, or NULL when it has none. */
 const retro_index_t *retro_index_find(const game_t *g);

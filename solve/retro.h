@@ -93,6 +93,17 @@ void retro_tables_close(retro_tables_t *t); /* NULL: no-op */
  * foreign file (the message names it). */
 int retro_probe(retro_tables_t *t, const void *state, retro_code_t *out);
 
+/* Map the table of class `name` (canonical) now rather than at its first
+ * probe: 0, or the status and message of a missing, corrupt, foreign or
+ * outdated file (0 without looking when as many tables as a folder keeps
+ * open, 128, are mapped already). */
+int retro_tables_load(retro_tables_t *t, const char *name);
+
+/* The code at index `idx` of class `name` (canonical, as the game's index
+ * gives it): retro_probe without the terminal check and the indexing, for
+ * search probes that have done both (solve/retro_tb.c). */
+int retro_probe_index(retro_tables_t *t, const char *name, uint64_t idx, retro_code_t *out);
+
 /* The value a move leading to `after` has for the player who moved from
  * `before`: the child's code seen from the mover, one ply further. */
 int retro_probe_move(retro_tables_t *t, const void *before, const void *after, retro_code_t *out);

@@ -216,3 +216,20 @@ int retro_tables_list(const game_t *g, const char *dir, char names[][RETRO_CLASS
     qsort(names, (size_t)n, RETRO_CLASS_MAX, (int (*)(const void *, const void *))strcmp);
     return n;
 }
+
+int retro_table_fits(const game_t *g, const char *path, const retro_table_t *t)
+{
+    const retro_index_t *ix = retro_index_find(g);
+    uint64_t size = 0;
+    int rc = ix ? ix->class_parse(g, t->h.name, NULL, &size) : HOYLE_EUNSUP;
+    if (rc < 0)
+        return hoyle_error(HOYLE_EINVAL, "%s: class '%s' is not one of %s", path, t->h.name,
+                           g->spec);
+    if (size != t->h.size)
+        return hoyle_error(HOYLE_EINVAL,
+                           "%s: %llu indices, class %s has %llu (an older layout: tables of like "
+                           "sides once stored both colourings); build it again",
+                           path, (unsigned long long)t->h.size, t->h.name,
+                           (unsigned long long)size);
+    return 0;
+}

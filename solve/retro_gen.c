@@ -92,7 +92,7 @@ static int visit(const int *actions, int n, const void *after, void *vctx)
     if (!game_is_terminal(gen->g, after)) {
         char name[RETRO_CLASS_MAX];
         uint64_t idx;
-        int rc = gen->ix->index(gen->g, after, name, &idx);
+        int rc = retro_index_locate(gen->ix, gen->g, after, name, &idx);
         if (rc < 0) return seg_fail(v->seg, rc);
         if (strcmp(name, gen->name) == 0) {
             seg_t *s = v->seg;
@@ -387,7 +387,7 @@ static int generate(const game_t *g, const char *text, const char *dir, const re
     if (rc == 0 && access(path, F_OK) == 0) { /* built before: check it and keep it */
         retro_table_t t;
         rc = retro_table_map(path, g->spec, gen->name, 0, &t);
-        if (rc == 0) retro_table_unmap(&t);
+        if (rc == 0) rc = retro_table_fits(g, path, &t), retro_table_unmap(&t);
         free(gen);
         return rc;
     }

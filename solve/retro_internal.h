@@ -58,6 +58,11 @@ int retro_table_map(const char *path, const char *want_game, const char *want_na
                     retro_table_t *out);
 void retro_table_unmap(retro_table_t *t);
 
+/* Whether mapped table `t` (file `path`) has the size its class has in g's
+ * index now: a negative status and a message naming the file when not (a
+ * class of like sides built before such classes dropped the side bit). */
+int retro_table_fits(const game_t *g, const char *path, const retro_table_t *t);
+
 /* Write `codes` with header `h` (counts, sums filled here) to `path`
  * atomically (a temporary file, fsync, rename). */
 int retro_table_write(const char *path, retro_header_t *h, const retro_code_t *codes);

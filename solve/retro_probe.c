@@ -66,6 +66,8 @@ static const retro_table_t *table_of(retro_tables_t *t, const char *name)
         char path[4096];
         s->status = retro_path(path, sizeof path, t->dir, name, ".tb");
         if (s->status == 0) s->status = retro_table_map(path, t->g->spec, name, 0, &s->t);
+        if (s->status == 0 && (s->status = retro_table_fits(t->g, path, &s->t)) != 0)
+            retro_table_unmap(&s->t);
         if (s->status) snprintf(s->error, sizeof s->error, "%s", hoyle_last_error());
     }
     const retro_table_t *res = NULL;
@@ -79,14 +81,18 @@ static const retro_table_t *table_of(retro_tables_t *t, const char *name)
     return res;
 }
 
-int retro_probe(retro_tables_t *t, const void *state, retro_code_t *out)
+int retro_tables_load(retro_tables_t *t, const char *name)
 {
-    if (game_is_terminal(t->g, state))
-        return hoyle_error(HOYLE_ESTATE, "endgame tables: the game is over");
-    char name[RETRO_CLASS_MAX];
-    uint64_t idx;
-    int rc = t->ix->index(t->g, state, name, &idx);
-    if (rc < 0) return rc;
+    pthread_mutex_lock(&t->lock);
+    bool full = t->n == MAX_TABLES;
+    pthread_mutex_unlock(&t->lock);
+    if (full) return 0; /* no slot to keep it in: a probe will say so */
+    if (table_of(t, name)) return 0;
+    return hoyle_last_error()[0] ? HOYLE_EINVAL : HOYLE_EIO;
+}
+
+int retro_probe_index(retro_tables_t *t, const char *name, uint64_t idx, retro_code_t *out)
+{
     const retro_table_t *tab = table_of(t, name);
     if (tab == NULL) return hoyle_last_error()[0] ? HOYLE_EUNSUP : HOYLE_EIO;
     if (idx >= tab->h.size || tab->codes[idx] == RETRO_INVALID)
@@ -94,6 +100,17 @@ int retro_probe(retro_tables_t *t, const void *state, retro_code_t *out)
                            (unsigned long long)idx);
     *out = tab->codes[idx];
     return 0;
+}
+
+int retro_probe(retro_tables_t *t, const void *state, retro_code_t *out)
+{
+    if (game_is_terminal(t->g, state))
+        return hoyle_error(HOYLE_ESTATE, "endgame tables: the game is over");
+    char name[RETRO_CLASS_MAX];
+    uint64_t idx;
+    int rc = retro_index_locate(t->ix, t->g, state, name, &idx);
+    if (rc < 0) return rc;
+    return retro_probe_index(t, name, idx, out);
 }
 
 retro_code_t retro_back_up(retro_code_t c, int same_mover)

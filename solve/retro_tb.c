@@ -48,6 +48,12 @@ static int tb_open_dir(const game_t *g, const char *dir, void **out)
         tb_free(t);
         return rc;
     }
+    for (int i = 0; i < t->n; i++) /* an unreadable or outdated table: say so now */
+        if ((rc = retro_tables_load(t->tables, t->names[i])) < 0) {
+            hoyle_error_prefix(rc, "tb=%s", dir);
+            tb_free(t);
+            return rc;
+        }
     *out = t;
     return 0;
 }
@@ -63,7 +69,7 @@ static int tb_probe_state(void *ctx, const void *state, int *sign, int *plies)
     if (t->ix->index(t->g, state, name, &idx) < 0) return HOYLE_EUNSUP;
     if (bsearch(name, t->names, (size_t)t->n, RETRO_CLASS_MAX, by_name) == NULL)
         return HOYLE_EUNSUP;
-    if (retro_probe(t->tables, state, &c) < 0) return HOYLE_EUNSUP;
+    if (retro_probe_index(t->tables, name, idx, &c) < 0) return HOYLE_EUNSUP;
     *sign = retro_sign(c);
     *plies = *sign ? retro_dist(c) : 0;
     if (*sign && t->ix->horizon && *plies > t->ix->horizon(t->g, state)) return HOYLE_EUNSUP;

@@ -26,11 +26,15 @@
 #include "mcts/agent.h"
 #include "mcts/tb_probe.h"
 #include "solve/agent_oracle.h"
+#include "solve/dfpn.h"
 #include "solve/retro.h"
+#include "solve/retro_internal.h"
 #include "solve/retro_accuracy.h"
 #include "tests/harness.h"
 
 #define UNKNOWN ((retro_code_t)0xFFFE) /* the horizon search could not tell */
+/* Devil among the Tailors' start, the devil to move (docs/games/checkers.md) */
+#define DEVIL_START_CODE ((retro_code_t)(RETRO_LOSS | 44))
 
 static char dir[256];
 
@@ -96,11 +100,11 @@ static int best_move(const int *actions, int n, const void *after, void *vctx)
     return 0;
 }
 
-static void check_one_ply(const game_t *g, const char *cls, int min_positions)
+static void check_one_ply_in(const game_t *g, const char *where, const char *cls, int min_positions)
 {
     const retro_index_t *ix = retro_index_find(g);
     retro_tables_t *t;
-    HARNESS_OK(retro_tables_open(g, dir, &t));
+    HARNESS_OK(retro_tables_open(g, where, &t));
     char name[RETRO_CLASS_MAX];
     uint64_t size;
     HARNESS_OK(ix->class_parse(g, cls, name, &size));
@@ -123,6 +127,11 @@ static void check_one_ply(const game_t *g, const char *cls, int min_positions)
     CU_ASSERT(checked >= min_positions);
     free(s);
     retro_tables_close(t);
+}
+
+static void check_one_ply(const game_t *g, const char *cls, int min_positions)
+{
+    check_one_ply_in(g, dir, cls, min_positions);
 }
 
 /* Plain minimax to `h` plies, no tables: the exact code when the game ends
@@ -248,15 +257,13 @@ static int round_trip(const game_t *g, const char *cls, uint64_t stride)
     uint64_t size, idx;
     HARNESS_OK(ix->class_parse(g, cls, name, &size));
     int bad = 0, valid = 0, ep = 0, syms = strchr(name, 'P') ? 2 : 8;
-    const char *v = strchr(name, 'v');
-    size_t len = (size_t)(v - name);
-    int swaps = strlen(v + 1) == len && strncmp(name, v + 1, len) == 0 ? 1 : 2;
+    int swaps = 2; /* like sides too: a position and its colour swap have one index */
     for (uint64_t i = 0; i < size && bad < 5; i += stride) {
         ch_state_t s, x;
         if (!ix->unindex(g, name, i, &s)) continue;
         valid++;
         ep += s.pos.ep != CH_NO_SQ;
-        for (int t = 0; t < swaps * syms; t++) { /* like sides: both colourings kept */
+        for (int t = 0; t < swaps * syms; t++) {
             transformed(&s, t % syms, t / syms, &x);
             if (ix->index(g, &x, got, &idx) < 0 || strcmp(got, name) || idx != i)
                 bad++, fprintf(stderr, "%s %llu: symmetry %d gives %s %llu\n", name,
@@ -275,6 +282,10 @@ static void test_index_round_trip(void)
     round_trip(g, "KBBvK", 7);
     round_trip(g, "KRvKN", 97);
     round_trip(g, "KQvKR", 101);
+    round_trip(g, "KRvKR", 89); /* like sides: no side bit, half the indices */
+    uint64_t size;
+    HARNESS_OK(retro_index_find(g)->class_parse(g, "KRvKR", NULL, &size));
+    CU_ASSERT_EQUAL(size, 462ull * 64 * 64);
     /* both kings on the diagonal: a position and its reflection, one index */
     const retro_index_t *ix = retro_index_find(g);
     ch_state_t s;
@@ -424,6 +435,41 @@ static void test_bad_classes(void)
     game_free(g);
 }
 
+/* A table of like sides in the layout before the side bit was dropped
+ * (twice the indices) is refused by probes and by tb=, with a message. */
+static void old_layout_refused(const game_t *g, const char *cls, const char *pos)
+{
+    char old[400];
+    snprintf(old, sizeof old, "%s/old_%s", dir, cls);
+    mkdir(old, 0755);
+    uint64_t size;
+    HARNESS_OK(retro_index_find(g)->class_parse(g, cls, NULL, &size));
+    retro_header_t h = {0};
+    memcpy(h.magic, RETRO_MAGIC, 8);
+    snprintf(h.game, sizeof h.game, "%s", g->spec);
+    snprintf(h.name, sizeof h.name, "%s", cls);
+    h.size = 2 * size;
+    retro_code_t *codes = calloc(h.size, sizeof *codes);
+    retro_header_count(&h, codes);
+    char path[500];
+    snprintf(path, sizeof path, "%s/%s.tb", old, cls);
+    HARNESS_OK(retro_table_write(path, &h, codes));
+    free(codes);
+    void *s = aligned_alloc(GAME_STATE_ALIGN, 2048);
+    HARNESS_OK(game_position_from_string(g, pos, s));
+    retro_tables_t *t;
+    retro_code_t v;
+    HARNESS_OK(retro_tables_open(g, old, &t));
+    CU_ASSERT(retro_probe(t, s, &v) < 0);
+    CU_ASSERT(strstr(hoyle_last_error(), "older layout") != NULL);
+    retro_tables_close(t);
+    tb_t *tb = NULL;
+    retro_tb_register();
+    CU_ASSERT(tb_open(g, old, &tb) < 0);
+    CU_ASSERT(strstr(hoyle_last_error(), "older layout") != NULL);
+    free(s);
+}
+
 /* Checkers with 2 and 3 pieces: every position against one-ply minimax,
  * index round trips over every index (and the half-turned board with the
  * colours swapped). */
@@ -435,7 +481,7 @@ static void test_checkers(void)
     const char *classes[] = {"KvK", "MvM", "KvM", "KKvK", "KMvK", "MMvK"};
     for (int i = 0; i < 6; i++) {
         build(g, classes[i], dir, 2);
-        check_one_ply(g, classes[i], 1000);
+        check_one_ply(g, classes[i], 400);
     }
     retro_info_t kk = info_of(dir, "KKvK");
     CU_ASSERT(kk.wins > 0 && kk.losses > 0);
@@ -460,9 +506,7 @@ static void test_checkers(void)
             x.side ^= 1;
             HARNESS_OK(ix->index(g, &s, got, &idx));
             bad += strcmp(got, name) != 0 || idx != i;
-            const char *v = strchr(name, 'v');
-            if (strncmp(name, v + 1, (size_t)(v - name)) == 0) continue; /* like sides: both kept */
-            HARNESS_OK(ix->index(g, &x, got, &idx));
+            HARNESS_OK(ix->index(g, &x, got, &idx)); /* like sides too: one index */
             bad += strcmp(got, name) != 0 || idx != i;
         }
     }
@@ -471,10 +515,64 @@ static void test_checkers(void)
     CU_ASSERT(ix->class_parse(g, "KvKvK", name, &size) < 0);
     CU_ASSERT(ix->class_parse(g, "KKKKvKKK", name, &size) == HOYLE_EUNSUP);
     CU_ASSERT(ix->class_parse(g, "vK", name, &size) < 0);
-    const game_t *devil = NULL;
-    HARNESS_OK(game_create("checkers(variant=devil)", &devil));
-    CU_ASSERT(retro_generate(devil, "KvK", dir, NULL) == HOYLE_EUNSUP);
-    game_free(devil);
+    HARNESS_OK(ix->class_parse(g, "KvK", name, &size));
+    CU_ASSERT_EQUAL(size, 32 * 32); /* like sides: no side bit */
+    old_layout_refused(g, "KvK", "B:WK32:BK1");
+    game_free(g);
+}
+
+/* Devil among the Tailors: its own index (the colours kept, tailors allowed
+ * on row 0), every position of the 1- to 3-tailor classes against one-ply
+ * minimax over the tables, index round trips over every index, and the
+ * start's value (the seed's "a certainty for the white men") against df-pn
+ * from the start, which reads no table. */
+static void test_devil(void)
+{
+    const game_t *g = NULL;
+    HARNESS_OK(game_create("checkers(variant=devil)", &g));
+    make_dir();
+    char where[300], name[RETRO_CLASS_MAX], got[RETRO_CLASS_MAX];
+    snprintf(where, sizeof where, "%s/devil", dir); /* its KvM is not English checkers' KvM */
+    const retro_index_t *ix = retro_index_find(g);
+    uint64_t size, idx;
+    HARNESS_OK(ix->class_parse(g, "mmmmvk", name, &size));
+    CU_ASSERT_STRING_EQUAL(name, "KvMMMM");
+    CU_ASSERT_EQUAL(size, 2 * 32 * 35960);
+    const char *bad[] = {"KvK", "KKvMM", "KvMMMMM", "MvM", "KMvM"};
+    for (int i = 0; i < 5; i++) CU_ASSERT(ix->class_parse(g, bad[i], name, &size) == HOYLE_EINVAL);
+    const char *classes[] = {"KvM", "KvMM", "KvMMM", "KvMMMM"};
+    ck_state_t s;
+    int mismatched = 0, valid = 0, row0 = 0;
+    for (int c = 0; c < 4; c++) {
+        build(g, classes[c], where, 2);
+        if (c < 3) check_one_ply_in(g, where, classes[c], 100);
+        HARNESS_OK(ix->class_parse(g, classes[c], name, &size));
+        for (uint64_t i = 0; i < size; i += c < 3 ? 1 : 7) {
+            if (!ix->unindex(g, name, i, &s)) continue;
+            valid++;
+            row0 += (s.bb[1] & CK_ROW0) != 0;
+            mismatched += ix->index(g, &s, got, &idx) < 0 || strcmp(got, name) || idx != i;
+        }
+    }
+    CU_ASSERT_EQUAL(mismatched, 0);
+    CU_ASSERT(valid > 300000 && row0 > 0);
+    retro_info_t four = info_of(where, "KvMMMM");
+    CU_ASSERT_EQUAL(four.draws, 0); /* every game ends: the tailors run out of moves */
+    game_init(g, &s);
+    retro_tables_t *t;
+    retro_code_t v;
+    HARNESS_OK(retro_tables_open(g, where, &t));
+    HARNESS_OK(retro_probe(t, &s, &v));
+    CU_ASSERT_EQUAL(v, DEVIL_START_CODE);
+    pn_params_t p;
+    pn_params_default(&p);
+    pn_t *pn;
+    pn_result_t r;
+    HARNESS_OK(pn_create(g, &p, &pn));
+    HARNESS_OK(pn_prove(pn, &s, 1, &r)); /* do the tailors (White) win? */
+    CU_ASSERT_EQUAL(r.status, retro_is_loss(v) ? PN_PROVEN : PN_DISPROVEN);
+    pn_free(pn);
+    retro_tables_close(t);
     game_free(g);
 }
 
@@ -518,8 +616,14 @@ static void test_pawn_index(void)
         HARNESS_OK(ix->index(g, &s, name, &idx[i]));
         CU_ASSERT_STRING_EQUAL(name, "KPvKP");
         CU_ASSERT_FATAL(ix->unindex(g, name, idx[i], &back));
-        CU_ASSERT_EQUAL(back.pos.key, s.pos.key);
-        CU_ASSERT_EQUAL(back.pos.ep, s.pos.ep);
+        /* like sides: the mover is the first side, so Black to move comes back
+         * as the colour swap (ranks mirrored, White to move; files too here) */
+        CU_ASSERT_EQUAL(back.pos.side, CH_WHITE);
+        uint64_t again;
+        if (s.pos.side == CH_WHITE) CU_ASSERT_EQUAL(back.pos.key, s.pos.key);
+        CU_ASSERT_EQUAL(back.pos.ep == CH_NO_SQ, s.pos.ep == CH_NO_SQ);
+        HARNESS_OK(ix->index(g, &back, name, &again));
+        CU_ASSERT_EQUAL(again, idx[i]);
     }
     CU_ASSERT(idx[0] != idx[1] && idx[2] != idx[3]);
     game_free(g);
@@ -771,6 +875,7 @@ int main(void)
         {"an interrupted build resumes to the same file", test_resume},
         {"bad class names refused", test_bad_classes},
         {"checkers: 2 and 3 pieces", test_checkers},
+        {"devil among the tailors: solved from the start", test_devil},
         {"pawns: K+P v K, every position", test_pawns_kpk},
         {"pawns: the mirror-only index, en passant", test_pawn_index},
         {"pawns: promotions and captures lead to; --all", test_pawn_subclasses},

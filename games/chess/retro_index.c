@@ -14,7 +14,11 @@
  * on the diagonal the piece squares are the smaller of the position and its
  * reflection in the diagonal. A position whose material is the class's with
  * colours exchanged is ranked with the board mirrored (ranks) and colours
- * swapped, which keeps the value for the side to move.
+ * swapped, which keeps the value for the side to move. When both sides have
+ * the same men ("KRvKR") the side to move is always made the first side, so
+ * such a class has no side bit (idx = kk * 64^m + ...) and half the indices
+ * (tables built before this fold stored both colourings and are refused by
+ * their size).
  *
  * A class with pawns has only the left-right mirror: the first side's king
  * on files a-d, kk = (rank * 4 + file) * 64 + the other king's square
@@ -48,7 +52,8 @@ typedef struct cls {
     bool pawns;            /* any pawn: the mirror-only index */
     int color[MAX_PIECES]; /* CH_WHITE: the first side's */
     int type[MAX_PIECES];  /* CH_QUEEN .. CH_PAWN, in class order */
-    uint64_t size;         /* (KK_PAIRS or KK_PAWN) * 64^m * 2 */
+    bool like;             /* both sides the same men: no side bit (file comment) */
+    uint64_t size;         /* (KK_PAIRS or KK_PAWN) * 64^m, * 2 unless like */
 } cls_t;
 
 static int kk_index[64][64]; /* -1: not a canonical pair */
@@ -152,7 +157,8 @@ static int cls_parse(const char *text, cls_t *c, char *name)
             c->color[c->m] = side;
             c->type[c->m++] = (int)(strchr(piece_letters, *p) - piece_letters);
         }
-    c->size = (uint64_t)(c->pawns ? KK_PAWN : KK_PAIRS) * 2;
+    c->like = strcmp(s[0], s[1]) == 0;
+    c->size = (uint64_t)(c->pawns ? KK_PAWN : KK_PAIRS) * (c->like ? 1 : 2);
     for (int i = 0; i < m; i++) c->size *= 64;
     if (name) snprintf(name, RETRO_CLASS_MAX, "K%svK%s", s[first], s[first ^ 1]);
     return 0;
@@ -248,8 +254,9 @@ static int chess_unindex(const game_t *g, const char *name, uint64_t idx, void *
     kk_init();
     cls_t c;
     if (cls_parse(name, &c, NULL) < 0 || idx >= c.size) return 0;
-    int side = (int)(idx & 1), sq[MAX_PIECES], real[MAX_PIECES], refl[MAX_PIECES], ep, wk, bk;
-    uint64_t rest = idx >> 1;
+    int side = c.like ? 0 : (int)(idx & 1), sq[MAX_PIECES], real[MAX_PIECES], refl[MAX_PIECES];
+    int ep, wk, bk;
+    uint64_t rest = c.like ? idx : idx >> 1;
     if (!decode_pieces(&c, &rest, side, sq, real, &ep)) return 0;
     kings_of(&c, rest, &wk, &bk);
     if (!c.pawns && on_diagonal(wk) && on_diagonal(bk) && reflected_cmp(&c, sq, refl) < 0) return 0;
@@ -311,23 +318,29 @@ static uint64_t kk_of(const cls_t *c, int wk, int bk)
     return (uint64_t)kk_index[wk][bk];
 }
 
-static int chess_index(const game_t *g, const void *state, char *name, uint64_t *idx)
+/* A miss: the status, with its message only when `why` (retro_index_t.index
+ * sets none: search asks at every node). */
+#define MISS(why, code, ...) ((why) ? hoyle_error((code), __VA_ARGS__) : (code))
+
+static int chess_locate(const void *state, char *name, uint64_t *idx, bool why)
 {
-    (void)g;
     kk_init();
     const ch_pos_t *p = &((const ch_state_t *)state)->pos;
     if (p->castling)
-        return hoyle_error(HOYLE_EUNSUP, "chess tables: positions with castling rights are "
-                                         "not indexed");
+        return MISS(why, HOYLE_EUNSUP,
+                    "chess tables: positions with castling rights are not "
+                    "indexed");
     int types[2][MAX_PIECES], sqs[2][MAX_PIECES], count[2][6];
     int n0 = side_pieces(p, CH_WHITE, types[0], sqs[0], count[0]);
     int n1 = side_pieces(p, CH_BLACK, types[1], sqs[1], count[1]);
     if (n0 < 0 || n1 < 0 || n0 + n1 > MAX_PIECES)
-        return hoyle_error(HOYLE_EUNSUP, "chess tables: more than %d men", MAX_PIECES + 2);
+        return MISS(why, HOYLE_EUNSUP, "chess tables: more than %d men", MAX_PIECES + 2);
     char s[2][8];
     side_letters(count[0], s[0]);
     side_letters(count[1], s[1]);
-    int first = side_before(s[0], s[1]) ? 0 : 1; /* the colour of the class's first side */
+    /* the colour of the class's first side: the side to move when both have the same men */
+    bool like = strcmp(s[0], s[1]) == 0;
+    int first = like ? p->side : side_before(s[0], s[1]) ? 0 : 1;
     cls_t c = {.m = 0, .pawns = p->pieces[CH_PAWN] != 0};
     int sq[MAX_PIECES], refl[MAX_PIECES];
     int flip = first == CH_BLACK ? 56 : 0; /* mirror the ranks when colours swap */
@@ -346,12 +359,26 @@ static int chess_index(const game_t *g, const void *state, char *name, uint64_t 
     if (!c.pawns && on_diagonal(wk) && on_diagonal(bk) && reflected_cmp(&c, sq, refl) < 0)
         memcpy(sq, refl, sizeof sq);
     if (wk == bk || (ch_king_att[wk] & ch_bit(bk)))
-        return hoyle_error(HOYLE_EINVAL, "chess tables: kings on adjacent squares");
+        return MISS(why, HOYLE_EINVAL, "chess tables: kings on adjacent squares");
     snprintf(name, RETRO_CLASS_MAX, "K%svK%s", s[first], s[first ^ 1]);
     uint64_t rank = kk_of(&c, wk, bk);
     for (int i = 0; i < c.m; i++) rank = rank * 64 + (uint64_t)sq[i];
-    *idx = rank << 1 | (uint64_t)side;
+    *idx = like ? rank : rank << 1 | (uint64_t)side;
     return 0;
+}
+
+static int chess_index(const game_t *g, const void *state, char *name, uint64_t *idx)
+{
+    (void)g;
+    return chess_locate(state, name, idx, false);
+}
+
+static int chess_explain(const game_t *g, const void *state)
+{
+    (void)g;
+    char name[RETRO_CLASS_MAX];
+    uint64_t idx;
+    return chess_locate(state, name, &idx, true);
 }
 
 static int chess_to_move(const game_t *g, const void *state)
@@ -463,6 +490,7 @@ const retro_index_t chess_retro_index = {
     .class_parse = chess_class_parse,
     .unindex = chess_unindex,
     .index = chess_index,
+    .explain = chess_explain,
     .to_move = chess_to_move,
     .subclasses = chess_subclasses,
     .classes = chess_classes,

@@ -118,14 +118,18 @@ static int fg_unindex(const game_t *g, const char *name, uint64_t idx, void *sta
     return 1;
 }
 
-static int fg_index(const game_t *g, const void *state, char *name, uint64_t *idx)
+/* A miss: the status, with its message only when `why` (retro_index_t.index
+ * sets none: search asks at every node). */
+#define MISS(why, code, ...) ((why) ? hoyle_error((code), __VA_ARGS__) : (code))
+
+static int fg_locate(const game_t *g, const void *state, char *name, uint64_t *idx, bool why)
 {
     const fg_impl_t *im = fg_impl(g);
     const fg_state_t *s = state;
     int n = fg_popcount(s->geese);
-    if (s->chain) return hoyle_error(HOYLE_EUNSUP, "foxgeese tables: a capture is in progress");
+    if (s->chain) return MISS(why, HOYLE_EUNSUP, "foxgeese tables: a capture is in progress");
     if (n <= im->fox_wins_at || n > im->geese0)
-        return hoyle_error(HOYLE_EUNSUP, "foxgeese tables: %d geese (the fox has won)", n);
+        return MISS(why, HOYLE_EUNSUP, "foxgeese tables: %d geese (the fox has won)", n);
     uint64_t geese = s->geese;
     int fox = s->fox;
     if (im->col[fox] > 3) geese = mirror_set(im, geese), fox = im->mirror[fox];
@@ -139,6 +143,18 @@ static int fg_index(const game_t *g, const void *state, char *name, uint64_t *id
     snprintf(name, RETRO_CLASS_MAX, "G%d", n);
     *idx = ((uint64_t)t.slot[fox] * retro_binom(FG_POINTS - 1, n) + rank) << 1 | s->side;
     return 0;
+}
+
+static int fg_index(const game_t *g, const void *state, char *name, uint64_t *idx)
+{
+    return fg_locate(g, state, name, idx, false);
+}
+
+static int fg_explain(const game_t *g, const void *state)
+{
+    char name[RETRO_CLASS_MAX];
+    uint64_t idx;
+    return fg_locate(g, state, name, &idx, true);
 }
 
 static int fg_to_move(const game_t *g, const void *state)
@@ -169,6 +185,7 @@ const retro_index_t foxgeese_retro_index = {
     .class_parse = fg_class_parse,
     .unindex = fg_unindex,
     .index = fg_index,
+    .explain = fg_explain,
     .to_move = fg_to_move,
     .subclasses = fg_subclasses,
     .horizon = fg_horizon,

@@ -3,7 +3,8 @@
 # agent and `hoyle accuracy`: exit codes, one-line errors, a small chess
 # and checkers build, --info, values and best moves, a replayed line, the
 # oracle's refusal outside its material, accuracy's three outputs, --all
-# (every 3-man class, K+P v K among them), and a
+# (every 3-man class, K+P v K among them), Devil among the Tailors solved
+# with --line (the line replayed: every move best), and a
 # build killed with SIGKILL then resumed to the identical file.
 # usage: tablebase.sh HOYLE_BINARY DATA_DIR
 set -u
@@ -71,6 +72,19 @@ has out "^\"mcts(sims=16,tb=.*)\",30,1.0000,.*,0.0000,0.0000,0.1135" "mcts tb ke
 expect 0 "mcts tb mates" -- "$hoyle" play chess --position "8/8/8/4k3/8/8/8/4K2Q w - - 0 1" \
   --p1 "mcts(sims=50,tb=$tb)" --p2 random --quiet
 has out "player 1 +1" "mcts tb mates"
+
+# Devil among the Tailors: its own classes (the colours kept); solved from the start, with a line
+expect 2 "devil bad class" -- "$hoyle" tablebase "checkers(variant=devil)" KKvM --out "$dir/devil"
+has err "want the devil" "devil bad class"
+expect 0 "devil" -- "$hoyle" tablebase "checkers(variant=devil)" MMMMvK --out "$dir/devil" --quiet
+has out "^KvMMMM .* 43 *22" "devil class"
+expect 0 "devil solved" -- "$hoyle" solve "checkers(variant=devil)" --tables "$dir/devil" --line
+has out "loss in 44 plies for the side to move" "devil: the tailors win"
+has out "^line: 1-5;29-25;5-1;.*;8-12;11-8$" "devil: a perfect line to the end"
+line=$(sed -n 's/^line: //p' "$dir/out")
+expect 0 "devil line replayed" -- "$hoyle" solve "checkers(variant=devil)" --tables "$dir/devil" --moves "$line"
+has out "44 moves, 0 losing value" "devil line: every move keeps the value"
+check "devil line: every move best" '! grep -q " keeps$" "$dir/out"'
 
 # Fox and Geese: classes by the number of geese
 expect 2 "foxgeese six geese" -- "$hoyle" tablebase foxgeese G6 --out "$dir/fg"
