@@ -299,17 +299,14 @@ int loop_run_resume_check(const run_t *r, int64_t generation)
     snprintf(path, sizeof path, "%s/config.yaml", r->dir);
     run_t old;
     memset(&old, 0, sizeof old);
-    char *was = NULL, *now = NULL;
     int status = access(path, R_OK) == 0
                      ? loop_run_load(&old, path, NULL, 0)
                      : hoyle_error(HOYLE_EIO, "'%s': %s", path, strerror(errno));
     if (status) status = hoyle_error_prefix(HOYLE_EINVAL, "resuming '%s'", r->dir);
-    loop_effective_t e_old = effective(&old), e_now = effective(r);
-    if (!status) status = loop_effective_lines(&e_old, &was);
-    if (!status) status = loop_effective_lines(&e_now, &now);
-    if (!status) status = loop_resume_check(&e_now, r->dir, generation, was, now, r->config_text);
-    free(was);
-    free(now);
+    if (!status) { /* old.g is set only now */
+        loop_effective_t was = effective(&old), now = effective(r);
+        status = loop_resume_check(&was, &now, r->dir, generation, r->config_text);
+    }
     loop_run_free(&old);
     return status;
 }

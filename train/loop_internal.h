@@ -166,14 +166,14 @@ typedef struct loop_effective {
 /* The lines of `e` into a new string *out (the caller frees). */
 int loop_effective_lines(const loop_effective_t *e, char **out);
 
-/* Resuming: `was` and `now` are the effective configs of the stored config.yaml and of this
- * run (loop_effective_lines of the same e->schema). Keys whose rows say `may_change` (in
- * e->schema or e->extra) may differ: each change is added to DIR/resume.csv
- * (generation,key,old,new) and config.yaml is rewritten with `config_text`, both
- * atomically. Any other difference is refused with HOYLE_EINVAL naming each key with its
- * old and new value, and nothing is written. */
-int loop_resume_check(const loop_effective_t *e, const char *dir, int64_t generation,
-                      const char *was, const char *now, const char *config_text);
+/* Resuming: `was` and `now` describe the effective configs of the stored config.yaml and
+ * of this run (the same schema). Keys whose rows say `may_change` (in now->schema or
+ * now->extra) may differ: each change is added to DIR/resume.csv (generation,key,old,new)
+ * and config.yaml is rewritten with `config_text`, both atomically. Any other difference is
+ * refused with HOYLE_EINVAL naming each key with its old and new value, and nothing is
+ * written. */
+int loop_resume_check(const loop_effective_t *was, const loop_effective_t *now, const char *dir,
+                      int64_t generation, const char *config_text);
 /* A row that a resumed run may change: LOOP_ROW(..., "help", LOOP_MAY_CHANGE). */
 #define LOOP_MAY_CHANGE .may_change = true
 

@@ -117,8 +117,9 @@ static int csv_field(loop_log_t *log, const char *v, int n)
     return status ? status : loop_log_add(log, "\"");
 }
 
-int loop_resume_check(const loop_effective_t *e, const char *dir, int64_t generation,
-                      const char *was, const char *now, const char *config_text)
+/* loop_resume_check over the lines: `was` and `now` have the same keys in the same order. */
+static int compare_lines(const loop_effective_t *e, const char *dir, int64_t generation,
+                         const char *was, const char *now, const char *config_text)
 {
     char refused[HOYLE_ERROR_MAX] = "", path[1300];
     size_t used = 0;
@@ -167,5 +168,17 @@ int loop_resume_check(const loop_effective_t *e, const char *dir, int64_t genera
     loop_log_done(&log);
     snprintf(path, sizeof path, "%s/config.yaml", dir);
     if (!status) status = loop_write_atomic(path, config_text, strlen(config_text));
+    return status;
+}
+
+int loop_resume_check(const loop_effective_t *was, const loop_effective_t *now, const char *dir,
+                      int64_t generation, const char *config_text)
+{
+    char *a = NULL, *b = NULL;
+    int status = loop_effective_lines(was, &a);
+    if (!status) status = loop_effective_lines(now, &b);
+    if (!status) status = compare_lines(now, dir, generation, a, b, config_text);
+    free(a);
+    free(b);
     return status;
 }

@@ -250,15 +250,12 @@ static int check_resume(const td_run_t *r, int64_t generation)
     snprintf(path, sizeof path, "%s/config.yaml", r->dir);
     td_run_t old;
     memset(&old, 0, sizeof old);
-    char *was = NULL, *now = NULL;
     int status = load_config(&old, path, NULL, 0);
     if (status) status = hoyle_error_prefix(HOYLE_EINVAL, "resuming '%s'", r->dir);
-    loop_effective_t e_old = effective(&old), e_now = effective(r);
-    if (!status) status = loop_effective_lines(&e_old, &was);
-    if (!status) status = loop_effective_lines(&e_now, &now);
-    if (!status) status = loop_resume_check(&e_now, r->dir, generation, was, now, r->config_text);
-    free(was);
-    free(now);
+    if (!status) { /* old.g is set only now */
+        loop_effective_t was = effective(&old), now = effective(r);
+        status = loop_resume_check(&was, &now, r->dir, generation, r->config_text);
+    }
     run_free(&old);
     return status;
 }
