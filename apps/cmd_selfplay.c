@@ -377,6 +377,33 @@ static int write_output(const char *output, bool force, const game_t *g, const c
                  : samples_create_shard(output, set, &meta);
 }
 
+/* --bench-seconds: only with --bench; -1 (not given) becomes 10. CLI_CONTINUE or the exit
+ * code of a usage error. */
+static int bench_seconds_check(bool bench, double *seconds)
+{
+    if (*seconds != -1 && !bench)
+        return cli_usage_error("selfplay", "--bench-seconds needs --bench");
+    if (*seconds == -1)
+        *seconds = 10;
+    else if (!(*seconds > 0 && *seconds <= 3600))
+        return cli_usage_error("selfplay", "--bench-seconds %g: need 0 < S <= 3600", *seconds);
+    return CLI_CONTINUE;
+}
+
+/* The rates of a finished run, then its report on stdout (--json: one object). */
+static void report(outcome_t *o, bool json)
+{
+    const selfplay_stats_t *st = &o->st;
+    /* Guards the rates against a zero-time run (tiny --games). */
+    o->secs = st->seconds > 0 ? st->seconds : 1e-9;
+    o->eps_wall = (double)st->evaluations / o->secs;
+    o->eps_eval = st->eval_seconds > 0 ? (double)st->evaluations / st->eval_seconds : 0;
+    if (json)
+        report_json(o);
+    else
+        report_text(o);
+}
+
 int cmd_selfplay(int argc, char **argv)
 {
     /* PARAMS is optional: pos[1] defaults to "", the selfplay defaults. */
@@ -430,12 +457,7 @@ int cmd_selfplay(int argc, char **argv)
                           pos[0] || model || output || bench || bench_seconds != -1 || json ||
                               record_path);
     if (pos[0] == NULL) return cli_usage_error("selfplay", "missing GAME (try --help)");
-    if (bench_seconds != -1 && !bench)
-        return cli_usage_error("selfplay", "--bench-seconds needs --bench");
-    if (bench_seconds == -1)
-        bench_seconds = 10;
-    else if (!(bench_seconds > 0 && bench_seconds <= 3600))
-        return cli_usage_error("selfplay", "--bench-seconds %g: need 0 < S <= 3600", bench_seconds);
+    if ((rc = bench_seconds_check(bench, &bench_seconds)) != CLI_CONTINUE) return rc;
     const char *game_spec = pos[0], *params = pos[1];
 #ifndef HOYLE_TORCH
     if (model) return cli_usage_error("selfplay", "--model needs a build with libtorch");
@@ -496,14 +518,7 @@ int cmd_selfplay(int argc, char **argv)
         game_free(g);
         return cli_fail("selfplay", EXIT_FAILED);
     }
-    /* Guards the rates against a zero-time run (tiny --games). */
-    o.secs = st->seconds > 0 ? st->seconds : 1e-9;
-    o.eps_wall = (double)st->evaluations / o.secs;
-    o.eps_eval = st->eval_seconds > 0 ? (double)st->evaluations / st->eval_seconds : 0;
-    if (json)
-        report_json(&o);
-    else
-        report_text(&o);
+    report(&o, json);
     game_free(g);
     return EXIT_OK;
 }

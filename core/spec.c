@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -263,6 +264,84 @@ void params_store(const params_t *p, void *dst)
     for (int j = 0; j < p->num; j++) param_store(&p->defs[j], p->number[j], p->text[j], dst);
 }
 
+/* The integer of an INT, BOOL or CHOICE landing of 1, 2, 4 or 8 bytes. */
+static int64_t load_integer(const unsigned char *at, size_t size)
+{
+    if (size == 1) return at[0];
+    if (size == 2) {
+        int16_t v;
+        memcpy(&v, at, sizeof v);
+        return v;
+    }
+    if (size == 4) {
+        int32_t v;
+        memcpy(&v, at, sizeof v);
+        return v;
+    }
+    int64_t v;
+    memcpy(&v, at, sizeof v);
+    return v;
+}
+
+/* Number `v` of row d as param_text writes it. */
+static int number_text(const param_def_t *d, double v, int64_t whole, char *buf, size_t cap)
+{
+    switch (d->type) {
+    case PARAM_INT:
+        return d->min >= 0 ? snprintf(buf, cap, "%" PRIu64, (uint64_t)whole)
+                           : snprintf(buf, cap, "%" PRId64, whole);
+    case PARAM_DOUBLE: return snprintf(buf, cap, "%.17g", v);
+    case PARAM_BOOL: return snprintf(buf, cap, "%s", whole ? "true" : "false");
+    case PARAM_CHOICE: {
+        const char *c = d->choices;
+        for (int64_t i = 0; c && i < whole; i++) {
+            c = strchr(c, '|');
+            if (c) c++;
+        }
+        size_t len = c ? strcspn(c, "|") : 0;
+        return snprintf(buf, cap, "%.*s", (int)len, c ? c : "");
+    }
+    default: return snprintf(buf, cap, "%s", "");
+    }
+}
+
+int param_text(const param_def_t *d, const void *src, char *buf, size_t cap)
+{
+    const unsigned char *at = (const unsigned char *)src + d->at;
+    int n = 0;
+    if (d->size == 0 || d->type > PARAM_STRING) {
+        n = snprintf(buf, cap, "%s", "");
+    } else if (d->type == PARAM_STRING) {
+        n = snprintf(buf, cap, "%.*s", (int)strnlen((const char *)at, d->size), (const char *)at);
+    } else if (d->type == PARAM_DOUBLE && d->size == sizeof(float)) {
+        float f;
+        memcpy(&f, at, sizeof f);
+        n = number_text(d, f, 0, buf, cap);
+    } else if (d->type == PARAM_DOUBLE) {
+        double v;
+        memcpy(&v, at, sizeof v);
+        n = number_text(d, v, 0, buf, cap);
+    } else {
+        n = number_text(d, 0, load_integer(at, d->size), buf, cap);
+    }
+    if (n < 0 || (size_t)n >= cap)
+        return hoyle_error(HOYLE_EFULL, "%s: value text longer than %zu bytes", d->key, cap);
+    return n;
+}
+
+bool param_is_default(const param_def_t *d, const char *text)
+{
+    double v = 0;
+    char def[SPEC_VALUE_MAX];
+    if (d->def == NULL || d->type > PARAM_STRING || param_value(d, d->key, d->def, "", &v))
+        return false;
+    if (d->type == PARAM_STRING)
+        snprintf(def, sizeof def, "%s", d->def);
+    else
+        number_text(d, v, (int64_t)v, def, sizeof def);
+    return strcmp(def, text) == 0;
+}
+
 const char *params_key_at(const void *defs, int i)
 {
     const param_def_t *d = defs;
@@ -469,8 +548,9 @@ static size_t markdown_rows(const param_def_t *defs, const char *prefix, char *b
         markdown_type(d, type, sizeof type);
         const char *def = d->def ? d->def : d->required ? "" : "—";
         used += (size_t)snprintf(
-            buf + used, cap > used ? cap - used : 0, "| `%s` | %s | %s%s%s | %s |\n", key, type,
-            def[0] && d->def ? "`" : "", def, def[0] && d->def ? "`" : "", d->help ? d->help : "");
+            buf + used, cap > used ? cap - used : 0, "| `%s` | %s | %s%s%s | %s%s |\n", key, type,
+            def[0] && d->def ? "`" : "", def, def[0] && d->def ? "`" : "", d->help ? d->help : "",
+            d->may_change ? " (a resume may change it)" : "");
         if ((d->type == PARAM_SECTION || d->type == PARAM_TABLE) && d->fields) {
             char inner[sizeof key + 1];
             snprintf(inner, sizeof inner, "%s.", key);

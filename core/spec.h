@@ -70,7 +70,11 @@ typedef struct param_def {
     const char *units;   /* "ms", "games", "plies"...; NULL for none */
     bool required;       /* config schemas: the key must be given */
     bool quiet;          /* params_format leaves the key out while it is at its default: a parameter
-                            added after records, golden files and models were made under the old text */
+                            added after records, golden files and models were made under the old text
+                            (a training run's effective config, train/loop_resume.c, likewise) */
+    bool may_change;     /* config schemas: a later run of the same job may give it another value
+                            (a resumed training run: train/loop_resume.c); every other key is part
+                            of what the job is and must stay */
     const struct param_def *fields; /* PARAM_SECTION, PARAM_TABLE: the keys inside */
     /* Where the value lands, PARAM_AT(struct, member): INT, BOOL and CHOICE (the index)
      * into an integer or bool of 1, 2, 4 or 8 bytes, DOUBLE into a double or float,
@@ -139,6 +143,16 @@ int param_fits(const param_def_t *d, const char *key, const char *text, const ch
 /* Land every bound value of p whose row has a landing into dst. */
 void params_store(const params_t *p, void *dst);
 
+/* The value row d landed in src (param_store's inverse) as text into buf[cap]: an INT in
+ * full (unsigned when the row's min is >= 0), a DOUBLE by %.17g (exact), a BOOL as true or
+ * false, a CHOICE as its word, a STRING as it is. Scalar rows with a landing only (0 bytes
+ * written otherwise). Returns the length, or HOYLE_EFULL when cap is too small. */
+int param_text(const param_def_t *d, const void *src, char *buf, size_t cap);
+
+/* Whether text is row d's default written as param_text writes values (false when the row
+ * has no default). */
+bool param_is_default(const param_def_t *d, const char *text);
+
 /* Names for spec_unknown(): name i, or NULL past the last. */
 typedef const char *(*spec_name_fn)(const void *ctx, int i);
 
@@ -161,7 +175,8 @@ struct json;
 void params_json(struct json *j, const char *key, const param_def_t *defs);
 
 /* A schema as a Markdown table (| key | type | default | meaning |), each key
- * with `prefix` before it ("optim."), sections expanded below their row and
+ * with `prefix` before it ("optim."), `may_change` rows marked "(a resume may change it)"
+ * after their help, sections expanded below their row and
  * a PARAM_TABLE's `fields` listed as `prefix.key.*`. Returns the length or
  * HOYLE_EFULL. docs tables are this text (tests/cli/docs_tables.sh). */
 int params_markdown(const param_def_t *defs, const char *prefix, char *buf, size_t cap);

@@ -549,6 +549,59 @@ static void remember_cutoff(ab_t *t, frame_t *f, int ply, int player, int depth,
         t->counter[(size_t)player * (size_t)g->num_actions + (size_t)FRAME(t, ply - 1)->move] = a;
 }
 
+/* Step 2 of search(): whether the table's entry for `key` settles the node (*value: its
+ * value); *tt_action: the entry's move for the ordering (-1: none). Only same-depth entries
+ * cut, and never at the root: the root must run its move loop so that the PV and best
+ * action of this iteration are set. */
+static bool tt_cuts(ab_t *t, int ply, uint64_t key, int depth, double alpha, double beta,
+                    int *tt_action, double *value)
+{
+    if (!t->tt.entries) return false;
+    const tt_entry_t *e = tt_probe(&t->tt, key);
+    if (!e) return false;
+    *tt_action = e->action;
+    double ev = tt_out(t, e->value, ply);
+    *value = ev;
+    if (e->depth != depth || ply == 0) return false;
+    return e->kind == TT_EXACT || (e->kind == TT_LOWER && ev >= beta) ||
+           (e->kind == TT_UPPER && ev <= alpha);
+}
+
+/* Step 5 of search(): the depth left after move `a` from `s` (child `c`, `next` to move) at
+ * `ply`, the
+ * extensions included; *forcing: the check extension applied. Sets the frame's noisy flag
+ * (the capture extension of the reply reads it). */
+static int child_depth(ab_t *t, int ply, const void *s, int a, const void *c, int next, int depth,
+                       int player, bool prev_noisy, bool *forcing)
+{
+    const game_t *g = t->g;
+    /* A move that leaves the same player to move (a chain step) costs no
+     * depth in games with opponents, so a multi-step turn is searched whole;
+     * one-player games count every move, or depth would never run out. */
+    int d = (g->num_players > 1 && next == player) ? depth : depth - 1;
+    /* Check extension: a move into a forcing state (the opponent in
+     * check) costs no depth, up to ply 2 * the iteration's depth, so that
+     * a series of checks cannot grow the tree without bound. */
+    *forcing = false;
+    if (d < depth && t->p.check_ext && ply < 2 * t->root_depth && next >= 0 &&
+        game_is_forcing(g, c))
+        d = depth, *forcing = true;
+    /* Capture extension: a noisy reply to a noisy move (a recapture), the same limit. */
+    bool noisy = t->p.capture_ext && game_is_noisy(g, s, a);
+    FRAME(t, ply)->noisy = noisy;
+    if (d < depth && noisy && prev_noisy && ply < 2 * t->root_depth) d = depth;
+    return d;
+}
+
+/* The principal variation of frame f: move a, then the child frame's. */
+static void pv_take(frame_t *f, int a, const frame_t *cf)
+{
+    f->pv[0] = a;
+    int len = cf->pv_len < AB_PV_MAX - 1 ? cf->pv_len : AB_PV_MAX - 1;
+    memcpy(f->pv + 1, cf->pv, sizeof(int) * (size_t)len);
+    f->pv_len = len + 1;
+}
+
 /* Fail-soft negamax alpha-beta with a transposition table, killers and
  * history, for `depth` more whole moves from decision state `s` at `ply`.
  * On abort (time or out of memory) it returns 0, which callers discard. */
@@ -572,20 +625,8 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
     /* 2. transposition table: cutoffs from same-depth entries, move always */
     uint64_t key = game_hash(g, s);
     int tt_action = -1;
-    if (t->tt.entries) {
-        const tt_entry_t *e = tt_probe(&t->tt, key);
-        if (e) {
-            tt_action = e->action;
-            /* Never cut at the root: the root must run its move loop so that the
-             * PV and best action of this iteration are set. */
-            double ev = tt_out(t, e->value, ply);
-            if (e->depth == depth && ply > 0) {
-                if (e->kind == TT_EXACT) return ev;
-                if (e->kind == TT_LOWER && ev >= beta) return ev;
-                if (e->kind == TT_UPPER && ev <= alpha) return ev;
-            }
-        }
-    }
+    double ttv;
+    if (tt_cuts(t, ply, key, depth, alpha, beta, &tt_action, &ttv)) return ttv;
     /* 3. null move (params.null_r) */
     int prev = ply > 0 ? FRAME(t, ply - 1)->move : -1;
     double cut;
@@ -612,21 +653,8 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
         game_apply(g, c, a);
         f->move = a;
         int next = game_current_player(g, c);
-        /* A move that leaves the same player to move (a chain step) costs no
-         * depth in games with opponents, so a multi-step turn is searched whole;
-         * one-player games count every move, or depth would never run out. */
-        int d = (g->num_players > 1 && next == player) ? depth : depth - 1;
-        /* Check extension: a move into a forcing state (the opponent in
-         * check) costs no depth, up to ply 2 * the iteration's depth, so that
-         * a series of checks cannot grow the tree without bound. */
         bool forcing = false;
-        if (d < depth && t->p.check_ext && ply < 2 * t->root_depth && next >= 0 &&
-            game_is_forcing(g, c))
-            d = depth, forcing = true;
-        /* Capture extension: a noisy reply to a noisy move (a recapture), the same limit. */
-        bool noisy = t->p.capture_ext && game_is_noisy(g, s, a);
-        f->noisy = noisy;
-        if (d < depth && noisy && prev_noisy && ply < 2 * t->root_depth) d = depth;
+        int d = child_depth(t, ply, s, a, c, next, depth, player, prev_noisy, &forcing);
         double v;
         double nb = nextafter(alpha, INFINITY);
         /* Late-move reduction: a late quiet move is tried shallower with a null
@@ -652,11 +680,7 @@ static double search(ab_t *t, int ply, const void *s, int depth, double alpha, d
         if (v > best) {
             best = v;
             best_action = a;
-            frame_t *cf = FRAME(t, ply + 1);
-            f->pv[0] = a;
-            int len = cf->pv_len < AB_PV_MAX - 1 ? cf->pv_len : AB_PV_MAX - 1;
-            memcpy(f->pv + 1, cf->pv, sizeof(int) * (size_t)len);
-            f->pv_len = len + 1;
+            pv_take(f, a, FRAME(t, ply + 1));
         }
         if (v > alpha) alpha = v;
         if (alpha >= beta) {

@@ -190,6 +190,40 @@ static void test_bind_lands_in_a_struct(void)
     CU_ASSERT_STRING_EQUAL(hoyle_last_error(), "x: nodes: -1 is out of range [0, 1000000000000]");
 }
 
+/* param_text reads back what params_store landed, one text per type (a training run's
+ * effective config is these texts), and param_is_default compares with the row's default
+ * written the same way. */
+static void test_text_reads_the_landing(void)
+{
+    spec_t s;
+    params_t p;
+    landing_t l;
+    memset(&l, 0, sizeof l);
+    HARNESS_OK(spec_parse("x(board=19,c=1e-3,exact=False,variant=losing,model=b.pt)", &s));
+    HARNESS_OK(params_bind(landing_schema, &s, "x", &p));
+    params_store(&p, &l);
+    static const char *const want[] = {"19",    "-3",     "5000000000", "false", "0.5",
+                                       "0.001", "losing", "b.pt",       ""};
+    char text[64];
+    for (int i = 0; landing_schema[i].key; i++) {
+        int n = param_text(&landing_schema[i], &l, text, sizeof text);
+        CU_ASSERT_EQUAL(n, (int)strlen(want[i]));
+        CU_ASSERT_STRING_EQUAL(text, want[i]);
+    }
+    CU_ASSERT_DOUBLE_EQUAL(l.scale, 0.5, 1e-7); /* a float: 0.5 exactly */
+    CU_ASSERT_FALSE(param_is_default(&landing_schema[0], "19"));
+    CU_ASSERT_TRUE(param_is_default(&landing_schema[1], "-3"));
+    CU_ASSERT_TRUE(param_is_default(&landing_schema[3], "true")); /* "on", as written back */
+    CU_ASSERT_TRUE(param_is_default(&landing_schema[5], "1.25"));
+    CU_ASSERT_TRUE(param_is_default(&landing_schema[6], "polish"));
+    CU_ASSERT_FALSE(param_is_default(&landing_schema[6], "losing"));
+    CU_ASSERT_TRUE(param_is_default(&landing_schema[7], "a.pt"));
+    l.nodes = -1; /* a row of non-negative values reads unsigned (seeds up to 2^64 - 1) */
+    HARNESS_OK(param_text(&landing_schema[2], &l, text, sizeof text) > 0 ? HOYLE_OK : -1);
+    CU_ASSERT_STRING_EQUAL(text, "18446744073709551615");
+    CU_ASSERT_EQUAL(param_text(&landing_schema[2], &l, text, 8), HOYLE_EFULL);
+}
+
 /* The nearest name: typos within two edits and prefixes; nothing far. */
 static void test_nearest_name(void)
 {
@@ -573,6 +607,7 @@ int main(void)
         {"bind defaults and types", test_bind_defaults_and_types},
         {"bind errors name the key", test_bind_errors_name_the_key},
         {"bind lands in a struct", test_bind_lands_in_a_struct},
+        {"text reads the landing back", test_text_reads_the_landing},
         {"nearest name", test_nearest_name},
         {"markdown table", test_markdown_table},
         {"unsigned values and range text", test_unsigned_values_and_range_text},

@@ -219,6 +219,63 @@ static void test_proven_root_targets(void)
     toy_free(g);
 }
 
+/* samples_create_shard never replaces a file (selfplay --output without --force), leaves no
+ * temporary, and creates a new path (an empty set: a valid, empty shard). */
+static void check_create_shard(const game_t *g, const char *dir)
+{
+    sample_set_t back;
+    int64_t games = 0;
+    char other[700];
+    snprintf(other, sizeof other, "%s/other.txt", dir);
+    FILE *f = fopen(other, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("not a shard\n", f);
+    fclose(f);
+    samples_meta_t none = {.game_spec = g->spec};
+    sample_set_init(&back, g->obs_shape, g->num_actions); /* no rows: a valid, empty shard */
+    CU_ASSERT_EQUAL(samples_create_shard(other, &back, &none), HOYLE_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "already exists"));
+    char text[720] = "";
+    f = fopen(other, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_PTR_NOT_NULL(fgets(text, sizeof text, f));
+    fclose(f);
+    CU_ASSERT_STRING_EQUAL(text, "not a shard\n");
+    snprintf(text, sizeof text, "%s.tmp", other);
+    CU_ASSERT_NOT_EQUAL(access(text, F_OK), 0); /* no temporary left */
+    unlink(other);
+    HARNESS_OK(samples_create_shard(other, &back, &none)); /* a new path is created */
+    int64_t rows = -1;
+    HARNESS_OK(samples_shard_info(other, &rows, &games));
+    CU_ASSERT_EQUAL(rows, 0);
+    unlink(other);
+    sample_set_done(&back);
+}
+
+/* Augmented draws of replay r stay consistent: policy on legal actions, sums to 1. */
+static void check_augmented_draws(replay_t *r, const game_t *g)
+{
+    size_t A = (size_t)g->num_actions;
+    enum { B = 16 };
+    float *obs = malloc(sizeof(float) * B * (size_t)game_obs_size(g));
+    float *pi = calloc(B * A, sizeof(float)), z[B];
+    uint8_t *legal = calloc(B * A, 1);
+    rng_t rng;
+    rng_init(&rng, 9);
+    HARNESS_OK(replay_sample(r, &rng, B, obs, pi, legal, z));
+    for (int b = 0; b < B; b++) {
+        double sum = 0;
+        for (size_t a = 0; a < A; a++) {
+            sum += pi[b * A + a];
+            if (pi[b * A + a] > 0) CU_ASSERT(legal[b * A + a]);
+        }
+        CU_ASSERT(fabs(sum - 1.0) < 1e-4);
+    }
+    free(obs);
+    free(pi);
+    free(legal);
+}
+
 static void test_shards_and_replay(void)
 {
     const game_t *g = tiny_game();
@@ -258,57 +315,14 @@ static void test_shards_and_replay(void)
     sample_set_done(&back);
     sample_set_done(&first);
     CU_ASSERT_EQUAL(samples_read_shard("/nonexistent.h5", &back, NULL), HOYLE_EIO);
-    /* samples_create_shard never replaces a file (selfplay --output without --force) */
-    char other[700];
-    snprintf(other, sizeof other, "%s/other.txt", dir);
-    FILE *f = fopen(other, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs("not a shard\n", f);
-    fclose(f);
-    samples_meta_t none = {.game_spec = g->spec};
-    sample_set_init(&back, g->obs_shape, g->num_actions); /* no rows: a valid, empty shard */
-    CU_ASSERT_EQUAL(samples_create_shard(other, &back, &none), HOYLE_EIO);
-    CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "already exists"));
-    char text[720] = "";
-    f = fopen(other, "r");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    CU_ASSERT_PTR_NOT_NULL(fgets(text, sizeof text, f));
-    fclose(f);
-    CU_ASSERT_STRING_EQUAL(text, "not a shard\n");
-    snprintf(text, sizeof text, "%s.tmp", other);
-    CU_ASSERT_NOT_EQUAL(access(text, F_OK), 0); /* no temporary left */
-    unlink(other);
-    HARNESS_OK(samples_create_shard(other, &back, &none)); /* a new path is created */
-    int64_t rows = -1;
-    HARNESS_OK(samples_shard_info(other, &rows, &games));
-    CU_ASSERT_EQUAL(rows, 0);
-    unlink(other);
-    sample_set_done(&back);
+    check_create_shard(g, dir);
     /* window: only the newest shard(s) covering window_samples are kept */
     replay_t r;
     HARNESS_OK(replay_init(&r, g, sizes[2], 0, true));
     HARNESS_OK(replay_load_dir(&r, dir, 3));
     CU_ASSERT_EQUAL(r.num_shards, 1);
     CU_ASSERT_EQUAL(replay_size(&r), sizes[2]);
-    /* augmented draws stay consistent: policy on legal actions, sums to 1 */
-    enum { B = 16 };
-    float *obs = malloc(sizeof(float) * B * (size_t)game_obs_size(g));
-    float *pi = calloc(B * A, sizeof(float)), z[B];
-    uint8_t *legal = calloc(B * A, 1);
-    rng_t rng;
-    rng_init(&rng, 9);
-    HARNESS_OK(replay_sample(&r, &rng, B, obs, pi, legal, z));
-    for (int b = 0; b < B; b++) {
-        double sum = 0;
-        for (size_t a = 0; a < A; a++) {
-            sum += pi[b * A + a];
-            if (pi[b * A + a] > 0) CU_ASSERT(legal[b * A + a]);
-        }
-        CU_ASSERT(fabs(sum - 1.0) < 1e-4);
-    }
-    free(obs);
-    free(pi);
-    free(legal);
+    check_augmented_draws(&r, g);
     replay_done(&r);
     /* a games window keeps shards until they hold that many games */
     HARNESS_OK(replay_init(&r, g, 0, 3, false));

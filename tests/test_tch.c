@@ -715,19 +715,12 @@ static void load_old_file(const char *name, tch_opt_kind_t kind)
 
 static void test_load_old_adam(void) { load_old_file("tch_v1_adam.tch", TCH_OPT_ADAM); }
 
-static void test_bad_inputs(void)
+/* Bad net and optimiser configs are refused and leave the outputs as they were (oc: a
+ * valid optimiser config). */
+static void check_bad_configs(tch_net_t *net, tch_opt_config_t *oc0)
 {
-    tch_net_t *net = NULL, *other = NULL;
-    tch_opt_t *opt = NULL, *other_opt = NULL;
-    HARNESS_OK(tch_net_create(&small_cfg, 5, &net));
-    HARNESS_OK(tch_net_create(&small_cfg, 6, &other));
-    tch_opt_config_t oc;
-    tch_opt_config_default(&oc);
-    HARNESS_OK(tch_opt_create(net, &oc, &opt));
-    HARNESS_OK(tch_opt_create(other, &oc, &other_opt));
-
-    /* configs */
-    tch_net_t *untouched = (tch_net_t *)&oc;
+    tch_opt_config_t oc = *oc0;
+    tch_net_t *untouched = (tch_net_t *)oc0;
     tch_net_config_t c = small_cfg;
     c.filters = 0;
     EXPECT_FAIL(HOYLE_EINVAL, tch_net_create(&c, 1, &untouched));
@@ -739,7 +732,7 @@ static void test_bad_inputs(void)
     c.height = c.width = 64;
     EXPECT_FAIL(HOYLE_EINVAL, tch_net_create(&c, 1, &untouched));
     EXPECT_FAIL(HOYLE_EINVAL, tch_net_create(NULL, 1, &untouched));
-    CU_ASSERT_PTR_EQUAL(untouched, (tch_net_t *)&oc);
+    CU_ASSERT_PTR_EQUAL(untouched, (tch_net_t *)oc0);
     tch_opt_config_t bad = oc;
     bad.lr = -1;
     tch_opt_t *uopt = NULL;
@@ -756,6 +749,56 @@ static void test_bad_inputs(void)
     EXPECT_FAIL(HOYLE_EINVAL, tch_opt_create(net, &bad, &uopt));
     CU_ASSERT_PTR_NULL(uopt);
     EXPECT_FAIL(HOYLE_EINVAL, tch_set_threads(0));
+}
+
+/* Files: missing, unwritable, corrupt, foreign (a TorchScript export is not a checkpoint),
+ * truncated; a failed load leaves the outputs as they were (oc: any other address). */
+static void check_bad_files(tch_net_t *net, tch_opt_t *opt, tch_opt_t *other_opt, void *oc)
+{
+    tch_net_t *ln = (tch_net_t *)oc;
+    tch_opt_t *lo = (tch_opt_t *)oc;
+    EXPECT_FAIL(HOYLE_EIO, tch_load(tmp_file("missing.tch"), &ln, &lo));
+    EXPECT_FAIL(HOYLE_EIO, tch_save(net, opt, "/nonexistent-dir/x/ckpt.tch"));
+    EXPECT_FAIL(HOYLE_EIO, tch_export_torchscript(net, "/nonexistent-dir/x/net.pt"));
+    EXPECT_FAIL(HOYLE_EINVAL, tch_save(net, other_opt, tmp_file("x.tch")));
+    FILE *f = fopen(tmp_file("garbage.tch"), "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("this is not a zip archive\n", f);
+    fclose(f);
+    EXPECT_FAIL(HOYLE_EIO, tch_load(tmp_file("garbage.tch"), &ln, &lo));
+    HARNESS_OK(tch_export_torchscript(net, tmp_file("net.pt")));
+    EXPECT_FAIL(HOYLE_EIO, tch_load(tmp_file("net.pt"), &ln, &lo));
+    /* a truncated checkpoint */
+    HARNESS_OK(tch_save(net, opt, tmp_file("ok.tch")));
+    FILE *in = fopen(tmp_file("ok.tch"), "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    char buf[4096];
+    size_t got = fread(buf, 1, sizeof buf, in);
+    fclose(in);
+    FILE *out = fopen(tmp_file("trunc.tch"), "wb");
+    fwrite(buf, 1, got / 2, out);
+    fclose(out);
+    EXPECT_FAIL(HOYLE_EIO, tch_load(tmp_file("trunc.tch"), &ln, &lo));
+    CU_ASSERT_PTR_EQUAL(ln, (tch_net_t *)oc);
+    CU_ASSERT_PTR_EQUAL(lo, (tch_opt_t *)oc);
+    unlink(tmp_file("garbage.tch"));
+    unlink(tmp_file("net.pt"));
+    unlink(tmp_file("ok.tch"));
+    unlink(tmp_file("trunc.tch"));
+}
+
+static void test_bad_inputs(void)
+{
+    tch_net_t *net = NULL, *other = NULL;
+    tch_opt_t *opt = NULL, *other_opt = NULL;
+    HARNESS_OK(tch_net_create(&small_cfg, 5, &net));
+    HARNESS_OK(tch_net_create(&small_cfg, 6, &other));
+    tch_opt_config_t oc;
+    tch_opt_config_default(&oc);
+    HARNESS_OK(tch_opt_create(net, &oc, &opt));
+    HARNESS_OK(tch_opt_create(other, &oc, &other_opt));
+
+    check_bad_configs(net, &oc);
 
     batch_t b;
     batch_make(&b, &small_cfg, BATCH, 6);
@@ -816,37 +859,7 @@ static void test_bad_inputs(void)
     /* and the repaired batch trains */
     HARNESS_OK(tch_train_step(net, opt, b.obs, b.pi, b.legal, b.z, b.n, NULL));
 
-    /* files: missing, unwritable, corrupt, foreign (a TorchScript export is not a checkpoint) */
-    tch_net_t *ln = (tch_net_t *)&oc;
-    tch_opt_t *lo = (tch_opt_t *)&oc;
-    EXPECT_FAIL(HOYLE_EIO, tch_load(tmp_file("missing.tch"), &ln, &lo));
-    EXPECT_FAIL(HOYLE_EIO, tch_save(net, opt, "/nonexistent-dir/x/ckpt.tch"));
-    EXPECT_FAIL(HOYLE_EIO, tch_export_torchscript(net, "/nonexistent-dir/x/net.pt"));
-    EXPECT_FAIL(HOYLE_EINVAL, tch_save(net, other_opt, tmp_file("x.tch")));
-    FILE *f = fopen(tmp_file("garbage.tch"), "wb");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs("this is not a zip archive\n", f);
-    fclose(f);
-    EXPECT_FAIL(HOYLE_EIO, tch_load(tmp_file("garbage.tch"), &ln, &lo));
-    HARNESS_OK(tch_export_torchscript(net, tmp_file("net.pt")));
-    EXPECT_FAIL(HOYLE_EIO, tch_load(tmp_file("net.pt"), &ln, &lo));
-    /* a truncated checkpoint */
-    HARNESS_OK(tch_save(net, opt, tmp_file("ok.tch")));
-    FILE *in = fopen(tmp_file("ok.tch"), "rb");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-    char buf[4096];
-    size_t got = fread(buf, 1, sizeof buf, in);
-    fclose(in);
-    FILE *out = fopen(tmp_file("trunc.tch"), "wb");
-    fwrite(buf, 1, got / 2, out);
-    fclose(out);
-    EXPECT_FAIL(HOYLE_EIO, tch_load(tmp_file("trunc.tch"), &ln, &lo));
-    CU_ASSERT_PTR_EQUAL(ln, (tch_net_t *)&oc);
-    CU_ASSERT_PTR_EQUAL(lo, (tch_opt_t *)&oc);
-    unlink(tmp_file("garbage.tch"));
-    unlink(tmp_file("net.pt"));
-    unlink(tmp_file("ok.tch"));
-    unlink(tmp_file("trunc.tch"));
+    check_bad_files(net, opt, other_opt, &oc);
 
     free(l0), free(v0);
     batch_free(&b);

@@ -10,28 +10,25 @@
 
 #include "train/loop_run.h"
 
-/* The words of net.policy_head, value_head, trunk, optim.kind and schedule, in the order
- * of their enums (tch.h) and of their rows' choices, for effective_lines(). */
-static const char *const words[][4] = {{"dense", "conv", "auto", NULL},
-                                       {"dense", "pool", NULL},
-                                       {"conv", "fc", "auto", NULL},
-                                       {"sgd", "adam", "adamw", NULL},
-                                       {"constant", "step", "cosine", NULL}};
-
 /* The schema of a training config: one row per key, with its default, range, help and the
  * run_t field it lands in (docs/training.md's "Config keys" table is printed from these rows
  * by `hoyle train --keys`, and tests/cli/docs_tables.sh checks it). A row without a default
  * keeps what run_defaults() derived from the game or the self-play parameters. Adding a key
- * is one row; code that needs no field reads it by name (config_int). */
-#define ROW_INT(k, d, lo, hi, field, text) LOOP_ROW(run_t, k, PARAM_INT, d, lo, hi, field, text)
-#define ROW_NUM(k, d, lo, hi, field, text) LOOP_ROW(run_t, k, PARAM_DOUBLE, d, lo, hi, field, text)
-#define ROW_BOOL(k, d, field, text)        LOOP_ROW(run_t, k, PARAM_BOOL, d, 0, 0, field, text)
-#define ROW_TEXT(k, d, field, text)        LOOP_ROW(run_t, k, PARAM_STRING, d, 0, 0, field, text)
-#define ROW_WORD(k, d, words, field, text)                                                         \
+ * is one row; code that needs no field reads it by name (config_int). Every row is part of
+ * the run's effective config (the resume check, loop_resume.c); a resumed run may change
+ * the rows marked LOOP_MAY_CHANGE. */
+#define ROW_INT(k, d, lo, hi, field, ...)                                                          \
+    LOOP_ROW(run_t, k, PARAM_INT, d, lo, hi, field, __VA_ARGS__)
+#define ROW_NUM(k, d, lo, hi, field, ...)                                                          \
+    LOOP_ROW(run_t, k, PARAM_DOUBLE, d, lo, hi, field, __VA_ARGS__)
+#define ROW_BOOL(k, d, field, ...) LOOP_ROW(run_t, k, PARAM_BOOL, d, 0, 0, field, __VA_ARGS__)
+#define ROW_TEXT(k, d, field, ...) LOOP_ROW(run_t, k, PARAM_STRING, d, 0, 0, field, __VA_ARGS__)
+#define ROW_WORD(k, d, words, field, text, ...)                                                    \
     {                                                                                              \
         .key = k, .type = PARAM_CHOICE, .def = d, .choices = words, .help = text,                  \
-        PARAM_AT(run_t, field)                                                                     \
+        PARAM_AT(run_t, field), __VA_ARGS__                                                        \
     }
+#define CHANGE LOOP_MAY_CHANGE
 
 static const param_def_t net_keys[] = {
     ROW_INT("blocks", "2", 0, 64, net_cfg.blocks, "residual blocks (docs/tch.md)"),
@@ -49,21 +46,24 @@ static const param_def_t net_keys[] = {
 };
 static const param_def_t optim_keys[] = {
     ROW_WORD("kind", "adam", "sgd|adam|adamw", opt_cfg.kind, "the optimiser"),
-    ROW_NUM("lr", "0.001", 1e-8, 10, opt_cfg.lr, "learning rate"),
-    ROW_NUM("momentum", "0.9", 0, 0.999, opt_cfg.momentum, "SGD momentum"),
-    ROW_BOOL("nesterov", "false", opt_cfg.nesterov, "SGD: Nesterov momentum (needs momentum > 0)"),
+    ROW_NUM("lr", "0.001", 1e-8, 10, opt_cfg.lr, "learning rate", CHANGE),
+    ROW_NUM("momentum", "0.9", 0, 0.999, opt_cfg.momentum, "SGD momentum", CHANGE),
+    ROW_BOOL("nesterov", "false", opt_cfg.nesterov, "SGD: Nesterov momentum (needs momentum > 0)",
+             CHANGE),
     ROW_NUM("weight_decay", "0", 0, 1, opt_cfg.weight_decay,
-            "AdamW: decoupled weight decay (must stay 0 for sgd and adam)"),
+            "AdamW: decoupled weight decay (must stay 0 for sgd and adam)", CHANGE),
     ROW_WORD("schedule", "constant", "constant|step|cosine", opt_cfg.schedule,
              "learning rate by step: step = lr * step_gamma^(t / step_every), cosine = lr down "
-             "to min_lr over cosine_steps"),
-    ROW_INT("warmup_steps", "0", 0, 1e9, opt_cfg.warmup_steps, "linear warm-up steps"),
-    ROW_INT("step_every", "1000", 1, 1e9, opt_cfg.step_size, "step: steps between decays"),
-    ROW_NUM("step_gamma", "0.1", 1e-6, 1, opt_cfg.gamma, "step: decay factor"),
-    ROW_INT("cosine_steps", "100000", 1, 1e9, opt_cfg.total_steps, "cosine: its length in steps"),
-    ROW_NUM("min_lr", "0", 0, 10, opt_cfg.lr_min, "cosine: final learning rate"),
-    ROW_NUM("l2", "0.0001", 0, 1, opt_cfg.l2, "L2 coefficient"),
-    ROW_NUM("value_weight", "1", 0, 100, opt_cfg.value_weight, "weight of the value loss"),
+             "to min_lr over cosine_steps",
+             CHANGE),
+    ROW_INT("warmup_steps", "0", 0, 1e9, opt_cfg.warmup_steps, "linear warm-up steps", CHANGE),
+    ROW_INT("step_every", "1000", 1, 1e9, opt_cfg.step_size, "step: steps between decays", CHANGE),
+    ROW_NUM("step_gamma", "0.1", 1e-6, 1, opt_cfg.gamma, "step: decay factor", CHANGE),
+    ROW_INT("cosine_steps", "100000", 1, 1e9, opt_cfg.total_steps, "cosine: its length in steps",
+            CHANGE),
+    ROW_NUM("min_lr", "0", 0, 10, opt_cfg.lr_min, "cosine: final learning rate", CHANGE),
+    ROW_NUM("l2", "0.0001", 0, 1, opt_cfg.l2, "L2 coefficient", CHANGE),
+    ROW_NUM("value_weight", "1", 0, 100, opt_cfg.value_weight, "weight of the value loss", CHANGE),
     ROW_INT("batch", "128", 2, 65536, batch, "minibatch size"),
     {NULL},
 };
@@ -81,22 +81,26 @@ static const param_def_t replay_keys[] = {
     {NULL},
 };
 static const param_def_t train_keys[] = {
-    ROW_INT("generations", "1000000", 1, 1e9, generations, "stop after this many generations"),
+    ROW_INT("generations", "1000000", 1, 1e9, generations, "stop after this many generations",
+            CHANGE),
     ROW_NUM("minutes", "0", 0, 1e7, minutes,
-            "stop after this much wall time, summed over resumes (0 = none)"),
+            "stop after this much wall time, summed over resumes (0 = none)", CHANGE),
     ROW_NUM("sample_reuse", "4", 0, 1e4, sample_reuse, "samples trained on per new sample"),
-    ROW_INT("threads", "2", 1, 256, threads, "libtorch threads"),
+    ROW_INT("threads", "2", 1, 256, threads, "libtorch threads", CHANGE),
     ROW_INT("cache", "65536", 0, 1 << 24, cache,
             "network cache entries in self-play (split between the workers)"),
     ROW_INT("heldout_games", "8", 0, 1e6, heldout_games,
             "games of net 0 kept out of training for the held-out loss (0 = none)"),
     ROW_INT("stale", "1", 0, 1e6, stale,
-            "distributed: generations an actor's net may lag behind (older samples are dropped)"),
+            "distributed: generations an actor's net may lag behind (older samples are dropped)",
+            CHANGE),
     ROW_INT("actor_games", NULL, 1, 1e6, actor_games,
-            "distributed: games an actor plays per batch it sends (default: selfplay.parallel)"),
-    ROW_INT("keep_every", "10", 0, 1e9, keep_every, "nets kept besides the newest (0 = all)"),
-    ROW_INT("keep_last", "3", 1, 1e9, keep_last, "newest nets always kept"),
-    ROW_TEXT("init_from", "", init_from, "warm start: a net or run folder (\"\" = none)"),
+            "distributed: games an actor plays per batch it sends (default: selfplay.parallel)",
+            CHANGE),
+    ROW_INT("keep_every", "10", 0, 1e9, keep_every, "nets kept besides the newest (0 = all)",
+            CHANGE),
+    ROW_INT("keep_last", "3", 1, 1e9, keep_last, "newest nets always kept", CHANGE),
+    ROW_TEXT("init_from", "", init_from, "warm start: a net or run folder (\"\" = none)", CHANGE),
     {NULL},
 };
 static const param_def_t train_schema[] = {
@@ -105,9 +109,9 @@ static const param_def_t train_schema[] = {
      .def = "az",
      .choices = "az|td|tdleaf",
      .help = "az: this loop; td, tdleaf: train/td_loop.h (docs/td.md)"},
-    {.key = "name", .type = PARAM_STRING, .help = "run name"},
+    {.key = "name", .type = PARAM_STRING, .help = "run name", CHANGE},
     {.key = "game", .type = PARAM_STRING, .required = true, .help = "game spec"},
-    {.key = "output", .type = PARAM_STRING, .required = true, .help = "run folder"},
+    {.key = "output", .type = PARAM_STRING, .required = true, .help = "run folder", CHANGE},
     {.key = "seed",
      .type = PARAM_INT,
      .def = "1",
@@ -129,6 +133,15 @@ static const param_def_t train_schema[] = {
      .fields = loop_eval_rows,
      .help = "evaluation",
      PARAM_AT(run_t, eval)},
+    {NULL},
+};
+
+#undef CHANGE
+
+/* `selfplay.processes`, the loop's key among the self-play parameters: the learner's own
+ * actor processes (loop_run_load reads it; the effective config's `extra` row). */
+static const param_def_t processes_row[] = {
+    {.key = "selfplay.processes", .type = PARAM_INT, .max = 64, LOOP_MAY_CHANGE},
     {NULL},
 };
 
@@ -172,9 +185,8 @@ int loop_run_load(run_t *r, const char *path, char *const *sets, int num_sets)
             used += (size_t)snprintf(text + used, sizeof text - used, "%s%s=%s", used ? "," : "",
                                      sp->children[i]->key, sp->children[i]->value);
     loop_key_at(c, "selfplay.processes", at, sizeof at);
-    static const param_def_t processes = {.key = "processes", .type = PARAM_INT, .max = 64};
     double np = 0;
-    if (param_value(&processes, NULL, config_string(c, "selfplay.processes", "0"), at, &np))
+    if (param_value(processes_row, NULL, config_string(c, "selfplay.processes", "0"), at, &np))
         return HOYLE_EINVAL;
     r->processes = (int)np;
     loop_key_at(c, "selfplay", at, sizeof at);
@@ -231,12 +243,14 @@ int loop_run_check(const run_t *r)
     return HOYLE_OK;
 }
 
-/* The effective value of every key (defaults included) as "key=value" lines, in schema
- * order: two configs are the same run when these lines are, whatever was left out or
- * written differently (1e-3 vs 0.001). The self-play parameters give one line each. */
-static int effective_lines(const run_t *r, char **out)
+/* This loop's own lines of the effective config (loop_effective_t): no `algorithm` (the
+ * loop is az's), the self-play parameters one line each, from their canonical spec, and
+ * selfplay.processes. */
+static int special_lines(const void *run, const char *key, loop_log_t *out)
 {
-    const tch_opt_config_t *o = &r->opt_cfg;
+    const run_t *r = run;
+    if (strcmp(key, "algorithm") == 0) return 1;
+    if (strcmp(key, "selfplay") != 0) return 0;
     char sp[2600] = "";
     size_t k = 0;
     const char *open = strchr(r->sp_canon, '('), *p = open ? open + 1 : r->sp_canon;
@@ -245,44 +259,22 @@ static int effective_lines(const run_t *r, char **out)
         sp[k++] = *p == ',' ? '\n' : *p;
     }
     sp[k] = '\0';
-    char anchors[LOOP_EVAL_MAX_ANCHORS * GAME_SPEC_MAX], sprt[128];
-    loop_eval_effective(&r->eval, anchors, sizeof anchors, sprt, sizeof sprt);
-    char buf[16384];
-    int n = snprintf(
-        buf, sizeof buf,
-        "name=%s\ngame=%s\noutput=%s\nseed=%" PRIu64 "\nnet.blocks=%d\nnet.filters=%d\n"
-        "net.value_hidden=%d\noptim.kind=%s\noptim.lr=%.17g\noptim.momentum=%.17g\n"
-        "optim.l2=%.17g\noptim.value_weight=%.17g\noptim.batch=%d\n%s\n"
-        "replay.window_samples=%" PRId64 "\nreplay.window_games=%" PRId64
-        "\nreplay.min_samples=%" PRId64 "\nreplay.augment=%s\nreplay.window=%s\n"
-        "replay.window_min=%" PRId64 "\nreplay.window_alpha=%.17g\nreplay.window_beta=%.17g\n"
-        "train.heldout_games=%d\ntrain.generations=%" PRId64
-        "\ntrain.minutes=%.17g\ntrain.sample_reuse=%.17g\ntrain.threads=%d\ntrain.cache=%d\n"
-        "train.stale=%d\ntrain.actor_games=%d\n"
-        "eval.every=%d\neval.games=%d\neval.sims=%d\neval.max_moves=%d\neval.baseline=%s\n"
-        "eval.openings=%s\neval.anchors=%s\neval.previous=%s\neval.sprt=%s\n",
-        config_string(r->cfg, "name", ""), r->g->spec, r->dir, r->seed, r->net_cfg.blocks,
-        r->net_cfg.filters, r->net_cfg.value_hidden, words[3][o->kind], o->lr, o->momentum, o->l2,
-        o->value_weight, r->batch, sp, r->window_samples, r->window_games, r->min_samples,
-        r->augment ? "true" : "false", r->growing ? "growing" : "fixed", r->window_min,
-        r->window_alpha, r->window_beta, r->heldout_games, r->generations, r->minutes,
-        r->sample_reuse, r->threads, r->cache, r->stale, r->actor_games, r->eval.every,
-        r->eval.games, r->eval.sims, r->eval.max_moves, r->eval.baseline, r->eval.openings, anchors,
-        r->eval.previous ? "true" : "false", sprt);
-    if (n > 0 && (size_t)n < sizeof buf) /* the learning options (loop_learn.c) */
-        n += snprintf(buf + n, sizeof buf - (size_t)n,
-                      "net.policy_head=%s\nnet.value_head=%s\nnet.trunk=%s\noptim.nesterov=%d\n"
-                      "optim.weight_decay=%.17g\noptim.schedule=%s\noptim.warmup_steps=%d\n"
-                      "optim.step_every=%d\noptim.step_gamma=%.17g\noptim.cosine_steps=%d\n"
-                      "optim.min_lr=%.17g\ntrain.keep_every=%d\ntrain.keep_last=%d\n"
-                      "train.init_from=%s\nselfplay.processes=%d\n",
-                      words[0][r->heads[0]], words[1][r->heads[1]], words[2][r->heads[2]],
-                      o->nesterov, o->weight_decay, words[4][o->schedule], o->warmup_steps,
-                      o->step_size, o->gamma, o->total_steps, o->lr_min, r->keep_every,
-                      r->keep_last, r->init_from, r->processes);
-    if (n < 0 || (size_t)n >= sizeof buf) return hoyle_error(HOYLE_EFULL, "train: config too long");
-    *out = strdup(buf);
-    return *out ? HOYLE_OK : hoyle_error(HOYLE_ENOMEM, "train: out of memory");
+    int status = loop_log_add(out, "%s\n", sp);
+    if (!status) status = loop_log_add(out, "selfplay.processes=%d\n", r->processes);
+    return status ? status : 1;
+}
+
+/* The effective value of every key (defaults included): two configs are the same run when
+ * these lines are (loop_resume.c). */
+static loop_effective_t effective(const run_t *r)
+{
+    return (loop_effective_t){.schema = train_schema,
+                              .extra = processes_row,
+                              .run = r,
+                              .cfg = r->cfg,
+                              .game = r->g->spec,
+                              .eval = &r->eval,
+                              .special = special_lines};
 }
 
 void loop_run_free(run_t *r)
@@ -298,25 +290,23 @@ void loop_run_free(run_t *r)
     r->cfg = NULL;
 }
 
-/* A resumed run (state.txt present) against the config.yaml it was made with: the keys of
- * loop_resume_keys may change (config.yaml is rewritten, resume.csv keeps the change), any
- * other change is refused before anything is written. */
+/* A resumed run (state.txt present) against the config.yaml it was made with: the keys
+ * whose rows say LOOP_MAY_CHANGE may change (config.yaml is rewritten, resume.csv keeps the
+ * change), any other change is refused before anything is written. */
 int loop_run_resume_check(const run_t *r, int64_t generation)
 {
     char path[1200];
     snprintf(path, sizeof path, "%s/config.yaml", r->dir);
     run_t old;
     memset(&old, 0, sizeof old);
-    char *was = NULL, *now = NULL;
     int status = access(path, R_OK) == 0
                      ? loop_run_load(&old, path, NULL, 0)
                      : hoyle_error(HOYLE_EIO, "'%s': %s", path, strerror(errno));
     if (status) status = hoyle_error_prefix(HOYLE_EINVAL, "resuming '%s'", r->dir);
-    if (!status) status = effective_lines(&old, &was);
-    if (!status) status = effective_lines(r, &now);
-    if (!status) status = loop_resume_check(r->dir, generation, was, now, r->config_text);
-    free(was);
-    free(now);
+    if (!status) { /* old.g is set only now */
+        loop_effective_t was = effective(&old), now = effective(r);
+        status = loop_resume_check(&was, &now, r->dir, generation, r->config_text);
+    }
     loop_run_free(&old);
     return status;
 }

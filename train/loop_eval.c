@@ -66,9 +66,10 @@ static const param_def_t sprt_rows[] = {
     {NULL},
 };
 const param_def_t loop_eval_rows[] = {
-    ROW("every", PARAM_INT, "5", 0, 1e9, every, "generations between evaluations (0 = never)"),
+    ROW("every", PARAM_INT, "5", 0, 1e9, every, "generations between evaluations (0 = never)",
+        LOOP_MAY_CHANGE),
     ROW("games", PARAM_INT, "100", 2, 1e6, games,
-        "games per opponent (even: colour-swapped pairs; the most with sprt)"),
+        "games per opponent (even: colour-swapped pairs; the most with sprt)", LOOP_MAY_CHANGE),
     ROW("sims", PARAM_INT, NULL, 1, 1e8, sims,
         "az simulations per move (default: selfplay.sims; td: unused)"),
     ROW("max_moves", PARAM_INT, "0", 0, 1e6, max_moves, "whole moves before a draw (0 = rules)"),

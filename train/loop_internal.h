@@ -50,25 +50,6 @@ int loop_write_atomic(const char *path, const char *data, size_t len);
 int loop_state_load(const char *path, loop_state_t *st);
 int loop_state_save(const char *path, const loop_state_t *st);
 
-/* Resuming: `was` and `now` are the effective configs of the stored config.yaml and of this
- * run as "key=value" lines with the same keys in the same order. Keys of LOOP_RESUME_KEYS may
- * differ: each change is added to DIR/resume.csv (generation,key,old,new) and config.yaml is
- * rewritten with `config_text`, both atomically. Any other difference is refused with
- * HOYLE_EINVAL naming each key with its old and new value, and nothing is written. */
-#define LOOP_RESUME_KEYS                                                                           \
-    "name", "output", "train.generations", "train.minutes", "train.threads", "eval.every",         \
-        "eval.games", "train.stale", "train.actor_games", "selfplay.processes",                    \
-        LOOP_RESUME_LEARN_KEYS
-/* The optimiser's hyper-parameters (the loaded optimiser takes them, its state is kept),
- * retention and the warm start (read by a fresh run only). */
-#define LOOP_RESUME_LEARN_KEYS                                                                     \
-    "optim.lr", "optim.momentum", "optim.nesterov", "optim.weight_decay", "optim.l2",              \
-        "optim.value_weight", "optim.schedule", "optim.warmup_steps", "optim.step_every",          \
-        "optim.step_gamma", "optim.cosine_steps", "optim.min_lr", "train.keep_every",              \
-        "train.keep_last", "train.init_from"
-int loop_resume_check(const char *dir, int64_t generation, const char *was, const char *now,
-                      const char *config_text);
-
 /* A CSV log kept in memory and rewritten atomically: a header line and rows
  * whose first field is the generation they belong to. */
 typedef struct loop_log {
@@ -87,10 +68,12 @@ int loop_log_add(loop_log_t *log, const char *fmt, ...)
 int loop_log_save(const loop_log_t *log);
 void loop_log_done(loop_log_t *log);
 
-/* One row of a loop's config schema (core/spec.h), landing in member `field` of struct S. */
-#define LOOP_ROW(S, k, t, d, lo, hi, field, text)                                                  \
+/* One row of a loop's config schema (core/spec.h), landing in member `field` of struct S;
+ * after the help, more designators (LOOP_MAY_CHANGE). */
+#define LOOP_ROW(S, k, t, d, lo, hi, field, text, ...)                                             \
     {                                                                                              \
-        .key = k, .type = t, .def = d, .min = lo, .max = hi, .help = text, PARAM_AT(S, field)      \
+        .key = k, .type = t, .def = d, .min = lo, .max = hi, .help = text, PARAM_AT(S, field),     \
+        __VA_ARGS__                                                                                \
     }
 
 /* Evaluation settings (config section `eval`, docs/training.md "Evaluation"). */
@@ -157,6 +140,42 @@ int loop_eval_check(const game_t *g, const loop_eval_cfg_t *cfg, const char **ke
 int loop_evaluate(const game_t *g, const char *dir, const loop_eval_cfg_t *cfg, int64_t gen,
                   int64_t prev, double seconds, uint64_t seed, loop_log_t *games_log,
                   loop_log_t *eval_log, FILE *progress, loop_eval_out_t *out);
+
+/* ---- loop_resume.c: the effective config and the resume check ---- */
+
+/* What a loop's effective config is printed from: one "key=value" line per row of its
+ * schema, depth first in schema order, with the value the run uses (param_text of the
+ * landing; a row without one: its text in the config, else its default). A `quiet` row is
+ * left out while at its default (a key added after runs were made). Two configs are the
+ * same run when their lines are, whatever was left out or written differently (1e-3 vs
+ * 0.001). */
+typedef struct loop_effective {
+    const param_def_t *schema;   /* the loop's config schema */
+    const param_def_t *extra;    /* rows of lines `special` writes that the schema has not, by
+                                    full key ("selfplay.processes"); NULL: none */
+    const void *run;             /* where the schema's rows land */
+    const config_t *cfg;         /* the config: rows read by name */
+    const char *game;            /* `game=`: the canonical spec */
+    const loop_eval_cfg_t *eval; /* `eval.anchors=` and `eval.sprt=` (loop_eval_effective) */
+    /* The loop's own lines for the row of `key` (full dotted key): add them to out and
+     * return 1 (a row it takes with no line is left out), or return 0 for the row's one
+     * line; negative: an error. A PARAM_LIST or PARAM_TABLE row must be taken here or by
+     * the common lines (game, eval.anchors, eval.sprt). NULL: none. */
+    int (*special)(const void *run, const char *key, loop_log_t *out);
+} loop_effective_t;
+/* The lines of `e` into a new string *out (the caller frees). */
+int loop_effective_lines(const loop_effective_t *e, char **out);
+
+/* Resuming: `was` and `now` describe the effective configs of the stored config.yaml and
+ * of this run (the same schema). Keys whose rows say `may_change` (in now->schema or
+ * now->extra) may differ: each change is added to DIR/resume.csv (generation,key,old,new)
+ * and config.yaml is rewritten with `config_text`, both atomically. Any other difference is
+ * refused with HOYLE_EINVAL naming each key with its old and new value, and nothing is
+ * written. */
+int loop_resume_check(const loop_effective_t *was, const loop_effective_t *now, const char *dir,
+                      int64_t generation, const char *config_text);
+/* A row that a resumed run may change: LOOP_ROW(..., "help", LOOP_MAY_CHANGE). */
+#define LOOP_MAY_CHANGE .may_change = true
 
 /* ---- loop_learn.c: learning options ---- */
 

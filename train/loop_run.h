@@ -63,7 +63,8 @@ typedef struct run {
 int loop_run_load(run_t *r, const char *path, char *const *sets, int num_sets);
 /* The checks that need more than the schema, before anything is written. */
 int loop_run_check(const run_t *r);
-/* A resumed run against the config.yaml it was made with (LOOP_RESUME_KEYS). */
+/* A resumed run against the config.yaml it was made with (the rows marked LOOP_MAY_CHANGE may
+ * change). */
 int loop_run_resume_check(const run_t *r, int64_t generation);
 /* Free what r owns (the session, the held-out set, the game, the config); not the lock. */
 void loop_run_free(run_t *r);

@@ -44,7 +44,9 @@ typedef struct td_run {
 
 /* The schema of a TD config: one row per key, with its range, help and the td_run_t field
  * it lands in (`hoyle train --keys td` prints them: docs/td.md's table). A row without a
- * default keeps what td_defaults() derived from the game and the algorithm. */
+ * default keeps what td_defaults() derived from the game and the algorithm. Every row is
+ * part of the run's effective config (the resume check, loop_resume.c); a resumed run may
+ * change the rows marked LOOP_MAY_CHANGE. */
 #define ROW(...) LOOP_ROW(td_run_t, __VA_ARGS__)
 static const param_def_t td_rows[] = {
     ROW("features", PARAM_STRING, NULL, 0, 0, features,
@@ -73,17 +75,19 @@ static const param_def_t tdleaf_rows[] = {
     ROW("opening_plies", PARAM_INT, "4", 0, 1000, lp.opening_plies,
         "random actions that start a game"),
     ROW("max_moves", PARAM_INT, "200", 1, 100000, lp.max_moves, "moves before a game is stopped"),
+    /* quiet: left out of the effective config at 0, as in the runs made before it */
     ROW("scale_rate", PARAM_DOUBLE, "0", 0, 1e6, lp.scale_rate,
-        "extra rate of the update along the weights (the overall scale; train/tdleaf.h)"),
+        "extra rate of the update along the weights (the overall scale; train/tdleaf.h)",
+        .quiet = true),
     {NULL},
 };
 static const param_def_t td_train_rows[] = {
     ROW("games", PARAM_INT, "5000", 1, 1e12, games_per_gen,
         "games per generation (one net file each)"),
     ROW("generations", PARAM_INT, "1000000", 1, 1e9, generations,
-        "stop after this many generations"),
+        "stop after this many generations", LOOP_MAY_CHANGE),
     ROW("minutes", PARAM_DOUBLE, "0", 0, 1e7, minutes,
-        "stop after this much wall time, all runs together (0 = none)"),
+        "stop after this much wall time, all runs together (0 = none)", LOOP_MAY_CHANGE),
     {NULL},
 };
 static const param_def_t td_schema[] = {
@@ -93,9 +97,13 @@ static const param_def_t td_schema[] = {
      .required = true,
      .help = "td: TD(lambda) on a net; tdleaf: TDLeaf(lambda) on the heuristic's weights",
      PARAM_AT(td_run_t, leaf)},
-    {.key = "name", .type = PARAM_STRING, .help = "run name"},
+    {.key = "name", .type = PARAM_STRING, .help = "run name", LOOP_MAY_CHANGE},
     {.key = "game", .type = PARAM_STRING, .required = true, .help = "game spec"},
-    {.key = "output", .type = PARAM_STRING, .required = true, .help = "run folder"},
+    {.key = "output",
+     .type = PARAM_STRING,
+     .required = true,
+     .help = "run folder",
+     LOOP_MAY_CHANGE},
     ROW("seed", PARAM_INT, "1", 0, 9e15, seed, "seed of everything random"),
     {.key = "td", .type = PARAM_SECTION, .fields = td_rows, .help = "TD(lambda)"},
     {.key = "tdleaf",
@@ -206,34 +214,24 @@ static int check_run(const td_run_t *r)
     return HOYLE_OK;
 }
 
-/* Every value that makes the run, as key=value lines (the resume check compares them). */
-static int effective_lines(const td_run_t *r, char **out)
+/* This loop's own line of the effective config: none for eval.sims (the td agent has no
+ * simulations). */
+static int special_lines(const void *run, const char *key, loop_log_t *out)
 {
-    char anchors[LOOP_EVAL_MAX_ANCHORS * GAME_SPEC_MAX], sprt[128];
-    loop_eval_effective(&r->eval, anchors, sizeof anchors, sprt, sizeof sprt);
-    char buf[8192];
-    int n = snprintf(
-        buf, sizeof buf,
-        "name=%s\ngame=%s\noutput=%s\nseed=%" PRIu64 "\ntd.features=%s\ntd.hidden=%d\n"
-        "td.alpha=%.17g\ntd.alpha_end=%.17g\ntd.alpha_games=%" PRId64 "\ntd.lambda=%.17g\n"
-        "td.explore=%.17g\ntd.init=%.17g\ntd.workers=%d\ntd.sync_games=%d\ntrain.games=%" PRId64
-        "\ntrain.generations=%" PRId64 "\ntrain.minutes=%.17g\neval.every=%d\neval.games=%d\n"
-        "eval.max_moves=%d\neval.baseline=%s\neval.openings=%s\neval.anchors=%s\n"
-        "eval.previous=%s\neval.sprt=%s\ntd.eval_plies=%d\nalgorithm=%s\ntdleaf.depth=%d\n"
-        "tdleaf.quiescence=%d\ntdleaf.opening_plies=%d\ntdleaf.max_moves=%d\n",
-        config_string(r->cfg, "name", ""), r->g->spec, r->dir, r->seed, r->features, r->hidden,
-        r->alpha, r->alpha_end, r->alpha_games, r->lambda, r->explore, r->init, r->workers,
-        r->sync_games, r->games_per_gen, r->generations, r->minutes, r->eval.every, r->eval.games,
-        r->eval.max_moves, r->eval.baseline, r->eval.openings, anchors,
-        r->eval.previous ? "true" : "false", sprt, r->eval_plies, r->leaf ? "tdleaf" : "td",
-        r->lp.depth, r->lp.quiescence, r->lp.opening_plies, r->lp.max_moves);
-    /* written only when set, so run folders from before the key stay resumable */
-    if (n >= 0 && (size_t)n < sizeof buf && r->lp.scale_rate != 0)
-        n += snprintf(buf + n, sizeof buf - (size_t)n, "tdleaf.scale_rate=%.17g\n",
-                      r->lp.scale_rate);
-    if (n < 0 || (size_t)n >= sizeof buf) return hoyle_error(HOYLE_EFULL, "train: config too long");
-    *out = strdup(buf);
-    return *out ? HOYLE_OK : hoyle_error(HOYLE_ENOMEM, "train: out of memory");
+    (void)run;
+    (void)out;
+    return strcmp(key, "eval.sims") == 0;
+}
+
+/* Every value that makes the run (loop_resume.c compares them). */
+static loop_effective_t effective(const td_run_t *r)
+{
+    return (loop_effective_t){.schema = td_schema,
+                              .run = r,
+                              .cfg = r->cfg,
+                              .game = r->g->spec,
+                              .eval = &r->eval,
+                              .special = special_lines};
 }
 
 static void run_free(td_run_t *r)
@@ -252,14 +250,12 @@ static int check_resume(const td_run_t *r, int64_t generation)
     snprintf(path, sizeof path, "%s/config.yaml", r->dir);
     td_run_t old;
     memset(&old, 0, sizeof old);
-    char *was = NULL, *now = NULL;
     int status = load_config(&old, path, NULL, 0);
     if (status) status = hoyle_error_prefix(HOYLE_EINVAL, "resuming '%s'", r->dir);
-    if (!status) status = effective_lines(&old, &was);
-    if (!status) status = effective_lines(r, &now);
-    if (!status) status = loop_resume_check(r->dir, generation, was, now, r->config_text);
-    free(was);
-    free(now);
+    if (!status) { /* old.g is set only now */
+        loop_effective_t was = effective(&old), now = effective(r);
+        status = loop_resume_check(&was, &now, r->dir, generation, r->config_text);
+    }
     run_free(&old);
     return status;
 }

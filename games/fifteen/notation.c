@@ -10,23 +10,10 @@
 #include <string.h>
 
 #include "games/fifteen/fifteen_internal.h"
+#include "games/grid_text.h"
 
 static const char dir_letter[FIF_DIRS] = {'u', 'd', 'l', 'r'};
 static const char *const dir_word[FIF_DIRS] = {"up", "down", "left", "right"};
-
-/* Append printf output at *used; false (and the buffer left terminated)
- * once it does not fit. */
-static bool put(char *buf, size_t cap, size_t *used, const char *fmt, ...)
-{
-    if (*used >= cap) return false;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf + *used, cap - *used, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= cap - *used) return false;
-    *used += (size_t)n;
-    return true;
-}
 
 int fif_state_to_string(const game_t *g, const void *sv, char *buf, size_t cap)
 {
@@ -35,21 +22,22 @@ int fif_state_to_string(const game_t *g, const void *sv, char *buf, size_t cap)
     size_t used = 0;
     bool ok = true;
     for (int r = 0; r <= im->n && ok; r++) {
-        for (int c = 0; c < im->n && ok; c++) ok = put(buf, cap, &used, "+----");
-        ok = ok && put(buf, cap, &used, "+\n");
+        for (int c = 0; c < im->n && ok; c++) ok = grid_text_put(buf, cap, &used, "+----");
+        ok = ok && grid_text_put(buf, cap, &used, "+\n");
         if (r == im->n) break;
         for (int c = 0; c < im->n && ok; c++) {
             int t = s->cell[r * im->n + c];
-            ok = t ? put(buf, cap, &used, "| %2d ", t) : put(buf, cap, &used, "|    ");
+            ok = t ? grid_text_put(buf, cap, &used, "| %2d ", t)
+                   : grid_text_put(buf, cap, &used, "|    ");
         }
-        ok = ok && put(buf, cap, &used, "|\n");
+        ok = ok && grid_text_put(buf, cap, &used, "|\n");
     }
     if (ok) {
         if (s->dist == 0)
-            ok = put(buf, cap, &used, "solved in %d moves\n", s->moves);
+            ok = grid_text_put(buf, cap, &used, "solved in %d moves\n", s->moves);
         else
-            ok = put(buf, cap, &used, "moves %d of %d, Manhattan distance %d\n", s->moves,
-                     im->max_moves, s->dist);
+            ok = grid_text_put(buf, cap, &used, "moves %d of %d, Manhattan distance %d\n", s->moves,
+                               im->max_moves, s->dist);
     }
     if (!ok) return hoyle_error(HOYLE_EFULL, "fifteen: board text does not fit in %zu bytes", cap);
     return (int)used;
@@ -62,24 +50,10 @@ int fif_position_to_string(const game_t *g, const void *sv, char *buf, size_t ca
     size_t used = 0;
     bool ok = true;
     for (int c = 0; c < im->cells && ok; c++)
-        ok = put(buf, cap, &used, c ? " %d" : "%d", s->cell[c]);
-    if (ok && s->moves) ok = put(buf, cap, &used, " moves=%d", s->moves);
+        ok = grid_text_put(buf, cap, &used, c ? " %d" : "%d", s->cell[c]);
+    if (ok && s->moves) ok = grid_text_put(buf, cap, &used, " moves=%d", s->moves);
     if (!ok) return hoyle_error(HOYLE_EFULL, "fifteen: position does not fit in %zu bytes", cap);
     return (int)used;
-}
-
-static bool is_sep(char c) { return isspace((unsigned char)c) || c == ',' || c == '/'; }
-
-/* A decimal number of at most 5 digits at *p (advanced past it), or -1. */
-static long read_number(const char **p)
-{
-    const char *q = *p;
-    long v = 0;
-    int digits = 0;
-    while (isdigit((unsigned char)*q) && digits < 6) v = v * 10 + (*q++ - '0'), digits++;
-    if (digits == 0 || digits > 5 || (*q && !is_sep(*q))) return -1;
-    *p = q;
-    return v;
 }
 
 /* The tiles of `text` up to an optional "moves=K" suffix: *rest points at
@@ -88,28 +62,19 @@ static int parse_tiles(const fif_impl_t *im, const char *text, const char *what,
                        const char **rest)
 {
     uint8_t tmp[FIFTEEN_MAX_CELLS];
-    bool seen[FIFTEEN_MAX_CELLS] = {false};
     int count = 0, last = im->cells - 1;
-    const char *p = text;
-    for (;;) {
-        while (is_sep(*p)) p++;
-        if (*p == '\0' || strncmp(p, "moves=", 6) == 0) break;
-        const char *at = p;
-        long v = read_number(&p);
-        if (v < 0) {
-            int len = (int)strcspn(at, " \t\n,/");
-            return hoyle_error(HOYLE_EINVAL,
-                               "%s: '%.*s' is not a tile number (0..%d, 0 = the blank)", what,
-                               len > 20 ? 20 : len, at, last);
-        }
-        if (v > last)
-            return hoyle_error(HOYLE_EINVAL, "%s: tile %ld is out of range 0..%d", what, v, last);
-        if (seen[v]) return hoyle_error(HOYLE_EINVAL, "%s: tile %ld appears twice", what, v);
-        if (count == im->cells)
-            return hoyle_error(HOYLE_EINVAL, "%s: more than %d tiles", what, im->cells);
-        seen[v] = true;
-        tmp[count++] = (uint8_t)v;
-    }
+    char bad[64];
+    snprintf(bad, sizeof bad, "a tile number (0..%d, 0 = the blank)", last);
+    const grid_read_t r = {.what = what,
+                           .noun = "tile",
+                           .bad = bad,
+                           .many = "tiles",
+                           .cells = im->cells,
+                           .max_value = last,
+                           .max_digits = 5,
+                           .stop = "moves="};
+    int status = grid_text_read(&r, text, tmp, &count, rest);
+    if (status) return status;
     if (count != im->cells)
         return hoyle_error(HOYLE_EINVAL, "%s: %d tiles, want %d (0..%d row by row, 0 = the blank)",
                            what, count, im->cells, last);
@@ -119,7 +84,6 @@ static int parse_tiles(const fif_impl_t *im, const char *text, const char *what,
                            "swapping two tiles makes it solvable)",
                            what, im->blank_first ? "first" : "last");
     memcpy(cells, tmp, (size_t)im->cells);
-    *rest = p;
     return HOYLE_OK;
 }
 
@@ -142,8 +106,8 @@ int fif_position_from_string(const game_t *g, const char *text, void *sv)
     if (status) return status;
     if (*rest) {
         const char *p = rest + 6;
-        long v = read_number(&p);
-        while (is_sep(*p)) p++;
+        long v = grid_text_number(&p, 5);
+        while (grid_text_sep(*p)) p++;
         if (v < 0 || *p)
             return hoyle_error(HOYLE_EINVAL, "fifteen: position: bad move count '%.20s'", rest);
         if (v > im->max_moves)
@@ -190,7 +154,7 @@ int fif_action_from_string(const game_t *g, const void *sv, const char *text, in
         return HOYLE_OK;
     }
     const char *p = word;
-    long tile = read_number(&p);
+    long tile = grid_text_number(&p, 5);
     if (tile < 0 || *p)
         return hoyle_error(HOYLE_EINVAL, "fifteen: bad move '%s' (u d l r or a tile number)", word);
     for (int d = 0; d < FIF_DIRS; d++) {

@@ -9,20 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "games/grid_text.h"
 #include "games/thirtyfour/thirtyfour_internal.h"
-
-/* Append printf output at *used; false once it does not fit. */
-static bool put(char *buf, size_t cap, size_t *used, const char *fmt, ...)
-{
-    if (*used >= cap) return false;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf + *used, cap - *used, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= cap - *used) return false;
-    *used += (size_t)n;
-    return true;
-}
 
 static int line_sum(const thirtyfour_lines_t *ln, const uint8_t *cell, int l)
 {
@@ -43,21 +31,23 @@ int tf_state_to_string(const game_t *g, const void *sv, char *buf, size_t cap)
     for (int r = 0; r < n && ok; r++) {
         for (int c = 0; c < n && ok; c++) {
             int b = s->cell[r * n + c];
-            ok = b ? put(buf, cap, &used, " %3d", b) : put(buf, cap, &used, "   .");
+            ok = b ? grid_text_put(buf, cap, &used, " %3d", b)
+                   : grid_text_put(buf, cap, &used, "   .");
         }
-        ok = ok && put(buf, cap, &used, "  | %d\n", line_sum(ln, s->cell, r));
+        ok = ok && grid_text_put(buf, cap, &used, "  | %d\n", line_sum(ln, s->cell, r));
     }
-    for (int c = 0; c < n && ok; c++) ok = put(buf, cap, &used, " ---");
-    ok = ok && put(buf, cap, &used, "\n");
+    for (int c = 0; c < n && ok; c++) ok = grid_text_put(buf, cap, &used, " ---");
+    ok = ok && grid_text_put(buf, cap, &used, "\n");
     for (int c = 0; c < n && ok; c++)
-        ok = put(buf, cap, &used, " %3d", line_sum(ln, s->cell, n + c));
-    ok = ok && put(buf, cap, &used, "\ndiagonals %d and %d, lines to make %d\n",
-                   line_sum(ln, s->cell, 2 * n), line_sum(ln, s->cell, 2 * n + 1), ln->magic);
+        ok = grid_text_put(buf, cap, &used, " %3d", line_sum(ln, s->cell, n + c));
+    ok = ok &&
+         grid_text_put(buf, cap, &used, "\ndiagonals %d and %d, lines to make %d\n",
+                       line_sum(ln, s->cell, 2 * n), line_sum(ln, s->cell, 2 * n + 1), ln->magic);
     if (ok && s->placed < ln->cells)
-        ok = put(buf, cap, &used, "next block %d\n", s->placed + 1);
+        ok = grid_text_put(buf, cap, &used, "next block %d\n", s->placed + 1);
     else if (ok)
-        ok =
-            put(buf, cap, &used, "%s\n", thirtyfour_deviation(ln, s->cell) ? "not magic" : "magic");
+        ok = grid_text_put(buf, cap, &used, "%s\n",
+                           thirtyfour_deviation(ln, s->cell) ? "not magic" : "magic");
     if (!ok)
         return hoyle_error(HOYLE_EFULL, "thirtyfour: board text does not fit in %zu bytes", cap);
     return (int)used;
@@ -69,22 +59,9 @@ int tf_position_to_string(const game_t *g, const void *sv, char *buf, size_t cap
     size_t used = 0;
     bool ok = true;
     for (int c = 0; c < tf_impl(g)->lines.cells && ok; c++)
-        ok = put(buf, cap, &used, c ? " %d" : "%d", s->cell[c]);
+        ok = grid_text_put(buf, cap, &used, c ? " %d" : "%d", s->cell[c]);
     if (!ok) return hoyle_error(HOYLE_EFULL, "thirtyfour: position does not fit in %zu bytes", cap);
     return (int)used;
-}
-
-static bool is_sep(char c) { return isspace((unsigned char)c) || c == ',' || c == '/'; }
-
-/* A decimal number of at most 3 digits at *p (advanced past it), or -1. */
-static int read_number(const char **p)
-{
-    const char *q = *p;
-    int v = 0, digits = 0;
-    while (isdigit((unsigned char)*q) && digits < 4) v = v * 10 + (*q++ - '0'), digits++;
-    if (digits == 0 || digits > 3) return -1;
-    *p = q;
-    return v;
 }
 
 /* N*N numbers: the blocks 1..k once each (k the count of non-zero ones),
@@ -96,25 +73,21 @@ int tf_position_from_string(const game_t *g, const char *text, void *sv)
     int cells = im->lines.cells, count = 0, placed = 0;
     tf_state_t tmp;
     memset(&tmp, 0, sizeof tmp);
+    const grid_read_t r = {.what = "thirtyfour: position",
+                           .noun = "block",
+                           .bad = "a block number",
+                           .many = "cells",
+                           .shown = 10,
+                           .cells = cells,
+                           .max_value = cells,
+                           .max_digits = 3,
+                           .zeros = true};
+    int status = grid_text_read(&r, text, tmp.cell, &count, NULL);
+    if (status) return status;
     bool seen[THIRTYFOUR_MAX_CELLS + 1] = {false};
-    for (const char *p = text;;) {
-        while (is_sep(*p)) p++;
-        if (*p == '\0') break;
-        const char *at = p;
-        int v = read_number(&p);
-        if (v < 0 || (*p && !is_sep(*p)))
-            return hoyle_error(HOYLE_EINVAL, "thirtyfour: position: '%.10s' is not a block number",
-                               at);
-        if (v > cells)
-            return hoyle_error(HOYLE_EINVAL, "thirtyfour: position: block %d is out of range 0..%d",
-                               v, cells);
-        if (v && seen[v])
-            return hoyle_error(HOYLE_EINVAL, "thirtyfour: position: block %d appears twice", v);
-        if (count == cells)
-            return hoyle_error(HOYLE_EINVAL, "thirtyfour: position: more than %d cells", cells);
-        seen[v] = v != 0;
-        placed += v != 0;
-        tmp.cell[count++] = (uint8_t)v;
+    for (int c = 0; c < count; c++) {
+        seen[tmp.cell[c]] = tmp.cell[c] != 0;
+        placed += tmp.cell[c] != 0;
     }
     if (count != cells)
         return hoyle_error(HOYLE_EINVAL, "thirtyfour: position: %d cells, want %d (0 = empty)",
@@ -138,6 +111,18 @@ int tf_action_to_string(const game_t *g, const void *sv, int action, char *buf, 
     if (n < 0 || (size_t)n >= cap)
         return hoyle_error(HOYLE_EFULL, "thirtyfour: no room for a move");
     return n;
+}
+
+/* A decimal number of at most 3 digits at *p (advanced past it), or -1; what follows is
+ * the caller's (`K@C`). */
+static int read_number(const char **p)
+{
+    const char *q = *p;
+    int v = 0, digits = 0;
+    while (isdigit((unsigned char)*q) && digits < 4) v = v * 10 + (*q++ - '0'), digits++;
+    if (digits == 0 || digits > 3) return -1;
+    *p = q;
+    return v;
 }
 
 /* `K@C` (block K, which must be the next, on cell C) or `C`. */
