@@ -132,6 +132,44 @@ static void test_default_weights_are_the_heuristic(void)
     game_free(g);
 }
 
+/* The eval_dot slot (chess's sums only the men's square terms) equals the dense sum
+ * w . terms at random weights; chess has its 384 square terms after the 42 groups. */
+static void test_eval_dot_is_the_dense_sum(void)
+{
+    for (int k = 0; k < LINEAR_GAMES; k++) {
+        const game_t *g = NULL;
+        HARNESS_OK(game_create(linear_games[k].spec, &g));
+        eval_linear_t e;
+        HARNESS_OK(eval_linear_default(g, &e));
+        if (strcmp(g->spec, "chess") == 0) {
+            CU_ASSERT_EQUAL(e.n, 42 + 384);
+            CU_ASSERT_STRING_EQUAL(e.names[42], "pst_pawn_a8_mg");
+            CU_ASSERT_STRING_EQUAL(e.names[e.n - 1], "pst_king_d1_eg");
+        }
+        rng_t rng;
+        rng_init(&rng, 12);
+        for (int i = 0; i < e.n; i++) e.w[i] = 2 * rng_double(&rng) - 1;
+        char *s = malloc(g->state_size);
+        double worst = 0, t[GAME_MAX_TERMS];
+        int checked = 0;
+        for (int i = 0; i < 200; i++) {
+            if (!random_position(g, &rng, s, (int)rng_below(&rng, 60))) continue;
+            for (int p = 0; p < 2; p++) {
+                int n = game_eval_terms(g, s, p, t, NULL, NULL);
+                double dense = 0, dot = game_eval_dot(g, s, p, e.w, e.n);
+                for (int j = 0; j < n; j++) dense += e.w[j] * t[j];
+                if (fabs(dense - dot) > worst) worst = fabs(dense - dot);
+                checked++;
+            }
+        }
+        CU_ASSERT(checked > 200);
+        CU_ASSERT(worst < 1e-9);
+        if (worst >= 1e-9) printf("\n  %s: eval_dot off by %g\n", g->spec, worst);
+        free(s);
+        game_free(g);
+    }
+}
+
 /* With qsearch_pv and no table, the value is the leaf's static value from the root
  * mover's view (negamax signs): the property TDLeaf's leaf rests on. */
 static void test_pv_leaf_value(void)
@@ -314,6 +352,7 @@ int main(void)
         {"update equals the formula by hand", test_update_by_hand},
         {"update with scale_rate equals the formula by hand", test_update_scale_rate},
         {"hand-set weights are the heuristic", test_default_weights_are_the_heuristic},
+        {"eval_dot is the dense sum", test_eval_dot_is_the_dense_sum},
         {"search value is the PV leaf's value", test_pv_leaf_value},
         {"weight files and the alphabeta agent", test_files_and_agent},
         {"a learning game", test_learn_game},
