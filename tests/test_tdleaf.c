@@ -141,7 +141,7 @@ static void test_eval_dot_is_the_dense_sum(void)
         HARNESS_OK(game_create(linear_games[k].spec, &g));
         eval_linear_t e;
         HARNESS_OK(eval_linear_default(g, &e));
-        if (strcmp(g->spec, "chess") == 0) {
+        if (strcmp(linear_games[k].spec, "chess") == 0) {
             CU_ASSERT_EQUAL(e.n, 42 + 384);
             CU_ASSERT_STRING_EQUAL(e.names[42], "pst_pawn_a8_mg");
             CU_ASSERT_STRING_EQUAL(e.names[e.n - 1], "pst_king_d1_eg");
