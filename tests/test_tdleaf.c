@@ -170,6 +170,41 @@ static void test_eval_dot_is_the_dense_sum(void)
     }
 }
 
+/* Chess's square terms by hand: a man's term is its piece and square seen from its own side,
+ * folded left-right, tapered by the phase (24 at the start), in units of 100 cp (x 0.1). */
+static void test_chess_square_terms(void)
+{
+    const game_t *g = NULL;
+    HARNESS_OK(game_create("chess", &g));
+    eval_linear_t e;
+    HARNESS_OK(eval_linear_default(g, &e));
+    int b1 = -1, c3 = -1;
+    for (int i = 0; i < e.n; i++) {
+        if (strcmp(e.names[i], "pst_knight_b1_mg") == 0) b1 = i;
+        if (strcmp(e.names[i], "pst_knight_c3_mg") == 0) c3 = i;
+    }
+    CU_ASSERT_FATAL(b1 > 0 && c3 > 0);
+    CU_ASSERT_STRING_EQUAL(e.names[b1 + 1], "pst_knight_b1_eg");
+    char *s = malloc(g->state_size);
+    double t[GAME_MAX_TERMS];
+    /* Nf3 is Nc3's mirror (the same terms); Black's Nc6 mirrors White's Nf3 across the board */
+    const char *lines[3][2] = {{"Nc3", NULL}, {"Nf3", NULL}, {"Nf3", "Nc6"}};
+    const double want_b1[] = {-0.1, -0.1, 0}, want_c3[] = {0.1, 0.1, 0};
+    for (int k = 0; k < 3; k++) {
+        game_init(g, s);
+        for (int j = 0; j < 2 && lines[k][j]; j++)
+            HARNESS_OK(game_apply_move_string(g, s, lines[k][j]));
+        eval_linear_value(&e, s, 0, t); /* White's view */
+        CU_ASSERT_DOUBLE_EQUAL(t[b1], want_b1[k], 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(t[c3], want_c3[k], 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(t[b1 + 1], 0, 1e-12); /* the endgame part at phase 24 */
+        eval_linear_value(&e, s, 1, t);              /* Black's view: the same, negated */
+        CU_ASSERT_DOUBLE_EQUAL(t[b1], -want_b1[k], 1e-12);
+    }
+    free(s);
+    game_free(g);
+}
+
 /* With qsearch_pv and no table, the value is the leaf's static value from the root
  * mover's view (negamax signs): the property TDLeaf's leaf rests on. */
 static void test_pv_leaf_value(void)
@@ -353,6 +388,7 @@ int main(void)
         {"update with scale_rate equals the formula by hand", test_update_scale_rate},
         {"hand-set weights are the heuristic", test_default_weights_are_the_heuristic},
         {"eval_dot is the dense sum", test_eval_dot_is_the_dense_sum},
+        {"chess's square terms by hand", test_chess_square_terms},
         {"search value is the PV leaf's value", test_pv_leaf_value},
         {"weight files and the alphabeta agent", test_files_and_agent},
         {"a learning game", test_learn_game},

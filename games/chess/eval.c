@@ -255,6 +255,13 @@ static const char *const sq_names[SQ_TERMS] = {SQ_PIECE("pawn"),   SQ_PIECE("kni
                                                SQ_PIECE("bishop"), SQ_PIECE("rook"),
                                                SQ_PIECE("queen"),  SQ_PIECE("king")};
 
+/* The first (middlegame) term of a man of `color` and `type` on `sq`; the endgame's is next. */
+static inline int square_term(int color, int type, int sq)
+{
+    int i = color == CH_WHITE ? sq ^ 56 : sq, f = i & 7;
+    return GROUP_TERMS + 2 * (type * 32 + (i >> 3) * 4 + (f < 4 ? f : 7 - f));
+}
+
 /* The non-zero square terms of `p` for White: at most 32 men x 2 phases into idx[] (term
  * numbers) and val[] (a term may appear twice, once per colour); returns the count. */
 static int square_terms(const ch_pos_t *p, int phase, int *idx, double *val)
@@ -264,10 +271,9 @@ static int square_terms(const ch_pos_t *p, int phase, int *idx, double *val)
         double sign = c == CH_WHITE ? 1 : -1;
         for (int t = CH_PAWN; t <= CH_KING; t++) {
             for (uint64_t b = ch_pieces(p, c, t); b; b &= b - 1) {
-                int sq = ch_lsb(b), i = c == CH_WHITE ? sq ^ 56 : sq, f = i & 7;
-                int k = t * 32 + (i >> 3) * 4 + (f < 4 ? f : 7 - f);
-                idx[m] = GROUP_TERMS + 2 * k, val[m++] = sign * phase / 240.0;
-                idx[m] = GROUP_TERMS + 2 * k + 1, val[m++] = sign * (24 - phase) / 240.0;
+                int k = square_term(c, t, ch_lsb(b));
+                idx[m] = k, val[m++] = sign * phase / 240.0;
+                idx[m] = k + 1, val[m++] = sign * (24 - phase) / 240.0;
             }
         }
     }
@@ -351,17 +357,33 @@ int ch_eval_terms(const game_t *g, const void *state, int player, double *out, c
     return ALL_TERMS;
 }
 
-/* The eval_dot slot: the same sum from the groups and the men's square terms only. */
+/* The eval_dot slot: the same sum from the groups and the men's squares, each phase's part
+ * summed in the units of its table before the taper (no term array: the search's path). */
 double ch_eval_dot(const game_t *g, const void *state, int player, const double *w, int n)
 {
     const ch_state_t *s = state;
-    double t[GROUP_TERMS], val[64], x = 0, sign = player == CH_WHITE ? 1 : -1;
-    int phase = group_terms(g, s, player, t), idx[64];
-    for (int i = 0; i < GROUP_TERMS && i < n; i++) x += w[i] * t[i];
-    int m = square_terms(&s->pos, phase, idx, val);
-    for (int j = 0; j < m; j++)
-        if (idx[j] < n) x += w[idx[j]] * sign * val[j];
-    return x;
+    if (n < ALL_TERMS) { /* fewer weights than terms: the dense sum (the slot's contract) */
+        double t[ALL_TERMS], x = 0;
+        ch_eval_terms(g, state, player, t, NULL, NULL);
+        for (int i = 0; i < n; i++) x += w[i] * t[i];
+        return x;
+    }
+    score_t grp[CHG_COUNT];
+    int phase = eval_groups(ch_game(g), &s->pos, grp);
+    double mg = 0, eg = 0, sq_mg = 0, sq_eg = 0;
+    for (int i = 0; i < CHG_COUNT; i++) mg += w[2 * i] * grp[i].mg, eg += w[2 * i + 1] * grp[i].eg;
+    for (int c = CH_WHITE; c <= CH_BLACK; c++) {
+        double side = c == CH_WHITE ? 1 : -1;
+        for (int t = CH_PAWN; t <= CH_KING; t++) {
+            for (uint64_t b = ch_pieces(&s->pos, c, t); b; b &= b - 1) {
+                const double *ws = w + square_term(c, t, ch_lsb(b));
+                sq_mg += side * ws[0], sq_eg += side * ws[1];
+            }
+        }
+    }
+    double x =
+        (mg * phase + eg * (24 - phase)) / 24000.0 + (sq_mg * phase + sq_eg * (24 - phase)) / 240.0;
+    return player == CH_WHITE ? x : -x;
 }
 
 double ch_evaluate(const game_t *g, const void *state, int player)
