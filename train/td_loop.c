@@ -75,6 +75,8 @@ static const param_def_t tdleaf_rows[] = {
     ROW("max_moves", PARAM_INT, "200", 1, 100000, lp.max_moves, "moves before a game is stopped"),
     ROW("scale_rate", PARAM_DOUBLE, "0", 0, 1e6, lp.scale_rate,
         "extra rate of the update along the weights (the overall scale; train/tdleaf.h)"),
+    ROW("new_rate", PARAM_DOUBLE, "1", 0, 1e6, lp.new_rate,
+        "rate of the terms at hand-set weight 0, relative to the rest (train/tdleaf.h)"),
     {NULL},
 };
 static const param_def_t td_train_rows[] = {
@@ -231,6 +233,8 @@ static int effective_lines(const td_run_t *r, char **out)
     if (n >= 0 && (size_t)n < sizeof buf && r->lp.scale_rate != 0)
         n += snprintf(buf + n, sizeof buf - (size_t)n, "tdleaf.scale_rate=%.17g\n",
                       r->lp.scale_rate);
+    if (n >= 0 && (size_t)n < sizeof buf && r->lp.new_rate != 1)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "tdleaf.new_rate=%.17g\n", r->lp.new_rate);
     if (n < 0 || (size_t)n >= sizeof buf) return hoyle_error(HOYLE_EFULL, "train: config too long");
     *out = strdup(buf);
     return *out ? HOYLE_OK : hoyle_error(HOYLE_ENOMEM, "train: out of memory");
