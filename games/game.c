@@ -93,6 +93,15 @@ int game_eval_terms(const game_t *g, const void *s, int player, double *out, con
     return g->vt->eval_terms ? g->vt->eval_terms(g, s, player, out, names, weights) : 0;
 }
 
+double game_eval_dot(const game_t *g, const void *s, int player, const double *w, int n)
+{
+    if (g->vt->eval_dot) return g->vt->eval_dot(g, s, player, w, n);
+    double t[GAME_MAX_TERMS], x = 0;
+    int m = game_eval_terms(g, s, player, t, NULL, NULL);
+    for (int i = 0; i < n && i < m; i++) x += w[i] * t[i];
+    return x;
+}
+
 int game_noisy_order(const game_t *g, const void *s, int action)
 {
     return g->vt->noisy_order ? g->vt->noisy_order(g, s, action) : 0;

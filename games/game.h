@@ -94,7 +94,7 @@ typedef struct game_record_tags {
  * complemented (1 - p) when complement[k]. The expected return of the player
  * is bias + sum over k of weight[k] * p[k]. */
 #define GAME_MAX_HEADS 8
-#define GAME_MAX_TERMS 64 /* eval_terms below */
+#define GAME_MAX_TERMS 512 /* eval_terms below */
 typedef struct game_outcome_heads {
     int n;
     const char *names[GAME_MAX_HEADS];
@@ -206,6 +206,11 @@ typedef struct game_vt {
      * game (or this variant) has no such model. Default: none. */
     int (*eval_terms)(const game_t *g, const void *s, int player, double *out, const char **names,
                       double *weights);
+    /* The weighted sum of the terms of `s` for `player`, sum of w[i] * out[i]
+     * over the n terms eval_terms writes (not terminal), up to rounding: a fast
+     * path for games with many terms of which few are non-zero (chess's
+     * squares). Default: eval_terms into a buffer, then the sum. */
+    double (*eval_dot)(const game_t *g, const void *s, int player, const double *w, int n);
     /* The outcome distribution a value net learns (game_outcome_heads_t
      * below): describe the heads into *h. Default: win and loss. */
     void (*outcome_heads)(const game_t *g, game_outcome_heads_t *h);
@@ -356,6 +361,8 @@ void game_outcome_targets(const game_t *g, const void *s, int player, float *out
  * hand-set weights (s == NULL), or the terms of `s` for `player`. */
 int game_eval_terms(const game_t *g, const void *s, int player, double *out, const char **names,
                     double *weights);
+/* The `eval_dot` slot: w . terms(s, player) over n terms (the slot's, or eval_terms'). */
+double game_eval_dot(const game_t *g, const void *s, int player, const double *w, int n);
 
 /* `s` seen through symmetry `sym` (one of g->symmetries) written to `out`
  * (state_size bytes, not overlapping `s`), and the image of an action under it.

@@ -13,7 +13,7 @@
 
 #define EVAL_MAGIC    "HOYLE-EVAL 2"
 #define EVAL_MAGIC_V1 "HOYLE-EVAL 1" /* no checksum line: read, never written */
-enum { EVAL_FILE_MAX = 16384 };
+enum { EVAL_FILE_MAX = 1 << 16 };    /* 512 terms of about 40 bytes, and the header */
 
 int eval_linear_default(const game_t *g, eval_linear_t *e)
 {
@@ -37,16 +37,18 @@ static uint64_t fnv1a(const void *data, size_t len)
 
 int eval_linear_save(const eval_linear_t *e, const char *path)
 {
-    char buf[8192];
-    int n = snprintf(buf, sizeof buf, EVAL_MAGIC "\ngame %s\nterms %d\n", e->g->spec, e->n);
-    for (int i = 0; i < e->n && n > 0 && (size_t)n < sizeof buf; i++)
-        n += snprintf(buf + n, sizeof buf - (size_t)n, "%s %.17g\n", e->names[i], e->w[i]);
-    if (n > 0 && (size_t)n < sizeof buf)
-        n += snprintf(buf + n, sizeof buf - (size_t)n, "checksum %016" PRIx64 "\n",
-                      fnv1a(buf, (size_t)n));
-    if (n < 0 || (size_t)n >= sizeof buf)
-        return hoyle_error(HOYLE_EFULL, "eval weights '%s': too long", path);
-    return file_write_atomic(path, buf, (size_t)n);
+    enum { cap = EVAL_FILE_MAX };
+    char *buf = malloc(cap);
+    if (buf == NULL) return hoyle_error(HOYLE_ENOMEM, "eval weights: out of memory");
+    int n = snprintf(buf, cap, EVAL_MAGIC "\ngame %s\nterms %d\n", e->g->spec, e->n);
+    for (int i = 0; i < e->n && n > 0 && n < cap; i++)
+        n += snprintf(buf + n, cap - (size_t)n, "%s %.17g\n", e->names[i], e->w[i]);
+    if (n > 0 && n < cap)
+        n += snprintf(buf + n, cap - (size_t)n, "checksum %016" PRIx64 "\n", fnv1a(buf, (size_t)n));
+    int status = n < 0 || n >= cap ? hoyle_error(HOYLE_EFULL, "eval weights '%s': too long", path)
+                                   : file_write_atomic(path, buf, (size_t)n);
+    free(buf);
+    return status;
 }
 
 /* One line without its newline into buf; false at the end of the file or a line too long. */
@@ -142,13 +144,13 @@ int eval_linear_load(const char *path, const game_t *g, eval_linear_t *e)
 
 double eval_linear_value(const eval_linear_t *e, const void *s, int player, double *terms)
 {
-    double local[GAME_MAX_TERMS], *t = terms ? terms : local;
     if (game_is_terminal(e->g, s)) {
-        for (int i = 0; i < e->n; i++) t[i] = 0;
+        for (int i = 0; terms && i < e->n; i++) terms[i] = 0;
         return game_evaluate(e->g, s, player);
     }
-    game_eval_terms(e->g, s, player, t, NULL, NULL);
+    if (terms == NULL) return tanh(game_eval_dot(e->g, s, player, e->w, e->n)); /* the search's */
+    game_eval_terms(e->g, s, player, terms, NULL, NULL);
     double x = 0;
-    for (int i = 0; i < e->n; i++) x += e->w[i] * t[i];
+    for (int i = 0; i < e->n; i++) x += e->w[i] * terms[i];
     return tanh(x);
 }

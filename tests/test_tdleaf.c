@@ -21,21 +21,26 @@
 #include "tests/harness.h"
 #include "train/tdleaf.h"
 
-/* v = (0.2, -0.1, 0.4) then the result 1; two terms per leaf; with scale_rate r the
- * step g gains r (g . w / w . w) w, the part along the weights. */
-static void check_update_by_hand(double scale_rate)
+/* v = (0.2, -0.1, 0.4) then the result 1; three terms per leaf (men, kings, and the back
+ * row, hand-set weight 0); with scale_rate r the step g gains r (g . w / w . w) w, the part
+ * along the weights; with new_rate q the back row's part of g is q times its own. */
+static void check_update_by_hand(double scale_rate, double new_rate)
 {
     const game_t *g = NULL;
     HARNESS_OK(game_create("checkers", &g));
     eval_linear_t e;
     HARNESS_OK(eval_linear_default(g, &e));
+    CU_ASSERT_STRING_EQUAL(e.names[5], "back_row");
     double w0[GAME_MAX_TERMS];
     memcpy(w0, e.w, sizeof w0);
+    CU_ASSERT(w0[0] != 0 && w0[1] != 0 && w0[5] == 0);
+    const int col[3] = {0, 1, 5};
     double v[4] = {0.2, -0.1, 0.4, 1.0}, terms[3 * GAME_MAX_TERMS] = {0};
-    double t[3][2] = {{1, 2}, {3, -1}, {0.5, 4}};
+    double t[3][3] = {{1, 2, 1}, {3, -1, 0}, {0.5, 4, 2}};
     for (int k = 0; k < 3; k++)
-        for (int i = 0; i < 2; i++) terms[k * GAME_MAX_TERMS + i] = t[k][i];
-    tdleaf_params_t p = {.alpha = 0.1, .lambda = 0.5, .scale_rate = scale_rate};
+        for (int c = 0; c < 3; c++) terms[k * GAME_MAX_TERMS + col[c]] = t[k][c];
+    tdleaf_params_t p = {
+        .alpha = 0.1, .lambda = 0.5, .scale_rate = scale_rate, .new_rate = new_rate};
     double absd = 0;
     tdleaf_update(&e, v, terms, 3, &p, &absd);
     double d[3] = {v[1] - v[0], v[2] - v[1], v[3] - v[2]};
@@ -43,26 +48,31 @@ static void check_update_by_hand(double scale_rate)
     s[2] = d[2];
     s[1] = d[1] + p.lambda * d[2];
     s[0] = d[0] + p.lambda * d[1] + p.lambda * p.lambda * d[2];
-    double step[2] = {0, 0}, along = 0, norm = 0;
-    for (int i = 0; i < 2; i++)
-        for (int k = 0; k < 3; k++) step[i] += (1 - v[k] * v[k]) * t[k][i] * s[k];
+    double step[GAME_MAX_TERMS] = {0}, along = 0, norm = 0;
+    for (int c = 0; c < 3; c++)
+        for (int k = 0; k < 3; k++) step[col[c]] += (1 - v[k] * v[k]) * t[k][c] * s[k];
     for (int i = 0; i < e.n; i++) {
-        along += (i < 2 ? step[i] : 0) * w0[i];
+        along += step[i] * w0[i];
         norm += w0[i] * w0[i];
     }
     for (int i = 0; i < e.n; i++) {
-        double want = w0[i] + p.alpha * ((i < 2 ? step[i] : 0) + scale_rate * along / norm * w0[i]);
+        double rate = i == 5 ? new_rate : 1;
+        double want = w0[i] + p.alpha * (rate * step[i] + scale_rate * along / norm * w0[i]);
         CU_ASSERT_DOUBLE_EQUAL(e.w[i], want, 1e-12);
-        if (scale_rate == 0 && i >= 2) CU_ASSERT_EQUAL(e.w[i], w0[i]); /* zero terms: no change */
+        if (scale_rate == 0 && step[i] == 0) CU_ASSERT_EQUAL(e.w[i], w0[i]); /* no change */
     }
+    CU_ASSERT(e.w[5] != 0);
     CU_ASSERT_DOUBLE_EQUAL(absd, fabs(d[0]) + fabs(d[1]) + fabs(d[2]), 1e-12);
     game_free(g);
 }
 
-static void test_update_by_hand(void) { check_update_by_hand(0); }
+static void test_update_by_hand(void) { check_update_by_hand(0, 1); }
 
 /* The scaled rule moves every weight, the zero terms' too, along w. */
-static void test_update_scale_rate(void) { check_update_by_hand(20); }
+static void test_update_scale_rate(void) { check_update_by_hand(20, 1); }
+
+/* The terms at hand-set weight 0 learn new_rate times faster. */
+static void test_update_new_rate(void) { check_update_by_hand(0, 7); }
 
 /* Random positions of `spec` (a few random actions from the start). */
 static int random_position(const game_t *g, rng_t *rng, void *s, int plies)
@@ -129,6 +139,79 @@ static void test_default_weights_are_the_heuristic(void)
     eval_linear_t e;
     HARNESS_OK(game_create("checkers(variant=losing)", &g));
     CU_ASSERT(eval_linear_default(g, &e) < 0); /* no linear model for this variant */
+    game_free(g);
+}
+
+/* The eval_dot slot (chess's sums only the men's square terms) equals the dense sum
+ * w . terms at random weights; chess has its 384 square terms after the 42 groups. */
+static void test_eval_dot_is_the_dense_sum(void)
+{
+    for (int k = 0; k < LINEAR_GAMES; k++) {
+        const game_t *g = NULL;
+        HARNESS_OK(game_create(linear_games[k].spec, &g));
+        eval_linear_t e;
+        HARNESS_OK(eval_linear_default(g, &e));
+        if (strcmp(linear_games[k].spec, "chess") == 0) {
+            CU_ASSERT_EQUAL(e.n, 42 + 384);
+            CU_ASSERT_STRING_EQUAL(e.names[42], "pst_pawn_a8_mg");
+            CU_ASSERT_STRING_EQUAL(e.names[e.n - 1], "pst_king_d1_eg");
+        }
+        rng_t rng;
+        rng_init(&rng, 12);
+        for (int i = 0; i < e.n; i++) e.w[i] = 2 * rng_double(&rng) - 1;
+        char *s = malloc(g->state_size);
+        double worst = 0, t[GAME_MAX_TERMS];
+        int checked = 0;
+        for (int i = 0; i < 200; i++) {
+            if (!random_position(g, &rng, s, (int)rng_below(&rng, 60))) continue;
+            for (int p = 0; p < 2; p++) {
+                int n = game_eval_terms(g, s, p, t, NULL, NULL);
+                double dense = 0, dot = game_eval_dot(g, s, p, e.w, e.n);
+                for (int j = 0; j < n; j++) dense += e.w[j] * t[j];
+                if (fabs(dense - dot) > worst) worst = fabs(dense - dot);
+                checked++;
+            }
+        }
+        CU_ASSERT(checked > 200);
+        CU_ASSERT(worst < 1e-9);
+        if (worst >= 1e-9) printf("\n  %s: eval_dot off by %g\n", g->spec, worst);
+        free(s);
+        game_free(g);
+    }
+}
+
+/* Chess's square terms by hand: a man's term is its piece and square seen from its own side,
+ * folded left-right, tapered by the phase (24 at the start), in units of 100 cp (x 0.1). */
+static void test_chess_square_terms(void)
+{
+    const game_t *g = NULL;
+    HARNESS_OK(game_create("chess", &g));
+    eval_linear_t e;
+    HARNESS_OK(eval_linear_default(g, &e));
+    int b1 = -1, c3 = -1;
+    for (int i = 0; i < e.n; i++) {
+        if (strcmp(e.names[i], "pst_knight_b1_mg") == 0) b1 = i;
+        if (strcmp(e.names[i], "pst_knight_c3_mg") == 0) c3 = i;
+    }
+    CU_ASSERT_FATAL(b1 > 0 && c3 > 0);
+    CU_ASSERT_STRING_EQUAL(e.names[b1 + 1], "pst_knight_b1_eg");
+    char *s = malloc(g->state_size);
+    double t[GAME_MAX_TERMS];
+    /* Nf3 is Nc3's mirror (the same terms); Black's Nc6 mirrors White's Nf3 across the board */
+    const char *lines[3][2] = {{"Nc3", NULL}, {"Nf3", NULL}, {"Nf3", "Nc6"}};
+    const double want_b1[] = {-0.1, -0.1, 0}, want_c3[] = {0.1, 0.1, 0};
+    for (int k = 0; k < 3; k++) {
+        game_init(g, s);
+        for (int j = 0; j < 2 && lines[k][j]; j++)
+            HARNESS_OK(game_apply_move_string(g, s, lines[k][j]));
+        eval_linear_value(&e, s, 0, t); /* White's view */
+        CU_ASSERT_DOUBLE_EQUAL(t[b1], want_b1[k], 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(t[c3], want_c3[k], 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(t[b1 + 1], 0, 1e-12); /* the endgame part at phase 24 */
+        eval_linear_value(&e, s, 1, t);              /* Black's view: the same, negated */
+        CU_ASSERT_DOUBLE_EQUAL(t[b1], -want_b1[k], 1e-12);
+    }
+    free(s);
     game_free(g);
 }
 
@@ -283,6 +366,7 @@ static void test_learn_game(void)
     eval_linear_t e;
     HARNESS_OK(eval_linear_default(g, &e));
     tdleaf_params_t p = {.alpha = 1e-3,
+                         .new_rate = 1,
                          .lambda = 0.7,
                          .depth = 2,
                          .quiescence = true,
@@ -313,7 +397,10 @@ int main(void)
     static const harness_test_t tests[] = {
         {"update equals the formula by hand", test_update_by_hand},
         {"update with scale_rate equals the formula by hand", test_update_scale_rate},
+        {"update with new_rate equals the formula by hand", test_update_new_rate},
         {"hand-set weights are the heuristic", test_default_weights_are_the_heuristic},
+        {"eval_dot is the dense sum", test_eval_dot_is_the_dense_sum},
+        {"chess's square terms by hand", test_chess_square_terms},
         {"search value is the PV leaf's value", test_pv_leaf_value},
         {"weight files and the alphabeta agent", test_files_and_agent},
         {"a learning game", test_learn_game},

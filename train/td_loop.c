@@ -79,6 +79,9 @@ static const param_def_t tdleaf_rows[] = {
     ROW("scale_rate", PARAM_DOUBLE, "0", 0, 1e6, lp.scale_rate,
         "extra rate of the update along the weights (the overall scale; train/tdleaf.h)",
         .quiet = true),
+    ROW("new_rate", PARAM_DOUBLE, "1", 0, 1e6, lp.new_rate,
+        "rate of the terms at hand-set weight 0, relative to the rest (train/tdleaf.h)",
+        .quiet = true),
     {NULL},
 };
 static const param_def_t td_train_rows[] = {

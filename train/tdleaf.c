@@ -64,7 +64,12 @@ void tdleaf_update(eval_linear_t *e, const double *v, const double *terms, int n
         norm += e->w[i] * e->w[i];
     }
     double radial = norm > 0 ? p->scale_rate * along / norm : 0;
-    for (int i = 0; i < e->n; i++) e->w[i] += p->alpha * (step[i] + radial * e->w[i]);
+    eval_linear_t hand; /* the hand-set weights: which terms are new (rate new_rate) */
+    bool known = p->new_rate != 1 && eval_linear_default(e->g, &hand) == HOYLE_OK;
+    for (int i = 0; i < e->n; i++) {
+        double rate = known && hand.w[i] == 0 ? p->new_rate : 1;
+        e->w[i] += p->alpha * (rate * step[i] + radial * e->w[i]);
+    }
 }
 
 /* The leaf of the search from `s`: the state its principal variation reaches. */

@@ -11,7 +11,13 @@
  *
  *   d_t  = v_{t+1} - v_t
  *   g    = sum_t (1 - v_t^2) t(l_t) * sum_{j >= t} lambda^(j-t) d_j
- *   w   += alpha * (g + scale_rate * ((g . w) / (w . w)) w)
+ *   w_i += alpha * (r_i g_i + scale_rate * ((g . w) / (w . w)) w_i)
+ *
+ * with r_i = new_rate for the terms at hand-set weight 0 (those the hand-set
+ * heuristic lacks, such as chess's square corrections) and 1 for the rest: a
+ * term that is rarely non-zero gets few updates, and a new one starts far from
+ * any weight that matters, so it may be given a higher rate than the terms the
+ * heuristic already weighs. new_rate 1 is the plain rule.
  *
  * The second term learns the evaluation's overall scale (the part of g along w)
  * scale_rate times faster than the rest. Alpha-beta's choices ignore that scale,
@@ -41,6 +47,7 @@ typedef struct tdleaf_params {
     int opening_plies; /* random actions before the search plays */
     int max_moves;     /* whole moves after the opening before the game is stopped */
     double scale_rate; /* extra rate of the update's part along w (above); 0: none */
+    double new_rate;   /* rate of the terms at hand-set weight 0, relative (above); 1: plain */
 } tdleaf_params_t;
 
 typedef struct tdleaf_stats {

@@ -149,6 +149,7 @@ static const game_vt_t ch_vt = {
     .move_from_string = ch_move_from_string,
     .evaluate = ch_evaluate,
     .eval_terms = ch_eval_terms,
+    .eval_dot = ch_eval_dot,
     .is_noisy = ch_is_noisy,
     .noisy_actions = ch_noisy,
     .is_forcing = ch_is_forcing,

@@ -308,6 +308,8 @@ double ch_evaluate(const game_t *g, const void *s, int player);
 /* The heuristic as a linear model (the eval_terms slot of games/game.h). */
 int ch_eval_terms(const game_t *g, const void *s, int player, double *out, const char **names,
                   double *weights);
+/* Their weighted sum (the eval_dot slot), touching only the non-zero square terms. */
+double ch_eval_dot(const game_t *g, const void *s, int player, const double *w, int n);
 bool ch_is_noisy(const game_t *g, const void *s, int action);
 /* The evaluation in centipawns for White (cg NULL: standard values), and
  * whether the side to move is in check (the forcing slot: alpha-beta's

@@ -239,59 +239,50 @@ int ch_evaluate_cp(const ch_game_t *cg, const ch_pos_t *p)
     return (mg * phase + eg * (24 - phase)) / 24;
 }
 
-/* The eval_terms slot: each group's middlegame and endgame parts as separate terms, tapered
- * by the phase and in units of 1000 centipawns for `player`, weight 1 each: the weighted
- * sum is ch_evaluate's argument before the integer division of the taper. */
-int ch_eval_terms(const game_t *g, const void *state, int player, double *out, const char **names,
-                  double *weights)
+/* The square terms after the groups' (KnightCap's learned piece-square tables): for each
+ * piece type and square, folded left-right (a file with h, b with g, ...) and seen from the
+ * piece's own side (a8 is the eighth rank for White, the first for Black), a middlegame and an
+ * endgame term = the men there, White's minus Black's, tapered by the phase, in units of 100
+ * centipawns; hand-set weight 0, so they are corrections to the tables of the groups above. */
+#define SQ_TERM(pc, f, r) "pst_" pc "_" f r "_mg", "pst_" pc "_" f r "_eg"
+#define SQ_RANK(pc, r)                                                                             \
+    SQ_TERM(pc, "a", r), SQ_TERM(pc, "b", r), SQ_TERM(pc, "c", r), SQ_TERM(pc, "d", r)
+#define SQ_PIECE(pc)                                                                               \
+    SQ_RANK(pc, "8"), SQ_RANK(pc, "7"), SQ_RANK(pc, "6"), SQ_RANK(pc, "5"), SQ_RANK(pc, "4"),      \
+        SQ_RANK(pc, "3"), SQ_RANK(pc, "2"), SQ_RANK(pc, "1")
+enum { SQ_TERMS = 6 * 32 * 2, GROUP_TERMS = 2 * CHG_COUNT, ALL_TERMS = GROUP_TERMS + SQ_TERMS };
+static const char *const sq_names[SQ_TERMS] = {SQ_PIECE("pawn"),   SQ_PIECE("knight"),
+                                               SQ_PIECE("bishop"), SQ_PIECE("rook"),
+                                               SQ_PIECE("queen"),  SQ_PIECE("king")};
+
+/* The first (middlegame) term of a man of `color` and `type` on `sq`; the endgame's is next. */
+static inline int square_term(int color, int type, int sq)
 {
-    static const char *const n[2 * CHG_COUNT] = {"pawn_mg",
-                                                 "pawn_eg",
-                                                 "knight_mg",
-                                                 "knight_eg",
-                                                 "bishop_mg",
-                                                 "bishop_eg",
-                                                 "rook_mg",
-                                                 "rook_eg",
-                                                 "queen_mg",
-                                                 "queen_eg",
-                                                 "squares_pawn_mg",
-                                                 "squares_pawn_eg",
-                                                 "squares_knight_mg",
-                                                 "squares_knight_eg",
-                                                 "squares_bishop_mg",
-                                                 "squares_bishop_eg",
-                                                 "squares_rook_mg",
-                                                 "squares_rook_eg",
-                                                 "squares_queen_mg",
-                                                 "squares_queen_eg",
-                                                 "squares_king_mg",
-                                                 "squares_king_eg",
-                                                 "mobility_knight_mg",
-                                                 "mobility_knight_eg",
-                                                 "mobility_bishop_mg",
-                                                 "mobility_bishop_eg",
-                                                 "mobility_rook_mg",
-                                                 "mobility_rook_eg",
-                                                 "mobility_queen_mg",
-                                                 "mobility_queen_eg",
-                                                 "passed_mg",
-                                                 "passed_eg",
-                                                 "doubled_mg",
-                                                 "doubled_eg",
-                                                 "isolated_mg",
-                                                 "isolated_eg",
-                                                 "king_attack_mg",
-                                                 "king_attack_eg",
-                                                 "shelter_mg",
-                                                 "shelter_eg",
-                                                 "bishop_pair_mg",
-                                                 "bishop_pair_eg"};
-    if (state == NULL) {
-        for (int i = 0; i < 2 * CHG_COUNT; i++) names[i] = n[i], weights[i] = 1;
-        return 2 * CHG_COUNT;
+    int i = color == CH_WHITE ? sq ^ 56 : sq, f = i & 7;
+    return GROUP_TERMS + 2 * (type * 32 + (i >> 3) * 4 + (f < 4 ? f : 7 - f));
+}
+
+/* The non-zero square terms of `p` for White: at most 32 men x 2 phases into idx[] (term
+ * numbers) and val[] (a term may appear twice, once per colour); returns the count. */
+static int square_terms(const ch_pos_t *p, int phase, int *idx, double *val)
+{
+    int m = 0;
+    for (int c = CH_WHITE; c <= CH_BLACK; c++) {
+        double sign = c == CH_WHITE ? 1 : -1;
+        for (int t = CH_PAWN; t <= CH_KING; t++) {
+            for (uint64_t b = ch_pieces(p, c, t); b; b &= b - 1) {
+                int k = square_term(c, t, ch_lsb(b));
+                idx[m] = k, val[m++] = sign * phase / 240.0;
+                idx[m] = k + 1, val[m++] = sign * (24 - phase) / 240.0;
+            }
+        }
     }
-    const ch_state_t *s = state;
+    return m;
+}
+
+/* The group terms of `s` for `player` into out[GROUP_TERMS]; returns the phase. */
+static int group_terms(const game_t *g, const ch_state_t *s, int player, double *out)
+{
     score_t grp[CHG_COUNT];
     int phase = eval_groups(ch_game(g), &s->pos, grp);
     double sign = player == CH_WHITE ? 1 : -1;
@@ -299,7 +290,100 @@ int ch_eval_terms(const game_t *g, const void *state, int player, double *out, c
         out[2 * i] = sign * grp[i].mg * phase / 24000.0;
         out[2 * i + 1] = sign * grp[i].eg * (24 - phase) / 24000.0;
     }
-    return 2 * CHG_COUNT;
+    return phase;
+}
+
+/* The eval_terms slot: each group's middlegame and endgame parts as separate terms, tapered
+ * by the phase and in units of 1000 centipawns for `player`, weight 1 each: the weighted
+ * sum is ch_evaluate's argument before the integer division of the taper; then the square
+ * terms above, weight 0 each. */
+int ch_eval_terms(const game_t *g, const void *state, int player, double *out, const char **names,
+                  double *weights)
+{
+    static const char *const n[GROUP_TERMS] = {"pawn_mg",
+                                               "pawn_eg",
+                                               "knight_mg",
+                                               "knight_eg",
+                                               "bishop_mg",
+                                               "bishop_eg",
+                                               "rook_mg",
+                                               "rook_eg",
+                                               "queen_mg",
+                                               "queen_eg",
+                                               "squares_pawn_mg",
+                                               "squares_pawn_eg",
+                                               "squares_knight_mg",
+                                               "squares_knight_eg",
+                                               "squares_bishop_mg",
+                                               "squares_bishop_eg",
+                                               "squares_rook_mg",
+                                               "squares_rook_eg",
+                                               "squares_queen_mg",
+                                               "squares_queen_eg",
+                                               "squares_king_mg",
+                                               "squares_king_eg",
+                                               "mobility_knight_mg",
+                                               "mobility_knight_eg",
+                                               "mobility_bishop_mg",
+                                               "mobility_bishop_eg",
+                                               "mobility_rook_mg",
+                                               "mobility_rook_eg",
+                                               "mobility_queen_mg",
+                                               "mobility_queen_eg",
+                                               "passed_mg",
+                                               "passed_eg",
+                                               "doubled_mg",
+                                               "doubled_eg",
+                                               "isolated_mg",
+                                               "isolated_eg",
+                                               "king_attack_mg",
+                                               "king_attack_eg",
+                                               "shelter_mg",
+                                               "shelter_eg",
+                                               "bishop_pair_mg",
+                                               "bishop_pair_eg"};
+    if (state == NULL) {
+        for (int i = 0; i < GROUP_TERMS; i++) names[i] = n[i], weights[i] = 1;
+        for (int i = 0; i < SQ_TERMS; i++) names[GROUP_TERMS + i] = sq_names[i];
+        for (int i = 0; i < SQ_TERMS; i++) weights[GROUP_TERMS + i] = 0;
+        return ALL_TERMS;
+    }
+    const ch_state_t *s = state;
+    int phase = group_terms(g, s, player, out), idx[64];
+    double val[64], sign = player == CH_WHITE ? 1 : -1;
+    for (int i = GROUP_TERMS; i < ALL_TERMS; i++) out[i] = 0;
+    int m = square_terms(&s->pos, phase, idx, val);
+    for (int j = 0; j < m; j++) out[idx[j]] += sign * val[j];
+    return ALL_TERMS;
+}
+
+/* The eval_dot slot: the same sum from the groups and the men's squares, each phase's part
+ * summed in the units of its table before the taper (no term array: the search's path). */
+double ch_eval_dot(const game_t *g, const void *state, int player, const double *w, int n)
+{
+    const ch_state_t *s = state;
+    if (n < ALL_TERMS) { /* fewer weights than terms: the dense sum (the slot's contract) */
+        double t[ALL_TERMS], x = 0;
+        ch_eval_terms(g, state, player, t, NULL, NULL);
+        for (int i = 0; i < n; i++) x += w[i] * t[i];
+        return x;
+    }
+    score_t grp[CHG_COUNT];
+    int phase = eval_groups(ch_game(g), &s->pos, grp);
+    double mg = 0, eg = 0, sq_mg = 0, sq_eg = 0;
+    for (int i = 0; i < CHG_COUNT; i++) mg += w[2 * i] * grp[i].mg, eg += w[2 * i + 1] * grp[i].eg;
+    for (int c = CH_WHITE; c <= CH_BLACK; c++) {
+        double side = c == CH_WHITE ? 1 : -1;
+        for (int t = CH_PAWN; t <= CH_KING; t++) {
+            for (uint64_t b = ch_pieces(&s->pos, c, t); b; b &= b - 1) {
+                const double *ws = w + square_term(c, t, ch_lsb(b));
+                sq_mg += side * ws[0], sq_eg += side * ws[1];
+            }
+        }
+    }
+    double x =
+        (mg * phase + eg * (24 - phase)) / 24000.0 + (sq_mg * phase + sq_eg * (24 - phase)) / 240.0;
+    return player == CH_WHITE ? x : -x;
 }
 
 double ch_evaluate(const game_t *g, const void *state, int player)
