@@ -229,6 +229,11 @@ int ch_gen_noisy(const ch_pos_t *p, ch_move_t *out);
 int ch_count_legal(const ch_pos_t *p);
 /* Whether the side to move has any legal move. */
 bool ch_has_legal(const ch_pos_t *p);
+/* The legal moves as each from-square's destination set, tgt[from] (written for the squares
+ * of the mover's men only, 0 for one without moves; a promotion is one bit for its four
+ * moves); returns the count ch_gen_legal would (a random playout's pick,
+ * ch_targets_action_at, needs no list). */
+int ch_gen_targets(const ch_pos_t *p, uint64_t tgt[64]);
 /* Whether `m` (legal) captures (en passant included). */
 static inline bool ch_is_capture(const ch_pos_t *p, ch_move_t m)
 {
@@ -245,9 +250,10 @@ int ch_move_to_action(const ch_pos_t *p, ch_move_t m);
 ch_move_t ch_action_to_move(const ch_pos_t *p, int action);
 /* The actions of the legal moves m[0..n) of `p`, ascending, into out. */
 void ch_moves_to_actions(const ch_pos_t *p, const ch_move_t *m, int n, int *out);
-/* What ch_moves_to_actions would write at out[k], 0 <= k < n, without
- * writing the list (a random playout's uniform pick). */
-int ch_moves_action_at(const ch_pos_t *p, const ch_move_t *m, int n, int k);
+/* What ch_moves_to_actions would write at out[k], 0 <= k < n (n from ch_gen_targets),
+ * given the moves as ch_gen_targets' destination sets, without listing them (a random
+ * playout's uniform pick). */
+int ch_targets_action_at(const ch_pos_t *p, const uint64_t tgt[64], int k);
 /* The move an action names, unchecked (apply's fast path: `action` must be
  * legal in `p`); 0 when it names no move at all. */
 ch_move_t ch_action_decode(const ch_pos_t *p, int action);

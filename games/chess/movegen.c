@@ -22,18 +22,39 @@
 
 static inline uint64_t shift_up(uint64_t b, int us) { return us == CH_WHITE ? b << 8 : b >> 8; }
 
-/* Writes (or, with out == NULL, counts) the moves from..to set bits `t`. */
-static inline int emit(ch_move_t *out, int n, int from, uint64_t t)
+/* What the steps of generate() share: the position, where moves go (`out`: a list; `tgt`: each
+ * from-square's destinations, tgt[from] |= to; both NULL: counting only), the side and, once
+ * step 2 has run, the check line, the pins and the pieces that may move. */
+typedef struct gen {
+    const ch_pos_t *p;
+    ch_move_t *out;
+    uint64_t *tgt;
+    bool noisy;
+    int us, them, ksq;
+    uint64_t own, enemy, occ;
+    uint64_t checkers; /* enemy men giving check */
+    uint64_t mask;     /* where a non-king move must land: the check line, else not own men */
+    uint64_t pmask;    /* mask, with `noisy` only onto enemy men */
+    uint64_t pinned;   /* own men pinned to their king */
+    uint64_t movable;  /* own men that may move (in check, a pinned one never can) */
+} gen_t;
+
+/* Writes (or counts) the moves from..to set bits `t`. */
+static inline int emit(const gen_t *c, int n, int from, uint64_t t)
 {
-    if (!out) return n + ch_popcount(t);
-    for (; t; t &= t - 1) out[n++] = ch_move(from, ch_lsb(t), CH_MV_NORMAL);
+    if (c->tgt) c->tgt[from] |= t;
+    if (!c->out) return n + ch_popcount(t);
+    for (; t; t &= t - 1) c->out[n++] = ch_move(from, ch_lsb(t), CH_MV_NORMAL);
     return n;
 }
 
 /* Pawn moves given as destination sets with a fixed from-offset `delta`
  * (from = to - delta); promotions become four moves. */
-static inline int emit_pawn(ch_move_t *out, int n, uint64_t t, int delta, int kind, bool promo)
+static inline int emit_pawn(const gen_t *c, int n, uint64_t t, int delta, int kind, bool promo)
 {
+    ch_move_t *out = c->out;
+    if (c->tgt)
+        for (uint64_t b = t; b; b &= b - 1) c->tgt[ch_lsb(b) - delta] |= b & -b;
     if (!out) return n + ch_popcount(t) * (promo ? 4 : 1);
     for (; t; t &= t - 1) {
         int to = ch_lsb(t), from = to - delta;
@@ -69,24 +90,10 @@ static inline uint64_t leaper_attacks(const ch_pos_t *p, int by)
     return a | ch_king_att[ch_king_sq(p, by)];
 }
 
-/* What the steps of generate() share: the position, where moves go (NULL: counting), the
- * side and, once step 2 has run, the check line, the pins and the pieces that may move. */
-typedef struct gen {
-    const ch_pos_t *p;
-    ch_move_t *out;
-    bool noisy;
-    int us, them, ksq;
-    uint64_t own, enemy, occ;
-    uint64_t checkers; /* enemy men giving check */
-    uint64_t mask;     /* where a non-king move must land: the check line, else not own men */
-    uint64_t pmask;    /* mask, with `noisy` only onto enemy men */
-    uint64_t pinned;   /* own men pinned to their king */
-    uint64_t movable;  /* own men that may move (in check, a pinned one never can) */
-} gen_t;
-
 /* One move written (or counted). */
 static inline int put(const gen_t *c, int n, int from, int to, int kind)
 {
+    if (c->tgt) c->tgt[from] |= ch_bit(to);
     if (c->out) c->out[n] = ch_move(from, to, kind);
     return n + 1;
 }
@@ -138,20 +145,20 @@ static inline __attribute__((always_inline)) int gen_pieces(const gen_t *c, int 
     const ch_pos_t *p = c->p;
     for (uint64_t b = p->pieces[CH_KNIGHT] & c->movable & ~c->pinned; b; b &= b - 1) {
         int from = ch_lsb(b);
-        n = emit(c->out, n, from, ch_knight_att[from] & c->pmask);
+        n = emit(c, n, from, ch_knight_att[from] & c->pmask);
     }
     if (any && n) return n;
     for (uint64_t b = (p->pieces[CH_BISHOP] | p->pieces[CH_QUEEN]) & c->movable; b; b &= b - 1) {
         int from = ch_lsb(b);
         uint64_t t = ch_bishop_att(from, c->occ) & c->pmask;
         if (c->pinned & ch_bit(from)) t &= ch_line[c->ksq][from];
-        n = emit(c->out, n, from, t);
+        n = emit(c, n, from, t);
     }
     for (uint64_t b = (p->pieces[CH_ROOK] | p->pieces[CH_QUEEN]) & c->movable; b; b &= b - 1) {
         int from = ch_lsb(b);
         uint64_t t = ch_rook_att(from, c->occ) & c->pmask;
         if (c->pinned & ch_bit(from)) t &= ch_line[c->ksq][from];
-        n = emit(c->out, n, from, t);
+        n = emit(c, n, from, t);
     }
     return n;
 }
@@ -171,13 +178,13 @@ static inline __attribute__((always_inline)) int gen_free_pawns(const gen_t *c, 
     capl = (capl >> 1) & c->enemy & mask;
     capr = (capr << 1) & c->enemy & mask;
     int dl = up - 1, dr = up + 1;
-    if (!c->noisy) n = emit_pawn(c->out, n, one & ~last, up, CH_MV_NORMAL, false);
-    n = emit_pawn(c->out, n, one & last, up, 0, true);
-    if (!c->noisy) n = emit_pawn(c->out, n, two, 2 * up, CH_MV_DOUBLE, false);
-    n = emit_pawn(c->out, n, capl & ~last, dl, CH_MV_NORMAL, false);
-    n = emit_pawn(c->out, n, capl & last, dl, 0, true);
-    n = emit_pawn(c->out, n, capr & ~last, dr, CH_MV_NORMAL, false);
-    return emit_pawn(c->out, n, capr & last, dr, 0, true);
+    if (!c->noisy) n = emit_pawn(c, n, one & ~last, up, CH_MV_NORMAL, false);
+    n = emit_pawn(c, n, one & last, up, 0, true);
+    if (!c->noisy) n = emit_pawn(c, n, two, 2 * up, CH_MV_DOUBLE, false);
+    n = emit_pawn(c, n, capl & ~last, dl, CH_MV_NORMAL, false);
+    n = emit_pawn(c, n, capl & last, dl, 0, true);
+    n = emit_pawn(c, n, capr & ~last, dr, CH_MV_NORMAL, false);
+    return emit_pawn(c, n, capr & last, dr, 0, true);
 }
 
 /* 5b. Pinned pawns, one by one, along the line through their king. */
@@ -201,6 +208,7 @@ static inline __attribute__((always_inline)) int gen_pinned_pawns(const gen_t *c
                 for (int k = CH_MV_PROMO + 3; k >= CH_MV_PROMO; k--)
                     c->out[n++] = ch_move(from, to, k);
             } else {
+                if (c->tgt) c->tgt[from] |= ch_bit(to);
                 n += 4;
             }
         }
@@ -247,9 +255,9 @@ static inline __attribute__((always_inline)) int gen_castling(const gen_t *c, in
  * With `any` (counting only) it stops after the first group of pieces that
  * has a move: a count > 0 then means "some legal move", not how many. */
 static inline __attribute__((always_inline)) int generate(const ch_pos_t *p, ch_move_t *out,
-                                                          bool noisy, bool any)
+                                                          uint64_t *tgt, bool noisy, bool any)
 {
-    gen_t c = {.p = p, .out = out, .noisy = noisy, .us = p->side, .them = p->side ^ 1};
+    gen_t c = {.p = p, .out = out, .tgt = tgt, .noisy = noisy, .us = p->side, .them = p->side ^ 1};
     c.own = p->colors[c.us], c.enemy = p->colors[c.them], c.occ = c.own | c.enemy;
     c.ksq = ch_king_sq(p, c.us);
     int n = gen_king(&c, 0, any);
@@ -264,15 +272,21 @@ static inline __attribute__((always_inline)) int generate(const ch_pos_t *p, ch_
     return gen_castling(&c, gen_ep(&c, n));
 }
 
-int ch_gen_legal(const ch_pos_t *p, ch_move_t *out) { return generate(p, out, false, false); }
+int ch_gen_legal(const ch_pos_t *p, ch_move_t *out) { return generate(p, out, NULL, false, false); }
 
-int ch_gen_noisy(const ch_pos_t *p, ch_move_t *out) { return generate(p, out, true, false); }
+int ch_gen_noisy(const ch_pos_t *p, ch_move_t *out) { return generate(p, out, NULL, true, false); }
 
-int ch_count_legal(const ch_pos_t *p) { return generate(p, NULL, false, false); }
+int ch_count_legal(const ch_pos_t *p) { return generate(p, NULL, NULL, false, false); }
+
+int ch_gen_targets(const ch_pos_t *p, uint64_t tgt[64])
+{
+    for (uint64_t b = p->colors[p->side]; b; b &= b - 1) tgt[ch_lsb(b)] = 0;
+    return generate(p, NULL, tgt, false, false);
+}
 
 /* Every position a move reaches asks this (mate or stalemate?): the first
  * group of pieces with a move answers, usually the king or the knights. */
-bool ch_has_legal(const ch_pos_t *p) { return generate(p, NULL, false, true) > 0; }
+bool ch_has_legal(const ch_pos_t *p) { return generate(p, NULL, NULL, false, true) > 0; }
 
 bool ch_gives_check(const ch_pos_t *p, ch_move_t m)
 {
