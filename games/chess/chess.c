@@ -59,15 +59,20 @@ static int ch_count(const game_t *g, const void *state)
     return ch_count_legal(&s->pos);
 }
 
-/* legal_actions()[rng_below(rng, n)] without sorting the list. */
+/* legal_actions()[rng_below(rng, n)] without listing the moves: each man's destination set,
+ * then the k-th action picked from those (odds=pawn_two_moves' first turn: the filtered list). */
 static int ch_random_legal(const game_t *g, const void *state, rng_t *rng)
 {
-    (void)g;
     const ch_state_t *s = state;
-    ch_move_t moves[CH_MAX_MOVES];
-    int n = s->result == CH_ONGOING ? ch_odds_filter(s, moves, ch_gen_legal(&s->pos, moves)) : 0;
+    if (s->prelude) {
+        int out[CH_MAX_MOVES], n = ch_legal(g, s, out);
+        CHECK_GE(n, 1);
+        return out[rng_below(rng, (uint32_t)n)];
+    }
+    uint64_t tgt[64];
+    int n = s->result == CH_ONGOING ? ch_gen_targets(&s->pos, tgt) : 0;
     CHECK_GE(n, 1);
-    return ch_moves_action_at(&s->pos, moves, n, (int)rng_below(rng, (uint32_t)n));
+    return ch_targets_action_at(&s->pos, tgt, (int)rng_below(rng, (uint32_t)n));
 }
 
 static void ch_do(const game_t *g, void *state, int action)

@@ -169,7 +169,14 @@ typedef struct ch_magic {
     const uint64_t *table;
     int shift;
 } ch_magic_t;
-extern ch_magic_t ch_rook_magic[64], ch_bishop_magic[64];
+extern ch_magic_t ch_bishop_magic[64];
+/* Rooks by "kindergarten" tables, 4.5 KB that stay in the first-level cache (a rook magic
+ * table is 800 KB, and random games, which visit scattered positions, missed it): the
+ * rank's six inner squares index ch_rank_att[file] (the rank's attacks as 8 bits); the
+ * file's, gathered into six bits by one multiply, ch_file_att[rank] (attacks on file a). */
+extern uint8_t ch_rank_att[8][64];
+extern uint64_t ch_file_att[8][64];
+#define CH_FILE_GATHER 0x0080402010080400ull /* a2..a7 -> bits 63..58 of the product */
 extern uint64_t ch_knight_att[64], ch_king_att[64], ch_pawn_att[2][64];
 extern uint64_t ch_between[64][64]; /* squares strictly between two aligned squares, else 0 */
 extern uint64_t ch_line[64][64];    /* the whole line through two aligned squares, else 0 */
@@ -177,8 +184,10 @@ extern uint64_t ch_line[64][64];    /* the whole line through two aligned square
 void ch_attacks_init(void);
 static inline uint64_t ch_rook_att(int sq, uint64_t occ)
 {
-    const ch_magic_t *m = &ch_rook_magic[sq];
-    return m->table[((occ & m->mask) * m->magic) >> m->shift];
+    int r = ch_rank(sq), f = ch_file(sq);
+    uint64_t rank = (uint64_t)ch_rank_att[f][(occ >> (r * 8 + 1)) & 63] << (r * 8);
+    uint64_t file = ((occ >> f) & 0x0101010101010101ull) * CH_FILE_GATHER >> 58;
+    return rank | ch_file_att[r][file] << f;
 }
 static inline uint64_t ch_bishop_att(int sq, uint64_t occ)
 {
@@ -229,6 +238,11 @@ int ch_gen_noisy(const ch_pos_t *p, ch_move_t *out);
 int ch_count_legal(const ch_pos_t *p);
 /* Whether the side to move has any legal move. */
 bool ch_has_legal(const ch_pos_t *p);
+/* The legal moves as each from-square's destination set, tgt[from] (written for the squares
+ * of the mover's men only, 0 for one without moves; a promotion is one bit for its four
+ * moves); returns the count ch_gen_legal would (a random playout's pick,
+ * ch_targets_action_at, needs no list). */
+int ch_gen_targets(const ch_pos_t *p, uint64_t tgt[64]);
 /* Whether `m` (legal) captures (en passant included). */
 static inline bool ch_is_capture(const ch_pos_t *p, ch_move_t m)
 {
@@ -245,9 +259,10 @@ int ch_move_to_action(const ch_pos_t *p, ch_move_t m);
 ch_move_t ch_action_to_move(const ch_pos_t *p, int action);
 /* The actions of the legal moves m[0..n) of `p`, ascending, into out. */
 void ch_moves_to_actions(const ch_pos_t *p, const ch_move_t *m, int n, int *out);
-/* What ch_moves_to_actions would write at out[k], 0 <= k < n, without
- * writing the list (a random playout's uniform pick). */
-int ch_moves_action_at(const ch_pos_t *p, const ch_move_t *m, int n, int k);
+/* What ch_moves_to_actions would write at out[k], 0 <= k < n (n from ch_gen_targets),
+ * given the moves as ch_gen_targets' destination sets, without listing them (a random
+ * playout's uniform pick). */
+int ch_targets_action_at(const ch_pos_t *p, const uint64_t tgt[64], int k);
 /* The move an action names, unchecked (apply's fast path: `action` must be
  * legal in `p`); 0 when it names no move at all. */
 ch_move_t ch_action_decode(const ch_pos_t *p, int action);

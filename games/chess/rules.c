@@ -161,18 +161,31 @@ static inline int nth_bit(uint64_t b, int k)
     return ch_lsb(b);
 }
 
-int ch_moves_action_at(const ch_pos_t *p, const ch_move_t *m, int n, int k)
+/* Walks the mover's men in the mover's view (ascending from-squares, as the actions sort),
+ * each square's moves counted from its destination set (a pawn reaching the last rank: four),
+ * to the square holding the k-th; then the move types of that square's moves as two bit sets
+ * (types 0..63 from act_of, the underpromotions 64..72), and the k-th of those. */
+int ch_targets_action_at(const ch_pos_t *p, const uint64_t tgt[64], int k)
 {
-    action_set_t set;
-    action_set_fill(&set, p->side, m, n);
-    for (uint64_t u = set.from;; u &= u - 1) {
-        int fv = ch_lsb(u), lo = ch_popcount(set.lo[fv]);
-        if (k < lo) return fv * 73 + nth_bit(set.lo[fv], k);
-        k -= lo;
-        int hi = ch_popcount(set.hi[fv]);
-        if (k < hi) return fv * 73 + 64 + nth_bit(set.hi[fv], k);
-        k -= hi;
+    int side = p->side, flip = side == CH_WHITE ? 0 : 56;
+    uint64_t last = side == CH_WHITE ? 0xFF00000000000000ull : 0xFFull;
+    uint64_t men = p->colors[side], pawns = p->pieces[CH_PAWN] & men;
+    if (side == CH_BLACK) men = __builtin_bswap64(men), pawns = __builtin_bswap64(pawns);
+    int fv, sq;
+    uint64_t t, promo;
+    for (;; men &= men - 1) {
+        fv = ch_lsb(men), sq = fv ^ flip, t = tgt[sq];
+        promo = (pawns >> fv) & 1 ? t & last : 0;
+        int count = ch_popcount(t) + 3 * ch_popcount(promo);
+        if (k < count) break;
+        k -= count;
     }
+    uint64_t lo = 0, hi = 0;
+    for (; t; t &= t - 1) lo |= 1ull << (act_of[side][sq][ch_lsb(t)] - fv * 73);
+    for (; promo; promo &= promo - 1) /* 64 + (file step + 1) * 3 + (N 0, B 1, R 2) */
+        hi |= 7ull << ((ch_file(ch_lsb(promo)) - ch_file(sq) + 1) * 3);
+    int below = ch_popcount(lo);
+    return fv * 73 + (k < below ? nth_bit(lo, k) : 64 + nth_bit(hi, k - below));
 }
 
 /* The table form of the decoding in the comment at the top: the same move
