@@ -584,10 +584,12 @@ static int parse_shard(const char *arg)
 
 int main(int argc, char **argv)
 {
-    if (argc > 2 || (argc == 2 && parse_shard(argv[1]))) {
-        fprintf(stderr,
-                "test_conformance: bad shard '%s' (usage: test_conformance [K/N], 0 <= K < N)\n",
-                argv[argc - 1]);
+    if (argc > 2) {
+        fprintf(stderr, "test_conformance: one argument at most (usage: test_conformance [K/N])\n");
+        return 2;
+    }
+    if (argc == 2 && parse_shard(argv[1])) {
+        fprintf(stderr, "test_conformance: bad shard '%s' (K/N with 0 <= K < N)\n", argv[1]);
         return 2;
     }
     static const harness_test_t tests[] = {
