@@ -16,7 +16,14 @@
  * record writer, where it has one, carries every tag and refuses
  * illegal actions; where it has none, it says so.
  *
- * HOYLE_CONFORMANCE_GAMES overrides the number of games per variant. */
+ * HOYLE_CONFORMANCE_GAMES overrides the number of games per variant.
+ *
+ * `test_conformance K/N` runs shard K of N (0 <= K < N): the variants whose
+ * index in the registry's walk (games, then their variants) is K mod N, the
+ * per-game checks of the games whose index is K mod N, and the registry
+ * self-check in shard 0. The N shards together run every check once, as
+ * the plain `test_conformance` does; CTest runs them as separate entries
+ * (tests/CMakeLists.txt) so that none nears the timeout on a loaded machine. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +36,11 @@
 #include "tests/harness.h"
 
 enum { DEFAULT_GAMES = 1000, OBS_GUARD = 16 };
+
+/* This run's shard (see the top); 0/1 is the whole suite. */
+static int shard_k = 0, shard_n = 1;
+
+static int in_shard(int index) { return index % shard_n == shard_k; }
 
 /* One failure message per variant and check is enough to debug; count the rest. */
 static int failures;
@@ -347,6 +359,7 @@ static int games_per_variant(void)
 
 static void test_registry_self_check(void)
 {
+    if (!in_shard(0)) return;
     int st = game_registry_check();
     if (st) fprintf(stderr, "registry: %s\n", hoyle_last_error());
     CU_ASSERT_EQUAL(st, 0);
@@ -356,8 +369,10 @@ static void test_registry_self_check(void)
  * fresh failure count; a variant that fails to create fails the test. */
 static void each_variant(void (*check)(const game_t *g, scratch_t *x))
 {
+    int index = 0;
     for (int i = 0; game_registry[i]; i++) {
         for (int v = 0; game_registry[i]->variants[v]; v++) {
+            if (!in_shard(index++)) continue;
             const game_t *g = NULL;
             HARNESS_OK(game_create(game_registry[i]->variants[v], &g));
             if (g == NULL) continue;
@@ -384,6 +399,7 @@ static void test_random_games_every_variant(void) { each_variant(random_games_ch
 static void test_same_seed_same_game(void)
 {
     for (int i = 0; game_registry[i]; i++) {
+        if (!in_shard(i)) continue;
         const game_t *g = NULL;
         HARNESS_OK(game_create(game_registry[i]->variants[0], &g));
         if (g == NULL) continue;
@@ -401,6 +417,7 @@ static void test_same_seed_same_game(void)
 static void test_bad_params_name_the_key(void)
 {
     for (int i = 0; game_registry[i]; i++) {
+        if (!in_shard(i)) continue;
         const game_t *g = NULL;
         char spec[128];
         snprintf(spec, sizeof spec, "%s(no_such_key=1)", game_registry[i]->name);
@@ -554,8 +571,27 @@ static void policy_layout_checked(const game_t *g, scratch_t *x)
 
 static void test_policy_layout(void) { each_variant(policy_layout_checked); }
 
-int main(void)
+/* "K/N" into shard_k, shard_n; 0 when it is a shard, else -1. */
+static int parse_shard(const char *arg)
 {
+    int k, n, used = 0;
+    if (sscanf(arg, "%d/%d%n", &k, &n, &used) != 2 || arg[used] != '\0' || n < 1 || k < 0 || k >= n)
+        return -1;
+    shard_k = k;
+    shard_n = n;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 2) {
+        fprintf(stderr, "test_conformance: one argument at most (usage: test_conformance [K/N])\n");
+        return 2;
+    }
+    if (argc == 2 && parse_shard(argv[1])) {
+        fprintf(stderr, "test_conformance: bad shard '%s' (K/N with 0 <= K < N)\n", argv[1]);
+        return 2;
+    }
     static const harness_test_t tests[] = {
         {"registry self-check", test_registry_self_check},
         {"bad parameters name the key", test_bad_params_name_the_key},

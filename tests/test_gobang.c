@@ -9,43 +9,8 @@
 #include "games/gobang/gobang_internal.h"
 #include "games/registry.h"
 #include "games/symmetry.h"
+#include "tests/gobang_fixture.h"
 #include "tests/harness.h"
-
-#define STATE_WORDS 64 /* uint64_t words: room for the largest gobang state */
-
-typedef struct gs {
-    uint64_t w[STATE_WORDS];
-} gs_t;
-
-static const game_t *make(const char *spec)
-{
-    const game_t *g = NULL;
-    int st = game_create(spec, &g);
-    if (st) fprintf(stderr, "game_create(%s): %s\n", spec, hoyle_last_error());
-    CU_ASSERT_FATAL(st == 0 && g != NULL);
-    CU_ASSERT_FATAL(g->state_size <= sizeof(gs_t));
-    return g;
-}
-
-/* Apply comma-separated moves ("d4,e5,c6 d7"); returns the count applied or
- * a negative status at the first failure. */
-static int play(const game_t *g, gs_t *s, const char *moves)
-{
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", moves);
-    int n = 0;
-    for (char *tok = strtok(buf, ",;"); tok; tok = strtok(NULL, ",;")) {
-        int st = game_apply_move_string(g, s, tok);
-        if (st < 0) return st;
-        n++;
-    }
-    return n;
-}
-
-static void set_pos(const game_t *g, gs_t *s, const char *pos)
-{
-    HARNESS_OK(game_position_from_string(g, pos, s));
-}
 
 static uint64_t falling(int n, int d)
 {
@@ -58,7 +23,7 @@ static uint64_t falling(int n, int d)
 
 static void test_params(void)
 {
-    const game_t *g = make("gobang");
+    const game_t *g = gbfx_make("gobang");
     CU_ASSERT_STRING_EQUAL(g->spec, "gobang(board=8,men=12,exact=false,move_limit=200)");
     CU_ASSERT_EQUAL(g->num_actions, 64 * 9);
     CU_ASSERT_EQUAL(g->num_symmetries, 8);
@@ -66,7 +31,7 @@ static void test_params(void)
     /* The seed counts 96 positions of the five on the chess-board. */
     CU_ASSERT_EQUAL(gb_impl(g)->num_windows, 96);
     game_free(g);
-    g = make("gobang(board=15,men=0)");
+    g = gbfx_make("gobang(board=15,men=0)");
     CU_ASSERT_EQUAL(g->num_actions, 225); /* no moving phase: placements only */
     CU_ASSERT_EQUAL(g->max_game_length, 225);
     game_free(g);
@@ -84,7 +49,7 @@ static void test_params(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
     int exact_variants = 0;
     for (int i = 0; e->variants[i]; i++) {
-        const game_t *v = make(e->variants[i]);
+        const game_t *v = gbfx_make(e->variants[i]);
         exact_variants += params_bool(&v->params, "exact");
         game_free(v);
     }
@@ -97,13 +62,13 @@ static void test_perft_placing(void)
 {
     /* No five can exist before the 9th placement, so the placing phase is
      * the falling factorial N!/(N-d)! for d <= 9 (within the men in hand). */
-    const game_t *g = make("gobang");
-    gs_t s;
+    const game_t *g = gbfx_make("gobang");
+    gbfx_state_t s;
     game_init(g, &s);
     for (int d = 0; d <= 5; d++) CU_ASSERT_EQUAL(game_perft(g, &s, d), falling(64, d));
     for (int d = 0; d <= 3; d++) CU_ASSERT_EQUAL(game_perft_generic(g, &s, d), falling(64, d));
     game_free(g);
-    g = make("gobang(board=5,men=12)");
+    g = gbfx_make("gobang(board=5,men=12)");
     game_init(g, &s);
     for (int d = 0; d <= 6; d++) CU_ASSERT_EQUAL(game_perft(g, &s, d), falling(25, d));
     CU_ASSERT_EQUAL(game_perft_generic(g, &s, 4), falling(25, 4));
@@ -113,21 +78,21 @@ static void test_perft_placing(void)
 static void test_perft_positions(void)
 {
     /* Fast perft equals the generic one where fives and moves matter. */
-    const game_t *g = make("gobang(board=6,men=6)");
-    gs_t s;
+    const game_t *g = gbfx_make("gobang(board=6,men=6)");
+    gbfx_state_t s;
     const char *pos[] = {
         "....../....../.xxxx./.oooo./....../...... w 2 2 0", /* fives on the next ply */
         "x.o.x./o.x.o./....../x.o.x./o.x.o./...... b 0 0 1", /* moving phase */
         "xxxx../oooo../....../....../....../x....o w 1 1 0", /* placing, threats */
         NULL};
     for (int i = 0; pos[i]; i++) {
-        set_pos(g, &s, pos[i]);
+        gbfx_set_pos(g, &s, pos[i]);
         for (int d = 1; d <= 3; d++)
             CU_ASSERT_EQUAL(game_perft(g, &s, d), game_perft_generic(g, &s, d));
     }
     /* White's a4 or f4 makes five at once: 28 placements, 2 of them end
      * the game, so perft(2) = 26 * 27 + 2 * 0. */
-    set_pos(g, &s, pos[0]);
+    gbfx_set_pos(g, &s, pos[0]);
     CU_ASSERT_EQUAL(game_perft(g, &s, 1), 28);
     CU_ASSERT_EQUAL(game_perft(g, &s, 2), 26 * 27);
     game_free(g);
@@ -135,7 +100,7 @@ static void test_perft_positions(void)
 
 /* ---- wins ---- */
 
-static void expect_result(const game_t *g, const gs_t *s, double white)
+static void expect_result(const game_t *g, const gbfx_state_t *s, double white)
 {
     double r[2];
     CU_ASSERT(game_is_terminal(g, s));
@@ -146,8 +111,8 @@ static void expect_result(const game_t *g, const gs_t *s, double white)
 
 static void test_wins_placing(void)
 {
-    const game_t *g = make("gobang");
-    gs_t s;
+    const game_t *g = gbfx_make("gobang");
+    gbfx_state_t s;
     struct {
         const char *moves;
         double white;
@@ -161,33 +126,33 @@ static void test_wins_placing(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         game_init(g, &s);
-        int n = play(g, &s, cases[i].moves);
+        int n = gbfx_play(g, &s, cases[i].moves);
         CU_ASSERT(n > 0);
         expect_result(g, &s, cases[i].white);
     }
     /* A non-five does not end the game. */
     game_init(g, &s);
-    CU_ASSERT(play(g, &s, "a1,a8,b1,b8,c1,c8,d1,d8,f1") == 9);
+    CU_ASSERT(gbfx_play(g, &s, "a1,a8,b1,b8,c1,c8,d1,d8,f1") == 9);
     CU_ASSERT_FALSE(game_is_terminal(g, &s));
     game_free(g);
 
     /* exact: the six does not win, an exact five does. */
-    g = make("gobang(exact=true)");
+    g = gbfx_make("gobang(exact=true)");
     game_init(g, &s);
-    CU_ASSERT(play(g, &s, "a1,h8,b1,g8,c1,f8,e1,d8,f1,c8,d1") == 11);
+    CU_ASSERT(gbfx_play(g, &s, "a1,h8,b1,g8,c1,f8,e1,d8,f1,c8,d1") == 11);
     CU_ASSERT_FALSE(game_is_terminal(g, &s));
     game_init(g, &s);
-    CU_ASSERT(play(g, &s, "a1,h8,b1,g8,c1,f8,e1,d8,d1") == 9);
+    CU_ASSERT(gbfx_play(g, &s, "a1,h8,b1,g8,c1,f8,e1,d8,d1") == 9);
     expect_result(g, &s, 1.0);
     game_free(g);
 }
 
 static void test_moving_phase(void)
 {
-    const game_t *g = make("gobang(board=6,men=3)");
-    gs_t s;
+    const game_t *g = gbfx_make("gobang(board=6,men=3)");
+    gbfx_state_t s;
     game_init(g, &s);
-    CU_ASSERT(play(g, &s, "a1,f6,b2,e6,c3,d6") == 6);
+    CU_ASSERT(gbfx_play(g, &s, "a1,f6,b2,e6,c3,d6") == 6);
     CU_ASSERT_FALSE(game_is_terminal(g, &s));
     int legal[512], n = game_legal_actions(g, &s, legal);
     /* a1: a2 b1 (b2 own); b2: a2 a3 b1 b3 c1 c2 (a1, c3 own); c3: b3 b4 c2 c4 d2 d3 d4 */
@@ -196,17 +161,17 @@ static void test_moving_phase(void)
     /* Placing is over: a placement is refused, a diagonal step is fine. */
     int a;
     CU_ASSERT_EQUAL(game_action_from_string(g, &s, "d4", &a), HOYLE_EINVAL);
-    CU_ASSERT(play(g, &s, "c3 d4") == 1);
+    CU_ASSERT(gbfx_play(g, &s, "c3 d4") == 1);
     char buf[64];
     CU_ASSERT(game_position_to_string(g, &s, buf, sizeof buf) > 0);
     CU_ASSERT_STRING_EQUAL(buf, "...ooo/....../...x../....../.x..../x..... b 0 0 1");
     game_free(g);
 
     /* A five made by moving wins: White brings the fifth man up diagonally. */
-    g = make("gobang(board=6,men=6)");
-    set_pos(g, &s, "o.o.o./....../xxxx../....x./...o.o/x.o... w 0 0 4");
-    CU_ASSERT(play(g, &s, "e2 e3") < 0); /* not a step: e2 is empty */
-    CU_ASSERT(play(g, &s, "e3 e4") == 1);
+    g = gbfx_make("gobang(board=6,men=6)");
+    gbfx_set_pos(g, &s, "o.o.o./....../xxxx../....x./...o.o/x.o... w 0 0 4");
+    CU_ASSERT(gbfx_play(g, &s, "e2 e3") < 0); /* not a step: e2 is empty */
+    CU_ASSERT(gbfx_play(g, &s, "e3 e4") == 1);
     expect_result(g, &s, 1.0);
     game_free(g);
 }
@@ -216,25 +181,25 @@ static void test_moving_phase(void)
  * placement ends the placing, so Black steps first. */
 static void test_odds(void)
 {
-    const game_t *g = make("gobang(board=6,men=3,odds=true)");
-    gs_t s;
+    const game_t *g = gbfx_make("gobang(board=6,men=3,odds=true)");
+    gbfx_state_t s;
     game_init(g, &s);
-    CU_ASSERT(play(g, &s, "a1,f6,b2,e6") == 4);
+    CU_ASSERT(gbfx_play(g, &s, "a1,f6,b2,e6") == 4);
     CU_ASSERT_EQUAL(game_current_player(g, &s), 0); /* White places his third */
-    CU_ASSERT(play(g, &s, "c4") == 1);
+    CU_ASSERT(gbfx_play(g, &s, "c4") == 1);
     CU_ASSERT_EQUAL(game_current_player(g, &s), 1); /* Black, no man in hand: steps */
     int a;
     CU_ASSERT_EQUAL(game_action_from_string(g, &s, "d1", &a), HOYLE_EINVAL);
     char buf[64];
     CU_ASSERT(game_position_to_string(g, &s, buf, sizeof buf) > 0);
     CU_ASSERT_STRING_EQUAL(buf, "....oo/....../..x.../....../.x..../x..... b 0 0 0");
-    CU_ASSERT(play(g, &s, "e6 d5") == 1);
+    CU_ASSERT(gbfx_play(g, &s, "e6 d5") == 1);
     CU_ASSERT_EQUAL(game_current_player(g, &s), 0);
     CU_ASSERT(game_position_to_string(g, &s, buf, sizeof buf) > 0);
     CU_ASSERT_STRING_EQUAL(buf, ".....o/...o../..x.../....../.x..../x..... w 0 0 1");
     /* positions read back with the odds' counts and parity, and only those */
-    gs_t t;
-    set_pos(g, &t, buf);
+    gbfx_state_t t;
+    gbfx_set_pos(g, &t, buf);
     CU_ASSERT_EQUAL(game_hash(g, &t), game_hash(g, &s));
     CU_ASSERT_EQUAL(
         game_position_from_string(g, ".....o/...o../..x.../....../.x..../x..... b 0 0 1", &t),
@@ -244,7 +209,7 @@ static void test_odds(void)
         HOYLE_EINVAL); /* three black men: Black has two at these odds */
     game_free(g);
     /* the default game: twelve and eleven in hand */
-    g = make("gobang(odds=true)");
+    g = gbfx_make("gobang(odds=true)");
     game_init(g, &s);
     char big[256];
     CU_ASSERT(game_position_to_string(g, &s, big, sizeof big) > 0);
@@ -258,12 +223,12 @@ static void test_odds(void)
 static void test_exact_move_away(void)
 {
     /* exact: leaving the end of a six leaves an exact five, which wins. */
-    const game_t *g = make("gobang(board=8,men=8,exact=true)");
-    gs_t s;
-    set_pos(g, &s,
-            "oooo..../......../..oo..../.......x/......../......../oo....../xxxxxxx. w 0 0 0");
-    CU_ASSERT_FALSE(game_is_terminal(g, &s)); /* seven in a row: no exact five */
-    CU_ASSERT(play(g, &s, "b1 c2") == 1);     /* a1 | c1..g1: five */
+    const game_t *g = gbfx_make("gobang(board=8,men=8,exact=true)");
+    gbfx_state_t s;
+    gbfx_set_pos(g, &s,
+                 "oooo..../......../..oo..../.......x/......../......../oo....../xxxxxxx. w 0 0 0");
+    CU_ASSERT_FALSE(game_is_terminal(g, &s));  /* seven in a row: no exact five */
+    CU_ASSERT(gbfx_play(g, &s, "b1 c2") == 1); /* a1 | c1..g1: five */
     expect_result(g, &s, 1.0);
     game_free(g);
 }
@@ -271,17 +236,17 @@ static void test_exact_move_away(void)
 static void test_draws(void)
 {
     /* Move limit: after move_limit moving-phase moves, a draw. */
-    const game_t *g = make("gobang(board=6,men=3,move_limit=4)");
-    gs_t s;
+    const game_t *g = gbfx_make("gobang(board=6,men=3,move_limit=4)");
+    gbfx_state_t s;
     game_init(g, &s);
-    CU_ASSERT(play(g, &s, "a1,f6,b2,e6,c3,d6,a1 a2,f6 f5,a2 a1") == 9);
+    CU_ASSERT(gbfx_play(g, &s, "a1,f6,b2,e6,c3,d6,a1 a2,f6 f5,a2 a1") == 9);
     CU_ASSERT_FALSE(game_is_terminal(g, &s));
-    CU_ASSERT(play(g, &s, "f5 f6") == 1);
+    CU_ASSERT(gbfx_play(g, &s, "f5 f6") == 1);
     expect_result(g, &s, 0.0);
     game_free(g);
 
     /* Board full with men=0: a draw (pattern (c + 2r) mod 4 < 2 has no five). */
-    g = make("gobang(board=5,men=0)");
+    g = gbfx_make("gobang(board=5,men=0)");
     game_init(g, &s);
     int white[13], black[12], nw = 0, nb = 0;
     for (int r = 0; r < 5; r++)
@@ -298,10 +263,10 @@ static void test_draws(void)
     expect_result(g, &s, 0.0);
 
     /* No legal step for the side to move: a draw. */
-    const game_t *h = make("gobang(board=5,men=12)");
-    set_pos(h, &s, "xxxox/ooxxo/xxoox/ooxxo/.ooox b 0 0 1");
+    const game_t *h = gbfx_make("gobang(board=5,men=12)");
+    gbfx_set_pos(h, &s, "xxxox/ooxxo/xxoox/ooxxo/.ooox b 0 0 1");
     CU_ASSERT_FALSE(game_is_terminal(h, &s)); /* Black can step into a1 */
-    set_pos(h, &s, "xxxox/ooxxo/xxoox/ooxxo/.ooox w 0 0 0");
+    gbfx_set_pos(h, &s, "xxxox/ooxxo/xxoox/ooxxo/.ooox w 0 0 0");
     expect_result(h, &s, 0.0); /* a1's neighbours are all Black: White cannot move */
     game_free(h);
     game_free(g);
@@ -315,7 +280,7 @@ static void test_seed_steps(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     /* One man a side (men=1): White's man on the step's origin, Black's on
      * the first square that is neither end; the step must parse as legal. */
-    const game_t *g = make("gobang(men=1)");
+    const game_t *g = gbfx_make("gobang(men=1)");
     int steps = 0;
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
         if (line[0] == '#' || !strchr(line, ':')) continue;
@@ -335,8 +300,8 @@ static void test_seed_steps(void)
                 }
                 strcat(pos, r ? "/" : " w 0 0 0");
             }
-            gs_t s;
-            set_pos(g, &s, pos);
+            gbfx_state_t s;
+            gbfx_set_pos(g, &s, pos);
             int act;
             CU_ASSERT_EQUAL(game_action_from_string(g, &s, a, &act),
                             HOYLE_EINVAL); /* no placing now */
@@ -367,10 +332,10 @@ static void test_seed_game3(void)
         if (strncmp(line, "result ", 7) != 0) continue;
         char spec[64], r0[16], r1[16] = "";
         CU_ASSERT_FATAL(sscanf(line + 7, "%63s %15s %15s", spec, r0, r1) >= 2);
-        const game_t *g = make(spec);
-        gs_t s;
-        set_pos(g, &s, pos);
-        CU_ASSERT_EQUAL(play(g, &s, moves), 2);
+        const game_t *g = gbfx_make(spec);
+        gbfx_state_t s;
+        gbfx_set_pos(g, &s, pos);
+        CU_ASSERT_EQUAL(gbfx_play(g, &s, moves), 2);
         if (strcmp(r0, "ongoing") == 0) {
             CU_ASSERT_FALSE(game_is_terminal(g, &s));
             CU_ASSERT_EQUAL(game_current_player(g, &s), 1);
@@ -388,8 +353,8 @@ static void test_seed_game3(void)
 
 static void test_notation(void)
 {
-    const game_t *g = make("gobang");
-    gs_t s;
+    const game_t *g = gbfx_make("gobang");
+    gbfx_state_t s;
     game_init(g, &s);
     char buf[GAME_TEXT_MAX];
     int a;
@@ -404,7 +369,7 @@ static void test_notation(void)
     CU_ASSERT(strstr(buf, "a b c d e f g h") != NULL);
     CU_ASSERT_EQUAL(game_state_to_string(g, &s, buf, 10), HOYLE_EFULL);
     game_free(g);
-    g = make("gobang(board=19,men=0)");
+    g = gbfx_make("gobang(board=19,men=0)");
     game_init(g, &s);
     HARNESS_OK(game_action_from_string(g, &s, "s19", &a));
     CU_ASSERT_EQUAL(a, 18 * 19 + 18);
@@ -414,10 +379,10 @@ static void test_notation(void)
 
 static void test_bad_input(void)
 {
-    const game_t *g = make("gobang");
-    gs_t s, before;
+    const game_t *g = gbfx_make("gobang");
+    gbfx_state_t s, before;
     game_init(g, &s);
-    CU_ASSERT(play(g, &s, "d4") == 1);
+    CU_ASSERT(gbfx_play(g, &s, "d4") == 1);
     before = s;
     const char *bad_actions[] = {"z9",    "a0", "a9",    "",      "d",   "d44", "d4x",  "d4",
                                  "e5 e6", "11", "a1 a1", "a1 c3", "a01", "e5,", "\xff", NULL};
@@ -475,7 +440,7 @@ static void test_bad_input(void)
 
 static void random_checks(const char *spec, int games, uint64_t seed)
 {
-    const game_t *g = make(spec);
+    const game_t *g = gbfx_make(spec);
     rng_t rng;
     rng_init(&rng, seed);
     int size = game_obs_size(g);
@@ -483,7 +448,7 @@ static void random_checks(const char *spec, int games, uint64_t seed)
     int *legal = malloc(sizeof(int) * (size_t)g->max_legal * 2), *legal2 = legal + g->max_legal;
     char buf[GAME_TEXT_MAX];
     for (int gi = 0; gi < games; gi++) {
-        gs_t s, t, u, v;
+        gbfx_state_t s, t, u, v;
         game_init(g, &s);
         while (!game_is_terminal(g, &s)) {
             CU_ASSERT_EQUAL(game_hash(g, &s), game_hash_recompute(g, &s));
@@ -539,11 +504,11 @@ static void test_random_games(void)
 
 static void test_evaluate(void)
 {
-    const game_t *g = make("gobang");
-    gs_t s;
+    const game_t *g = gbfx_make("gobang");
+    gbfx_state_t s;
     /* White to place with an open four: wins next, the heuristic knows. */
-    set_pos(g, &s,
-            "......../......../......../..xxxx../......../..o.o.o./...o..../........ w 8 8 0");
+    gbfx_set_pos(g, &s,
+                 "......../......../......../..xxxx../......../..o.o.o./...o..../........ w 8 8 0");
     CU_ASSERT(game_evaluate(g, &s, 0) > 0.9);
     CU_ASSERT(game_evaluate(g, &s, 1) < -0.9);
     int a;
@@ -552,8 +517,8 @@ static void test_evaluate(void)
     HARNESS_OK(game_action_from_string(g, &s, "a1", &a));
     CU_ASSERT_FALSE(game_is_noisy(g, &s, a));
     /* Black to place facing two completions: lost. */
-    set_pos(g, &s,
-            "......../......../......../..xxxx../......../..o.o.o./...o..../x....... b 7 8 0");
+    gbfx_set_pos(g, &s,
+                 "......../......../......../..xxxx../......../..o.o.o./...o..../x....... b 7 8 0");
     CU_ASSERT(game_evaluate(g, &s, 1) < -0.85);
     CU_ASSERT_EQUAL(
         game_position_from_string(
@@ -564,7 +529,7 @@ static void test_evaluate(void)
 }
 
 /* The hint of one action given in notation. */
-static int hint_of(const game_t *g, const gs_t *s, const char *move)
+static int hint_of(const game_t *g, const gbfx_state_t *s, const char *move)
 {
     int a, h = -1;
     HARNESS_OK(game_action_from_string(g, s, move, &a));
@@ -574,11 +539,11 @@ static int hint_of(const game_t *g, const gs_t *s, const char *move)
 
 static void test_threat_hints(void)
 {
-    const game_t *g = make("gobang");
-    gs_t s;
+    const game_t *g = gbfx_make("gobang");
+    gbfx_state_t s;
     /* x to place: c4-d4 and e5-e6; o's c7-d7-e7 */
-    set_pos(g, &s,
-            "......../..ooo.../....x.../....x.../..xx..../......../......../.......o w 8 8 0");
+    gbfx_set_pos(g, &s,
+                 "......../..ooo.../....x.../....x.../..xx..../......../......../.......o w 8 8 0");
     CU_ASSERT_EQUAL(hint_of(g, &s, "e4"), GAME_THREAT_MAKES);  /* two open threes */
     CU_ASSERT_EQUAL(hint_of(g, &s, "b4"), GAME_THREAT_MAKES);  /* b4-c4-d4 */
     CU_ASSERT_EQUAL(hint_of(g, &s, "b7"), GAME_THREAT_BLOCKS); /* o's four square */
@@ -588,13 +553,13 @@ static void test_threat_hints(void)
     CU_ASSERT_EQUAL(hint_of(g, &s, "a1"), 0);
     game_free(g);
     /* moving: x's four a1-d1 with its gap e1; f3-e2 brings a man beside the gap */
-    g = make("gobang(board=6,men=5)");
-    set_pos(g, &s, "oo.o.o/..o.../....../.....x/....../xxxx.. w 0 0 0");
+    g = gbfx_make("gobang(board=6,men=5)");
+    gbfx_set_pos(g, &s, "oo.o.o/..o.../....../.....x/....../xxxx.. w 0 0 0");
     CU_ASSERT(hint_of(g, &s, "f3 e2") & GAME_THREAT_MAKES);
     CU_ASSERT_FALSE(hint_of(g, &s, "f3 f4") & GAME_THREAT_MAKES);
     game_free(g);
     /* a game without the slot: every action a threat (the attacker searches full width) */
-    g = make("checkers");
+    g = gbfx_make("checkers");
     char *c = malloc(g->state_size);
     int legal[64], hints[64];
     game_init(g, c);

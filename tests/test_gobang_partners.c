@@ -12,40 +12,12 @@
 #include "games/registry.h"
 #include "games/symmetry.h"
 #include "mcts/agent.h"
+#include "tests/gobang_fixture.h"
 #include "tests/harness.h"
-
-typedef struct gs {
-    uint64_t w[GB_STATE_WORDS];
-} gs_t;
-
-static const game_t *make(const char *spec)
-{
-    const game_t *g = NULL;
-    int st = game_create(spec, &g);
-    if (st) fprintf(stderr, "game_create(%s): %s\n", spec, hoyle_last_error());
-    CU_ASSERT_FATAL(st == 0 && g != NULL);
-    CU_ASSERT_FATAL(g->state_size <= sizeof(gs_t));
-    return g;
-}
-
-static void set_pos(const game_t *g, gs_t *s, const char *pos)
-{
-    int st = game_position_from_string(g, pos, s);
-    if (st) fprintf(stderr, "position %s: %s\n", pos, hoyle_last_error());
-    CU_ASSERT_FATAL(st == 0);
-}
-
-static void expect_position(const game_t *g, const gs_t *s, const char *want)
-{
-    char buf[512];
-    CU_ASSERT_FATAL(game_position_to_string(g, s, buf, sizeof buf) > 0);
-    if (strcmp(buf, want)) fprintf(stderr, "position %s, want %s\n", buf, want);
-    CU_ASSERT_STRING_EQUAL(buf, want);
-}
 
 static void test_params(void)
 {
-    const game_t *g = make("gobang(players=4)");
+    const game_t *g = gbfx_make("gobang(players=4)");
     CU_ASSERT_STRING_EQUAL(g->spec, "gobang(board=8,men=12,players=4,exact=false,move_limit=200)");
     CU_ASSERT_EQUAL(g->num_players, 2);
     CU_ASSERT_EQUAL(g->num_seats, 4);
@@ -53,7 +25,7 @@ static void test_params(void)
     CU_ASSERT_EQUAL(gb_impl(g)->hand0[0], 12); /* six men each, shared by two seats */
     game_free(g);
     /* the two-player game keeps its spec, its seats and its planes */
-    g = make("gobang");
+    g = gbfx_make("gobang");
     CU_ASSERT_STRING_EQUAL(g->spec, "gobang(board=8,men=12,exact=false,move_limit=200)");
     CU_ASSERT_EQUAL(g->num_seats, 2);
     CU_ASSERT_EQUAL(g->obs_shape[0], GB_PLANES);
@@ -79,8 +51,8 @@ static void test_params(void)
  * rounds); the player to move is always the seat's colour. */
 static void test_turn_order(void)
 {
-    const game_t *g = make("gobang(players=4)");
-    gs_t s;
+    const game_t *g = gbfx_make("gobang(players=4)");
+    gbfx_state_t s;
     game_init(g, &s);
     rng_t rng;
     rng_init(&rng, 7);
@@ -101,12 +73,12 @@ static void test_turn_order(void)
  * men except for a2's two steps, and W2's man is refused to him by name. */
 static void test_own_men(void)
 {
-    const game_t *g = make("gobang(board=6,men=4,players=4)");
-    gs_t s;
+    const game_t *g = gbfx_make("gobang(board=6,men=4,players=4)");
+    gbfx_state_t s;
     game_init(g, &s);
     const char *moves[] = {"a1", "f6", "b1", "f5", "a2", "e6", "b2", "e5"};
     for (int i = 0; i < 8; i++) CU_ASSERT_EQUAL(game_apply_move_string(g, &s, moves[i]), 1);
-    expect_position(g, &s, "....oo/....OO/....../....../xX..../xX.... w1 0 0 0");
+    gbfx_expect_position(g, &s, "....oo/....OO/....../....../xX..../xX.... w1 0 0 0");
     CU_ASSERT_EQUAL(game_current_seat(g, &s), 0);
     int legal[512], n = game_legal_actions(g, &s, legal);
     CU_ASSERT_EQUAL(n, 2); /* a2 a3, a2 b3 */
@@ -114,7 +86,7 @@ static void test_own_men(void)
     CU_ASSERT_EQUAL(game_action_from_string(g, &s, "b2 c3", &a), HOYLE_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(hoyle_last_error(), "W2's, not W1's"));
     CU_ASSERT_EQUAL(game_apply_move_string(g, &s, "a2 a3"), 1);
-    expect_position(g, &s, "....oo/....OO/....../x...../.X..../xX.... b1 0 0 1");
+    gbfx_expect_position(g, &s, "....oo/....OO/....../x...../.X..../xX.... b1 0 0 1");
     /* B1 steps his e6 or f6, never B2's e5 or f5 */
     n = game_legal_actions(g, &s, legal);
     for (int i = 0; i < n; i++) {
@@ -131,7 +103,7 @@ static void test_own_men(void)
  * when his colour's first placement went elsewhere (h4). */
 static void test_five_by_each_seat(void)
 {
-    const game_t *g = make("gobang(players=4)");
+    const game_t *g = gbfx_make("gobang(players=4)");
     const char *lose[] = {"a8", "c8", "e8", "g8", "a6", "c6", "e6"};
     for (int seat = 0; seat < 4; seat++) {
         const char *win[7];
@@ -139,7 +111,7 @@ static void test_five_by_each_seat(void)
         if (seat >= 2) win[nw++] = "h4";
         const char *row[] = {"a1", "b1", "c1", "d1", "e1"};
         for (int i = 0; i < 5; i++) win[nw++] = row[i];
-        gs_t s;
+        gbfx_state_t s;
         game_init(g, &s);
         int iw = 0, il = 0, last_seat = -1;
         for (int t = 0; iw < nw; t++) {
@@ -164,14 +136,14 @@ static void test_five_by_each_seat(void)
  * colour's men between partners and a seat out of turn. */
 static void test_positions(void)
 {
-    const game_t *g = make("gobang(board=6,men=4,players=4)");
-    gs_t s, t;
+    const game_t *g = gbfx_make("gobang(board=6,men=4,players=4)");
+    gbfx_state_t s, t;
     game_init(g, &s);
-    expect_position(g, &s, "....../....../....../....../....../...... w1 4 4 0");
-    set_pos(g, &t, "....../....../....../....../....../...... w1 4 4 0");
+    gbfx_expect_position(g, &s, "....../....../....../....../....../...... w1 4 4 0");
+    gbfx_set_pos(g, &t, "....../....../....../....../....../...... w1 4 4 0");
     CU_ASSERT_EQUAL(memcmp(&s, &t, g->state_size), 0);
-    set_pos(g, &t, "....../....../....../....../....../x..... b1 3 4 0");
-    set_pos(g, &t, "....../....../....../....../....../xo.... w2 3 3 0");
+    gbfx_set_pos(g, &t, "....../....../....../....../....../x..... b1 3 4 0");
+    gbfx_set_pos(g, &t, "....../....../....../....../....../xo.... w2 3 3 0");
     const char *bad[] = {
         "....../....../....../....../....../X..... b1 3 4 0", /* W2 placed before W1 */
         "....../....../....../....../....../x..... b2 3 4 0", /* B1's turn, not B2's */
@@ -181,13 +153,13 @@ static void test_positions(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         memset(&t, 0x5a, sizeof t);
-        gs_t before = t;
+        gbfx_state_t before = t;
         CU_ASSERT_EQUAL(game_position_from_string(g, bad[i], &t), HOYLE_EINVAL);
         CU_ASSERT_EQUAL(memcmp(&t, &before, sizeof t), 0);
     }
     game_free(g);
     /* a two-player board has no X or O */
-    g = make("gobang(board=6,men=4)");
+    g = gbfx_make("gobang(board=6,men=4)");
     CU_ASSERT_EQUAL(
         game_position_from_string(g, "....../....../....../....../....../X..... b 3 4 0", &t),
         HOYLE_EINVAL);
@@ -198,9 +170,9 @@ static void test_positions(void)
  * opponent seated after it and the other opponent. */
 static void test_observe(void)
 {
-    const game_t *g = make("gobang(board=6,men=4,players=4)");
-    gs_t s;
-    set_pos(g, &s, "....oo/....OO/....../....../xX..../xX.... w1 0 0 0");
+    const game_t *g = gbfx_make("gobang(board=6,men=4,players=4)");
+    gbfx_state_t s;
+    gbfx_set_pos(g, &s, "....oo/....OO/....../....../xX..../xX.... w1 0 0 0");
     int nsq = 36, size = game_obs_size(g);
     float *o = malloc(sizeof(float) * (size_t)size);
     /* a1 = 0, b1 = 1, a2 = 6, b2 = 7, e5 = 28, f5 = 29, e6 = 34, f6 = 35 */
@@ -226,13 +198,13 @@ static void test_observe(void)
  * (the owners move with their men). */
 static void test_random_games(void)
 {
-    const game_t *g = make("gobang(board=6,men=6,players=4,move_limit=40)");
+    const game_t *g = gbfx_make("gobang(board=6,men=6,players=4,move_limit=40)");
     rng_t rng;
     rng_init(&rng, 11);
     int legal[512];
     char buf[GAME_TEXT_MAX];
     for (int gi = 0; gi < 40; gi++) {
-        gs_t s, t, u, v;
+        gbfx_state_t s, t, u, v;
         game_init(g, &s);
         while (!game_is_terminal(g, &s)) {
             CU_ASSERT_EQUAL(game_hash(g, &s), game_hash_recompute(g, &s));
@@ -272,8 +244,8 @@ static const char *const BLOCK_POS =
 
 static void agent_plays(const game_t *g, const char *agent_spec, const char *pos, const char *want)
 {
-    gs_t s;
-    set_pos(g, &s, pos);
+    gbfx_state_t s;
+    gbfx_set_pos(g, &s, pos);
     agent_t *a = NULL;
     HARNESS_OK(agent_create(g, agent_spec, 5, &a));
     int action = -1, expected = -1;
@@ -288,12 +260,12 @@ static void agent_plays(const game_t *g, const char *agent_spec, const char *pos
 
 static void test_search_wins_and_blocks(void)
 {
-    const game_t *g = make("gobang(players=4)");
-    gs_t s;
-    set_pos(g, &s, WIN_POS);
+    const game_t *g = gbfx_make("gobang(players=4)");
+    gbfx_state_t s;
+    gbfx_set_pos(g, &s, WIN_POS);
     int a;
     CU_ASSERT_EQUAL(game_action_from_string(g, &s, "f3 e4", &a), HOYLE_EINVAL); /* W1's man */
-    set_pos(g, &s, BLOCK_POS);
+    gbfx_set_pos(g, &s, BLOCK_POS);
     CU_ASSERT_EQUAL(game_action_from_string(g, &s, "d3 e4", &a), HOYLE_EINVAL); /* B1's man */
     const char *agents[] = {"mcts(sims=3000)", "alphabeta(depth=2)", "alphabeta(depth=3)"};
     for (size_t i = 0; i < sizeof agents / sizeof agents[0]; i++) {

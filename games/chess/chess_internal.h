@@ -138,13 +138,18 @@ int ch_odds_position_from_string(const ch_game_t *cg, const char *text, ch_state
 
 static inline const ch_game_t *ch_game(const game_t *g) { return (const ch_game_t *)g->impl; }
 
-/* SWAR popcount: without -mpopcnt, __builtin_popcountll is a libgcc call. */
+/* The POPCNT instruction where the build enables it (HOYLE_POPCNT, README "Build options"); else
+ * a SWAR popcount, since without -mpopcnt __builtin_popcountll is a libgcc call. */
 static inline int ch_popcount(uint64_t x)
 {
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
     x = x - ((x >> 1) & 0x5555555555555555ull);
     x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
     return (int)((x * 0x0101010101010101ull) >> 56);
+#endif
 }
 static inline int ch_lsb(uint64_t x) { return __builtin_ctzll(x); }
 static inline uint64_t ch_bit(int sq) { return 1ull << sq; }

@@ -247,16 +247,34 @@ static int addr(PyObject *o, void **out)
     return *out == NULL && PyErr_Occurred() ? -1 : 0;
 }
 
+/* Every fast call's argument check: 0 when `bad` is false; else -1 with a
+ * TypeError that shows the call ("settle(dice, probs)"). */
+static int bad_args(int bad, const char *usage)
+{
+    if (!bad) return 0;
+    PyErr_SetString(PyExc_TypeError, usage);
+    return -1;
+}
+
+/* The writable C-contiguous buffers of obs_o and mask_o (the caller
+ * releases both), or -1 with neither held. */
+static int get_obs_mask(PyObject *obs_o, PyObject *mask_o, Py_buffer *obs, Py_buffer *mask)
+{
+    if (PyObject_GetBuffer(obs_o, obs, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (PyObject_GetBuffer(mask_o, mask, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(obs);
+        return -1;
+    }
+    return 0;
+}
+
 /* advance(action, dice_addr, probs_addr) -> the player to move after the
  * action and the dice that follow it (api_state_advance), or TERMINAL. */
 static PyObject *cursor_advance(cursor_t *c, PyObject *const *args, Py_ssize_t nargs)
 {
     int action, player = 0;
     void *dice, *probs;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "advance(action, dice, probs)");
-        return NULL;
-    }
+    if (bad_args(nargs != 3, "advance(action, dice, probs)")) return NULL;
     if (as_int(args[0], &action) || addr(args[1], &dice) || addr(args[2], &probs) || lock(c))
         return NULL;
     int n = api_advance(c->g, c->s, action, c->legal, c->known, dice, probs, &player);
@@ -271,10 +289,7 @@ static PyObject *cursor_settle(cursor_t *c, PyObject *const *args, Py_ssize_t na
 {
     int player = 0;
     void *dice, *probs;
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "settle(dice, probs)");
-        return NULL;
-    }
+    if (bad_args(nargs != 2, "settle(dice, probs)")) return NULL;
     if (addr(args[0], &dice) || addr(args[1], &probs) || lock(c)) return NULL;
     int n = api_settle(c->g, c->s, c->legal, dice, probs, &player);
     c->known = n > 0 ? n : 0;
@@ -288,17 +303,10 @@ static PyObject *cursor_settle(cursor_t *c, PyObject *const *args, Py_ssize_t na
 static PyObject *cursor_observe_mask(cursor_t *c, PyObject *const *args, Py_ssize_t nargs)
 {
     int player;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "observe_mask(player, obs, mask)");
-        return NULL;
-    }
+    if (bad_args(nargs != 3, "observe_mask(player, obs, mask)")) return NULL;
     if (as_int(args[0], &player)) return NULL;
     Py_buffer obs, mask;
-    if (PyObject_GetBuffer(args[1], &obs, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (PyObject_GetBuffer(args[2], &mask, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
-        PyBuffer_Release(&obs);
-        return NULL;
-    }
+    if (get_obs_mask(args[1], args[2], &obs, &mask)) return NULL;
     int n = -1, locked = lock(c) == 0;
     if (locked) {
         n = api_observe_mask(c->g, c->s, player, obs.buf, mask.buf, c->legal, c->known);
@@ -414,20 +422,14 @@ static PyObject *const *observer_slot(observer_t *o)
 static PyObject *observer_observe(observer_t *o, PyObject *const *args, Py_ssize_t nargs)
 {
     int player;
-    if (nargs != 2 || Py_TYPE(args[0]) != &cursor_type) {
-        PyErr_SetString(PyExc_TypeError, "observe(cursor, player)");
+    if (bad_args(nargs != 2 || Py_TYPE(args[0]) != &cursor_type, "observe(cursor, player)"))
         return NULL;
-    }
     cursor_t *c = (cursor_t *)args[0];
     if (as_int(args[1], &player)) return NULL;
     PyObject *const *s = observer_slot(o);
     if (!s) return NULL;
     Py_buffer obs, mask;
-    if (PyObject_GetBuffer(s[1], &obs, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (PyObject_GetBuffer(s[2], &mask, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
-        PyBuffer_Release(&obs);
-        return NULL;
-    }
+    if (get_obs_mask(s[1], s[2], &obs, &mask)) return NULL;
     int n = -1, ok = obs.len == o->obs_bytes && mask.len == o->mask_bytes;
     if (!ok)
         PyErr_SetString(PyExc_ValueError, "Observer: make() made arrays of the wrong size");
@@ -483,10 +485,7 @@ static Py_ssize_t nth_set(const unsigned char *m, Py_ssize_t n, Py_ssize_t k)
 static PyObject *pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "pick(mask, u)");
-        return NULL;
-    }
+    if (bad_args(nargs != 2, "pick(mask, u)")) return NULL;
     double u = PyFloat_AsDouble(args[1]);
     if (u == -1.0 && PyErr_Occurred()) return NULL;
     Py_buffer b;

@@ -17,7 +17,7 @@ import numpy as np
 from . import spaces as hoyle_spaces
 from ._lib import Error
 from .agent import Agent
-from .env import check_action, check_illegal, check_render_mode, legal_mask, make_game, obs_high, render
+from .env import check_action, check_illegal, check_render_mode, make_game, obs_high, render
 from .env import resolve_chance
 from .game import _int
 

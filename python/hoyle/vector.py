@@ -20,7 +20,6 @@ import threading
 
 import numpy as np
 
-from . import _lib
 from . import spaces as hoyle_spaces
 from ._lib import Error, WrongType, check, ffi, lib, text
 from .env import make_game, obs_high

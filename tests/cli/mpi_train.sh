@@ -54,8 +54,10 @@ rows = open(sys.argv[2] + "/train.csv").read().splitlines()
 assert len(rows) == 5, rows
 PY
 grep -q "samples from the actors" "$dir/err" || fail "the learner did not report collecting from the actors"
-# the learner takes batches from whichever actor sends first: on a loaded machine one actor can
-# supply every game of so small a run before the other's first batch, so one is enough here
+# the learner takes batches from whichever actor sends first (dist/train_mpi.c, learner_collect),
+# and an actor whose first fetch finds the run's STOP queued behind its nets ends without playing
+# (actor_fetch): on a loaded machine one actor can supply every game of so small a run before the
+# other has started, and nothing in the product makes a share per actor, so one is enough here
 grep -q "^\[actor [12]\]" "$dir/err" || fail "no actor reported a batch"
 echo "mpi_train.sh: learner + 2 actors: 4 generations, 32 games in sequence"
 
