@@ -11,8 +11,9 @@
 #include "mcts/mcts_var.h"
 
 /* Rejects what would break the search later rather than at the first
- * move: a search needs a stop rule, the arena a root plus one child, and
- * num_children (uint16_t) must hold every legal action or outcome. */
+ * move: a search needs a stop rule, the arena a root plus one child and
+ * edge numbers that fit 32 bits, and num_children (uint16_t) must hold
+ * every legal action or outcome. */
 static int check_params(const game_t *g, const mcts_params_t *p)
 {
     if (p->max_sims <= 0 && p->time_limit_ms <= 0)
@@ -21,8 +22,9 @@ static int check_params(const game_t *g, const mcts_params_t *p)
     if (p->threads > MCTS_MAX_THREADS)
         return hoyle_error(HOYLE_EINVAL, "mcts: threads must be in [1, %d], got %d",
                            MCTS_MAX_THREADS, p->threads);
-    if (p->max_nodes < 2 || p->max_nodes > UINT32_MAX)
-        return hoyle_error(HOYLE_EINVAL, "mcts: nodes must be in [2, 2^32)");
+    /* the arena's edges (four per node's worth of bytes) are numbered by uint32_t */
+    if (p->max_nodes < 2 || p->max_nodes >= (size_t)1 << 30)
+        return hoyle_error(HOYLE_EINVAL, "mcts: nodes must be in [2, 2^30) (memory_mb < 49152)");
     if (g->max_legal > UINT16_MAX || g->max_chance_outcomes > UINT16_MAX)
         return hoyle_error(HOYLE_EUNSUP, "mcts: %s has more than 65535 legal actions", g->spec);
     if (p->dirichlet_eps > 0 && p->dirichlet_alpha <= 0)

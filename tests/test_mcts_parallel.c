@@ -172,6 +172,10 @@ static void test_node_cap(void)
     CU_ASSERT(a && agent_info(a)->node_cap == 1048576 / mcts_node_bytes());
     agent_free(a);
     a = NULL;
+    /* edges are numbered in 32 bits: four per node's worth, so under 2^30 nodes */
+    CU_ASSERT(agent_create(g, "mcts(memory_mb=49152)", 1, &a) == HOYLE_EINVAL);
+    CU_ASSERT(strstr(hoyle_last_error(), "2^30") != NULL);
+    a = NULL;
     CU_ASSERT(agent_create(g, "mcts(nodes=100,memory_mb=1)", 1, &a) == HOYLE_EINVAL);
     CU_ASSERT(strstr(hoyle_last_error(), "memory_mb") != NULL);
     agent_free(a);
