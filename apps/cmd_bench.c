@@ -197,8 +197,8 @@ static int bench_mcts_scaling(const char *games, long long sims, const char *thr
         json_int(&j, "repeat", repeat);
         json_open(&j, "mcts", '[');
     } else
-        printf("%-40s %7s %10s %10s %12s %8s %8s\n", "game", "threads", "sims/s", "speedup",
-               "tree nodes", "B/sim", "cap");
+        printf("%-40s %7s %10s %10s %12s %12s %8s %8s\n", "game", "threads", "sims/s", "speedup",
+               "tree nodes", "tree edges", "B/sim", "cap");
     int code = EXIT_OK;
     for (char *spec = strtok_r(copy, ";", &save); spec && code == EXIT_OK;
          spec = strtok_r(NULL, ";", &save)) {
@@ -230,12 +230,13 @@ static int bench_mcts_scaling(const char *games, long long sims, const char *thr
                 json_num(&j, "sims_per_second", "%.0f", rate);
                 json_num(&j, "speedup", "%.3f", base > 0 ? rate / base : 0);
                 json_u64(&j, "tree_nodes", last[i].tree_nodes);
+                json_u64(&j, "tree_edges", last[i].tree_edges);
                 json_num(&j, "bytes_per_sim", "%.1f", bps);
                 json_bool(&j, "node_cap_reached", last[i].node_cap);
                 json_close(&j);
             } else
-                printf("%-40s %7d %10.0f %9.2fx %12zu %8.1f %8s\n", g->spec, threads[i], rate,
-                       base > 0 ? rate / base : 0, last[i].tree_nodes, bps,
+                printf("%-40s %7d %10.0f %9.2fx %12zu %12zu %8.1f %8s\n", g->spec, threads[i], rate,
+                       base > 0 ? rate / base : 0, last[i].tree_nodes, last[i].tree_edges, bps,
                        last[i].node_cap ? "reached" : "-");
             fflush(stdout);
         }

@@ -94,7 +94,8 @@ static const param_def_t mcts_agent_params[] = {
      .def = "0",
      .min = 0,
      .max = 1e9,
-     .help = "tree capacity in nodes (48 bytes each); 0 = sized from sims"},
+     .help = "tree capacity in nodes' worth of bytes (48 a node; 12-byte edges share it); "
+             "0 = sized from sims"},
     {.key = "memory_mb",
      .type = PARAM_INT,
      .def = "0",

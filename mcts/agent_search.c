@@ -60,7 +60,8 @@ static int search_act(agent_t *a, const void *state, int *action)
     if (r->arena_full && !sa->cap_reported) {
         sa->cap_reported = true;
         fprintf(stderr,
-                "%s: the tree reached its cap of %zu nodes (%.1f MB); it stops growing and "
+                "%s: the tree reached its cap of %zu nodes' worth (%.1f MB of nodes and edges); "
+                "it stops growing and "
                 "refines the tree it has (raise nodes= or memory_mb=)\n",
                 a->kind->name, r->max_nodes, (double)r->max_nodes * mcts_node_bytes() / 1048576.0);
     }

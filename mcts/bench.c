@@ -64,9 +64,13 @@ int bench_mcts_threads(const game_t *g, long long sims, int threads, size_t max_
             out->count = r->sims;
             out->seconds = r->seconds;
             out->tree_nodes = r->nodes_used;
-            out->tree_bytes = r->nodes_used * mcts_node_bytes();
+            out->tree_edges = r->edges_used;
+            out->tree_bytes = r->tree_bytes;
             out->node_cap = r->arena_full;
-            out->signature = rng_mix((uint64_t)r->sims ^ ((uint64_t)r->nodes_used << 32) ^
+            /* The tree's size as positions generated (the root and one per edge:
+             * the node count before compact edges) does not depend on how the
+             * unvisited moves are stored, so the signature did not move with them. */
+            out->signature = rng_mix((uint64_t)r->sims ^ ((uint64_t)(r->edges_used + 1) << 32) ^
                                      (uint64_t)(r->best_action + 1));
         }
     }

@@ -16,7 +16,8 @@ typedef struct bench_search {
     uint64_t signature; /* mixes counts and chosen actions: equal runs, equal signature */
     double seconds;
     size_t tree_nodes; /* MCTS: tree nodes at the end of the search */
-    size_t tree_bytes; /* MCTS: tree_nodes * mcts_node_bytes(); bytes/sim = this / count */
+    size_t tree_edges; /* MCTS: tree edges (moves of expanded nodes) at the end */
+    size_t tree_bytes; /* MCTS: bytes of those nodes and edges; bytes/sim = this / count */
     bool node_cap;     /* MCTS: the search reached its node cap */
 } bench_search_t;
 

@@ -1,11 +1,13 @@
 /* mcts.h — Monte-Carlo tree search over any game of the game contract.
  *
- * One search tree lives in one node arena sized at creation (params
- * max_nodes): simulations never call malloc, and a full arena is a reported
+ * One search tree lives in one arena sized at creation (params max_nodes
+ * nodes' worth of bytes): an expanded node owns a block of 12-byte edges (action,
+ * prior, child) and a 48-byte child node is made only when its edge is first
+ * visited. Simulations never call malloc, and a full arena is a reported
  * condition (result->arena_full): search keeps evaluating leaves without
  * expanding them. Nodes do not store states: each simulation replays the
- * actions from the root state (memcpy + game_apply), which keeps a node at
- * 48 bytes and costs one apply per tree level.
+ * actions from the root state (memcpy + game_apply), which costs one apply
+ * per tree level.
  *
  * Values are kept per player (value_sum[p] = sum of player p's returns seen
  * through the node), so one-player puzzles, two-player games and chains where
@@ -128,7 +130,7 @@ typedef struct mcts_params {
     bool solver;            /* MCTS-Solver: back up proven wins/losses/draws */
     double dirichlet_alpha; /* root noise concentration; noise off when dirichlet_eps == 0 */
     double dirichlet_eps;   /* weight of the noise in the root prior */
-    size_t max_nodes; /* arena capacity in nodes (mcts_node_bytes() each); 0 = mcts_nodes_for() */
+    size_t max_nodes; /* cap: nodes' worth of bytes, for nodes and edges; 0 = mcts_nodes_for() */
     int threads;      /* threads of one mcts_search() (tree parallelism); 1 = this thread */
     bool reuse;       /* keep the subtree of the played move (mcts_advance) */
     uint64_t seed;    /* seeds chance sampling, noise and temperature choice */
@@ -170,8 +172,10 @@ typedef struct mcts_result {
     int pv_len;
     long long sims;                        /* simulations run by this search */
     long long root_visits;                 /* visits of the root, reused ones included */
-    size_t nodes_used;                     /* arena nodes in use */
-    size_t max_nodes;                      /* arena capacity */
+    size_t nodes_used;                     /* arena nodes in use (visited positions) */
+    size_t edges_used;                     /* arena edges in use (moves of expanded nodes) */
+    size_t tree_bytes;                     /* bytes of those nodes and edges */
+    size_t max_nodes;                      /* arena cap: max_nodes * mcts_node_bytes() bytes */
     bool arena_full;                       /* some expansion was refused for lack of room */
     int threads;                           /* threads the search ran on (params.threads) */
     bool root_proven;                      /* the root's value is proven (MCTS-Solver) */
@@ -187,12 +191,14 @@ typedef struct mcts mcts_t;
  * *out is freed with mcts_free(). */
 int mcts_create(const game_t *g, const mcts_params_t *params, evaluator_t *eval, mcts_t **out);
 void mcts_free(mcts_t *m);
-/* Bytes of one tree node (the arena's unit): nodes= and memory_mb= convert
- * through it, and bytes per simulation = nodes_used * this / sims. */
+/* Bytes of one tree node, the arena's unit: nodes= and memory_mb= convert
+ * through it (the cap is nodes * this bytes, shared by nodes and edges);
+ * bytes per simulation = result->tree_bytes / sims. */
 size_t mcts_node_bytes(void);
 
-/* Bytes allocated by mcts_create for this searcher: the node arena (max_nodes
- * nodes, allocated whole, filled as the search grows) and its scratch. */
+/* Bytes allocated by mcts_create for this searcher: the arena (max_nodes
+ * nodes' worth, allocated whole, filled by nodes and edges as the search
+ * grows) and its scratch. */
 size_t mcts_memory_bytes(const mcts_t *m);
 
 /* Search from `state` (a decision state: not terminal, not chance). The tree

@@ -37,14 +37,16 @@ static bool try_prove(mcts_t *m, mcts_node_t *node)
     int np = m->g->num_players;
     if (node->flags & NODE_PROVEN) return true;
     if (node->num_children == 0) return false;
-    const mcts_node_t *kids = &m->nodes[node->first_child];
+    /* an edge without a node is an unvisited child: never proven */
+    const mcts_edge_t *edges = mcts_edge(m, node, 0);
     if (node->player == PLAYER_CHANCE) {
         float mean[GAME_MAX_PLAYERS] = {0};
         double total = 0;
         for (int c = 0; c < node->num_children; c++) {
-            if (!(kids[c].flags & NODE_PROVEN)) return false;
-            total += kids[c].prior;
-            for (int p = 0; p < np; p++) mean[p] += kids[c].prior * kids[c].proven_value[p];
+            const mcts_node_t *kid = mcts_edge_node(m, &edges[c]);
+            if (!(kid->flags & NODE_PROVEN)) return false;
+            total += edges[c].prior;
+            for (int p = 0; p < np; p++) mean[p] += edges[c].prior * kid->proven_value[p];
         }
         for (int p = 0; p < np; p++) mean[p] = (float)(mean[p] / total);
         prove(node, mean, np);
@@ -55,17 +57,18 @@ static bool try_prove(mcts_t *m, mcts_node_t *node)
     const mcts_node_t *best = NULL;
     bool all = true;
     for (int c = 0; c < node->num_children; c++) {
-        if (!(kids[c].flags & NODE_PROVEN)) {
+        const mcts_node_t *kid = mcts_edge_node(m, &edges[c]);
+        if (!(kid->flags & NODE_PROVEN)) {
             all = false;
             continue;
         }
         /* One proven win for the mover settles the node at once: no other child
          * can do better for p than the maximum return. */
-        if (kids[c].proven_value[player] >= 1.0 - WIN_EPS) {
-            prove(node, kids[c].proven_value, np);
+        if (kid->proven_value[player] >= 1.0 - WIN_EPS) {
+            prove(node, kid->proven_value, np);
             return true;
         }
-        if (!best || kids[c].proven_value[player] > best->proven_value[player]) best = &kids[c];
+        if (!best || kid->proven_value[player] > best->proven_value[player]) best = kid;
     }
     if (!all) return false;
     prove(node, best->proven_value, np);

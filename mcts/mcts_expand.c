@@ -1,7 +1,8 @@
-/* mcts_expand.c — giving a leaf its children. Decision nodes get one child
- * per legal action with the evaluator's prior renormalised over the legal
- * actions (uniform when the evaluator has none); chance nodes get one child
- * per outcome with its probability as prior. A full arena leaves the node
+/* mcts_expand.c — giving a leaf its edges. Decision nodes get one edge per
+ * legal action with the evaluator's prior renormalised over the legal
+ * actions (uniform when the evaluator has none); chance nodes get one edge
+ * per outcome with its probability as prior. The child nodes come later, each
+ * when its edge is first taken (mcts_edge_child). A full arena leaves the node
  * unexpanded (HOYLE_EFULL, recorded in arena_full): it stays a leaf and is
  * simply evaluated again next time. With `decisive` (and the solver), a decision
  * node's children are tried one move deep as it is expanded (decisive_scan). */
@@ -23,11 +24,15 @@ static void decisive_scan(mcts_t *m, uint32_t index, const void *state)
     int player = node->player;
     double r[GAME_MAX_PLAYERS];
     for (int i = 0; i < node->num_children; i++) {
-        uint32_t c = node->first_child + (uint32_t)i;
+        uint32_t e = node->first_edge + (uint32_t)i;
         memcpy(m->state, state, g->state_size);
-        if (game_apply_checked(g, m->state, m->nodes[c].action)) continue;
+        if (game_apply_checked(g, m->state, m->edges[e].action)) continue;
         if (!game_is_terminal(g, m->state)) continue;
         game_returns(g, m->state, r);
+        /* the terminal child gets its node now (the proof lives there); with the
+         * arena full it is found terminal when the descent first takes it */
+        uint32_t c = mcts_edge_child(m, e);
+        if (c == 0) continue;
         m->nodes[c].player = PLAYER_TERMINAL;
         m->nodes[c].flags |= NODE_EXPANDED;
         mcts_prove_terminal(m, c, r);
@@ -59,7 +64,7 @@ int mcts_expand(mcts_t *m, uint32_t index, const void *state, const float *prior
     /* A live state must have a move or an outcome; zero would leave a
      * live node with nothing for the descent to select. */
     if (n <= 0) return hoyle_error(HOYLE_ESTATE, "mcts: %s: live state without actions", g->spec);
-    uint32_t first = mcts_alloc_children(m, n);
+    uint32_t first = mcts_alloc_edges(m, n);
     if (first == 0) return HOYLE_EFULL;
     /* Priors are renormalised over the legal actions only: a network's mass on
      * illegal actions would otherwise shrink every legal prior and distort
@@ -68,7 +73,7 @@ int mcts_expand(mcts_t *m, uint32_t index, const void *state, const float *prior
     if (player != PLAYER_CHANCE && priors)
         for (int i = 0; i < n; i++) total += priors[m->legal[i]];
     for (int i = 0; i < n; i++) {
-        mcts_node_t *ch = &m->nodes[first + (uint32_t)i];
+        mcts_edge_t *ch = &m->edges[first + (uint32_t)i];
         if (player == PLAYER_CHANCE) {
             ch->action = m->chance_actions[i];
             ch->prior = (float)m->chance_probs[i];
@@ -77,7 +82,7 @@ int mcts_expand(mcts_t *m, uint32_t index, const void *state, const float *prior
             ch->prior = total > 0 ? (float)(priors[m->legal[i]] / total) : 1.0f / (float)n;
         }
     }
-    node->first_child = first;
+    node->first_edge = first;
     node->num_children = (uint16_t)n;
     node->flags = (uint8_t)((node->flags | NODE_EXPANDED) & ~NODE_DEFERRED);
     if (player >= 0 && m->p.decisive && m->p.solver) decisive_scan(m, index, state);

@@ -11,8 +11,8 @@
  * (chance node; expectimax), over the children that have one. Selection reads
  *   Q = (1 - implicit) * mean + implicit * v_tau     (the paper's alpha)
  * for children that have a v_tau (mcts_var_select). The values live in a side
- * array indexed like the arena; NODE_IMPLICIT marks the nodes that have one (a
- * new node is zeroed, hence unmarked). */
+ * array indexed like the arena's nodes; NODE_IMPLICIT marks the nodes that have
+ * one (a new node is zeroed, hence unmarked; an edge without a node has none). */
 #include "mcts/mcts_var.h"
 
 /* v_tau of `index` from its children that have one; false (unchanged) without any. */
@@ -26,11 +26,12 @@ static bool recompute(mcts_t *m, uint32_t index)
     if (node->player == PLAYER_CHANCE) {
         double sum[GAME_MAX_PLAYERS] = {0}, total = 0;
         for (int c = 0; c < node->num_children; c++) {
-            uint32_t k = node->first_child + (uint32_t)c;
-            if (!(m->nodes[k].flags & NODE_IMPLICIT)) continue;
-            total += m->nodes[k].prior;
+            const mcts_edge_t *e = mcts_edge(m, node, c);
+            uint32_t k = e->node; /* 0: no node yet, hence no value */
+            if (k == 0 || !(m->nodes[k].flags & NODE_IMPLICIT)) continue;
+            total += e->prior;
             for (int p = 0; p < np; p++)
-                sum[p] += m->nodes[k].prior * v->imp[(size_t)k * (size_t)np + (size_t)p];
+                sum[p] += e->prior * v->imp[(size_t)k * (size_t)np + (size_t)p];
         }
         if (total <= 0) return false;
         for (int p = 0; p < np; p++) out[p] = (float)(sum[p] / total);
@@ -38,8 +39,8 @@ static bool recompute(mcts_t *m, uint32_t index)
         int mover = node->player;
         const float *best = NULL;
         for (int c = 0; c < node->num_children; c++) {
-            uint32_t k = node->first_child + (uint32_t)c;
-            if (!(m->nodes[k].flags & NODE_IMPLICIT)) continue;
+            uint32_t k = mcts_edge(m, node, c)->node;
+            if (k == 0 || !(m->nodes[k].flags & NODE_IMPLICIT)) continue;
             const float *val = v->imp + (size_t)k * (size_t)np;
             if (best == NULL || val[mover] > best[mover]) best = val;
         }

@@ -1,20 +1,30 @@
 /* mcts_internal.h — the tree and searcher shared by mcts_*.c (not public).
  *
- * Arena invariants: node 0 is the root; a node's children are one
- * contiguous block [first_child, first_child + num_children) allocated when
- * the node is expanded; first_child == 0 means "no children" (the root is
- * never a child). `used` only grows during a search; mcts_advance() compacts
- * the kept subtree to the front.
+ * Arena invariants (issue 35, compact edges): one block of arena_bytes holds
+ * the nodes from its front and the edges from its back. Node 0 is the root;
+ * nodes are m->nodes[0, used). An expanded node owns one contiguous block of
+ * edges m->edges[first_edge, first_edge + num_children), one per legal action
+ * or chance outcome (its action and prior or probability), allocated downward
+ * from the back, so the edges in use are m->edges[edge_low, edge_cap).
+ * first_edge == 0 means "no edges" (edge 0 lies under the root node, never in
+ * the edge region). A child node is allocated only when its edge is first
+ * taken (descent, decisive moves, the root proof search): edge.node is its
+ * index, 0 until then (the root is never a child). An edge without a node
+ * reads as mcts_blank_node (no visits, no flags, player unknown), which is
+ * exactly what a never-visited child node held before. The arena is full when
+ * the two regions would meet. `used` and the edge region only grow during a
+ * search; mcts_advance() compacts the kept subtree (nodes to the front, edges
+ * to the back).
  *
  * Lazy expansion (issue 35): a decision leaf whose evaluation brought no
  * priors (rollouts, heuristic) is not expanded when its value comes back; it
- * is marked NODE_DEFERRED and gets its child block on its second visit, in the
+ * is marked NODE_DEFERRED and gets its edge block on its second visit, in the
  * descent, just before a child is selected. Its children would all have had the
  * uniform prior, so the search makes the same choices with a tree several
  * times smaller (most nodes of a tree are leaves visited once). A leaf with
  * priors from its evaluator (networks, the fake one), the root and, with
- * decisive moves, every leaf are still expanded at once. Nothing else in the
- * node layout changed: a deferred node is an unexpanded node with a flag. */
+ * decisive moves, every leaf are still expanded at once. A deferred node is an
+ * unexpanded node with a flag. */
 #ifndef HOYLE_MCTS_MCTS_INTERNAL_H
 #define HOYLE_MCTS_MCTS_INTERNAL_H
 
@@ -31,17 +41,27 @@ enum {
 };
 
 typedef struct mcts_node {
-    uint32_t first_child;                 /* arena index of the first child; 0 = none */
-    uint16_t num_children;                /* children in the block */
+    uint32_t first_edge;                  /* m->edges index of the first edge; 0 = none */
+    uint16_t num_children;                /* edges in the block */
     int8_t player;                        /* to move here, or NODE_PLAYER_UNKNOWN */
     uint8_t flags;                        /* NODE_* */
-    int32_t action;                       /* the action from the parent */
-    float prior;                          /* policy prior, or outcome probability */
+    int32_t action;                       /* the action from the parent (-1 at the root) */
     int32_t visits;                       /* completed simulations through the node */
     int32_t vloss;                        /* simulations in flight through the node */
     float proven_value[GAME_MAX_PLAYERS]; /* valid with NODE_PROVEN */
     double value_sum[GAME_MAX_PLAYERS];   /* sum of returns per player */
 } mcts_node_t;
+
+/* One move (or chance outcome) of an expanded node: 12 bytes, against a
+ * 48-byte node that most moves of a large tree never need. */
+typedef struct mcts_edge {
+    int32_t action; /* the action, or the chance outcome */
+    float prior;    /* policy prior (noise mixed in at the root), or outcome probability */
+    uint32_t node;  /* arena index of the child node; 0 = not taken yet */
+} mcts_edge_t;
+
+/* What an edge without a node reads as: zeroed, player NODE_PLAYER_UNKNOWN. */
+extern const mcts_node_t mcts_blank_node;
 
 /* A sort record of the Gumbel root (mcts_select.c): a root child number and its score. */
 typedef struct mcts_gumbel_rec {
@@ -80,8 +100,12 @@ struct mcts {
     evaluator_t *eval; /* borrowed, may be NULL (step API) */
     rng_t rng;
 
-    mcts_node_t *nodes; /* the arena */
+    mcts_node_t *nodes; /* the arena: nodes from the front (arena invariants above) */
+    mcts_edge_t *edges; /* the same block seen as edges: edges from the back */
+    size_t arena_bytes; /* max_nodes * sizeof(mcts_node_t): the cap in bytes */
     size_t used;        /* nodes in use */
+    size_t edge_low;    /* first edge in use; edge_cap when there are none */
+    size_t edge_cap;    /* arena_bytes / sizeof(mcts_edge_t) */
     bool arena_full;    /* an expansion was refused during this search */
     bool has_root;      /* root_state is valid */
     bool root_noised;   /* Dirichlet noise already mixed into the root priors */
@@ -150,10 +174,29 @@ struct mcts {
 };
 
 /* mcts_tree.c */
-uint32_t mcts_alloc_children(mcts_t *m, int n); /* 0 when the arena is full */
+uint32_t mcts_alloc_edges(mcts_t *m, int n); /* first of n zeroed edges; 0 when the arena is full */
+/* The node of edge `e`, allocated (zeroed, player unknown, the edge's action)
+ * when the edge has none yet; 0 when the arena is full (arena_full is set). */
+uint32_t mcts_edge_child(mcts_t *m, uint32_t e);
 void mcts_reset_root(mcts_t *m, const void *state);
+/* Bytes of the tree in use: nodes and edges. */
+size_t mcts_tree_bytes(const mcts_t *m);
 
-/* mcts_select.c: index (into the arena) of the child to descend into. */
+/* Edge c of `node`, and the node behind it (mcts_blank_node when not taken). */
+static inline mcts_edge_t *mcts_edge(const mcts_t *m, const mcts_node_t *node, int c)
+{
+    return &m->edges[node->first_edge + (uint32_t)c];
+}
+static inline const mcts_node_t *mcts_edge_node(const mcts_t *m, const mcts_edge_t *e)
+{
+    return e->node ? &m->nodes[e->node] : &mcts_blank_node;
+}
+static inline const mcts_node_t *mcts_child(const mcts_t *m, const mcts_node_t *node, int c)
+{
+    return mcts_edge_node(m, mcts_edge(m, node, c));
+}
+
+/* mcts_select.c: index (into m->edges) of the edge to descend along. */
 uint32_t mcts_select_child(mcts_t *m, const mcts_node_t *node, int player);
 void mcts_add_noise(mcts_t *m);
 
@@ -173,10 +216,10 @@ void mcts_prove_root(mcts_t *m);
 
 /* mcts_select.c: Gumbel root selection (Danihelka et al. 2022) */
 void mcts_gumbel_init(mcts_t *m);
-/* Root child (arena index) to visit next; 0 = wait for the in-flight visits
+/* Root edge (m->edges index) to visit next; 0 = wait for the in-flight visits
  * (the phase is complete but not yet backed up). */
 uint32_t mcts_gumbel_select(mcts_t *m);
-/* The remaining candidate with the best score (arena index), and the
+/* The remaining candidate with the best score (m->edges index), and the
  * improved policy per root child into out (num_children floats). */
 uint32_t mcts_gumbel_best(mcts_t *m);
 void mcts_gumbel_policy(mcts_t *m, float *out);

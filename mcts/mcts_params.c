@@ -90,7 +90,7 @@ int mcts_params_bind(const params_t *pp, mcts_params_t *p)
     if (q.max_sims == 0 && q.time_limit_ms == 0) q.max_sims = 1000;
     if (params_has(pp, "solver")) q.solver = params_bool(pp, "solver");
     q.max_nodes = params_has(pp, "nodes") ? (size_t)params_int(pp, "nodes") : 0;
-    /* memory_mb is the same cap in megabytes (2^20 bytes) of nodes */
+    /* memory_mb is the same cap in megabytes (2^20 bytes) of nodes and edges */
     long long mb = params_has(pp, "memory_mb") ? params_int(pp, "memory_mb") : 0;
     if (mb > 0 && q.max_nodes > 0)
         return hoyle_error(HOYLE_EINVAL, "mcts: set nodes or memory_mb, not both");

@@ -183,11 +183,19 @@ static bool all_replies_lose(prover_t *pv, int level, const void *s, int plies, 
     return true;
 }
 
-static void prove_child(mcts_t *m, uint32_t index, int winner)
+/* The root child along `edge` proven with returns r; the child gets its node
+ * now (a proof needs one), and stays unproven when the arena is full. */
+static void prove_edge(mcts_t *m, uint32_t edge, const double *r)
+{
+    uint32_t index = mcts_edge_child(m, edge);
+    if (index) mcts_prove_terminal(m, index, r);
+}
+
+static void prove_child(mcts_t *m, uint32_t edge, int winner)
 {
     double r[GAME_MAX_PLAYERS];
     for (int p = 0; p < m->g->num_players; p++) r[p] = p == winner ? 1.0 : -1.0;
-    mcts_prove_terminal(m, index, r);
+    prove_edge(m, edge, r);
 }
 
 /* Root children not proven yet, highest prior first, into m->g_cand; returns the count. */
@@ -196,11 +204,10 @@ static int unproven_by_prior(mcts_t *m)
     const mcts_node_t *root = &m->nodes[0];
     int n = 0;
     for (int c = 0; c < root->num_children; c++) {
-        const mcts_node_t *ch = &m->nodes[root->first_child + (uint32_t)c];
-        if (ch->flags & NODE_PROVEN) continue;
+        const mcts_edge_t *e = mcts_edge(m, root, c);
+        if (mcts_edge_node(m, e)->flags & NODE_PROVEN) continue;
         int j = n++;
-        for (; j > 0 && m->nodes[root->first_child + (uint32_t)m->g_cand[j - 1]].prior < ch->prior;
-             j--)
+        for (; j > 0 && mcts_edge(m, root, m->g_cand[j - 1])->prior < e->prior; j--)
             m->g_cand[j] = m->g_cand[j - 1];
         m->g_cand[j] = c;
     }
@@ -220,8 +227,8 @@ static void root_pass(prover_t *pv, int pass, int plies)
     int p = root->player, n = unproven_by_prior(m), left = n;
     char *t = level_state(pv, 0);
     for (int k = 0; k < n && !pv->aborted; k++) {
-        uint32_t index = root->first_child + (uint32_t)m->g_cand[k];
-        int a = m->nodes[index].action;
+        uint32_t edge = root->first_edge + (uint32_t)m->g_cand[k];
+        int a = m->edges[edge].action;
         if (pass == 2) {
             int hint;
             game_threat_hints(g, m->root_state, &a, 1, &hint);
@@ -231,7 +238,7 @@ static void root_pass(prover_t *pv, int pass, int plies)
         if (game_is_terminal(g, t)) {
             double r[GAME_MAX_PLAYERS];
             game_returns(g, t, r);
-            mcts_prove_terminal(m, index, r);
+            prove_edge(m, edge, r);
             if (r[p] >= 1.0 - WIN_EPS) return;
             continue;
         }
@@ -242,13 +249,13 @@ static void root_pass(prover_t *pv, int pass, int plies)
                 q == p ? wins(pv, 1, t, plies - 1) : all_replies_lose(pv, 1, t, plies - 1, p);
             if (pv->aborted) return;
             if (win) {
-                prove_child(m, index, p);
+                prove_child(m, edge, p);
                 return;
             }
         }
         if (pass == 2 || q == p || (pass == 3 && left == 1)) continue;
         if (wins(pv, 1, t, plies - 1)) {
-            prove_child(m, index, q);
+            prove_child(m, edge, q);
             left--;
         }
     }

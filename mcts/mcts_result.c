@@ -34,7 +34,7 @@ static double child_q(const mcts_t *m, const mcts_node_t *ch, int player)
  * when it does not or the tables do not say. Every child is probed, visited
  * or not: the search stops at the first proven win, and proven values carry
  * no distance, so without this a won ending is kept won but maybe never won. */
-static int table_rank(const mcts_t *m, const mcts_node_t *ch, int player, int sign)
+static int table_rank(const mcts_t *m, const mcts_edge_t *ch, int player, int sign)
 {
     memcpy(m->state, m->root_state, m->g->state_size);
     game_apply(m->g, m->state, ch->action);
@@ -52,7 +52,7 @@ static int table_rank(const mcts_t *m, const mcts_node_t *ch, int player, int si
     return sign > 0 ? -plies : plies;
 }
 
-/* Index (arena) of the best child of a decision or chance node, or 0. */
+/* Index (m->edges) of the edge to the best child of a decision or chance node, or 0. */
 static uint32_t best_child(const mcts_t *m, const mcts_node_t *node)
 {
     if (node->num_children == 0) return 0;
@@ -65,12 +65,13 @@ static uint32_t best_child(const mcts_t *m, const mcts_node_t *node)
     double best_visits = -1, best_q = -INFINITY;
     int best_rank = INT_MIN;
     for (int c = 0; c < node->num_children; c++) {
-        uint32_t index = node->first_child + (uint32_t)c;
-        const mcts_node_t *ch = &m->nodes[index];
+        uint32_t index = node->first_edge + (uint32_t)c;
+        const mcts_edge_t *e = &m->edges[index];
+        const mcts_node_t *ch = mcts_edge_node(m, e);
         double q = player >= 0 ? child_q(m, ch, player) : 0;
         bool ch_proven = m->p.solver && (ch->flags & NODE_PROVEN);
         int rank =
-            by_table ? table_rank(m, ch, player, node->proven_value[player] > 0 ? 1 : -1) : INT_MIN;
+            by_table ? table_rank(m, e, player, node->proven_value[player] > 0 ? 1 : -1) : INT_MIN;
         /* A proven root picks among the children that achieve its proven value
          * (the fastest way to keep a won game won); an unproven one excludes
          * proven losses, since visits alone can still favour a refuted move that
@@ -94,7 +95,7 @@ static uint32_t best_child(const mcts_t *m, const mcts_node_t *node)
             best_rank = rank;
         }
     }
-    if (best == 0) best = node->first_child; /* every move loses: play the first */
+    if (best == 0) best = node->first_edge; /* every move loses: play the first */
     return best;
 }
 
@@ -107,11 +108,12 @@ void mcts_fill_result(mcts_t *m)
     r->player = player;
     r->num_children = root->num_children;
     for (int c = 0; c < root->num_children; c++) {
-        const mcts_node_t *ch = &m->nodes[root->first_child + (uint32_t)c];
-        m->r_actions[c] = ch->action;
+        const mcts_edge_t *e = mcts_edge(m, root, c);
+        const mcts_node_t *ch = mcts_edge_node(m, e);
+        m->r_actions[c] = e->action;
         m->r_visits[c] = ch->visits;
         m->r_q[c] = child_q(m, ch, player);
-        m->r_priors[c] = ch->prior;
+        m->r_priors[c] = e->prior;
         m->r_proven[c] = (signed char)(m->p.solver && (ch->flags & NODE_PROVEN) ? 1 : 0);
     }
     r->actions = m->r_actions;
@@ -138,19 +140,23 @@ void mcts_fill_result(mcts_t *m)
         }
     }
     uint32_t best = gumbel_best ? gumbel_best : best_child(m, root);
-    r->best_action = best ? m->nodes[best].action : -1;
+    r->best_action = best ? m->edges[best].action : -1;
     r->pv_len = 0;
     /* The principal variation follows the same choice rule down the tree and
      * stops at the first unvisited node (its Q says nothing yet). */
     for (const mcts_node_t *node = root; r->pv_len < MCTS_PV_MAX;) {
         uint32_t next = node == root && gumbel_best ? gumbel_best : best_child(m, node);
-        if (next == 0 || m->nodes[next].visits == 0) break;
-        r->pv[r->pv_len++] = m->nodes[next].action;
-        node = &m->nodes[next];
+        if (next == 0 || m->edges[next].node == 0) break; /* no node: never visited */
+        const mcts_node_t *ch = &m->nodes[m->edges[next].node];
+        if (ch->visits == 0) break;
+        r->pv[r->pv_len++] = m->edges[next].action;
+        node = ch;
     }
     r->sims = m->sims;
     r->root_visits = root->visits;
     r->nodes_used = m->used;
+    r->edges_used = m->edge_cap - m->edge_low;
+    r->tree_bytes = mcts_tree_bytes(m);
     r->max_nodes = m->p.max_nodes;
     r->arena_full = m->arena_full;
     r->threads = m->threads;

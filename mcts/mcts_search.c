@@ -166,17 +166,24 @@ static int descend(mcts_t *m, int slot, int *kind)
             *kind = LEAF_EVAL;
             break;
         }
-        uint32_t child;
+        uint32_t edge;
         /* Above the root the tree policy is UCT/PUCT (mcts_select.c); at the root
          * a Gumbel search follows its Sequential Halving schedule instead. */
         if (index == 0 && m->g_ready) {
-            child = mcts_gumbel_select(m);
-            if (child == 0) { /* the phase ends once the visits in flight are back */
+            edge = mcts_gumbel_select(m);
+            if (edge == 0) { /* the phase ends once the visits in flight are back */
                 *kind = LEAF_COLLISION;
                 break;
             }
         } else {
-            child = mcts_select_child(m, node, player);
+            edge = mcts_select_child(m, node, player);
+        }
+        /* The child node is made on the edge's first visit. With the arena full
+         * this node is evaluated again instead, as a leaf that cannot grow is. */
+        uint32_t child = mcts_edge_child(m, edge);
+        if (child == 0) {
+            *kind = LEAF_EVAL;
+            break;
         }
         mcts_node_t *ch = &m->nodes[child];
         game_apply(g, s, ch->action);

@@ -24,17 +24,16 @@
 static uint32_t sample_outcome(mcts_t *m, const mcts_node_t *node)
 {
     double total = 0;
-    for (int c = 0; c < node->num_children; c++)
-        total += m->nodes[node->first_child + (uint32_t)c].prior;
+    for (int c = 0; c < node->num_children; c++) total += mcts_edge(m, node, c)->prior;
     double u = rng_double(&m->rng) * total;
     /* The last outcome takes whatever u is left, so float rounding in the
      * priors can never make the walk fall off the end. */
     for (int c = 0; c < node->num_children - 1; c++) {
-        double pr = m->nodes[node->first_child + (uint32_t)c].prior;
-        if (u < pr) return node->first_child + (uint32_t)c;
+        double pr = mcts_edge(m, node, c)->prior;
+        if (u < pr) return node->first_edge + (uint32_t)c;
         u -= pr;
     }
-    return node->first_child + (uint32_t)(node->num_children - 1);
+    return node->first_edge + (uint32_t)(node->num_children - 1);
 }
 
 uint32_t mcts_select_child(mcts_t *m, const mcts_node_t *node, int player)
@@ -63,11 +62,12 @@ uint32_t mcts_select_child(mcts_t *m, const mcts_node_t *node, int player)
     /* the variants' tree policy (RAVE/GRAVE, implicit minimax, progressive
      * history and widening: mcts_var.c) */
     if (m->var) return mcts_var_select(m, node, player, fpu, explore);
-    uint32_t best = node->first_child;
+    uint32_t best = node->first_edge;
     double best_score = -INFINITY;
     for (int c = 0; c < node->num_children; c++) {
-        uint32_t index = node->first_child + (uint32_t)c;
-        const mcts_node_t *ch = &m->nodes[index];
+        uint32_t index = node->first_edge + (uint32_t)c;
+        const mcts_edge_t *e = &m->edges[index];
+        const mcts_node_t *ch = mcts_edge_node(m, e);
         double n = (double)ch->visits + ch->vloss, q, score;
         if (p->solver && (ch->flags & NODE_PROVEN)) {
             q = ch->proven_value[player];
@@ -78,7 +78,7 @@ uint32_t mcts_select_child(mcts_t *m, const mcts_node_t *node, int player)
             q = (ch->value_sum[player] - p->virtual_loss * ch->vloss) / n;
         }
         if (p->select == MCTS_PUCT)
-            score = q + explore * ch->prior / (1.0 + n);
+            score = q + explore * e->prior / (1.0 + n);
         else
             score = n == 0 ? q : q + explore / sqrt(n);
         if (score > best_score) {
@@ -101,9 +101,9 @@ void mcts_add_noise(mcts_t *m)
         total += m->noise[c] = rng_gamma(&m->rng, m->p.dirichlet_alpha);
     if (total <= 0) return;
     for (int c = 0; c < root->num_children; c++) {
-        mcts_node_t *ch = &m->nodes[root->first_child + (uint32_t)c];
-        ch->prior = (float)((1 - m->p.dirichlet_eps) * ch->prior +
-                            m->p.dirichlet_eps * m->noise[c] / total);
+        mcts_edge_t *e = mcts_edge(m, root, c);
+        e->prior =
+            (float)((1 - m->p.dirichlet_eps) * e->prior + m->p.dirichlet_eps * m->noise[c] / total);
     }
     m->root_noised = true;
 }
@@ -134,9 +134,9 @@ void mcts_add_noise(mcts_t *m)
 
 #define LOGIT_FLOOR (-69.0) /* log of a zero prior: about log(1e-30) */
 
-static double logit_of(const mcts_node_t *ch)
+static double logit_of(const mcts_edge_t *e)
 {
-    return ch->prior > 0 ? log((double)ch->prior) : LOGIT_FLOOR;
+    return e->prior > 0 ? log((double)e->prior) : LOGIT_FLOOR;
 }
 
 static bool visited(const mcts_t *m, const mcts_node_t *ch)
@@ -159,11 +159,12 @@ static double value_mix(const mcts_t *m, int player)
                                   : 0.0;
     double sum_n = 0, sum_p = 0, sum_pq = 0;
     for (int c = 0; c < root->num_children; c++) {
-        const mcts_node_t *ch = &m->nodes[root->first_child + (uint32_t)c];
+        const mcts_edge_t *e = mcts_edge(m, root, c);
+        const mcts_node_t *ch = mcts_edge_node(m, e);
         if (!visited(m, ch)) continue;
         sum_n += ch->visits;
-        sum_p += ch->prior;
-        sum_pq += ch->prior * q_of(m, ch, player);
+        sum_p += e->prior;
+        sum_pq += e->prior * q_of(m, ch, player);
     }
     if (sum_n <= 0 || sum_p <= 0) return v;
     return (v + sum_n * sum_pq / sum_p) / (1.0 + sum_n);
@@ -176,16 +177,17 @@ static void transformed(const mcts_t *m, double *out)
     int player = root->player;
     double vmix = value_mix(m, player), max_n = 0;
     for (int c = 0; c < root->num_children; c++) {
-        const mcts_node_t *ch = &m->nodes[root->first_child + (uint32_t)c];
+        const mcts_node_t *ch = mcts_child(m, root, c);
         if (ch->visits > max_n) max_n = ch->visits;
     }
     double scale = (m->p.c_visit + max_n) * m->p.c_scale;
     for (int c = 0; c < root->num_children; c++) {
-        const mcts_node_t *ch = &m->nodes[root->first_child + (uint32_t)c];
+        const mcts_edge_t *e = mcts_edge(m, root, c);
+        const mcts_node_t *ch = mcts_edge_node(m, e);
         double q = visited(m, ch) ? q_of(m, ch, player) : vmix;
         double qhat = (q + 1.0) / 2.0;
         qhat = qhat < 0 ? 0 : qhat > 1 ? 1 : qhat;
-        out[c] = logit_of(ch) + scale * qhat;
+        out[c] = logit_of(e) + scale * qhat;
     }
 }
 
@@ -212,7 +214,8 @@ void mcts_gumbel_init(mcts_t *m)
     m->g_ready = false;
     if (n == 0 || root->player < 0) return;
     for (int c = 0; c < n; c++) {
-        const mcts_node_t *ch = &m->nodes[root->first_child + (uint32_t)c];
+        const mcts_edge_t *e = mcts_edge(m, root, c);
+        const mcts_node_t *ch = mcts_edge_node(m, e);
         double u = rng_double(&m->rng);
         /* rng_double can return 0, and -log(-log(0)) is +inf: one child would
          * always be a candidate whatever its prior. */
@@ -222,7 +225,7 @@ void mcts_gumbel_init(mcts_t *m)
          * schedule: each candidate's visits are measured from g_base. */
         m->g_base[c] = ch->visits;
         m->g_in[c] = 0;
-        m->g_sort[c] = (mcts_gumbel_rec_t){.key = m->noise[c] + logit_of(ch), .child = c};
+        m->g_sort[c] = (mcts_gumbel_rec_t){.key = m->noise[c] + logit_of(e), .child = c};
     }
     qsort(m->g_sort, (size_t)n, sizeof *m->g_sort, rec_cmp);
     int k = m->p.gumbel_m < n ? m->p.gumbel_m : n;
@@ -261,7 +264,7 @@ static void next_phase(mcts_t *m)
     m->g_target += phase_visits(m, m->g_k);
 }
 
-/* Contract: returns the arena index of the candidate with the fewest
+/* Contract: returns the m->edges index of the candidate with the fewest
  * visits this search below the phase target, or 0 when the phase is
  * complete but some of its visits are still in flight (descend then ends
  * the batch: halving must wait for their values). */
@@ -274,7 +277,7 @@ uint32_t mcts_gumbel_select(mcts_t *m)
         bool in_flight = false;
         for (int i = 0; i < m->g_k; i++) {
             int c = m->g_cand[i];
-            const mcts_node_t *ch = &m->nodes[root->first_child + (uint32_t)c];
+            const mcts_node_t *ch = mcts_child(m, root, c);
             long long used = (long long)ch->visits - m->g_base[c] + ch->vloss;
             in_flight |= ch->vloss > 0;
             if (used < m->g_target && (best < 0 || used < best_used)) {
@@ -282,7 +285,7 @@ uint32_t mcts_gumbel_select(mcts_t *m)
                 best_used = used;
             }
         }
-        if (best >= 0) return root->first_child + (uint32_t)best;
+        if (best >= 0) return root->first_edge + (uint32_t)best;
         if (in_flight) return 0;
         next_phase(m);
     }
@@ -299,20 +302,20 @@ uint32_t mcts_gumbel_best(mcts_t *m)
     int best = m->g_cand[0], most = 0;
     for (int i = 0; i < m->g_k; i++) {
         int c = m->g_cand[i];
-        int n = m->nodes[root->first_child + (uint32_t)c].visits - m->g_base[c];
+        int n = mcts_child(m, root, c)->visits - m->g_base[c];
         if (n > most) most = n;
     }
     double best_score = -INFINITY;
     for (int i = 0; i < m->g_k; i++) {
         int c = m->g_cand[i];
         double s = m->noise[c] + score[c];
-        if (m->nodes[root->first_child + (uint32_t)c].visits - m->g_base[c] < most) continue;
+        if (mcts_child(m, root, c)->visits - m->g_base[c] < most) continue;
         if (s > best_score) {
             best_score = s;
             best = c;
         }
     }
-    return root->first_child + (uint32_t)best;
+    return root->first_edge + (uint32_t)best;
 }
 
 void mcts_gumbel_policy(mcts_t *m, float *out)

@@ -1,7 +1,7 @@
-/* mcts_tree.c — the searcher's lifecycle and its node arena: creation with
- * every buffer sized once, child-block allocation, and tree reuse by
- * compacting the kept subtree to the front of the arena (breadth-first, so
- * each parent's children stay one contiguous block). */
+/* mcts_tree.c — the searcher's lifecycle and its arena: creation with every
+ * buffer sized once, edge-block and node allocation (nodes from the front,
+ * edges from the back of one block: mcts_internal.h), and tree reuse by
+ * compacting the kept subtree (breadth-first, each edge block kept whole). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +11,9 @@
 #include "mcts/mcts_var.h"
 
 /* Rejects what would break the search later rather than at the first
- * move: a search needs a stop rule, the arena a root plus one child, and
- * num_children (uint16_t) must hold every legal action or outcome. */
+ * move: a search needs a stop rule, the arena a root plus one child and
+ * edge numbers that fit 32 bits, and num_children (uint16_t) must hold
+ * every legal action or outcome. */
 static int check_params(const game_t *g, const mcts_params_t *p)
 {
     if (p->max_sims <= 0 && p->time_limit_ms <= 0)
@@ -21,8 +22,9 @@ static int check_params(const game_t *g, const mcts_params_t *p)
     if (p->threads > MCTS_MAX_THREADS)
         return hoyle_error(HOYLE_EINVAL, "mcts: threads must be in [1, %d], got %d",
                            MCTS_MAX_THREADS, p->threads);
-    if (p->max_nodes < 2 || p->max_nodes > UINT32_MAX)
-        return hoyle_error(HOYLE_EINVAL, "mcts: nodes must be in [2, 2^32)");
+    /* the arena's edges (four per node's worth of bytes) are numbered by uint32_t */
+    if (p->max_nodes < 2 || p->max_nodes >= (size_t)1 << 30)
+        return hoyle_error(HOYLE_EINVAL, "mcts: nodes must be in [2, 2^30) (memory_mb < 49152)");
     if (g->max_legal > UINT16_MAX || g->max_chance_outcomes > UINT16_MAX)
         return hoyle_error(HOYLE_EUNSUP, "mcts: %s has more than 65535 legal actions", g->spec);
     if (p->dirichlet_eps > 0 && p->dirichlet_alpha <= 0)
@@ -56,7 +58,12 @@ int mcts_create(const game_t *g, const mcts_params_t *params_in, evaluator_t *ev
     size_t nl = (size_t)g->max_legal > nc ? (size_t)g->max_legal : nc;
     /* The root plus one node per ply of the longest game, with one to spare. */
     m->path_cap = g->max_game_length + 2;
-    m->nodes = malloc(sizeof *m->nodes * params->max_nodes);
+    /* One block for nodes and edges: the cap is max_nodes nodes' worth of bytes. */
+    m->arena_bytes = sizeof *m->nodes * params->max_nodes;
+    m->edge_cap = m->arena_bytes / sizeof(mcts_edge_t);
+    m->edge_low = m->edge_cap;
+    m->nodes = malloc(m->arena_bytes);
+    m->edges = (mcts_edge_t *)(void *)m->nodes;
     m->root_state = malloc(g->state_size);
     m->state = malloc(g->state_size);
     int slots_status = mcts_slots_init(m, &m->own);
@@ -102,7 +109,14 @@ int mcts_create(const game_t *g, const mcts_params_t *params_in, evaluator_t *ev
     return HOYLE_OK;
 }
 
+const mcts_node_t mcts_blank_node = {.player = NODE_PLAYER_UNKNOWN};
+
 size_t mcts_node_bytes(void) { return sizeof(mcts_node_t); }
+
+size_t mcts_tree_bytes(const mcts_t *m)
+{
+    return m->used * sizeof(mcts_node_t) + (m->edge_cap - m->edge_low) * sizeof(mcts_edge_t);
+}
 
 size_t mcts_memory_bytes(const mcts_t *m)
 {
@@ -149,24 +163,45 @@ void mcts_free(mcts_t *m)
     free(m);
 }
 
-/* Returns the first index of a block of n zeroed children, or 0 (which is
- * never a child, the root being node 0) when the arena cannot hold them;
- * arena_full then tells the result that the tree stopped growing. */
-uint32_t mcts_alloc_children(mcts_t *m, int n)
+/* Would `nodes` nodes and `edges` edges (in use) fit the arena? */
+static bool arena_fits(const mcts_t *m, size_t nodes, size_t edges)
 {
-    if (n <= 0 || m->used + (size_t)n > m->p.max_nodes) {
+    return edges <= m->edge_cap &&
+           nodes * sizeof(mcts_node_t) <= (m->edge_cap - edges) * sizeof(mcts_edge_t);
+}
+
+/* Returns the first index of a block of n zeroed edges, or 0 (which is never
+ * an edge: the root node lies over it) when the arena cannot hold them;
+ * arena_full then tells the result that the tree stopped growing. */
+uint32_t mcts_alloc_edges(mcts_t *m, int n)
+{
+    size_t in_use = m->edge_cap - m->edge_low;
+    if (n <= 0 || !arena_fits(m, m->used, in_use + (size_t)n)) {
         if (n > 0) m->arena_full = true;
         return 0;
     }
-    uint32_t first = (uint32_t)m->used;
-    m->used += (size_t)n;
-    memset(&m->nodes[first], 0, sizeof(mcts_node_t) * (size_t)n);
-    for (int i = 0; i < n; i++) m->nodes[first + (uint32_t)i].player = NODE_PLAYER_UNKNOWN;
-    return first;
+    m->edge_low -= (size_t)n;
+    memset(&m->edges[m->edge_low], 0, sizeof(mcts_edge_t) * (size_t)n);
+    return (uint32_t)m->edge_low;
 }
 
-/* A fresh one-node tree at `state`; action -1 and prior 1 because the root
- * has no parent edge. */
+uint32_t mcts_edge_child(mcts_t *m, uint32_t e)
+{
+    mcts_edge_t *edge = &m->edges[e];
+    if (edge->node) return edge->node;
+    if (!arena_fits(m, m->used + 1, m->edge_cap - m->edge_low)) {
+        m->arena_full = true;
+        return 0;
+    }
+    uint32_t index = (uint32_t)m->used++;
+    m->nodes[index] = mcts_blank_node;
+    m->nodes[index].action = edge->action;
+    edge->node = index;
+    return index;
+}
+
+/* A fresh one-node tree at `state`; action -1 because the root has no
+ * parent edge. */
 void mcts_reset_root(mcts_t *m, const void *state)
 {
     if (state != m->root_state) memcpy(m->root_state, state, m->g->state_size);
@@ -176,10 +211,10 @@ void mcts_reset_root(mcts_t *m, const void *state)
     m->root_proved = false;
     m->g_ready = false;
     m->used = 1;
+    m->edge_low = m->edge_cap;
     memset(&m->nodes[0], 0, sizeof m->nodes[0]);
     m->nodes[0].player = (int8_t)game_current_player(m->g, state);
     m->nodes[0].action = -1;
-    m->nodes[0].prior = 1.0f;
 }
 
 /* Forgets the tree but keeps every buffer: the next search starts fresh. */
@@ -187,6 +222,7 @@ void mcts_clear(mcts_t *m)
 {
     m->has_root = false;
     m->used = 0;
+    m->edge_low = m->edge_cap;
     mcts_var_clear(m); /* the variants' tables belong to one game */
 }
 
@@ -200,42 +236,57 @@ void mcts_reseed(mcts_t *m, uint64_t seed)
     mcts_threads_reseed(m, seed);
 }
 
-/* Copy the subtree rooted at `keep` to the front of the arena. Allocates one
- * temporary block per move (not per simulation). Falls back to a fresh root
- * if that allocation fails. */
+/* Copy the subtree rooted at `keep` to the front of the arena (its nodes)
+ * and to the back (its edges). Allocates one temporary block per move (not
+ * per simulation). Falls back to a fresh root if that allocation fails. */
 static void compact(mcts_t *m, uint32_t keep)
 {
-    size_t count = 1, head = 0;
+    size_t count = 1, head = 0, nedges = 0, edges_in_use = m->edge_cap - m->edge_low;
     mcts_node_t *copy = malloc(sizeof *copy * m->used);
+    mcts_edge_t *ecopy = malloc(sizeof *ecopy * (edges_in_use ? edges_in_use : 1));
     /* the old index of each copied node, for the variants' per-node values */
     uint32_t *from = m->var ? malloc(sizeof *from * m->used) : NULL;
-    if (copy == NULL || (m->var && from == NULL)) {
+    if (copy == NULL || ecopy == NULL || (m->var && from == NULL)) {
         free(copy);
+        free(ecopy);
+        free(from);
         mcts_reset_root(m, m->root_state);
         return;
     }
-    /* Breadth-first: copy[head]'s children are appended as one block and
-     * its first_child is rewritten to the block's new index. */
+    /* Breadth-first: copy[head]'s edges are appended to ecopy as one block
+     * (first_edge holds the block's offset there until the fix-up below), and
+     * the nodes behind them to copy, each edge rewritten to its node's new index. */
     copy[0] = m->nodes[keep];
     if (from) from[0] = keep;
     while (head < count) {
         mcts_node_t *n = &copy[head];
-        if (n->first_child) {
-            uint32_t old = n->first_child;
-            n->first_child = (uint32_t)count;
+        if (n->first_edge) {
+            uint32_t old = n->first_edge;
+            n->first_edge = (uint32_t)nedges;
             for (int c = 0; c < n->num_children; c++) {
-                if (from) from[count] = old + (uint32_t)c;
-                copy[count++] = m->nodes[old + (uint32_t)c];
+                mcts_edge_t e = m->edges[old + (uint32_t)c];
+                if (e.node) {
+                    if (from) from[count] = e.node;
+                    copy[count] = m->nodes[e.node];
+                    e.node = (uint32_t)count++;
+                }
+                ecopy[nedges++] = e;
             }
         }
         head++;
     }
+    /* The kept edges end the arena; their block offsets become indices. */
+    m->edge_low = m->edge_cap - nedges;
+    for (size_t i = 0; i < count; i++)
+        if (copy[i].num_children) copy[i].first_edge += (uint32_t)m->edge_low;
     /* A search that ended on an error can leave visits in flight at the
      * kept node; the new root starts with none. */
     memcpy(m->nodes, copy, sizeof *copy * count);
+    memcpy(&m->edges[m->edge_low], ecopy, sizeof *ecopy * nedges);
     m->used = count;
     m->nodes[0].vloss = 0;
     free(copy);
+    free(ecopy);
     mcts_var_compact(m, from, count);
     free(from);
 }
@@ -253,11 +304,10 @@ void mcts_advance(mcts_t *m, const void *state_before, int action)
     game_apply(m->g, m->root_state, action);
     mcts_node_t *root = &m->nodes[0];
     uint32_t keep = 0;
-    if (m->p.reuse && root->first_child)
+    if (m->p.reuse && root->first_edge)
         for (int c = 0; c < root->num_children; c++)
-            if (m->nodes[root->first_child + (uint32_t)c].action == action)
-                keep = root->first_child + (uint32_t)c;
-    /* An unvisited child has no computed player or subtree: nothing to keep. */
+            if (mcts_edge(m, root, c)->action == action) keep = mcts_edge(m, root, c)->node;
+    /* An unvisited child has no node, or no computed player or subtree: nothing to keep. */
     if (keep == 0 || m->nodes[keep].player == NODE_PLAYER_UNKNOWN) {
         mcts_reset_root(m, m->root_state);
         return;
@@ -270,5 +320,4 @@ void mcts_advance(mcts_t *m, const void *state_before, int action)
     m->root_proved = false;
     m->g_ready = false;
     m->nodes[0].action = -1;
-    m->nodes[0].prior = 1.0f;
 }

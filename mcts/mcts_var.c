@@ -291,15 +291,16 @@ uint32_t mcts_var_select(mcts_t *m, const mcts_node_t *node, int player, double 
         if (k < node->num_children) threshold = mcts_widen_threshold(m, node, k);
     }
     uint64_t amaf_hash = p->grave > 0 ? v->ref_hash : v->cur_hash;
-    uint32_t best = node->first_child;
+    uint32_t best = node->first_edge;
     double best_score = -INFINITY;
     /* pass 0 among the widened children; pass 1 among all, when every one of
      * those is a proven loss */
     for (int pass = threshold ? 0 : 1; pass < 2; pass++) {
         for (int c = 0; c < node->num_children; c++) {
             if (pass == 0 && v->keys[c] < threshold) continue;
-            uint32_t index = node->first_child + (uint32_t)c;
-            const mcts_node_t *ch = &m->nodes[index];
+            uint32_t index = node->first_edge + (uint32_t)c;
+            const mcts_edge_t *e = &m->edges[index];
+            const mcts_node_t *ch = mcts_edge_node(m, e);
             double n = (double)ch->visits + ch->vloss, q, score, mean = 0, n_exp = n;
             bool have = false;
             if (p->solver && (ch->flags & NODE_PROVEN)) {
@@ -315,7 +316,7 @@ uint32_t mcts_var_select(mcts_t *m, const mcts_node_t *node, int player, double 
                 }
                 uint32_t na;
                 double sa;
-                if (v->amaf && mcts_amaf_stats(m, amaf_hash, ch->action, &na, &sa) && na > 0) {
+                if (v->amaf && mcts_amaf_stats(m, amaf_hash, e->action, &na, &sa) && na > 0) {
                     double qa = sa / na;
                     double beta = na / (na + n + p->rave_bias * na * n);
                     q = have ? (1 - beta) * q + beta * qa : qa;
@@ -324,14 +325,14 @@ uint32_t mcts_var_select(mcts_t *m, const mcts_node_t *node, int player, double 
                 }
                 if (v->implicit && have && (ch->flags & NODE_IMPLICIT))
                     q = (1 - p->implicit) * q +
-                        p->implicit * v->imp[(size_t)index * (size_t)np + (size_t)player];
+                        p->implicit * v->imp[(size_t)e->node * (size_t)np + (size_t)player];
             }
             if (p->select == MCTS_PUCT)
-                score = q + explore * ch->prior / (1.0 + n);
+                score = q + explore * e->prior / (1.0 + n);
             else
                 score = !have ? q : q + explore / sqrt(n_exp > 0 ? n_exp : 1);
             if (p->phist > 0) {
-                double xa = (mcts_history_mean(m, player, ch->action, 0) + 1) / 2;
+                double xa = (mcts_history_mean(m, player, e->action, 0) + 1) / 2;
                 double xi = n > 0 ? (mean + 1) / 2 : 0;
                 score += p->phist * xa / ((1 - xi) * n + 1);
             }

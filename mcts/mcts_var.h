@@ -115,6 +115,7 @@ void mcts_var_compact(mcts_t *m, const uint32_t *from, size_t count);
 
 /* Steps of one simulation (mcts_search.c). */
 void mcts_var_descend(mcts_t *m, int slot, int depth, const mcts_node_t *node, const void *state);
+/* Both choices return an m->edges index, as mcts_select_child does. */
 uint32_t mcts_var_select(mcts_t *m, const mcts_node_t *node, int player, double fpu,
                          double explore);
 int mcts_var_playouts(mcts_t *m, double *values); /* slots 0..m->cur->n-1: values per slot */

@@ -57,7 +57,7 @@ uint64_t mcts_widen_threshold(mcts_t *m, const mcts_node_t *node, int k)
 {
     mcts_var_t *v = m->var;
     for (int c = 0; c < node->num_children; c++) {
-        const mcts_node_t *ch = &m->nodes[node->first_child + (uint32_t)c];
+        const mcts_edge_t *ch = mcts_edge(m, node, c);
         uint32_t bits;
         float prior = ch->prior > 0 ? ch->prior : 0; /* non-negative floats order as their bits */
         memcpy(&bits, &prior, sizeof bits);
@@ -74,8 +74,8 @@ uint32_t mcts_widen_outcome(mcts_t *m, const mcts_node_t *node)
     int k = mcts_widen_count(m, node), seen = 0;
     double visits = 0, total = 0;
     for (int c = 0; c < node->num_children; c++) {
-        const mcts_node_t *ch = &m->nodes[node->first_child + (uint32_t)c];
-        total += ch->prior;
+        const mcts_node_t *ch = mcts_child(m, node, c);
+        total += mcts_edge(m, node, c)->prior;
         if (ch->visits + ch->vloss > 0) {
             seen++;
             visits += ch->visits + ch->vloss;
@@ -84,12 +84,12 @@ uint32_t mcts_widen_outcome(mcts_t *m, const mcts_node_t *node)
     /* k covering every outcome: no widening, the plain sampling by probability */
     bool fresh = seen < k || k >= node->num_children || visits <= 0;
     double u = rng_double(&m->rng) * (fresh ? total : visits);
-    uint32_t last = node->first_child;
+    uint32_t last = node->first_edge;
     for (int c = 0; c < node->num_children; c++) {
-        const mcts_node_t *ch = &m->nodes[node->first_child + (uint32_t)c];
-        double w = fresh ? ch->prior : (double)(ch->visits + ch->vloss);
+        const mcts_node_t *ch = mcts_child(m, node, c);
+        double w = fresh ? mcts_edge(m, node, c)->prior : (double)(ch->visits + ch->vloss);
         if (w <= 0) continue;
-        last = node->first_child + (uint32_t)c;
+        last = node->first_edge + (uint32_t)c;
         if (u < w) return last;
         u -= w;
     }

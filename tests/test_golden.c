@@ -228,8 +228,10 @@ static void visit_table(FILE *out, const game_t *g, const char *label, const voi
     }
     char best[GAME_MOVE_MAX] = "-";
     if (r->num_children > 0) game_action_to_string(g, start, r->best_action, best, sizeof best);
-    fprintf(out, "%s sims %lld nodes %zu best %s value %+.4f\n", g->spec, r->sims, r->nodes_used,
-            best, r->value[r->player]);
+    /* nodes: visited positions; edges: the moves of expanded nodes (edges + 1 is
+     * the node count of the tree before compact edges, which held every move) */
+    fprintf(out, "%s sims %lld nodes %zu edges %zu best %s value %+.4f\n", g->spec, r->sims,
+            r->nodes_used, r->edges_used, best, r->value[r->player]);
     mcts_free(m);
 }
 

@@ -21,7 +21,7 @@
 typedef struct outcome {
     int n, visits[512], best;
     double q[512];
-    size_t nodes;
+    size_t nodes, edges, tree_bytes;
     long long sims;
     bool proven;
     double proven_value[GAME_MAX_PLAYERS];
@@ -51,6 +51,8 @@ static void search_once(const game_t *g, const int *moves, int nmoves, const mct
         }
         o->best = r->best_action;
         o->nodes = r->nodes_used;
+        o->edges = r->edges_used;
+        o->tree_bytes = r->tree_bytes;
         o->sims = r->sims;
         o->proven = r->root_proven;
         memcpy(o->proven_value, r->proven_value, sizeof o->proven_value);
@@ -85,16 +87,60 @@ static void test_lazy_same_choices(void)
             CU_ASSERT_EQUAL(lazy.sims, eager.sims);
             CU_ASSERT(memcmp(lazy.visits, eager.visits, sizeof lazy.visits) == 0);
             CU_ASSERT(memcmp(lazy.q, eager.q, sizeof lazy.q) == 0);
-            /* the point of it: most leaves are visited once and keep no children
-             * (chance nodes still get their outcomes at once: backgammon gains less) */
+            /* the point of it: most leaves are visited once and keep no edges
+             * (chance nodes still get their outcomes at once: backgammon gains less);
+             * nodes are made on first visit either way, so both trees have as many */
             size_t factor = g->max_chance_outcomes > 0 ? 1 : 2;
-            CU_ASSERT(lazy.nodes * factor < eager.nodes);
-            if (lazy.nodes * factor >= eager.nodes)
-                fprintf(stderr, "%s: lazy %zu nodes, eager %zu\n", specs[i], lazy.nodes,
-                        eager.nodes);
+            CU_ASSERT(lazy.edges * factor < eager.edges);
+            CU_ASSERT_EQUAL(lazy.nodes, eager.nodes);
+            if (lazy.edges * factor >= eager.edges)
+                fprintf(stderr, "%s: lazy %zu edges, eager %zu\n", specs[i], lazy.edges,
+                        eager.edges);
         }
         game_free(g);
     }
+}
+
+/* Compact edges (issue 35): a node exists only for a position the search
+ * visited, so a tree holds at most one node per simulation (two with dice) and the root;
+ * the unvisited moves are 12-byte edges, and the reported bytes count both. */
+static void test_nodes_on_first_visit(void)
+{
+    const char *specs[] = {"chess", "checkers", "backgammon"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        const game_t *g = NULL;
+        HARNESS_OK(game_create(specs[i], &g));
+        if (!g) continue;
+        mcts_params_t p;
+        mcts_params_default(&p);
+        p.max_sims = 3000;
+        p.seed = 5;
+        outcome_t o;
+        search_once(g, NULL, 0, &p, false, &o);
+        /* a simulation adds its leaf, and with dice the chance node it passed first */
+        size_t per_sim = g->max_chance_outcomes > 0 ? 2 : 1;
+        CU_ASSERT(o.nodes >= 2 && o.nodes <= per_sim * (size_t)o.sims + 1);
+        CU_ASSERT(o.edges > o.nodes); /* most moves of an expanded node are never taken */
+        CU_ASSERT_EQUAL(o.tree_bytes, o.nodes * mcts_node_bytes() + o.edges * 12);
+        if (o.nodes > per_sim * (size_t)o.sims + 1 || o.edges <= o.nodes)
+            fprintf(stderr, "%s: %zu nodes, %zu edges, %lld sims\n", specs[i], o.nodes, o.edges,
+                    o.sims);
+        game_free(g);
+    }
+    /* nodes and edges share the cap, counted in bytes: a full tree stays within it */
+    const game_t *g = toy_create("ttt");
+    mcts_params_t p;
+    mcts_params_default(&p);
+    p.max_sims = 3000;
+    p.max_nodes = 40;
+    p.solver = false;
+    outcome_t o;
+    search_once(g, NULL, 0, &p, false, &o);
+    CU_ASSERT(o.tree_bytes <= 40 * mcts_node_bytes());
+    CU_ASSERT(o.tree_bytes > 40 * mcts_node_bytes() - 9 * 12); /* the refused block did not fit */
+    CU_ASSERT(o.nodes > 2 && o.edges > 9);
+    CU_ASSERT_EQUAL(o.sims, 3000);
+    toy_free(g);
 }
 
 /* A search that reaches its cap says so (result and agent_info), keeps
@@ -125,6 +171,10 @@ static void test_node_cap(void)
     if (a) HARNESS_OK(agent_act(a, s, &action));
     CU_ASSERT(a && agent_info(a)->node_cap == 1048576 / mcts_node_bytes());
     agent_free(a);
+    a = NULL;
+    /* edges are numbered in 32 bits: four per node's worth, so under 2^30 nodes */
+    CU_ASSERT(agent_create(g, "mcts(memory_mb=49152)", 1, &a) == HOYLE_EINVAL);
+    CU_ASSERT(strstr(hoyle_last_error(), "2^30") != NULL);
     a = NULL;
     CU_ASSERT(agent_create(g, "mcts(nodes=100,memory_mb=1)", 1, &a) == HOYLE_EINVAL);
     CU_ASSERT(strstr(hoyle_last_error(), "memory_mb") != NULL);
@@ -236,6 +286,7 @@ int main(void)
 {
     static const harness_test_t tests[] = {
         {"lazy expansion: same choices, smaller tree", test_lazy_same_choices},
+        {"compact edges: a node per visited position", test_nodes_on_first_visit},
         {"node cap: reported, nodes= and memory_mb=", test_node_cap},
         {"threads=2 proves the values threads=1 proves", test_threads_prove_same},
         {"threads: exact budget, no visit left in flight", test_threads_budget},

@@ -233,7 +233,8 @@ static void check_implicit(const mcts_t *m, uint32_t index, const void *s)
     const float *val = v->imp + (size_t)index * (size_t)v->np;
     const float *best = NULL;
     for (int c = 0; c < node->num_children; c++) {
-        uint32_t k = node->first_child + (uint32_t)c;
+        uint32_t k = mcts_edge(m, node, c)->node;
+        if (k == 0) continue; /* never visited: no node, no value */
         char t[256];
         memcpy(t, s, g->state_size);
         game_apply(g, t, m->nodes[k].action);
@@ -324,8 +325,7 @@ static void test_widening(void)
         const mcts_node_t *n = &m->nodes[i];
         if (n->player != PLAYER_CHANCE || n->num_children == 0) continue;
         int seen = 0;
-        for (int c = 0; c < n->num_children; c++)
-            seen += m->nodes[n->first_child + (uint32_t)c].visits > 0;
+        for (int c = 0; c < n->num_children; c++) seen += mcts_child(m, n, c)->visits > 0;
         int k = (int)ceil(0.5 * sqrt((double)n->visits)); /* k at its last selection */
         if (k < 1) k = 1;
         checked++;
