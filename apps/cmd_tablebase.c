@@ -16,7 +16,8 @@
 #define MAX_ALL     512 /* classes --all may list */
 
 static const char help[] =
-    "usage: hoyle tablebase GAME CLASS... --out DIR [--threads N] [--checkpoint S] [--quiet]\n"
+    "usage: hoyle tablebase GAME CLASS... --out DIR [--threads N] [--checkpoint S] [--graph]\n"
+    "                            [--quiet]\n"
     "       hoyle tablebase GAME --all MEN --out DIR [...]\n"
     "       hoyle tablebase --info DIR [--json]\n\n"
     "Build the endgame table of each CLASS of GAME by retrograde analysis into\n"
@@ -29,6 +30,9 @@ static const char help[] =
     "to the end in plies (chess: to mate). A table already in DIR\n"
     "is checked and kept; a build that was killed resumes from DIR/CLASS.tb.part\n"
     "and writes the same file. Progress goes to stderr.\n"
+    "Where the game gives un-moves (chess without pawns) no move graph is held\n"
+    "(three bytes a position); --graph builds by the move graph all the same\n"
+    "(same tables; more memory).\n"
     "--all MEN: every class of at most MEN men (chess: kings counted), the\n"
     "smaller first.\n"
     "--info DIR: the tables in DIR, with positions won/drawn/lost by the side to\n"
@@ -82,7 +86,7 @@ static int info(const char *dir, bool json)
             json_u64(&j, "longest_win_index", in.longest_win_idx);
             json_close(&j);
         } else {
-            printf("%-10s %-8.8s %12llu %12llu %12llu %12llu %8u %8u\n", in.name, in.game,
+            printf("%-10s %-8s %12llu %12llu %12llu %12llu %8u %8u\n", in.name, in.game,
                    (unsigned long long)pos, (unsigned long long)in.wins,
                    (unsigned long long)in.draws, (unsigned long long)in.losses, in.longest_win,
                    (in.longest_win + 1) / 2);
@@ -97,7 +101,7 @@ int cmd_tablebase(int argc, char **argv)
     const char *out = NULL, *info_dir = NULL, *pos[MAX_CLASSES + 1];
     uint64_t threads = 0, all = 0;
     double checkpoint = 0;
-    bool quiet = false, json = false;
+    bool quiet = false, json = false, graph = false;
     int npos = 0;
     const cli_opt_t opts[] = {
         CLI_OPT("--out", &out, "DIR", "the folder of the tables (made if missing)"),
@@ -107,6 +111,7 @@ int cmd_tablebase(int argc, char **argv)
         CLI_OPT("--checkpoint", &checkpoint, "S", "seconds between resume-file writes", .def = "30",
                 .min = 0.001, .max = 1e9),
         CLI_OPT_FLAG("--quiet", &quiet, "no progress on stderr"),
+        CLI_OPT_FLAG("--graph", &graph, "the move-graph generator even where un-moves exist"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
@@ -143,7 +148,8 @@ int cmd_tablebase(int argc, char **argv)
         if (ix->class_parse(g, names[i], NULL, NULL) < 0) rc = cli_fail("tablebase", EXIT_USAGE);
     retro_gen_opts_t o = {.threads = (int)threads,
                           .progress = quiet ? NULL : stderr,
-                          .checkpoint_seconds = checkpoint};
+                          .checkpoint_seconds = checkpoint,
+                          .graph = graph};
     double t0 = clock_seconds();
     for (int i = 0; i < n && rc == EXIT_OK; i++)
         if (retro_generate(g, names[i], out, &o) < 0) rc = cli_fail("tablebase", EXIT_FAILED);
