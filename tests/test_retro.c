@@ -414,6 +414,16 @@ static void test_resume(void)
     snprintf(pc, sizeof pc, "%s/KRvK.tb", c);
     snprintf(cmd, sizeof cmd, "cmp -s %s %s", pc, pb);
     CU_ASSERT_EQUAL(system(cmd), 0);
+    /* each generator resumes the other's file (docs/formats.md) */
+    for (int cross = 0; cross < 2; cross++) {
+        snprintf(c, sizeof c, "%s/cross%d", dir, cross);
+        gstop.graph = cross == 0, graph.graph = cross == 1;
+        CU_ASSERT_EQUAL(retro_generate(g, "KRvK", c, &gstop), HOYLE_ESTATE);
+        HARNESS_OK(retro_generate(g, "KRvK", c, &graph));
+        snprintf(pc, sizeof pc, "%s/KRvK.tb", c);
+        snprintf(cmd, sizeof cmd, "cmp -s %s %s", pc, pb);
+        CU_ASSERT_EQUAL(system(cmd), 0);
+    }
     game_free(g);
 }
 
