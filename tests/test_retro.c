@@ -5,7 +5,9 @@
  * distance), a sample against a plain minimax search to a horizon; index and
  * unindex round trips over every index, and the same index for the board's 8
  * symmetries and the colour swap; corrupt, truncated and foreign files
- * refused; an interrupted build resumed to the identical file; bad class
+ * refused; an interrupted build resumed to the identical file (each generator
+ * also resuming the other's); the un-move generator's tables equal to the
+ * move graph's, index by index, on five classes; bad class
  * names refused; checkers with 2 and 3 pieces and Fox and Geese with 1 to 3
  * geese the same way; tb=DIR in alpha-beta and MCTS (values kept, the
  * fastest win, the draw counter's horizon, a bad folder refused). Pawns: K+P v K
