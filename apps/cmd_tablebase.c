@@ -16,7 +16,8 @@
 #define MAX_ALL     512 /* classes --all may list */
 
 static const char help[] =
-    "usage: hoyle tablebase GAME CLASS... --out DIR [--threads N] [--checkpoint S] [--quiet]\n"
+    "usage: hoyle tablebase GAME CLASS... --out DIR [--threads N] [--checkpoint S] [--graph]\n"
+    "                            [--quiet]\n"
     "       hoyle tablebase GAME --all MEN --out DIR [...]\n"
     "       hoyle tablebase --info DIR [--json]\n\n"
     "Build the endgame table of each CLASS of GAME by retrograde analysis into\n"
@@ -29,10 +30,36 @@ static const char help[] =
     "to the end in plies (chess: to mate). A table already in DIR\n"
     "is checked and kept; a build that was killed resumes from DIR/CLASS.tb.part\n"
     "and writes the same file. Progress goes to stderr.\n"
+    "Where the game gives un-moves (chess without pawns) no move graph is held\n"
+    "(three bytes a position); --graph builds by the move graph all the same\n"
+    "(same tables; more memory).\n"
     "--all MEN: every class of at most MEN men (chess: kings counted), the\n"
     "smaller first.\n"
     "--info DIR: the tables in DIR, with positions won/drawn/lost by the side to\n"
     "move and the longest win (plies; moves = (plies + 1) / 2).\n";
+
+/* One table's row (or JSON object when `j`), the game column `width` wide. */
+static void print_info(const retro_info_t *in, json_t *j, int width)
+{
+    uint64_t pos = in->wins + in->draws + in->losses;
+    if (j == NULL) {
+        printf("%-10s %-*s %12llu %12llu %12llu %12llu %8u %8u\n", in->name, width, in->game,
+               (unsigned long long)pos, (unsigned long long)in->wins, (unsigned long long)in->draws,
+               (unsigned long long)in->losses, in->longest_win, (in->longest_win + 1) / 2);
+        return;
+    }
+    json_open(j, NULL, '{');
+    json_str(j, "class", in->name);
+    json_str(j, "game", in->game);
+    json_u64(j, "indices", in->size);
+    json_u64(j, "positions", pos);
+    json_u64(j, "wins", in->wins);
+    json_u64(j, "draws", in->draws);
+    json_u64(j, "losses", in->losses);
+    json_u64(j, "longest_win_plies", in->longest_win);
+    json_u64(j, "longest_win_index", in->longest_win_idx);
+    json_close(j);
+}
 
 static int info(const char *dir, bool json)
 {
@@ -47,47 +74,36 @@ static int info(const char *dir, bool json)
     }
     closedir(d);
     qsort(names, (size_t)n, sizeof names[0], (int (*)(const void *, const void *))strcmp);
-    json_t j;
-    if (json)
-        json_begin(&j, stdout), json_str(&j, "dir", dir), json_open(&j, "tables", '[');
-    else
-        printf("%-10s %-8s %12s %12s %12s %12s %8s %8s\n", "class", "game", "positions", "won",
-               "drawn", "lost", "longest", "moves");
-    int rc = EXIT_OK;
+    retro_info_t *in = calloc((size_t)(n > 0 ? n : 1), sizeof *in);
+    if (in == NULL) {
+        fprintf(stderr, "hoyle tablebase: --info: out of memory\n");
+        return EXIT_FAILED;
+    }
+    int rc = EXIT_OK, width = 8; /* the game column: as wide as the longest spec */
     for (int i = 0; i < n; i++) {
         char path[4096];
         int len = snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        retro_info_t in;
         if (len < 0 || (size_t)len >= sizeof path) {
             fprintf(stderr, "hoyle tablebase: %s: path too long\n", dir);
             rc = EXIT_FAILED;
             continue;
         }
-        if (retro_table_info(path, &in) < 0) {
+        if (retro_table_info(path, &in[i]) < 0) {
             fprintf(stderr, "hoyle tablebase: %s\n", hoyle_last_error());
-            rc = EXIT_FAILED;
+            rc = EXIT_FAILED, in[i].name[0] = '\0';
             continue;
         }
-        uint64_t pos = in.wins + in.draws + in.losses;
-        if (json) {
-            json_open(&j, NULL, '{');
-            json_str(&j, "class", in.name);
-            json_str(&j, "game", in.game);
-            json_u64(&j, "indices", in.size);
-            json_u64(&j, "positions", pos);
-            json_u64(&j, "wins", in.wins);
-            json_u64(&j, "draws", in.draws);
-            json_u64(&j, "losses", in.losses);
-            json_u64(&j, "longest_win_plies", in.longest_win);
-            json_u64(&j, "longest_win_index", in.longest_win_idx);
-            json_close(&j);
-        } else {
-            printf("%-10s %-8.8s %12llu %12llu %12llu %12llu %8u %8u\n", in.name, in.game,
-                   (unsigned long long)pos, (unsigned long long)in.wins,
-                   (unsigned long long)in.draws, (unsigned long long)in.losses, in.longest_win,
-                   (in.longest_win + 1) / 2);
-        }
+        if ((int)strlen(in[i].game) > width) width = (int)strlen(in[i].game);
     }
+    json_t j;
+    if (json)
+        json_begin(&j, stdout), json_str(&j, "dir", dir), json_open(&j, "tables", '[');
+    else
+        printf("%-10s %-*s %12s %12s %12s %12s %8s %8s\n", "class", width, "game", "positions",
+               "won", "drawn", "lost", "longest", "moves");
+    for (int i = 0; i < n; i++)
+        if (in[i].name[0]) print_info(&in[i], json ? &j : NULL, width);
+    free(in);
     if (json) json_close(&j), json_end(&j);
     return rc;
 }
@@ -97,7 +113,7 @@ int cmd_tablebase(int argc, char **argv)
     const char *out = NULL, *info_dir = NULL, *pos[MAX_CLASSES + 1];
     uint64_t threads = 0, all = 0;
     double checkpoint = 0;
-    bool quiet = false, json = false;
+    bool quiet = false, json = false, graph = false;
     int npos = 0;
     const cli_opt_t opts[] = {
         CLI_OPT("--out", &out, "DIR", "the folder of the tables (made if missing)"),
@@ -107,6 +123,7 @@ int cmd_tablebase(int argc, char **argv)
         CLI_OPT("--checkpoint", &checkpoint, "S", "seconds between resume-file writes", .def = "30",
                 .min = 0.001, .max = 1e9),
         CLI_OPT_FLAG("--quiet", &quiet, "no progress on stderr"),
+        CLI_OPT_FLAG("--graph", &graph, "the move-graph generator even where un-moves exist"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
@@ -143,7 +160,8 @@ int cmd_tablebase(int argc, char **argv)
         if (ix->class_parse(g, names[i], NULL, NULL) < 0) rc = cli_fail("tablebase", EXIT_USAGE);
     retro_gen_opts_t o = {.threads = (int)threads,
                           .progress = quiet ? NULL : stderr,
-                          .checkpoint_seconds = checkpoint};
+                          .checkpoint_seconds = checkpoint,
+                          .graph = graph};
     double t0 = clock_seconds();
     for (int i = 0; i < n && rc == EXIT_OK; i++)
         if (retro_generate(g, names[i], out, &o) < 0) rc = cli_fail("tablebase", EXIT_FAILED);

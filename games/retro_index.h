@@ -5,9 +5,11 @@
  * A game family that can be solved by retrograde analysis fills one
  * retro_index_t beside its rules (games/chess/retro_index.c) and lists it in
  * retro_index_find()'s table (games/retro_index.c); nothing else in the game
- * contract changes. Successors come from the contract (game_whole_moves), so
- * no un-moves are needed: the solver builds the move graph of a class once
- * and iterates to the fixpoint over it.
+ * contract changes. Successors come from the contract (game_whole_moves).
+ * A family may also give un-moves (the `unmoves` slot): the solver then walks
+ * back from the positions each level decides and holds no move graph
+ * (solve/retro_unmove.c); without them it builds the class's move graph once
+ * and iterates to the fixpoint over it (solve/retro_gen.c).
  *
  * Class names are short canonical strings (chess "KQvKR", the way endgame
  * engines name them). Every function is thread-safe and allocates nothing. */
@@ -62,6 +64,19 @@ typedef struct retro_index {
      * there (draws stay draws), so search probes (solve/retro_tb.c) use it
      * only within this many plies. Fox and Geese's quiet_limit. */
     int (*horizon)(const game_t *g, const void *state);
+    /* Optional (NULL: none; the solver keeps its move-graph generator).
+     * Whether `unmoves` serves class `name` (canonical): 1 or 0. */
+    int (*unmove_class)(const game_t *g, const char *name);
+    /* Optional, with unmove_class. The predecessors of `state`, a position
+     * of a class unmove_class() accepts, within that class: for every move
+     * that does not take and does not promote (nor leave the class in any
+     * other way) and that leads from a legal position P to `state`, call
+     * visit(P, ctx) once per such move (P may come more than once; the
+     * solver dedupes by index). P's position is set as index() reads it
+     * (pieces, side to move); its history and result are unspecified. A
+     * negative return of visit stops the walk and is returned; else 0. */
+    int (*unmoves)(const game_t *g, const void *state, int (*visit)(const void *pred, void *ctx),
+                   void *ctx);
 } retro_index_t;
 
 /* Helpers the indexes share: C(n, k) (0 outside 0 <= k <= n <= 64); the colex rank

@@ -65,6 +65,8 @@ typedef struct retro_gen_opts {
     double checkpoint_seconds; /* write the resume file at most this often (0: 30 s) */
     int stop_after_level;      /* tests: stop (HOYLE_ESTATE) once this ply level is written
                                   to the resume file, as a kill would (0: never) */
+    bool graph;                /* the move-graph generator even where the game gives
+                                  un-moves (tests compare the two; `--graph`) */
 } retro_gen_opts_t;
 
 /* Build the table of class `name` (any spelling the game parses) of game `g`

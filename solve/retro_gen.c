@@ -1,5 +1,6 @@
 /* retro_gen.c — building one endgame table (retro.h) by forward iteration
- * to the fixpoint over the class's move graph.
+ * to the fixpoint over the class's move graph, for the classes whose game
+ * gives no un-moves (the others: retro_unmove.c, called from generate()).
  *
  * 1. Graph: every index is unranked; a terminal position gets its value from
  *    the game's returns (distance 0); every whole move of another position is
@@ -115,12 +116,11 @@ static int visit(const int *actions, int n, const void *after, void *vctx)
     return 0;
 }
 
-/* The value of a terminal position for its side to move, distance 0. */
-static retro_code_t terminal_code(const gen_t *gen, const void *s)
+retro_code_t retro_terminal_code(const game_t *g, const retro_index_t *ix, const void *s)
 {
     double r[GAME_MAX_PLAYERS];
-    game_returns(gen->g, s, r);
-    double mine = r[gen->ix->to_move(gen->g, s)];
+    game_returns(g, s, r);
+    double mine = r[ix->to_move(g, s)];
     return mine > 0 ? RETRO_WIN : mine < 0 ? RETRO_LOSS : RETRO_DRAW;
 }
 
@@ -146,7 +146,7 @@ static void build_range(gen_t *gen, seg_t *s)
         if (!gen->ix->unindex(gen->g, gen->name, i, state)) {
             gen->codes[i] = RETRO_INVALID;
         } else if (game_is_terminal(gen->g, state)) {
-            gen->codes[i] = terminal_code(gen, state);
+            gen->codes[i] = retro_terminal_code(gen->g, gen->ix, state);
             gen->ext[i] = RETRO_DRAW; /* never decided again */
         } else {
             gen->codes[i] = RETRO_DRAW;
@@ -395,7 +395,10 @@ static int generate(const game_t *g, const char *text, const char *dir, const re
     int nsub = rc == 0 ? ix->subclasses(g, gen->name, subs) : 0;
     for (int i = 0; i < nsub && rc == 0 && depth < 16; i++)
         rc = generate(g, subs[i], dir, o, depth + 1);
-    if (rc == 0) rc = build_class(gen, dir, o);
+    bool unmoves = ix->unmoves && ix->unmove_class && !o->graph && ix->unmove_class(g, gen->name);
+    if (rc == 0)
+        rc = unmoves ? retro_unmove_build(g, ix, gen->name, gen->size, dir, o)
+                     : build_class(gen, dir, o);
     gen_free(gen);
     free(gen);
     return rc;

@@ -70,6 +70,17 @@ int retro_table_write(const char *path, retro_header_t *h, const retro_code_t *c
 /* Fill h's counts and longest win from the codes. */
 void retro_header_count(retro_header_t *h, const retro_code_t *codes);
 
+/* The value of terminal position `state` for its side to move, distance 0
+ * (retro_gen.c). */
+retro_code_t retro_terminal_code(const game_t *g, const retro_index_t *ix, const void *state);
+
+/* Build the table of class `name` (canonical, `size` indices) into `dir` by
+ * un-moves (retro_unmove.c); the smaller classes' tables are in `dir`, and
+ * ix->unmove_class() accepts the class. Same file, same resume file and same
+ * status as the graph generator of retro_gen.c. */
+int retro_unmove_build(const game_t *g, const retro_index_t *ix, const char *name, uint64_t size,
+                       const char *dir, const retro_gen_opts_t *o);
+
 /* `dir`/`name` + `suffix` into buf; HOYLE_EINVAL when it does not fit. */
 int retro_path(char *buf, size_t cap, const char *dir, const char *name, const char *suffix);
 

@@ -1,7 +1,12 @@
 /* retro_probe.c — a folder of endgame tables read for probes (retro.h):
  * tables are mapped on first use, one per class, under a lock, and stay
  * mapped until the folder is closed; a table that failed to open is not
- * retried (its message is kept and repeated). */
+ * retried (its message is kept and repeated).
+ *
+ * Invariant: slots are only appended, each filled before `n` counts it (a
+ * release store) and never changed after, so a probe of a class already
+ * mapped reads `n` (acquire) and the slots below it without the lock; only a
+ * class not found there takes the lock (and looks again under it). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +28,7 @@ struct retro_tables {
     const retro_index_t *ix;
     char dir[2048];
     pthread_mutex_t lock;
-    int n;
+    int n; /* slots published: read with __atomic_load_n outside the lock */
     slot_t slot[MAX_TABLES];
 };
 
@@ -56,12 +61,15 @@ void retro_tables_close(retro_tables_t *t)
 /* The mapped table of class `name`, or NULL with the message set. */
 static const retro_table_t *table_of(retro_tables_t *t, const char *name)
 {
+    int n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++) /* the hit path: no lock (file comment) */
+        if (t->slot[i].status == 0 && strcmp(t->slot[i].name, name) == 0) return &t->slot[i].t;
     pthread_mutex_lock(&t->lock);
     slot_t *s = NULL;
     for (int i = 0; i < t->n && s == NULL; i++)
         if (strcmp(t->slot[i].name, name) == 0) s = &t->slot[i];
     if (s == NULL && t->n < MAX_TABLES) {
-        s = &t->slot[t->n++];
+        s = &t->slot[t->n];
         memcpy(s->name, name, RETRO_CLASS_MAX);
         char path[4096];
         s->status = retro_path(path, sizeof path, t->dir, name, ".tb");
@@ -69,6 +77,7 @@ static const retro_table_t *table_of(retro_tables_t *t, const char *name)
         if (s->status == 0 && (s->status = retro_table_fits(t->g, path, &s->t)) != 0)
             retro_table_unmap(&s->t);
         if (s->status) snprintf(s->error, sizeof s->error, "%s", hoyle_last_error());
+        __atomic_store_n(&t->n, t->n + 1, __ATOMIC_RELEASE); /* publish the filled slot */
     }
     const retro_table_t *res = NULL;
     if (s == NULL)
@@ -83,9 +92,7 @@ static const retro_table_t *table_of(retro_tables_t *t, const char *name)
 
 int retro_tables_load(retro_tables_t *t, const char *name)
 {
-    pthread_mutex_lock(&t->lock);
-    bool full = t->n == MAX_TABLES;
-    pthread_mutex_unlock(&t->lock);
+    bool full = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE) == MAX_TABLES;
     if (full) return 0; /* no slot to keep it in: a probe will say so */
     if (table_of(t, name)) return 0;
     return hoyle_last_error()[0] ? HOYLE_EINVAL : HOYLE_EIO;

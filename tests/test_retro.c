@@ -5,7 +5,9 @@
  * distance), a sample against a plain minimax search to a horizon; index and
  * unindex round trips over every index, and the same index for the board's 8
  * symmetries and the colour swap; corrupt, truncated and foreign files
- * refused; an interrupted build resumed to the identical file; bad class
+ * refused; an interrupted build resumed to the identical file (each generator
+ * also resuming the other's); the un-move generator's tables equal to the
+ * move graph's, index by index, on five classes; bad class
  * names refused; checkers with 2 and 3 pieces and Fox and Geese with 1 to 3
  * geese the same way; tb=DIR in alpha-beta and MCTS (values kept, the
  * fastest win, the draw counter's horizon, a bad folder refused). Pawns: K+P v K
@@ -404,6 +406,78 @@ static void test_resume(void)
     snprintf(pb, sizeof pb, "%s/KRvK.tb", b);
     snprintf(cmd, sizeof cmd, "cmp -s %s %s", pa, pb);
     CU_ASSERT_EQUAL(system(cmd), 0);
+    /* the move-graph generator the same way (the builds above are un-moves) */
+    retro_gen_opts_t gstop = stop, graph = {.threads = 2, .graph = true};
+    gstop.graph = true;
+    char c[512], pc[600];
+    snprintf(c, sizeof c, "%s/c", dir);
+    CU_ASSERT_EQUAL(retro_generate(g, "KRvK", c, &gstop), HOYLE_ESTATE);
+    HARNESS_OK(retro_generate(g, "KRvK", c, &graph));
+    snprintf(pc, sizeof pc, "%s/KRvK.tb", c);
+    snprintf(cmd, sizeof cmd, "cmp -s %s %s", pc, pb);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    /* each generator resumes the other's file (docs/formats.md) */
+    for (int cross = 0; cross < 2; cross++) {
+        snprintf(c, sizeof c, "%s/cross%d", dir, cross);
+        gstop.graph = cross == 0, graph.graph = cross == 1;
+        CU_ASSERT_EQUAL(retro_generate(g, "KRvK", c, &gstop), HOYLE_ESTATE);
+        HARNESS_OK(retro_generate(g, "KRvK", c, &graph));
+        snprintf(pc, sizeof pc, "%s/KRvK.tb", c);
+        snprintf(cmd, sizeof cmd, "cmp -s %s %s", pc, pb);
+        CU_ASSERT_EQUAL(system(cmd), 0);
+    }
+    game_free(g);
+}
+
+/* Class `cls` built by the move graph into where/graph and by un-moves into
+ * where/unmove (the smaller classes each way too): the same code at every
+ * index, and the same file. Returns the positions compared. */
+static uint64_t same_both_ways(const game_t *g, const char *cls, const char *where)
+{
+    char gd[600], ud[600], gp[700], up[700];
+    snprintf(gd, sizeof gd, "%s/graph", where);
+    snprintf(ud, sizeof ud, "%s/unmove", where);
+    retro_gen_opts_t graph = {.threads = 2, .graph = true}, unmove = {.threads = 2};
+    HARNESS_OK(retro_generate(g, cls, gd, &graph));
+    HARNESS_OK(retro_generate(g, cls, ud, &unmove));
+    snprintf(gp, sizeof gp, "%s/%s.tb", gd, cls);
+    snprintf(up, sizeof up, "%s/%s.tb", ud, cls);
+    retro_table_t a, b;
+    HARNESS_OK(retro_table_map(gp, g->spec, cls, 0, &a));
+    HARNESS_OK(retro_table_map(up, g->spec, cls, 0, &b));
+    CU_ASSERT_EQUAL_FATAL(a.h.size, b.h.size);
+    uint64_t differ = 0, first = 0;
+    for (uint64_t i = 0; i < a.h.size; i++)
+        if (a.codes[i] != b.codes[i] && differ++ == 0) first = i;
+    if (differ)
+        fprintf(stderr, "%s: %llu indices differ, the first %llu: graph %04x, un-moves %04x\n", cls,
+                (unsigned long long)differ, (unsigned long long)first, a.codes[first],
+                b.codes[first]);
+    CU_ASSERT_EQUAL(differ, 0);
+    uint64_t n = a.h.size;
+    retro_table_unmap(&a);
+    retro_table_unmap(&b);
+    char cmd[1500];
+    snprintf(cmd, sizeof cmd, "cmp -s %s %s", gp, up);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    return n;
+}
+
+/* The un-move generator (solve/retro_unmove.c, games/chess/retro_unmove.c)
+ * and the move-graph one give the same tables: classes with every piece's
+ * retractions, like pieces, a class of like sides and captures into the
+ * smaller classes. tests/cli/tb_unmove.sh compares every pawnless class of
+ * 3 and 4 men (HOYLE_SLOW_TESTS). */
+static void test_unmove_same(void)
+{
+    const game_t *g = chess();
+    make_dir();
+    char where[512];
+    snprintf(where, sizeof where, "%s/both", dir);
+    mkdir(where, 0755);
+    static const char *const classes[] = {"KQvK", "KRvK", "KNNvK", "KRvKN", "KBvKN"};
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+        CU_ASSERT(same_both_ways(g, classes[i], where) > 0);
     game_free(g);
 }
 
@@ -873,6 +947,7 @@ int main(void)
         {"index round trips, symmetries, colour swap", test_index_round_trip},
         {"corrupt, truncated and foreign files refused", test_bad_files},
         {"an interrupted build resumes to the same file", test_resume},
+        {"un-moves and the move graph: the same tables", test_unmove_same},
         {"bad class names refused", test_bad_classes},
         {"checkers: 2 and 3 pieces", test_checkers},
         {"devil among the tailors: solved from the start", test_devil},

@@ -338,4 +338,10 @@ int ch_evaluate_cp(const ch_game_t *cg, const ch_pos_t *p);
 bool ch_is_forcing(const game_t *g, const void *s);
 int ch_noisy_order(const game_t *g, const void *s, int action);
 
+/* Chess un-moves for the retrograde solver (retro_unmove.c; the contract of
+ * retro_index_t.unmove_class and .unmoves in games/retro_index.h). */
+int ch_unmove_class(const game_t *g, const char *name);
+int ch_unmoves(const game_t *g, const void *state, int (*visit)(const void *pred, void *ctx),
+               void *ctx);
+
 #endif

@@ -494,4 +494,6 @@ const retro_index_t chess_retro_index = {
     .to_move = chess_to_move,
     .subclasses = chess_subclasses,
     .classes = chess_classes,
+    .unmove_class = ch_unmove_class,
+    .unmoves = ch_unmoves,
 };

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CLI checks of `hoyle tablebase`, `hoyle solve GAME --tables`, the oracle
 # agent and `hoyle accuracy`: exit codes, one-line errors, a small chess
-# and checkers build, --info, values and best moves, a replayed line, the
+# and checkers build, --info (a long game spec printed whole), --graph (the
+# same table as un-moves), values and best moves, a replayed line, the
 # oracle's refusal outside its material, accuracy's three outputs, --all
 # (every 3-man class, K+P v K among them), Devil among the Tailors solved
 # with --line (the line replayed: every move best), and a
@@ -28,6 +29,10 @@ expect 0 "KQvK" -- "$hoyle" tablebase chess KQvK --out "$tb" --quiet
 has out "KQvK .* 19 *10" "KQvK longest win"
 expect 0 "info json" -- "$hoyle" tablebase --info "$tb" --json
 has out '"class":"KQvK".*"longest_win_plies":19' "info json"
+expect 0 "long game spec" -- "$hoyle" tablebase "chess(insufficient=play)" KQvK --out "$dir/play" --quiet
+has out "^KQvK  *chess(insufficient=play[^ ]*) " "info: the whole game spec, not its first 8 characters"
+expect 0 "graph" -- "$hoyle" tablebase chess KQvK --out "$dir/graph" --graph --quiet
+check "--graph: the same table as un-moves" "cmp -s '$tb/KQvK.tb' '$dir/graph/KQvK.tb'"
 expect 2 "info missing" -- "$hoyle" tablebase --info "$dir/none"
 expect 0 "all 3 men" -- "$hoyle" tablebase chess --all 3 --out "$dir/all" --quiet
 has out "KPvK .* 55 *28" "all: K+P v K, mate in 28"
