@@ -11,7 +11,8 @@
  * drops samples of nets older than train.stale generations (docs/training.md). Messages from rank 0
  * arrive in the order sent, so an actor that sees STOP has received every NET before it,
  * and the learner's sends all complete. After STOP the learner discards samples until every
- * actor's BYE, so no actor is left blocked in a send.
+ * actor's BYE, so no actor is left blocked in a send. A run that does not fail sends STOP only
+ * after every actor's first batch: the job's first collection waits for one from each.
  * The learner's state is the run folder, as in one process: kill -9 of the job and the same
  * command again resume from the newest finished generation (docs/scaling.md). */
 #include <mpi.h>
@@ -130,8 +131,10 @@ typedef struct learner {
     pub_t *pubs;
     unsigned char *buf;
     size_t cap;
-    FILE *progress; /* the learner's cost at the end (docs/scaling.md), or NULL */
-    double busy_s;  /* receiving, checking and appending samples (not waiting) */
+    FILE *progress;           /* the learner's cost at the end (docs/scaling.md), or NULL */
+    unsigned char *delivered; /* [size]: rank r has sent a batch (the job's first collection) */
+    bool first_done;          /* the job's first collection has ended */
+    double busy_s;            /* receiving, checking and appending samples (not waiting) */
     int64_t samples, messages, net_bytes;
 } learner_t;
 
@@ -194,9 +197,17 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
     selfplay_tally_t tally = {0}; /* ss->seconds: the mean per contributing actor */
     char seen[4096] = {0};        /* ranks that contributed (past 4096 ranks share entries: only the
                                      divisor of the mean is then approximate) */
-    while (got < games) {
+    /* The job's first collection (generation 0, or the first after a resume) also waits for a
+     * batch from every actor, so none is sent STOP before it has played; once `games` are in,
+     * it takes only the batches of actors still missing (the others wait in MPI's queue for
+     * the next generation). Later collections are first-come. */
+    int missing = l->first_done ? 0 : l->size - 1;
+    while (got < games || missing > 0) {
         MPI_Status st;
-        dist_probe(MPI_ANY_SOURCE, TAG_SAMPLES, &st);
+        int from = MPI_ANY_SOURCE;
+        for (int r = 1; got >= games && from == MPI_ANY_SOURCE; r++)
+            if (!l->delivered[r]) from = r;
+        dist_probe(from, TAG_SAMPLES, &st);
         double t0 = clock_seconds();
         size_t len;
         int status = recv_into(&st, &l->buf, &l->cap, &len);
@@ -206,6 +217,8 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
         sample_set_t view;
         if ((status = samples_view(l->buf, len, set, &gen, &a, &view)))
             return hoyle_error_prefix(status, "rank %d", st.MPI_SOURCE);
+        if (!l->first_done && !l->delivered[st.MPI_SOURCE])
+            l->delivered[st.MPI_SOURCE] = 1, missing--;
         if (gen < min_gen) {
             *stale += view.n;
         } else {
@@ -220,6 +233,7 @@ static int learner_collect(void *ctx, int64_t min_gen, int64_t games, sample_set
         l->samples += view.n;
         l->messages++;
     }
+    l->first_done = true;
     selfplay_tally_end(&tally, ss);
     return HOYLE_OK;
 }
@@ -324,8 +338,11 @@ int dist_train_run(const char *path, char *const *sets, int num_sets, FILE *prog
     if (size == 1) return train_run(path, sets, num_sets, progress, out);
     if (rank == 0) {
         learner_t l = {.size = size, .progress = progress};
+        l.delivered = calloc((size_t)size, 1);
+        if (l.delivered == NULL) return hoyle_error(HOYLE_ENOMEM, "train: out of memory");
         train_actors_t actors = {learner_publish, learner_collect, learner_stop, &l};
         int status = train_run_learner(path, sets, num_sets, progress, &actors, out);
+        free(l.delivered);
         free(l.buf);
         return status;
     }

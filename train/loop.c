@@ -255,7 +255,7 @@ int train_run_actor(const char *path, char *const *sets, int num_sets, int actor
     if (have_set) sample_set_init(&set, r.g->obs_shape, r.g->num_actions);
     /* one worker's session: with selfplay.carry the games unfinished at the end of a batch
      * continue in the next one; game ids are numbered apart from every other actor's
-     * (actor << 40) */
+     * (actor << 40) and, below, every other batch's (batch << 20) */
     selfplay_session_t *session = NULL;
     if (!status) {
         selfplay_params_t sp = r.sp;
@@ -297,6 +297,9 @@ int train_run_actor(const char *path, char *const *sets, int num_sets, int actor
         sp.games = r.actor_games;
         sp.seed =
             rng_mix(r.seed ^ rng_mix(0x4143ULL + ((uint64_t)actor << 32) + (uint64_t)batches));
+        /* where ids restart (nothing carried), not at the ids of another actor or batch: the
+         * learner renumbers a generation's games by their ids (loop_generation.c) */
+        sp.first_game_id = ((int64_t)actor << 40) + ((int64_t)batches << 20);
         selfplay_stats_t ss;
         sample_set_clear(&set);
         selfplay_games_done(&games);

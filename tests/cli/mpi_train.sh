@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `mpirun -np 3 hoyle train` on loopback: one learner and two actors (docs/scaling.md):
-#   1. a tiny run finishes its generations; its shards hold the games the actors played, with
-#      game ids in sequence, and train.csv has a row per generation;
+#   1. a tiny run finishes its generations; both actors play (generation 0 waits for a batch
+#      from each, so its shard holds two batches of 8 games); the shards hold the games the actors
+#      played, with game ids in sequence, and train.csv has a row per generation;
 #   2. kill -9 of the whole job mid-run, the same command again: the run resumes from its
 #      newest finished generation and finishes;
 #   3. an actor that fails (its config does not read) ends the job with its message.
@@ -43,23 +44,22 @@ if [ $rc != 0 ] && grep -q "no libtorch" "$dir/err"; then skip "no libtorch"; fi
 "$python" - "$dir/out.json" "$dir/run" <<'PY'
 import glob, json, sys, h5py, numpy as np
 d = json.load(open(sys.argv[1]))
-assert d["generations"] == 4 and d["games"] == 32, d
+assert d["generations"] == 4 and d["games"] == 40, d
 ids = []
-for f in sorted(glob.glob(sys.argv[2] + "/samples/shard-*.h5")):
+for i, f in enumerate(sorted(glob.glob(sys.argv[2] + "/samples/shard-*.h5"))):
     with h5py.File(f) as h:
-        assert h.attrs["games"] == 8, (f, h.attrs["games"])
+        # generation 0: the first batch (8 games, selfplay.games) and the other actor's
+        assert h.attrs["games"] == (16 if i == 0 else 8), (f, h.attrs["games"])
         ids.extend(np.unique(h["game_id"][()]).tolist())
-assert ids == list(range(32)), ids
+assert ids == list(range(40)), ids
 rows = open(sys.argv[2] + "/train.csv").read().splitlines()
 assert len(rows) == 5, rows
 PY
 grep -q "samples from the actors" "$dir/err" || fail "the learner did not report collecting from the actors"
-# the learner takes batches from whichever actor sends first (dist/train_mpi.c, learner_collect),
-# and an actor whose first fetch finds the run's STOP queued behind its nets ends without playing
-# (actor_fetch): on a loaded machine one actor can supply every game of so small a run before the
-# other has started, and nothing in the product makes a share per actor, so one is enough here
-grep -q "^\[actor [12]\]" "$dir/err" || fail "no actor reported a batch"
-echo "mpi_train.sh: learner + 2 actors: 4 generations, 32 games in sequence"
+for a in 1 2; do
+  grep -q "^\[actor $a\] batch " "$dir/err" || fail "actor $a reported no batch"
+done
+echo "mpi_train.sh: learner + 2 actors, both played: 4 generations, 40 games in sequence"
 
 # ---- 2. kill -9 of the whole job, resume ----
 gens=10
