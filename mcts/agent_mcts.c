@@ -93,14 +93,14 @@ static const param_def_t mcts_agent_params[] = {
      .type = PARAM_INT,
      .def = "0",
      .min = 0,
-     .max = 1e9,
+     .max = MCTS_MAX_NODES - 1, /* the cap mcts_create checks: edges are numbered in 32 bits */
      .help = "tree capacity in nodes' worth of bytes (48 a node; 12-byte edges share it); "
              "0 = sized from sims"},
     {.key = "memory_mb",
      .type = PARAM_INT,
      .def = "0",
      .min = 0,
-     .max = 1e6,
+     .max = MCTS_MAX_MEMORY_MB - 1, /* the same cap in megabytes */
      .help = "tree capacity in MB instead of nodes; 0 = nodes decides"},
     {.key = "threads",
      .type = PARAM_INT,

@@ -48,6 +48,13 @@
 #define MCTS_PV_MAX      64
 #define MCTS_MAX_THREADS 64 /* threads of one search (params.threads) */
 
+/* The tree's cap: its arena's edges (12 bytes, four per node's worth of bytes) are numbered
+ * by uint32_t, so params.max_nodes must be under MCTS_MAX_NODES, and memory_mb= under the
+ * same cap in megabytes (49152). The agents' schemas and check_params both use these. */
+#define MCTS_MAX_NODES     ((size_t)1 << 30)
+#define MCTS_NODE_BYTES    48 /* mcts_node_bytes(), checked where the node is defined */
+#define MCTS_MAX_MEMORY_MB (MCTS_MAX_NODES / 1048576 * MCTS_NODE_BYTES)
+
 typedef enum mcts_select { MCTS_UCT = 0, MCTS_PUCT = 1 } mcts_select_t;
 
 /* First-play urgency: the Q an unvisited child is given during selection. */

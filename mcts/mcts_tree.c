@@ -23,8 +23,9 @@ static int check_params(const game_t *g, const mcts_params_t *p)
         return hoyle_error(HOYLE_EINVAL, "mcts: threads must be in [1, %d], got %d",
                            MCTS_MAX_THREADS, p->threads);
     /* the arena's edges (four per node's worth of bytes) are numbered by uint32_t */
-    if (p->max_nodes < 2 || p->max_nodes >= (size_t)1 << 30)
-        return hoyle_error(HOYLE_EINVAL, "mcts: nodes must be in [2, 2^30) (memory_mb < 49152)");
+    if (p->max_nodes < 2 || p->max_nodes >= MCTS_MAX_NODES)
+        return hoyle_error(HOYLE_EINVAL, "mcts: nodes must be in [2, %zu) (memory_mb < %zu)",
+                           MCTS_MAX_NODES, (size_t)MCTS_MAX_MEMORY_MB);
     if (g->max_legal > UINT16_MAX || g->max_chance_outcomes > UINT16_MAX)
         return hoyle_error(HOYLE_EUNSUP, "mcts: %s has more than 65535 legal actions", g->spec);
     if (p->dirichlet_eps > 0 && p->dirichlet_alpha <= 0)
@@ -110,6 +111,8 @@ int mcts_create(const game_t *g, const mcts_params_t *params_in, evaluator_t *ev
 }
 
 const mcts_node_t mcts_blank_node = {.player = NODE_PLAYER_UNKNOWN};
+
+_Static_assert(sizeof(mcts_node_t) == MCTS_NODE_BYTES, "MCTS_NODE_BYTES is the node's size");
 
 size_t mcts_node_bytes(void) { return sizeof(mcts_node_t); }
 

@@ -172,9 +172,20 @@ static void test_node_cap(void)
     CU_ASSERT(a && agent_info(a)->node_cap == 1048576 / mcts_node_bytes());
     agent_free(a);
     a = NULL;
-    /* edges are numbered in 32 bits: four per node's worth, so under 2^30 nodes */
+    /* edges are numbered in 32 bits: four per node's worth, so under 2^30 nodes; the
+     * schema's bounds are that cap (one line naming the key), and so is mcts_create's */
+    CU_ASSERT_EQUAL(MCTS_MAX_MEMORY_MB, 49152);
     CU_ASSERT(agent_create(g, "mcts(memory_mb=49152)", 1, &a) == HOYLE_EINVAL);
-    CU_ASSERT(strstr(hoyle_last_error(), "2^30") != NULL);
+    CU_ASSERT(strstr(hoyle_last_error(), "memory_mb: 49152 is out of range [0, 49151]") != NULL);
+    CU_ASSERT(strchr(hoyle_last_error(), '\n') == NULL);
+    CU_ASSERT(agent_create(g, "mcts(nodes=1073741824)", 1, &a) == HOYLE_EINVAL);
+    CU_ASSERT(strstr(hoyle_last_error(), "nodes: 1073741824 is out of range") != NULL);
+    mcts_params_t p;
+    mcts_params_default(&p);
+    p.max_nodes = MCTS_MAX_NODES;
+    mcts_t *m = NULL;
+    CU_ASSERT(mcts_create(g, &p, NULL, &m) == HOYLE_EINVAL);
+    CU_ASSERT(strstr(hoyle_last_error(), "[2, 1073741824) (memory_mb < 49152)") != NULL);
     a = NULL;
     CU_ASSERT(agent_create(g, "mcts(nodes=100,memory_mb=1)", 1, &a) == HOYLE_EINVAL);
     CU_ASSERT(strstr(hoyle_last_error(), "memory_mb") != NULL);

@@ -61,5 +61,9 @@ echo "$json" | grep -q '"node_cap":100,"node_cap_reached":true' || fail "cap in 
 [ -s "$err" ] && fail "an uncapped search wrote to stderr: $(cat "$err")"
 "$H" analyze checkers --agent 'mcts(nodes=100,memory_mb=1)' >/dev/null 2>"$err"; [ $? -eq 2 ] || fail "nodes+memory_mb should exit 2"
 grep -q "set nodes or memory_mb, not both" "$err" || fail "nodes+memory_mb message: $(cat "$err")"
+# memory_mb's bound is the tree's cap (2^30 nodes' worth, mcts/mcts.h): 49152 is one line, exit 2
+"$H" analyze checkers --agent 'mcts(memory_mb=49152)' >/dev/null 2>"$err"; [ $? -eq 2 ] || fail "memory_mb=49152 should exit 2"
+[ "$(wc -l <"$err")" -eq 1 ] && grep -q "memory_mb: 49152 is out of range \[0, 49151\]" "$err" ||
+  fail "memory_mb=49152 message: $(cat "$err")"
 rm -f "$err"
 echo "analyze: ok"
