@@ -7,21 +7,11 @@
 #include "games/registry.h"
 #include "tests/harness.h"
 
-const game_t *gbfx_make(const char *spec)
-{
-    const game_t *g = NULL;
-    int st = game_create(spec, &g);
-    if (st) fprintf(stderr, "game_create(%s): %s\n", spec, hoyle_last_error());
-    CU_ASSERT_FATAL(st == 0 && g != NULL);
-    CU_ASSERT_FATAL(g->state_size <= sizeof(gbfx_state_t));
-    return g;
-}
+const game_t *gbfx_make(const char *spec) { return harness_game(spec, sizeof(gbfx_state_t)); }
 
 void gbfx_set_pos(const game_t *g, gbfx_state_t *s, const char *pos)
 {
-    int st = game_position_from_string(g, pos, s);
-    if (st) fprintf(stderr, "position %s: %s\n", pos, hoyle_last_error());
-    CU_ASSERT_FATAL(st == 0);
+    harness_set_position(g, s, pos);
 }
 
 int gbfx_play(const game_t *g, gbfx_state_t *s, const char *moves)

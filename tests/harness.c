@@ -1,4 +1,4 @@
-/* harness.c — CUnit runner and data-file helpers for the test suites. */
+/* harness.c — CUnit runner, data-file helpers and game fixtures for the test suites. */
 #include "tests/harness.h"
 
 #include <stdio.h>
@@ -105,4 +105,21 @@ void harness_tmp_path(char *out, size_t cap, const char *name)
 {
     const char *base = getenv("TMPDIR");
     snprintf(out, cap, "%s/%s", base && *base ? base : "/tmp", name);
+}
+
+const game_t *harness_game(const char *spec, size_t state_cap)
+{
+    const game_t *g = NULL;
+    int st = game_create(spec, &g);
+    if (st) fprintf(stderr, "game_create(%s): %s\n", spec, hoyle_last_error());
+    CU_ASSERT_FATAL(st == 0 && g != NULL);
+    CU_ASSERT_FATAL(g->state_size <= state_cap);
+    return g;
+}
+
+void harness_set_position(const game_t *g, void *s, const char *pos)
+{
+    int st = game_position_from_string(g, pos, s);
+    if (st) fprintf(stderr, "position '%s': %s\n", pos, hoyle_last_error());
+    CU_ASSERT_FATAL(st == 0);
 }

@@ -36,6 +36,17 @@ char *harness_read_data(const char *relative_path);
 int harness_perft_table(const char *relative_path, int (*max_depth)(const char *spec),
                         unsigned long long max_nodes, int generic_depth, int *checked);
 
+struct game;
+
+/* game_create(spec) for a suite that keeps states in caller storage of state_cap bytes: a
+ * failure prints hoyle_last_error() and ends the test (CU_ASSERT_FATAL), as does a game
+ * whose state is larger. The caller frees the game with game_free. */
+const struct game *harness_game(const char *spec, size_t state_cap);
+
+/* Set s (g->state_size bytes) from position text; a failure prints the text and the error
+ * and ends the test. */
+void harness_set_position(const struct game *g, void *s, const char *pos);
+
 /* Assert that a hoyle call succeeded; on failure show hoyle_last_error(). */
 #define HARNESS_OK(call) harness_ok_((call), #call, __FILE__, __LINE__)
 void harness_ok_(int status, const char *expr, const char *file, int line);

@@ -29,22 +29,9 @@ typedef struct gs {
 
 static const bg_state_t *bs(const gs_t *s) { return (const bg_state_t *)s; }
 
-static const game_t *make(const char *spec)
-{
-    const game_t *g = NULL;
-    int st = game_create(spec, &g);
-    if (st) fprintf(stderr, "game_create(%s): %s\n", spec, hoyle_last_error());
-    CU_ASSERT_FATAL(st == 0 && g != NULL);
-    CU_ASSERT_FATAL(g->state_size <= sizeof(gs_t));
-    return g;
-}
+static const game_t *make(const char *spec) { return harness_game(spec, sizeof(gs_t)); }
 
-static void set_pos(const game_t *g, gs_t *s, const char *pos)
-{
-    int st = game_position_from_string(g, pos, s);
-    if (st) fprintf(stderr, "position '%s': %s\n", pos, hoyle_last_error());
-    CU_ASSERT_FATAL(st == 0);
-}
+static void set_pos(const game_t *g, gs_t *s, const char *pos) { harness_set_position(g, s, pos); }
 
 static void pos_of(const game_t *g, const gs_t *s, char *buf, size_t cap)
 {

@@ -62,6 +62,17 @@ static void search_once(const game_t *g, const int *moves, int nmoves, const mct
     evaluator_free(e);
 }
 
+/* The game `spec` (NULL, with a failed assertion counted, when it cannot be made) and default
+ * search parameters with `sims` simulations in *p. */
+static const game_t *game_and_params(const char *spec, long long sims, mcts_params_t *p)
+{
+    const game_t *g = NULL;
+    HARNESS_OK(game_create(spec, &g));
+    mcts_params_default(p);
+    p->max_sims = sims;
+    return g;
+}
+
 /* Lazy expansion changes the tree's size, never the search: the same visits,
  * Q and move as the eager tree, seeded, on several games (chance nodes in
  * backgammon, chains in checkers), with the solver on and off. */
@@ -70,13 +81,10 @@ static void test_lazy_same_choices(void)
     const char *specs[] = {"checkers", "chess",   "backgammon", "gobang(board=9,men=0)",
                            "fanorona", "foxgeese"};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
-        const game_t *g = NULL;
-        HARNESS_OK(game_create(specs[i], &g));
+        mcts_params_t p;
+        const game_t *g = game_and_params(specs[i], 1500, &p);
         if (!g) continue;
         for (int solver = 0; solver < 2; solver++) {
-            mcts_params_t p;
-            mcts_params_default(&p);
-            p.max_sims = 1500;
             p.solver = solver;
             p.seed = 3 + (uint64_t)i;
             outcome_t lazy, eager;
@@ -108,12 +116,9 @@ static void test_nodes_on_first_visit(void)
 {
     const char *specs[] = {"chess", "checkers", "backgammon"};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
-        const game_t *g = NULL;
-        HARNESS_OK(game_create(specs[i], &g));
-        if (!g) continue;
         mcts_params_t p;
-        mcts_params_default(&p);
-        p.max_sims = 3000;
+        const game_t *g = game_and_params(specs[i], 3000, &p);
+        if (!g) continue;
         p.seed = 5;
         outcome_t o;
         search_once(g, NULL, 0, &p, false, &o);
@@ -259,12 +264,9 @@ static void test_threads_budget(void)
     const char *specs[] = {"checkers", "backgammon", "gobang(board=9,men=0)"};
     const char *evals[] = {"rollout", "fake", "heuristic"};
     for (size_t i = 0; i < 3; i++) {
-        const game_t *g = NULL;
-        HARNESS_OK(game_create(specs[i], &g));
-        if (!g) continue;
         mcts_params_t p;
-        mcts_params_default(&p);
-        p.max_sims = 3000;
+        const game_t *g = game_and_params(specs[i], 3000, &p);
+        if (!g) continue;
         p.solver = false;
         p.threads = 3;
         p.batch = i == 1 ? 2 : 1;

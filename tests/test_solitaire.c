@@ -17,15 +17,7 @@ typedef struct st {
     uint64_t w[8];
 } st_t;
 
-static const game_t *make(const char *spec)
-{
-    const game_t *g = NULL;
-    int status = game_create(spec, &g);
-    if (status) fprintf(stderr, "game_create(%s): %s\n", spec, hoyle_last_error());
-    CU_ASSERT_FATAL(status == 0 && g != NULL);
-    CU_ASSERT_FATAL(g->state_size <= sizeof(st_t));
-    return g;
-}
+static const game_t *make(const char *spec) { return harness_game(spec, sizeof(st_t)); }
 
 static void test_perft(void)
 {

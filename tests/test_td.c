@@ -158,16 +158,27 @@ static void o_grad_add(const oracle_t *o, const double *x, const double *h, cons
     g[o->I * o->H + o->H + o->K * o->H + k] += scale * gk;
 }
 
+/* The net of the hand computation: pick3's 4 inputs, 3 hidden units and the 2 default heads,
+ * random weights from `seed` (drawn from *rng, which goes on from there) and nonzero output
+ * biases; NULL (a failed assertion) when it cannot be made. */
+static tdnet_t *pick_net(uint64_t seed, rng_t *rng)
+{
+    rng_init(rng, seed);
+    tdnet_t *net = NULL;
+    HARNESS_OK(tdnet_create(4, 3, 2, 0.8, rng, &net));
+    if (net == NULL) return NULL;
+    memcpy(net->game, "pick3", 6);
+    snprintf(net->features, sizeof net->features, "raw");
+    for (int k = 0; k < 2; k++) net->b2[k] = 0.3f * (float)(k + 1); /* nonzero biases too */
+    return net;
+}
+
 static void test_learn_game_by_hand(void)
 {
     const game_t *g = &pick_game;
     rng_t rng;
-    rng_init(&rng, 5);
-    tdnet_t *net = NULL;
-    HARNESS_OK(tdnet_create(4, 3, 2, 0.8, &rng, &net));
-    memcpy(net->game, "pick3", 6);
-    snprintf(net->features, sizeof net->features, "raw");
-    for (int k = 0; k < 2; k++) net->b2[k] = 0.3f * (float)(k + 1); /* nonzero biases too */
+    tdnet_t *net = pick_net(5, &rng);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(net);
     oracle_t o = {.I = 4, .H = 3, .K = 2, .P = net->num_params};
     o.w = malloc(sizeof(double) * o.P);
     for (size_t p = 0; p < o.P; p++) o.w[p] = net->params[p];
@@ -243,10 +254,8 @@ static void test_learn_game_by_hand(void)
         if (d > worst) worst = d;
     }
     rng_t r0;
-    rng_init(&r0, 5);
-    tdnet_t *start = NULL;
-    HARNESS_OK(tdnet_create(4, 3, 2, 0.8, &r0, &start));
-    for (int k = 0; k < 2; k++) start->b2[k] = 0.3f * (float)(k + 1);
+    tdnet_t *start = pick_net(5, &r0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(start);
     for (size_t p = 0; p < o.P; p++) moved += fabs(start->params[p] - net->params[p]);
     CU_ASSERT(moved > 1e-3); /* the game did learn something */
     CU_ASSERT(worst < 1e-5);

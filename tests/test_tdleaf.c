@@ -21,15 +21,23 @@
 #include "tests/harness.h"
 #include "train/tdleaf.h"
 
+/* The game `spec` and its hand-set weights in *e; a failed call is a failed assertion (and
+ * NULL when the game cannot be made). */
+static const game_t *linear_game(const char *spec, eval_linear_t *e)
+{
+    const game_t *g = NULL;
+    HARNESS_OK(game_create(spec, &g));
+    if (g) HARNESS_OK(eval_linear_default(g, e));
+    return g;
+}
+
 /* v = (0.2, -0.1, 0.4) then the result 1; three terms per leaf (men, kings, and the back
  * row, hand-set weight 0); with scale_rate r the step g gains r (g . w / w . w) w, the part
  * along the weights; with new_rate q the back row's part of g is q times its own. */
 static void check_update_by_hand(double scale_rate, double new_rate)
 {
-    const game_t *g = NULL;
-    HARNESS_OK(game_create("checkers", &g));
     eval_linear_t e;
-    HARNESS_OK(eval_linear_default(g, &e));
+    const game_t *g = linear_game("checkers", &e);
     CU_ASSERT_STRING_EQUAL(e.names[5], "back_row");
     double w0[GAME_MAX_TERMS];
     memcpy(w0, e.w, sizeof w0);
@@ -111,10 +119,8 @@ static void check_terms_antisymmetric(const game_t *g, const eval_linear_t *e, c
 static void test_default_weights_are_the_heuristic(void)
 {
     for (int k = 0; k < LINEAR_GAMES; k++) {
-        const game_t *g = NULL;
-        HARNESS_OK(game_create(linear_games[k].spec, &g));
         eval_linear_t e;
-        HARNESS_OK(eval_linear_default(g, &e));
+        const game_t *g = linear_game(linear_games[k].spec, &e);
         rng_t rng;
         rng_init(&rng, 11);
         char *s = malloc(g->state_size);
@@ -147,10 +153,8 @@ static void test_default_weights_are_the_heuristic(void)
 static void test_eval_dot_is_the_dense_sum(void)
 {
     for (int k = 0; k < LINEAR_GAMES; k++) {
-        const game_t *g = NULL;
-        HARNESS_OK(game_create(linear_games[k].spec, &g));
         eval_linear_t e;
-        HARNESS_OK(eval_linear_default(g, &e));
+        const game_t *g = linear_game(linear_games[k].spec, &e);
         if (strcmp(linear_games[k].spec, "chess") == 0) {
             CU_ASSERT_EQUAL(e.n, 42 + 384);
             CU_ASSERT_STRING_EQUAL(e.names[42], "pst_pawn_a8_mg");
@@ -184,10 +188,8 @@ static void test_eval_dot_is_the_dense_sum(void)
  * folded left-right, tapered by the phase (24 at the start), in units of 100 cp (x 0.1). */
 static void test_chess_square_terms(void)
 {
-    const game_t *g = NULL;
-    HARNESS_OK(game_create("chess", &g));
     eval_linear_t e;
-    HARNESS_OK(eval_linear_default(g, &e));
+    const game_t *g = linear_game("chess", &e);
     int b1 = -1, c3 = -1;
     for (int i = 0; i < e.n; i++) {
         if (strcmp(e.names[i], "pst_knight_b1_mg") == 0) b1 = i;
@@ -361,10 +363,8 @@ static void test_files_and_agent(void)
 /* A whole learning game: the weights move, and two learners with the same stream agree. */
 static void test_learn_game(void)
 {
-    const game_t *g = NULL;
-    HARNESS_OK(game_create("checkers", &g));
     eval_linear_t e;
-    HARNESS_OK(eval_linear_default(g, &e));
+    const game_t *g = linear_game("checkers", &e);
     tdleaf_params_t p = {.alpha = 1e-3,
                          .new_rate = 1,
                          .lambda = 0.7,
