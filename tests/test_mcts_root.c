@@ -290,7 +290,8 @@ static void test_root_uncopyable(void)
     game_free(g);
 }
 
-/* The mcts agent's parallel=root: a legal move, two threads reported. */
+/* The mcts agent's parallel=root: a legal move; a bad mode and root mode's
+ * refusal of Gumbel reach the agent's creation. */
 static void test_root_agent(void)
 {
     const game_t *g = NULL;
@@ -298,8 +299,13 @@ static void test_root_agent(void)
     if (!g) return;
     agent_t *a = NULL;
     HARNESS_OK(agent_create(g, "mcts(sims=400,threads=2,parallel=root)", 3, &a));
-    CU_ASSERT_NOT_EQUAL(agent_create(g, "mcts(threads=2,parallel=leaf)", 3, &(agent_t *){NULL}),
-                        HOYLE_OK);
+    agent_t *bad = NULL;
+    CU_ASSERT_NOT_EQUAL(agent_create(g, "mcts(threads=2,parallel=leaf)", 3, &bad), HOYLE_OK);
+    /* the key reaches the search: Gumbel is refused in root mode only */
+    CU_ASSERT_NOT_EQUAL(
+        agent_create(g, "mcts(sims=64,threads=2,parallel=root,gumbel=true)", 3, &bad), HOYLE_OK);
+    HARNESS_OK(agent_create(g, "mcts(sims=64,threads=2,gumbel=true)", 3, &bad));
+    agent_free(bad);
     void *s = malloc(g->state_size);
     game_init(g, s);
     int action = -1;
