@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/rng.h"
 #include "games/registry.h"
 #include "mcts/agent.h"
 #include "mcts/bench.h"
@@ -21,7 +22,7 @@
 #include "tests/harness.h"
 #include "tests/toy_games.h"
 
-/* A search of `p` from `g`'s start with a rollout evaluator (seed 5). */
+/* A search of `p` from `g`'s start with a rollout evaluator (seed `eval_seed`). */
 typedef struct run {
     int n, visits[512], best, pv_len;
     double q[512];
@@ -49,14 +50,14 @@ static void copy_result(const mcts_result_t *r, run_t *o)
     o->threads = r->threads;
 }
 
-static void search_run(const char *spec, const mcts_params_t *p, run_t *o)
+static void search_seeded(const char *spec, const mcts_params_t *p, uint64_t eval_seed, run_t *o)
 {
     const game_t *g = NULL;
     evaluator_t *e = NULL;
     mcts_t *m = NULL;
     memset(o, 0, sizeof *o);
     HARNESS_OK(game_create(spec, &g));
-    HARNESS_OK(evaluator_rollout_create(g, 1, 5, &e));
+    HARNESS_OK(evaluator_rollout_create(g, 1, eval_seed, &e));
     HARNESS_OK(mcts_create(g, p, e, &m));
     void *s = malloc(g->state_size);
     HARNESS_OK(bench_start(g, s));
@@ -67,6 +68,11 @@ static void search_run(const char *spec, const mcts_params_t *p, run_t *o)
     mcts_free(m);
     evaluator_free(e);
     game_free(g);
+}
+
+static void search_run(const char *spec, const mcts_params_t *p, run_t *o)
+{
+    search_seeded(spec, p, 5, o);
 }
 
 static mcts_params_t root_params(long long sims, int threads, mcts_parallel_t parallel)
@@ -173,6 +179,32 @@ static void test_root_merge(void)
         CU_ASSERT(root.pv_len >= 1);
         (void)most;
     }
+}
+
+/* The merge, exactly: tree 0 is a one-thread search of the remainder's share
+ * with the searcher's seed and evaluator, tree 1 one of the other share with
+ * the salted seed mcts_root.c documents (seed ^ ("root" << 32 | k), mixed)
+ * and an evaluator clone seeded by its mix; the merged visits are their sums
+ * and the merged Q their visit-weighted mean, child by child. */
+static void test_root_merge_exact(void)
+{
+    run_t root, t0, t1;
+    mcts_params_t p = root_params(2001, 2, MCTS_PARALLEL_ROOT);
+    search_run("checkers", &p, &root);
+    mcts_params_t q = root_params(1001, 1, MCTS_PARALLEL_TREE);
+    search_run("checkers", &q, &t0);
+    q.max_sims = 1000;
+    q.seed = rng_mix(p.seed ^ (0x726f6f7400000000ull + 1));
+    search_seeded("checkers", &q, rng_mix(q.seed), &t1);
+    CU_ASSERT(root.n > 0 && root.n == t0.n && root.n == t1.n);
+    int bad = 0;
+    for (int c = 0; c < root.n; c++) {
+        int v = t0.visits[c] + t1.visits[c];
+        double want = v > 0 ? (t0.visits[c] * t0.q[c] + t1.visits[c] * t1.q[c]) / v : 0.0;
+        if (root.visits[c] != v || fabs(root.q[c] - want) > 1e-9) bad++;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(root.root_visits, t0.root_visits + t1.root_visits);
 }
 
 /* Seeded and limited by simulations, root mode repeats itself, and
@@ -321,6 +353,7 @@ int main(void)
     static const harness_test_t tests[] = {
         {"root: threads=2 proves the values threads=1 proves", test_root_prove_same},
         {"root: visits of both trees merged", test_root_merge},
+        {"root: the merge is the trees' sums and weighted means", test_root_merge_exact},
         {"root: repeatable, reseed, advance", test_root_repeat_reseed_advance},
         {"root: cap split, refusals", test_root_refusals},
         {"root: an evaluator that cannot be copied", test_root_uncopyable},
