@@ -41,7 +41,9 @@ static const char help[] =
     "--mcts SIMS runs only MCTS searches of SIMS simulations (default games\n"
     "checkers and chess), on 1 and 2 threads (--threads LIST), each --repeat\n"
     "times, interleaved, and prints sims/s, tree bytes per simulation and the\n"
-    "speedup over one thread side by side (not deterministic with threads > 1).\n"
+    "speedup over one thread side by side (not deterministic with threads > 1);\n"
+    "--parallel tree,root adds root parallelism's rows (one tree per thread,\n"
+    "merged at the root) after tree parallelism's, in the same rounds.\n"
     "One line per game with counts and rates; the last line is the total node\n"
     "count (perft leaves + random actions + simulations + alpha-beta nodes +\n"
     "solver nodes), a signature of behaviour, not of speed. A progress line\n"
@@ -171,24 +173,51 @@ static int bench_elo(json_t *j)
  * from the deterministic items). Each round runs every thread count once, in
  * order, so a load that changes during the run weighs on all of them alike;
  * a row's rate is its total simulations over its total seconds. */
-static int bench_mcts_scaling(const char *games, long long sims, const char *thread_list,
-                              int repeat, bool json)
+/* The rows of the scaling table: --parallel's modes (tree, root) times
+ * --threads' counts, at most 16; 0 rows after a usage error (message printed). */
+static int scaling_rows(const char *thread_list, const char *parallel_list, int *threads,
+                        bool *root)
 {
-    int threads[8], nt = 0;
+    int counts[8], nt = 0, n = 0;
     char *list = strdup(thread_list), *save = NULL;
     for (char *t = strtok_r(list, ",", &save); t && nt < 8; t = strtok_r(NULL, ",", &save)) {
         char *end;
         long v = strtol(t, &end, 10);
         if (*end != '\0' || v < 1 || v > MCTS_MAX_THREADS) {
-            int rc = cli_usage_error("bench", "--threads: '%s' is not a thread count in [1, %d]", t,
-                                     MCTS_MAX_THREADS);
+            cli_usage_error("bench", "--threads: '%s' is not a thread count in [1, %d]", t,
+                            MCTS_MAX_THREADS);
             free(list);
-            return rc;
+            return 0;
         }
-        threads[nt++] = (int)v;
+        counts[nt++] = (int)v;
     }
     free(list);
-    if (nt == 0) return cli_usage_error("bench", "--threads: no thread count");
+    if (nt == 0) return cli_usage_error("bench", "--threads: no thread count"), 0;
+    list = strdup(parallel_list);
+    for (char *t = strtok_r(list, ",", &save); t && n < 16; t = strtok_r(NULL, ",", &save)) {
+        if (strcmp(t, "tree") != 0 && strcmp(t, "root") != 0) {
+            cli_usage_error("bench", "--parallel: '%s' is not tree or root", t);
+            free(list);
+            return 0;
+        }
+        for (int i = 0; i < nt && n < 16; i++, n++) {
+            threads[n] = counts[i];
+            root[n] = strcmp(t, "root") == 0;
+        }
+    }
+    free(list);
+    if (n == 0) cli_usage_error("bench", "--parallel: no mode");
+    return n;
+}
+
+static int bench_mcts_scaling(const char *games, long long sims, const char *thread_list,
+                              const char *parallel_list, int repeat, bool json)
+{
+    int threads[16];
+    bool root[16];
+    int nt = scaling_rows(thread_list, parallel_list, threads, root);
+    if (nt == 0) return EXIT_USAGE;
+    char *save = NULL;
     char *copy = strdup(games ? games : "checkers;chess");
     json_t j;
     if (json) {
@@ -197,8 +226,8 @@ static int bench_mcts_scaling(const char *games, long long sims, const char *thr
         json_int(&j, "repeat", repeat);
         json_open(&j, "mcts", '[');
     } else
-        printf("%-40s %7s %10s %10s %12s %12s %8s %8s\n", "game", "threads", "sims/s", "speedup",
-               "tree nodes", "tree edges", "B/sim", "cap");
+        printf("%-40s %8s %7s %10s %10s %12s %12s %8s %8s\n", "game", "parallel", "threads",
+               "sims/s", "speedup", "tree nodes", "tree edges", "B/sim", "cap");
     int code = EXIT_OK;
     for (char *spec = strtok_r(copy, ";", &save); spec && code == EXIT_OK;
          spec = strtok_r(NULL, ";", &save)) {
@@ -207,12 +236,13 @@ static int bench_mcts_scaling(const char *games, long long sims, const char *thr
             code = cli_fail("bench", EXIT_USAGE);
             break;
         }
-        double secs[8] = {0};
-        long long done[8] = {0};
-        bench_search_t last[8];
+        double secs[16] = {0};
+        long long done[16] = {0};
+        bench_search_t last[16];
         for (int round = 0; round < repeat && code == EXIT_OK; round++)
             for (int i = 0; i < nt; i++) {
-                if (bench_mcts_threads(g, sims, threads[i], 0, 1 + (uint64_t)round, &last[i])) {
+                if (bench_mcts_parallel(g, sims, threads[i], root[i], 0, 1 + (uint64_t)round,
+                                        &last[i])) {
                     code = cli_fail("bench", EXIT_FAILED);
                     break;
                 }
@@ -227,6 +257,7 @@ static int bench_mcts_scaling(const char *games, long long sims, const char *thr
                 json_open(&j, NULL, '{');
                 json_str(&j, "game", g->spec);
                 json_int(&j, "threads", threads[i]);
+                json_str(&j, "parallel", root[i] ? "root" : "tree");
                 json_num(&j, "sims_per_second", "%.0f", rate);
                 json_num(&j, "speedup", "%.3f", base > 0 ? rate / base : 0);
                 json_u64(&j, "tree_nodes", last[i].tree_nodes);
@@ -235,8 +266,9 @@ static int bench_mcts_scaling(const char *games, long long sims, const char *thr
                 json_bool(&j, "node_cap_reached", last[i].node_cap);
                 json_close(&j);
             } else
-                printf("%-40s %7d %10.0f %9.2fx %12zu %12zu %8.1f %8s\n", g->spec, threads[i], rate,
-                       base > 0 ? rate / base : 0, last[i].tree_nodes, last[i].tree_edges, bps,
+                printf("%-40s %8s %7d %10.0f %9.2fx %12zu %12zu %8.1f %8s\n", g->spec,
+                       root[i] ? "root" : "tree", threads[i], rate, base > 0 ? rate / base : 0,
+                       last[i].tree_nodes, last[i].tree_edges, bps,
                        last[i].node_cap ? "reached" : "-");
             fflush(stdout);
         }
@@ -315,13 +347,15 @@ int cmd_bench(int argc, char **argv)
     const char *only = NULL;
     bool solvers_only = false, elo_only = false;
     uint64_t mcts_sims = 0;
-    const char *thread_list = NULL;
+    const char *thread_list = NULL, *parallel_list = NULL;
     int repeat = 0;
     const cli_opt_t opts[] = {
         CLI_OPT("--mcts", &mcts_sims, "SIMS",
                 "only MCTS searches of SIMS simulations (threads side by side)", .min = 1,
                 .max = 1e9),
         CLI_OPT("--threads", &thread_list, "LIST", "with --mcts: thread counts", .def = "1,2"),
+        CLI_OPT("--parallel", &parallel_list, "LIST",
+                "with --mcts: tree, root or tree,root (root parallelism's rows)", .def = "tree"),
         CLI_OPT("--repeat", &repeat, "R", "with --mcts: rounds", .def = "1", .min = 1, .max = 1000),
         CLI_OPT_FLAG("--solvers", &solvers_only, "only the solver items"),
         CLI_OPT_FLAG("--elo", &elo_only, "only the Elo fit item"),
@@ -335,7 +369,8 @@ int cmd_bench(int argc, char **argv)
     if (mcts_sims > 0) {
         if (solvers_only)
             return cli_usage_error("bench", "--mcts and --solvers exclude each other");
-        return bench_mcts_scaling(only, (long long)mcts_sims, thread_list, repeat, json);
+        return bench_mcts_scaling(only, (long long)mcts_sims, thread_list, parallel_list, repeat,
+                                  json);
     }
     /* The list of specs: the registry's variants, or --games split on ';'. */
     /* At most 64 items: further variants or --games entries are ignored

@@ -108,6 +108,12 @@ static const param_def_t mcts_agent_params[] = {
      .min = 1,
      .max = MCTS_MAX_THREADS,
      .help = "threads of one search (tree parallelism, virtual loss)"},
+    {.key = "parallel",
+     .type = PARAM_CHOICE,
+     .def = "tree",
+     .choices = "tree|root",
+     .help = "threads > 1: one shared tree (virtual loss), or one tree per thread merged at the "
+             "root (the node cap split between them)"},
     MCTS_PARAM_DEFS /* each entry ends with a comma */
     {.key = NULL},
 };

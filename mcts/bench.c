@@ -38,6 +38,12 @@ int bench_mcts(const game_t *g, long long sims, uint64_t seed, bench_search_t *o
 int bench_mcts_threads(const game_t *g, long long sims, int threads, size_t max_nodes,
                        uint64_t seed, bench_search_t *out)
 {
+    return bench_mcts_parallel(g, sims, threads, false, max_nodes, seed, out);
+}
+
+int bench_mcts_parallel(const game_t *g, long long sims, int threads, bool root, size_t max_nodes,
+                        uint64_t seed, bench_search_t *out)
+{
     /* Raw simulation throughput: a solved root would stop the search early and
      * a reused tree would carry work from one item into the next. */
     mcts_params_t p;
@@ -48,6 +54,7 @@ int bench_mcts_threads(const game_t *g, long long sims, int threads, size_t max_
     p.seed = seed;
     p.max_nodes = max_nodes; /* 0: sized by mcts_create (mcts_nodes_for) */
     p.threads = threads;
+    p.parallel = root ? MCTS_PARALLEL_ROOT : MCTS_PARALLEL_TREE;
     evaluator_t *e = NULL;
     mcts_t *m = NULL;
     void *s = malloc(g->state_size);

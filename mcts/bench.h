@@ -36,6 +36,11 @@ int bench_mcts(const game_t *g, long long sims, uint64_t seed, bench_search_t *o
  * by side. With threads > 1 the signature is not repeatable. */
 int bench_mcts_threads(const game_t *g, long long sims, int threads, size_t max_nodes,
                        uint64_t seed, bench_search_t *out);
+/* The same with `root` true: root parallelism (threads trees of sims/threads
+ * simulations each, merged; mcts_root.c), for `hoyle bench --mcts --parallel`.
+ * Its signature is repeatable from the seed. */
+int bench_mcts_parallel(const game_t *g, long long sims, int threads, bool root, size_t max_nodes,
+                        uint64_t seed, bench_search_t *out);
 
 /* Alpha-beta to `depth` (iterative deepening, TT of 2^20 entries) from the
  * game's start: nodes visited. */

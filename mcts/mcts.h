@@ -31,9 +31,12 @@
  * them may run in parallel (no globals). With params.threads > 1 one
  * mcts_search() runs on that many threads over one tree (mcts_thread.c: tree
  * operations under one lock, evaluations outside it on evaluator clones);
- * the step API always runs on the caller's thread. Seeded: same params, same
- * seed, same evaluator → same tree, when limited by simulations (not time)
- * and with one thread. */
+ * the step API always runs on the caller's thread. With params.parallel =
+ * MCTS_PARALLEL_ROOT the threads grow one tree each instead, without locks,
+ * and their root statistics are merged (mcts_root.c: root parallelism; the
+ * step API and Gumbel are refused, and the node cap is split between the
+ * trees). Seeded: same params, same seed, same evaluator → same tree, when
+ * limited by simulations (not time) and with one thread or root parallelism. */
 #ifndef HOYLE_MCTS_MCTS_H
 #define HOYLE_MCTS_MCTS_H
 
@@ -56,6 +59,12 @@
 #define MCTS_MAX_MEMORY_MB (MCTS_MAX_NODES / 1048576 * MCTS_NODE_BYTES)
 
 typedef enum mcts_select { MCTS_UCT = 0, MCTS_PUCT = 1 } mcts_select_t;
+
+/* How threads > 1 share one search (params.parallel; with threads = 1 neither changes anything). */
+typedef enum mcts_parallel {
+    MCTS_PARALLEL_TREE = 0, /* one tree, virtual loss (mcts_thread.c) */
+    MCTS_PARALLEL_ROOT = 1  /* one tree per thread, merged at the root (mcts_root.c) */
+} mcts_parallel_t;
 
 /* First-play urgency: the Q an unvisited child is given during selection. */
 typedef enum mcts_fpu {
@@ -139,11 +148,12 @@ typedef struct mcts_params {
     double dirichlet_eps;   /* weight of the noise in the root prior */
     size_t max_nodes; /* cap: nodes' worth of bytes, for nodes and edges; 0 = mcts_nodes_for() */
     int threads;      /* threads of one mcts_search() (tree parallelism); 1 = this thread */
-    bool reuse;       /* keep the subtree of the played move (mcts_advance) */
-    uint64_t seed;    /* seeds chance sampling, noise and temperature choice */
-    int playouts;     /* > 0: the searcher plays this many playouts per leaf itself (mcts_playout.c,
-                       * uniform or MAST/NST) instead of asking the evaluator, so that rave, grave,
-                       * mast, nst and phist see the playouts' moves; 0 = the evaluator's values */
+    mcts_parallel_t parallel; /* threads > 1: one shared tree, or one tree per thread */
+    bool reuse;               /* keep the subtree of the played move (mcts_advance) */
+    uint64_t seed;            /* seeds chance sampling, noise and temperature choice */
+    int playouts; /* > 0: the searcher plays this many playouts per leaf itself (mcts_playout.c,
+                   * uniform or MAST/NST) instead of asking the evaluator, so that rave, grave,
+                   * mast, nst and phist see the playouts' moves; 0 = the evaluator's values */
     /* endgame tables (mcts/tb_probe.h), borrowed, NULL = none: a leaf below the root whose
      * state they cover is valued by them exactly (+1/0/-1 for its mover, no evaluator call)
      * and, with the solver, proven with that value, like a terminal node; a root proven won

@@ -161,7 +161,8 @@ struct mcts {
     bool stop;
     const atomic_int *stop_flag; /* mcts_set_limits: another thread's stop request, or NULL */
 
-    struct mcts_var *var; /* the search variants' state (mcts_var.h); NULL when all are off */
+    struct mcts_var *var;     /* the search variants' state (mcts_var.h); NULL when all are off */
+    struct mcts_roots *roots; /* parallel=root: the other trees (mcts_root.c); NULL otherwise */
 
     /* result storage */
     mcts_result_t result;
@@ -236,5 +237,24 @@ int mcts_search_threads(mcts_t *m);
 
 /* mcts_result.c */
 void mcts_fill_result(mcts_t *m);
+/* The principal variation from the root child played by `action` into pv
+ * (MCTS_PV_MAX entries): its length, 0 when that child was never visited. */
+int mcts_pv_under(const mcts_t *m, int action, int *pv);
+
+/* mcts_search.c: mcts_search() on this tree alone (tree 0 of a root-parallel search). */
+int mcts_search_tree(mcts_t *m, const void *state, const mcts_result_t **out);
+
+/* mcts_root.c: root parallelism (params.parallel = MCTS_PARALLEL_ROOT, threads > 1).
+ * split: checks the params and divides max_nodes between the trees (before
+ * mcts_create sizes the arena); create: the other trees and their evaluator
+ * clones (m->roots); the rest reach every tree; search: the whole search. */
+int mcts_root_split(mcts_params_t *p);
+int mcts_root_create(mcts_t *m);
+void mcts_root_free(mcts_t *m);
+void mcts_root_clear(mcts_t *m);
+void mcts_root_reseed(mcts_t *m, uint64_t seed);
+void mcts_root_advance(mcts_t *m, const void *state_before, int action);
+size_t mcts_root_memory_bytes(const mcts_t *m);
+int mcts_root_search(mcts_t *m, const void *state, const mcts_result_t **out);
 
 #endif

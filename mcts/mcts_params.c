@@ -29,6 +29,7 @@ void mcts_params_default(mcts_params_t *p)
         .dirichlet_eps = 0.0,
         .max_nodes = 1u << 20,
         .threads = 1,
+        .parallel = MCTS_PARALLEL_TREE,
         .reuse = true,
         .seed = 0,
     };
@@ -96,6 +97,8 @@ int mcts_params_bind(const params_t *pp, mcts_params_t *p)
         return hoyle_error(HOYLE_EINVAL, "mcts: set nodes or memory_mb, not both");
     if (mb > 0) q.max_nodes = (size_t)mb * 1048576u / mcts_node_bytes();
     if (params_has(pp, "threads")) q.threads = (int)params_int(pp, "threads");
+    if (params_has(pp, "parallel"))
+        q.parallel = params_choice(pp, "parallel") == 1 ? MCTS_PARALLEL_ROOT : MCTS_PARALLEL_TREE;
     /* 2. the fragments: every search schema has these */
     /* One "c" serves both formulas: the kind picks UCT or PUCT, and only the
      * matching constant is read by the search. */

@@ -99,6 +99,31 @@ static uint32_t best_child(const mcts_t *m, const mcts_node_t *node)
     return best;
 }
 
+/* The principal variation from edge `next` (an m->edges index, 0 = none):
+ * the same choice rule down the tree, stopping at the first unvisited node
+ * (its Q says nothing yet). Returns its length. */
+static int line_from(const mcts_t *m, uint32_t next, int *pv)
+{
+    int len = 0;
+    while (len < MCTS_PV_MAX && next != 0 && m->edges[next].node != 0) {
+        const mcts_node_t *ch = &m->nodes[m->edges[next].node];
+        if (ch->visits == 0) break;
+        pv[len++] = m->edges[next].action;
+        next = best_child(m, ch);
+    }
+    return len;
+}
+
+int mcts_pv_under(const mcts_t *m, int action, int *pv)
+{
+    const mcts_node_t *root = &m->nodes[0];
+    if (!m->has_root || m->used == 0) return 0;
+    for (int c = 0; c < root->num_children; c++)
+        if (mcts_edge(m, root, c)->action == action)
+            return line_from(m, root->first_edge + (uint32_t)c, pv);
+    return 0;
+}
+
 void mcts_fill_result(mcts_t *m)
 {
     const game_t *g = m->g;
@@ -141,17 +166,7 @@ void mcts_fill_result(mcts_t *m)
     }
     uint32_t best = gumbel_best ? gumbel_best : best_child(m, root);
     r->best_action = best ? m->edges[best].action : -1;
-    r->pv_len = 0;
-    /* The principal variation follows the same choice rule down the tree and
-     * stops at the first unvisited node (its Q says nothing yet). */
-    for (const mcts_node_t *node = root; r->pv_len < MCTS_PV_MAX;) {
-        uint32_t next = node == root && gumbel_best ? gumbel_best : best_child(m, node);
-        if (next == 0 || m->edges[next].node == 0) break; /* no node: never visited */
-        const mcts_node_t *ch = &m->nodes[m->edges[next].node];
-        if (ch->visits == 0) break;
-        r->pv[r->pv_len++] = m->edges[next].action;
-        node = ch;
-    }
+    r->pv_len = line_from(m, best, r->pv);
     r->sims = m->sims;
     r->root_visits = root->visits;
     r->nodes_used = m->used;

@@ -39,7 +39,7 @@ static void backup_slot(mcts_t *m, int slot, const uint32_t *path, int len, cons
  * or the Gumbel setup is applied here only when the root is already
  * expanded (a reused tree); a fresh root gets it in deliver, right after
  * its expansion, because there are no priors to perturb before that. */
-int mcts_search_begin(mcts_t *m, const void *state)
+static int search_begin(mcts_t *m, const void *state)
 {
     int player = game_current_player(m->g, state);
     if (player < 0)
@@ -74,6 +74,15 @@ int mcts_search_begin(mcts_t *m, const void *state)
             mcts_add_noise(m);
     }
     return HOYLE_OK;
+}
+
+/* The step API drives one tree: a root-parallel searcher (mcts_root.c) refuses it. */
+int mcts_search_begin(mcts_t *m, const void *state)
+{
+    if (m->roots)
+        return hoyle_error(HOYLE_EINVAL, "mcts: parallel=root runs only as mcts_search (the step "
+                                         "API drives one tree): use parallel=tree");
+    return search_begin(m, state);
 }
 
 int mcts_set_limits(mcts_t *m, long long max_sims, double time_limit_ms, const atomic_int *stop)
@@ -347,7 +356,13 @@ int mcts_search(mcts_t *m, const void *state, const mcts_result_t **out)
 {
     if (m->eval == NULL && m->p.playouts == 0)
         return hoyle_error(HOYLE_EINVAL, "mcts: no evaluator (use the step API)");
-    int status = mcts_search_begin(m, state);
+    if (m->roots) return mcts_root_search(m, state, out); /* one tree per thread */
+    return mcts_search_tree(m, state, out);
+}
+
+int mcts_search_tree(mcts_t *m, const void *state, const mcts_result_t **out)
+{
+    int status = search_begin(m, state);
     if (status) return status;
     if (m->threads > 1) {
         if ((status = mcts_search_threads(m))) return status;

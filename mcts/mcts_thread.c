@@ -65,7 +65,8 @@ static uint64_t worker_seed(uint64_t seed, int k)
 
 int mcts_threads_create(mcts_t *m)
 {
-    int t = m->p.threads > 1 ? m->p.threads : 1;
+    /* parallel=root runs each of its trees on one thread (mcts_root.c) */
+    int t = m->p.threads > 1 && m->p.parallel == MCTS_PARALLEL_TREE ? m->p.threads : 1;
     m->threads = t;
     if (t == 1) return HOYLE_OK;
     m->workers = calloc((size_t)t, sizeof *m->workers);

@@ -47,6 +47,8 @@ int mcts_create(const game_t *g, const mcts_params_t *params_in, evaluator_t *ev
     if (sized.max_nodes == 0) sized.max_nodes = mcts_nodes_for(g, &sized);
     const mcts_params_t *params = &sized;
     if (check_params(g, params)) return HOYLE_EINVAL;
+    /* parallel=root: each tree's arena is its share of the cap (mcts_root.c) */
+    if (mcts_root_split(&sized)) return HOYLE_EINVAL;
     mcts_t *m = calloc(1, sizeof *m);
     if (m == NULL) return hoyle_error(HOYLE_ENOMEM, "mcts: out of memory");
     m->g = g;
@@ -102,6 +104,8 @@ int mcts_create(const game_t *g, const mcts_params_t *params_in, evaluator_t *ev
     int status = mcts_threads_create(m);
     if (!status && mcts_var_create(m))
         status = HOYLE_ENOMEM; /* the variants' tables, when some are on */
+    /* parallel=root: the other trees and their evaluator clones */
+    if (!status) status = mcts_root_create(m);
     if (status) {
         mcts_free(m);
         return status;
@@ -133,13 +137,14 @@ size_t mcts_memory_bytes(const mcts_t *m)
            batch * ((size_t)m->path_cap * sizeof *m->own.paths +
                     (size_t)g->num_players * sizeof *m->own.values +
                     (size_t)g->num_actions * sizeof *m->own.priors) +
-           mcts_threads_memory_bytes(m) + nl * 16 * sizeof(double) +
+           mcts_threads_memory_bytes(m) + mcts_root_memory_bytes(m) + nl * 16 * sizeof(double) +
            levels * 3 * (size_t)g->max_legal * sizeof(int) + mcts_var_memory_bytes(m);
 }
 
 void mcts_free(mcts_t *m)
 {
     if (m == NULL) return;
+    mcts_root_free(m);
     mcts_var_free(m);
     free(m->nodes);
     free(m->root_state);
@@ -227,6 +232,7 @@ void mcts_clear(mcts_t *m)
     m->used = 0;
     m->edge_low = m->edge_cap;
     mcts_var_clear(m); /* the variants' tables belong to one game */
+    mcts_root_clear(m);
 }
 
 /* Everything else in m is per-search state that mcts_search_begin() sets
@@ -237,6 +243,7 @@ void mcts_reseed(mcts_t *m, uint64_t seed)
     m->p.seed = seed;
     rng_init(&m->rng, seed);
     mcts_threads_reseed(m, seed);
+    mcts_root_reseed(m, seed);
 }
 
 /* Copy the subtree rooted at `keep` to the front of the arena (its nodes)
@@ -299,6 +306,7 @@ static void compact(mcts_t *m, uint32_t keep)
  * have moved the game elsewhere) and the played child has been visited. */
 void mcts_advance(mcts_t *m, const void *state_before, int action)
 {
+    mcts_root_advance(m, state_before, action); /* the other trees of parallel=root */
     if (!m->has_root || m->used == 0 ||
         memcmp(m->root_state, state_before, m->g->state_size) != 0) {
         m->has_root = false;

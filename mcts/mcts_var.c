@@ -118,8 +118,9 @@ int mcts_var_check(const mcts_params_t *p)
         return hoyle_error(HOYLE_EINVAL, "mcts: mast and nst shape random playouts: they need "
                                          "eval=rollout");
     if (p->playouts < 0) return hoyle_error(HOYLE_EINVAL, "mcts: playouts must be >= 0");
-    /* the variants' tables are not shared between the workers of one search */
-    if (p->threads > 1 && mcts_var_any(p))
+    /* the variants' tables are not shared between the workers of one search
+     * (parallel=root gives every tree its own) */
+    if (p->threads > 1 && p->parallel == MCTS_PARALLEL_TREE && mcts_var_any(p))
         return hoyle_error(HOYLE_EINVAL, "mcts: threads > 1 does not combine with rave, grave, "
                                          "mast, nst, phist, implicit or pw (yet): set threads=1");
     return HOYLE_OK;

@@ -63,5 +63,10 @@ expect 2 "bench --mcts with --solvers" -- "$hoyle" bench --mcts 100 --solvers
 expect 0 "bench --mcts json" -- "$hoyle" bench --mcts 300 --games "gobang(board=5,men=0)" --threads 1,2 --json
 echo "$(cat "$dir/out")" | python3 -c 'import json,sys; d=json.load(sys.stdin); r=d["mcts"]; assert [x["threads"] for x in r]==[1,2] and all(x["bytes_per_sim"]>0 for x in r) and r[0]["speedup"]==1' \
   || { echo "FAIL: bench --mcts json"; fails=$((fails+1)); }
+# bench --mcts --parallel: root parallelism's rows after tree mode's (issue 34)
+expect 2 "bench --mcts bad parallel" -- "$hoyle" bench --mcts 100 --parallel leaf
+expect 0 "bench --mcts parallel json" -- "$hoyle" bench --mcts 300 --games "gobang(board=5,men=0)" --threads 2 --parallel tree,root --json
+echo "$(cat "$dir/out")" | python3 -c 'import json,sys; r=json.load(sys.stdin)["mcts"]; assert [(x["parallel"],x["threads"]) for x in r]==[("tree",2),("root",2)] and r[1]["speedup"]>0' \
+  || { echo "FAIL: bench --mcts parallel json"; fails=$((fails+1)); }
 
 finish
