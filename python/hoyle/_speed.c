@@ -32,6 +32,8 @@
 #include <string.h>
 #include <structmember.h>
 
+#include "_speed.h"
+
 typedef int (*step_fn)(const void *g, void *s, int action, int *legal, int known);
 typedef int (*legal_fn)(const void *g, const void *s, int *out);
 typedef int (*observe_mask_fn)(const void *g, const void *s, int player, float *obs, int8_t *mask,
@@ -79,6 +81,8 @@ typedef struct {
     int held;                             /* this call acquired the lock */
 } cursor_t;
 
+static PyTypeObject cursor_type, observer_type;
+
 static void cursor_dealloc(cursor_t *c)
 {
     free(c->legal);
@@ -124,7 +128,7 @@ static PyObject *cursor_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 }
 
 /* Keep out of a cffi call on the state (see Threads above). */
-static int lock(cursor_t *c)
+static int speed_lock(cursor_t *c)
 {
     PyObject *r = PyObject_CallNoArgs(c->locked);
     if (!r) return -1;
@@ -138,7 +142,7 @@ static int lock(cursor_t *c)
     return r ? 0 : -1;
 }
 
-static int unlock(cursor_t *c)
+static int speed_unlock(cursor_t *c)
 {
     if (!c->held) return 0;
     c->held = 0;
@@ -149,7 +153,7 @@ static int unlock(cursor_t *c)
 
 /* o as a C int; other types and ranges go through hoyle's own converter,
  * which raises the package's errors (WrongType, Error). */
-static int as_int(PyObject *o, int *out)
+static int speed_as_int(PyObject *o, int *out)
 {
     if (PyLong_CheckExact(o)) {
         int overflow;
@@ -169,7 +173,7 @@ static int as_int(PyObject *o, int *out)
 }
 
 /* NULL with hoyle.Error for a negative status (the library's message). */
-static PyObject *fail(int rc)
+PyObject *speed_fail(int rc)
 {
     PyObject *code = PyLong_FromLong(rc);
     if (!code) return NULL;
@@ -224,20 +228,20 @@ static PyObject *int_list(const int *v, int n)
 static PyObject *cursor_step(cursor_t *c, PyObject *arg)
 {
     int action;
-    if (as_int(arg, &action) || lock(c)) return NULL;
+    if (speed_as_int(arg, &action) || speed_lock(c)) return NULL;
     int n = api_step(c->g, c->s, action, c->legal, c->known);
     c->known = n > 0 ? n : 0;
-    if (unlock(c)) return NULL;
-    return n < 0 ? fail(n) : int_list(c->legal, n);
+    if (speed_unlock(c)) return NULL;
+    return n < 0 ? speed_fail(n) : int_list(c->legal, n);
 }
 
 /* legal() -> the legal list (State.legal_actions). */
 static PyObject *cursor_legal(cursor_t *c, PyObject *unused)
 {
     (void)unused;
-    if (lock(c)) return NULL;
+    if (speed_lock(c)) return NULL;
     int n = c->known = api_legal(c->g, c->s, c->legal);
-    if (unlock(c)) return NULL;
+    if (speed_unlock(c)) return NULL;
     return int_list(c->legal, n);
 }
 
@@ -275,12 +279,26 @@ static PyObject *cursor_advance(cursor_t *c, PyObject *const *args, Py_ssize_t n
     int action, player = 0;
     void *dice, *probs;
     if (bad_args(nargs != 3, "advance(action, dice, probs)")) return NULL;
-    if (as_int(args[0], &action) || addr(args[1], &dice) || addr(args[2], &probs) || lock(c))
+    if (speed_as_int(args[0], &action) || addr(args[1], &dice) || addr(args[2], &probs) || speed_lock(c))
         return NULL;
     int n = api_advance(c->g, c->s, action, c->legal, c->known, dice, probs, &player);
     c->known = n > 0 ? n : 0;
-    if (unlock(c)) return NULL;
-    return n < 0 ? fail(n) : PyLong_FromLong(player);
+    if (speed_unlock(c)) return NULL;
+    return n < 0 ? speed_fail(n) : PyLong_FromLong(player);
+}
+
+int speed_is_cursor(PyObject *o)
+{
+    return Py_TYPE(o) == &cursor_type;
+}
+
+int speed_advance(PyObject *cursor, int action, void *dice, void *probs, int *player)
+{
+    cursor_t *c = (cursor_t *)cursor;
+    if (speed_lock(c)) return SPEED_PYERR;
+    int n = api_advance(c->g, c->s, action, c->legal, c->known, dice, probs, player);
+    c->known = n > 0 ? n : 0;
+    return speed_unlock(c) ? SPEED_PYERR : n;
 }
 
 /* settle(dice_addr, probs_addr) -> the player to move once the dice are
@@ -290,11 +308,11 @@ static PyObject *cursor_settle(cursor_t *c, PyObject *const *args, Py_ssize_t na
     int player = 0;
     void *dice, *probs;
     if (bad_args(nargs != 2, "settle(dice, probs)")) return NULL;
-    if (addr(args[0], &dice) || addr(args[1], &probs) || lock(c)) return NULL;
+    if (addr(args[0], &dice) || addr(args[1], &probs) || speed_lock(c)) return NULL;
     int n = api_settle(c->g, c->s, c->legal, dice, probs, &player);
     c->known = n > 0 ? n : 0;
-    if (unlock(c)) return NULL;
-    return n < 0 ? fail(n) : PyLong_FromLong(player);
+    if (speed_unlock(c)) return NULL;
+    return n < 0 ? speed_fail(n) : PyLong_FromLong(player);
 }
 
 /* observe_mask(player, obs, mask) -> the legal count; obs (float32) and
@@ -304,19 +322,19 @@ static PyObject *cursor_observe_mask(cursor_t *c, PyObject *const *args, Py_ssiz
 {
     int player;
     if (bad_args(nargs != 3, "observe_mask(player, obs, mask)")) return NULL;
-    if (as_int(args[0], &player)) return NULL;
+    if (speed_as_int(args[0], &player)) return NULL;
     Py_buffer obs, mask;
     if (get_obs_mask(args[1], args[2], &obs, &mask)) return NULL;
-    int n = -1, locked = lock(c) == 0;
+    int n = -1, locked = speed_lock(c) == 0;
     if (locked) {
         n = api_observe_mask(c->g, c->s, player, obs.buf, mask.buf, c->legal, c->known);
         if (n >= 0) c->known = n;
-        locked = unlock(c) == 0;
+        locked = speed_unlock(c) == 0;
     }
     PyBuffer_Release(&mask);
     PyBuffer_Release(&obs);
     if (!locked) return NULL;
-    return n < 0 ? fail(n) : PyLong_FromLong(n);
+    return n < 0 ? speed_fail(n) : PyLong_FromLong(n);
 }
 
 static PyMethodDef cursor_methods[] = {
@@ -396,6 +414,11 @@ static int unshared(PyObject *const *s)
 }
 
 /* The slot to hand out next: an unshared one, else a new one in its place. */
+int speed_is_observer(PyObject *o)
+{
+    return Py_TYPE(o) == &observer_type;
+}
+
 static PyObject *const *observer_slot(observer_t *o)
 {
     int k = o->next;
@@ -417,15 +440,12 @@ static PyObject *const *observer_slot(observer_t *o)
     return o->slot[k];
 }
 
-/* observe(cursor, player) -> the observation dict of `player` (the state
- * behind `cursor`), its mask marking the legal actions. */
-static PyObject *observer_observe(observer_t *o, PyObject *const *args, Py_ssize_t nargs)
+/* The observation dict of `player` in the state behind `cursor`, its mask
+ * marking the legal actions (a new reference), or NULL with an error. */
+PyObject *speed_observe(PyObject *observer, PyObject *cursor, int player)
 {
-    int player;
-    if (bad_args(nargs != 2 || Py_TYPE(args[0]) != &cursor_type, "observe(cursor, player)"))
-        return NULL;
-    cursor_t *c = (cursor_t *)args[0];
-    if (as_int(args[1], &player)) return NULL;
+    observer_t *o = (observer_t *)observer;
+    cursor_t *c = (cursor_t *)cursor;
     PyObject *const *s = observer_slot(o);
     if (!s) return NULL;
     Py_buffer obs, mask;
@@ -433,17 +453,28 @@ static PyObject *observer_observe(observer_t *o, PyObject *const *args, Py_ssize
     int n = -1, ok = obs.len == o->obs_bytes && mask.len == o->mask_bytes;
     if (!ok)
         PyErr_SetString(PyExc_ValueError, "Observer: make() made arrays of the wrong size");
-    else if ((ok = lock(c) == 0)) {
+    else if ((ok = speed_lock(c) == 0)) {
         n = api_observe_mask(c->g, c->s, player, obs.buf, mask.buf, c->legal, c->known);
         if (n >= 0) c->known = n;
-        ok = unlock(c) == 0;
+        ok = speed_unlock(c) == 0;
     }
     PyBuffer_Release(&mask);
     PyBuffer_Release(&obs);
     if (!ok) return NULL;
-    if (n < 0) return fail(n);
+    if (n < 0) return speed_fail(n);
     Py_INCREF(s[0]);
     return s[0];
+}
+
+/* observe(cursor, player) -> the observation dict of `player` (the state
+ * behind `cursor`), its mask marking the legal actions. */
+static PyObject *observer_observe(observer_t *o, PyObject *const *args, Py_ssize_t nargs)
+{
+    int player;
+    if (bad_args(nargs != 2 || Py_TYPE(args[0]) != &cursor_type, "observe(cursor, player)"))
+        return NULL;
+    if (speed_as_int(args[1], &player)) return NULL;
+    return speed_observe((PyObject *)o, args[0], player);
 }
 
 static PyMethodDef observer_methods[] = {
@@ -534,7 +565,8 @@ PyMODINIT_FUNC PyInit__speed(void)
     if (!key_obs || !key_mask) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
-    if (PyModule_AddType(m, &cursor_type) < 0 || PyModule_AddType(m, &observer_type) < 0) {
+    if (PyModule_AddType(m, &cursor_type) < 0 || PyModule_AddType(m, &observer_type) < 0 ||
+        speed_aec_add(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -246,3 +246,63 @@ def test_aec_env_is_freed():
     del env
     gc.collect()
     assert ref() is None
+
+
+class _PythonAEC(hoyle.AECEnv):
+    """AECEnv with its own Python step() and last(): overriding them keeps
+    hoyle._speed.Aec's C ones off (AECEnv._install_core)."""
+
+    def step(self, action):
+        return hoyle.AECEnv.step(self, action)
+
+    def last(self, observe=True):
+        return hoyle.AECEnv.last(self, observe)
+
+
+def aec_trace(env, seed, rng):
+    """Random play to the end of two episodes, now and then an illegal action
+    or a last(observe=False): every step's last() and the per-agent dicts."""
+    trace = []
+    for episode in range(2):
+        env.reset(seed=seed + episode)
+        for agent in env.agent_iter(400):
+            obs, cum, term, trunc, info = env.last()
+            done = term or trunc
+            trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), cum, term, trunc,
+                          dict(info), env.last(observe=False)[1:]))
+            legal = np.flatnonzero(obs["action_mask"]).tolist()
+            action = None if done else legal[rng.randrange(len(legal))]
+            if not done and rng.random() < 0.02:  # an illegal action: refused ("raise") or a loss ("lose")
+                action = next(a for a in range(env.game.num_actions) if a not in legal)
+            before = env.rewards  # a rewards dict handed out is never changed, only replaced
+            try:
+                env.step(action)
+            except hoyle.Error as e:
+                trace.append(("refused", str(e)))
+                env.step(legal[0])
+            trace.append((dict(env.rewards), dict(env._cumulative_rewards), dict(env.terminations),
+                          dict(env.truncations), {a: dict(i) for a, i in env.infos.items()}, list(env.agents),
+                          env.agent_selection if env.agents else None, env.moves, dict(env.steps),
+                          env.rewards is before))
+    return trace
+
+
+@pytest.mark.parametrize("game_spec", ["checkers", "backgammon", "gobang(board=8,men=12)"])
+@pytest.mark.parametrize("kw", [{}, {"illegal": "lose"}, {"max_moves": 9}, {"max_cycles": 7}])
+def test_aec_core_keeps_the_python_bookkeeping(game_spec, kw):
+    """hoyle._speed.Aec's step() and last() (the per-agent dicts updated in
+    C) give, step by step, what AECEnv's Python methods give: observations,
+    rewards, cumulative rewards, terminations, truncations, infos, agents,
+    moves and steps, through the end, illegal actions and the limits."""
+    fast, slow = hoyle.AECEnv(game_spec, **kw), _PythonAEC(game_spec, **kw)
+    fast.reset(seed=1)
+    slow.reset(seed=1)
+    if _lib.speed is not None:
+        assert type(fast.step).__name__ == "builtin_function_or_method", "the C core was not installed"
+    assert "step" not in vars(slow) and "last" not in vars(slow)
+    a, b = aec_trace(fast, 11, random.Random(5)), aec_trace(slow, 11, random.Random(5))
+    assert len(a) == len(b)
+    for i, (x, y) in enumerate(zip(a, b)):
+        assert x == y, f"step {i}: {x!r} != {y!r}"
+    paid = [x for x in a if len(x) == 10 and any(r != 0.0 for r in x[1].values())]  # cumulative rewards
+    assert paid or "max_" in str(kw), "no game ended with a reward: the trace checks no payout"

@@ -1,0 +1,33 @@
+/* _speed.h — what the files of hoyle._speed (the private CPython extension
+ * behind hoyle's per-step paths) share: _speed.c (the State's Cursor, the
+ * Observer, the masked pick) and _speed_aec.c (AECEnv's step and last).
+ * Include after <Python.h>. */
+#ifndef HOYLE_SPEED_H
+#define HOYLE_SPEED_H
+
+#include <limits.h>
+
+/* speed_advance's status when a Python error is set (the state's lock). */
+#define SPEED_PYERR INT_MIN
+
+/* Whether o is a hoyle._speed.Cursor / Observer. */
+int speed_is_cursor(PyObject *o);
+int speed_is_observer(PyObject *o);
+
+/* api_state_advance on the state behind `cursor` (a Cursor), keeping its
+ * legal list: the legal count (>= 0; *player the player to move, or
+ * TERMINAL), a negative library status with no Python error set (nothing
+ * changed), or SPEED_PYERR with one. */
+int speed_advance(PyObject *cursor, int action, void *dice, void *probs, int *player);
+
+/* Observer.observe: the observation dict of `player` in the state behind
+ * `cursor` (a new reference), or NULL with an error. */
+PyObject *speed_observe(PyObject *observer, PyObject *cursor, int player);
+
+/* NULL with hoyle.Error for a negative library status. */
+PyObject *speed_fail(int rc);
+
+/* hoyle._speed.Aec (_speed_aec.c) added to the module: 0, or -1 with an error. */
+int speed_aec_add(PyObject *module);
+
+#endif

@@ -1,0 +1,299 @@
+/* _speed_aec.c — hoyle._speed.Aec: AECEnv's step() and last() as C calls
+ * (hoyle/env.py installs core.step and core.last on the environment at
+ * reset()), the per-agent bookkeeping PettingZoo's API keeps (rewards,
+ * _cumulative_rewards, terminations, truncations, infos, steps, moves)
+ * updated in place from here, one call per step.
+ *
+ * Invariant: the environment's attributes stay the one truth. Every call
+ * reads them from the environment's __dict__ (nothing is cached here but
+ * the state it was made for, whose identity each call checks), so Python
+ * code that sets them (reset, _end, _lose_illegal, _remove, a user) is
+ * seen at once. Only the hot case is done here: an agent to move, not
+ * terminated or truncated, an int action in the space that the rules
+ * accept, no arguments beyond it. Every other case (an agent stepped out
+ * with None, an illegal action, last(observe=False), a replaced
+ * game_state, ...) calls the Python method itself (AECEnv.step or .last),
+ * so its behaviour is the Python one by construction. A refused action
+ * changes nothing here before the Python method runs again and decides. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "_speed.h"
+
+typedef struct {
+    PyObject ob_base; /* PyObject_HEAD */
+    PyObject *env, *dict;        /* the environment and its __dict__ */
+    PyObject *step_py, *last_py; /* AECEnv.step, AECEnv.last: every other case */
+    PyObject *state, *cursor;    /* the game_state this core is for, its Cursor */
+    PyObject *observer;          /* the environment's Observer */
+    void *dice, *probs;          /* its rng_t and chance scratch */
+    long num_actions;
+} aec_t;
+
+/* The attribute names, interned; zero and one as Python objects. */
+static PyObject *k_game_state, *k_agents, *k_agent_selection, *k_terminations, *k_truncations,
+    *k_cumulative, *k_steps, *k_rewards, *k_zero_rewards, *k_moves, *k_last_player, *k_max_moves,
+    *k_max_cycles, *k_possible, *k_seat, *k_infos, *k_end, *k_limits, *zero_float, *one;
+
+static int aec_traverse(aec_t *a, visitproc visit, void *arg)
+{
+    Py_VISIT(a->env);
+    Py_VISIT(a->dict);
+    Py_VISIT(a->step_py);
+    Py_VISIT(a->last_py);
+    Py_VISIT(a->state);
+    Py_VISIT(a->cursor);
+    Py_VISIT(a->observer);
+    return 0;
+}
+
+static int aec_clear(aec_t *a)
+{
+    Py_CLEAR(a->env);
+    Py_CLEAR(a->dict);
+    Py_CLEAR(a->step_py);
+    Py_CLEAR(a->last_py);
+    Py_CLEAR(a->state);
+    Py_CLEAR(a->cursor);
+    Py_CLEAR(a->observer);
+    return 0;
+}
+
+static void aec_dealloc(aec_t *a)
+{
+    PyObject_GC_UnTrack(a);
+    aec_clear(a);
+    Py_TYPE(a)->tp_free((PyObject *)a);
+}
+
+/* Aec(env, step_py, last_py, observer, dice_addr, probs_addr, num_actions):
+ * env.game_state's Cursor is the one it steps. */
+static PyObject *aec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    (void)kw;
+    PyObject *env, *step_py, *last_py, *observer, *dice, *probs;
+    long num_actions;
+    if (!PyArg_ParseTuple(args, "OOOOOOl", &env, &step_py, &last_py, &observer, &dice, &probs,
+                          &num_actions))
+        return NULL;
+    PyObject *dict = PyObject_GenericGetDict(env, NULL);
+    if (!dict) return NULL;
+    PyObject *state = PyDict_GetItemWithError(dict, k_game_state);
+    PyObject *cursor = state ? PyObject_GetAttrString(state, "_c") : NULL;
+    if (!cursor || !speed_is_cursor(cursor) || !speed_is_observer(observer)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "Aec: needs env.game_state with a Cursor and an Observer");
+        Py_XDECREF(cursor);
+        Py_DECREF(dict);
+        return NULL;
+    }
+    aec_t *a = (aec_t *)type->tp_alloc(type, 0);
+    if (!a) {
+        Py_DECREF(cursor);
+        Py_DECREF(dict);
+        return NULL;
+    }
+    a->dict = dict;
+    a->cursor = cursor;
+    Py_INCREF(env);
+    a->env = env;
+    Py_INCREF(state);
+    a->state = state;
+    Py_INCREF(step_py);
+    a->step_py = step_py;
+    Py_INCREF(last_py);
+    a->last_py = last_py;
+    Py_INCREF(observer);
+    a->observer = observer;
+    a->dice = PyLong_AsVoidPtr(dice);
+    a->probs = a->dice || !PyErr_Occurred() ? PyLong_AsVoidPtr(probs) : NULL;
+    a->num_actions = num_actions;
+    if (PyErr_Occurred()) {
+        Py_DECREF(a);
+        return NULL;
+    }
+    return (PyObject *)a;
+}
+
+/* fn(env, *args, **kwnames): the Python method for every case but the hot one. */
+static PyObject *delegate(aec_t *a, PyObject *fn, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames)
+{
+    Py_ssize_t total = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+    PyObject *small[8], **all = total < 8 ? small : PyMem_Malloc(sizeof *all * (size_t)(total + 1));
+    if (!all) return PyErr_NoMemory();
+    all[0] = a->env;
+    for (Py_ssize_t i = 0; i < total; i++) all[i + 1] = args[i];
+    PyObject *r = PyObject_Vectorcall(fn, all, (size_t)nargs + 1, kwnames);
+    if (all != small) PyMem_Free(all);
+    return r;
+}
+
+/* d[key], borrowed; NULL when absent (with an error only if the lookup failed). */
+static PyObject *get(PyObject *d, PyObject *key)
+{
+    return d && PyDict_CheckExact(d) ? PyDict_GetItemWithError(d, key) : NULL;
+}
+
+/* The agent to move (borrowed) when it is the hot case: `agents` a
+ * non-empty list holding it, the agent neither terminated nor truncated,
+ * its seat an int, the state the core's own; else NULL (an error set only
+ * when a lookup failed). */
+static PyObject *agent_to_move(aec_t *a, PyObject **term, PyObject **trunc, PyObject **seat)
+{
+    PyObject *d = a->dict, *agents = get(d, k_agents);
+    if (get(d, k_game_state) != a->state || !agents || !PyList_CheckExact(agents) ||
+        PyList_GET_SIZE(agents) == 0)
+        return NULL;
+    PyObject *agent = get(d, k_agent_selection);
+    if (!agent || PySequence_Contains(agents, agent) != 1) return NULL;
+    *term = get(get(d, k_terminations), agent);
+    *trunc = *term ? get(get(d, k_truncations), agent) : NULL;
+    if (*term != Py_False || *trunc != Py_False) return NULL;
+    *seat = get(get(d, k_seat), agent);
+    return *seat && PyLong_CheckExact(*seat) ? agent : NULL;
+}
+
+/* d[key] + 1 into d[key]; d[key] an int that is there (checked before). */
+static int increment(PyObject *d, PyObject *key)
+{
+    PyObject *v = get(d, key);
+    PyObject *w = v ? PyNumber_Add(v, one) : NULL;
+    int rc = w ? PyDict_SetItem(d, key, w) : -1;
+    Py_XDECREF(w);
+    if (rc && !PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, key);
+    return rc;
+}
+
+/* step's bookkeeping once the action is played (AECEnv.step's): the
+ * agent's cumulative reward handed out, its steps and the whole moves
+ * counted, rewards all zero, then the end or the next agent and the
+ * limits. `cum` and `steps` are dicts that hold `agent` (checked before
+ * the action was played). */
+static PyObject *after_step(aec_t *a, PyObject *agent, PyObject *seat, int next, PyObject *cum,
+                            PyObject *steps)
+{
+    PyObject *d = a->dict;
+    if (PyDict_SetItem(cum, agent, zero_float) || increment(steps, agent)) return NULL;
+    PyObject *last = get(d, k_last_player);
+    int moved = last == seat ? 0 : last ? PyObject_RichCompareBool(seat, last, Py_NE) : 1;
+    if (moved < 0 || (moved && (increment(d, k_moves) || PyDict_SetItem(d, k_last_player, seat))))
+        return NULL;
+    PyObject *rewards = get(d, k_rewards), *agents = get(d, k_agents);
+    if ((!rewards || rewards != get(d, k_zero_rewards)) && agents && PyList_CheckExact(agents)) {
+        PyObject *zeros = PyDict_New();
+        int rc = zeros ? 0 : -1;
+        for (Py_ssize_t i = 0; rc == 0 && i < PyList_GET_SIZE(agents); i++)
+            rc = PyDict_SetItem(zeros, PyList_GET_ITEM(agents, i), zero_float);
+        if (rc == 0) rc = PyDict_SetItem(d, k_rewards, zeros);
+        if (rc == 0) rc = PyDict_SetItem(d, k_zero_rewards, zeros);
+        Py_XDECREF(zeros);
+        if (rc) return NULL;
+    }
+    if (next < 0) return PyObject_CallMethodNoArgs(a->env, k_end);
+    PyObject *possible = get(d, k_possible), *nxt = NULL;
+    if (possible && PyList_CheckExact(possible) && next < PyList_GET_SIZE(possible))
+        nxt = PyList_GET_ITEM(possible, next);
+    if (!nxt || PyDict_SetItem(d, k_agent_selection, nxt)) {
+        if (!PyErr_Occurred()) PyErr_Format(PyExc_RuntimeError, "Aec: no possible_agents[%d]", next);
+        return NULL;
+    }
+    PyObject *max_moves = get(d, k_max_moves), *max_cycles = get(d, k_max_cycles);
+    int limited = (max_moves && PyObject_IsTrue(max_moves)) || (max_cycles && PyObject_IsTrue(max_cycles));
+    if (!limited) Py_RETURN_NONE;
+    PyObject *cp = PyLong_FromLong(next);
+    PyObject *r = cp ? PyObject_CallMethodObjArgs(a->env, k_limits, seat, cp, NULL) : NULL;
+    Py_XDECREF(cp);
+    return r;
+}
+
+/* step(action): AECEnv.step. */
+static PyObject *aec_step(aec_t *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *term, *trunc, *seat, *agent = NULL, *cum = NULL, *steps = NULL;
+    long action = -1;
+    if (!kwnames && nargs == 1 && PyLong_CheckExact(args[0])) {
+        int overflow;
+        action = PyLong_AsLongAndOverflow(args[0], &overflow);
+        if (action >= 0 && action < a->num_actions) agent = agent_to_move(a, &term, &trunc, &seat);
+    }
+    if (agent) cum = get(a->dict, k_cumulative);
+    if (cum) steps = get(a->dict, k_steps);
+    if (steps && !(get(steps, agent) && PyDict_CheckExact(cum))) steps = NULL;
+    if (PyErr_Occurred()) return NULL;
+    if (!steps) return delegate(a, a->step_py, args, nargs, kwnames);
+    int next = -1;
+    int n = speed_advance(a->cursor, (int)action, a->dice, a->probs, &next);
+    if (n == SPEED_PYERR) return NULL;
+    if (n < 0) return delegate(a, a->step_py, args, nargs, kwnames); /* it raises or loses */
+    return after_step(a, agent, seat, next, cum, steps);
+}
+
+/* last(): AECEnv.last of the agent to move (observation, cumulative
+ * reward, termination, truncation, info). */
+static PyObject *aec_last(aec_t *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *term, *trunc, *seat, *agent = NULL, *cum = NULL, *info = NULL;
+    long p = -1;
+    if (!kwnames && nargs == 0) agent = agent_to_move(a, &term, &trunc, &seat);
+    if (agent) p = PyLong_AsLong(seat);
+    if (p >= 0 && p <= INT_MAX) cum = get(get(a->dict, k_cumulative), agent);
+    if (cum) info = get(get(a->dict, k_infos), agent);
+    if (PyErr_Occurred()) return NULL;
+    if (!info) return delegate(a, a->last_py, args, nargs, kwnames);
+    PyObject *obs = speed_observe(a->observer, a->cursor, (int)p);
+    if (!obs) return NULL;
+    PyObject *r = PyTuple_Pack(5, obs, cum, term, trunc, info);
+    Py_DECREF(obs);
+    return r;
+}
+
+static PyMethodDef aec_methods[] = {
+    {"step", (PyCFunction)(void (*)(void))aec_step, METH_FASTCALL | METH_KEYWORDS,
+     "AECEnv.step: the action played and the per-agent dicts updated, one call"},
+    {"last", (PyCFunction)(void (*)(void))aec_last, METH_FASTCALL | METH_KEYWORDS,
+     "AECEnv.last: (observation, cumulative reward, termination, truncation, info)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject aec_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hoyle._speed.Aec",
+    .tp_basicsize = sizeof(aec_t),
+    .tp_dealloc = (destructor)aec_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "Aec(env, step_py, last_py, observer, dice_addr, probs_addr, num_actions): "
+              "AECEnv's step and last in C",
+    .tp_traverse = (traverseproc)aec_traverse,
+    .tp_clear = (inquiry)aec_clear,
+    .tp_methods = aec_methods,
+    .tp_new = aec_new,
+};
+
+static int intern(PyObject **out, const char *name)
+{
+    *out = PyUnicode_InternFromString(name);
+    return *out ? 0 : -1;
+}
+
+int speed_aec_add(PyObject *module)
+{
+    static const struct {
+        PyObject **key;
+        const char *name;
+    } names[] = {
+        {&k_game_state, "game_state"},   {&k_agents, "agents"},
+        {&k_agent_selection, "agent_selection"}, {&k_terminations, "terminations"},
+        {&k_truncations, "truncations"}, {&k_cumulative, "_cumulative_rewards"},
+        {&k_steps, "steps"},             {&k_rewards, "rewards"},
+        {&k_zero_rewards, "_zero_rewards"}, {&k_moves, "moves"},
+        {&k_last_player, "_last_player"}, {&k_max_moves, "max_moves"},
+        {&k_max_cycles, "max_cycles"},   {&k_possible, "possible_agents"},
+        {&k_seat, "_seat"},              {&k_infos, "infos"},
+        {&k_end, "_end"},                {&k_limits, "_limits"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (intern(names[i].key, names[i].name)) return -1;
+    if (!(zero_float = PyFloat_FromDouble(0.0)) || !(one = PyLong_FromLong(1))) return -1;
+    if (PyType_Ready(&aec_type) < 0) return -1;
+    return PyModule_AddType(module, &aec_type);
+}
