@@ -260,13 +260,79 @@ static int bad_args(int bad, const char *usage)
     return -1;
 }
 
+/* The head of numpy's PyArrayObject_fields (numpy/ndarraytypes.h): what
+ * PyArray_DATA, PyArray_NDIM, PyArray_DIMS, PyArray_DESCR and
+ * PyArray_FLAGS read, the same from numpy 1.7 to 2.x. Asking an array for
+ * its buffer costs more than the rest of a step (numpy builds its buffer
+ * info on every request), so speed_view reads this head instead for the
+ * arrays it has learned to trust: of numpy's own type, with a dtype whose
+ * item it saw through the buffer protocol (float32 "f", int8 "b"). */
+typedef struct {
+    PyObject ob_base; /* PyObject_HEAD */
+    char *data;
+    int nd;
+    Py_ssize_t *dimensions, *strides;
+    PyObject *base, *descr;
+    int flags;
+} np_head_t;
+
+#define NP_C_CONTIGUOUS 0x0001 /* NPY_ARRAY_C_CONTIGUOUS */
+#define NP_WRITEABLE 0x0400    /* NPY_ARRAY_WRITEABLE */
+
+static PyTypeObject *np_type;       /* numpy.ndarray, once seen */
+static PyObject *np_descr[2];       /* the float32 and int8 dtypes, once seen */
+static const char np_format[2] = {'f', 'b'};
+static const Py_ssize_t np_itemsize[2] = {4, 1};
+
+/* Learn o's type and dtype from its buffer b when o is a numpy array of
+ * the kind's item. */
+static void learn(PyObject *o, int kind, const Py_buffer *b)
+{
+    const char *f = b->format ? b->format : "B";
+    if (*f == '<' || *f == '=' || *f == '@') f++;
+    if (np_descr[kind] || b->itemsize != np_itemsize[kind] || f[0] != np_format[kind] || f[1])
+        return;
+    if (strcmp(Py_TYPE(o)->tp_name, "numpy.ndarray") != 0) return;
+    if (np_type && np_type != Py_TYPE(o)) return;
+    np_type = Py_TYPE(o);
+    Py_INCREF(np_type); /* kept for the module's life, as the dtype */
+    np_descr[kind] = ((np_head_t *)o)->descr;
+    Py_INCREF(np_descr[kind]);
+}
+
+int speed_view(PyObject *o, int kind, int writable, Py_buffer *b)
+{
+    if (np_type && Py_TYPE(o) == np_type) {
+        np_head_t *a = (np_head_t *)o;
+        int need = NP_C_CONTIGUOUS | (writable ? NP_WRITEABLE : 0);
+        if (a->descr == np_descr[kind] && (a->flags & need) == need) {
+            Py_ssize_t n = np_itemsize[kind];
+            for (int i = 0; i < a->nd; i++) n *= a->dimensions[i];
+            b->obj = NULL;
+            b->buf = a->data;
+            b->len = n;
+            b->itemsize = np_itemsize[kind];
+            return 0;
+        }
+    }
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(o, b, flags) < 0) return -1;
+    learn(o, kind, b);
+    return 0;
+}
+
+void speed_release(Py_buffer *b)
+{
+    if (b->obj) PyBuffer_Release(b);
+}
+
 /* The writable C-contiguous buffers of obs_o and mask_o (the caller
- * releases both), or -1 with neither held. */
+ * releases both with speed_release), or -1 with neither held. */
 static int get_obs_mask(PyObject *obs_o, PyObject *mask_o, Py_buffer *obs, Py_buffer *mask)
 {
-    if (PyObject_GetBuffer(obs_o, obs, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return -1;
-    if (PyObject_GetBuffer(mask_o, mask, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
-        PyBuffer_Release(obs);
+    if (speed_view(obs_o, SPEED_F32, 1, obs) < 0) return -1;
+    if (speed_view(mask_o, SPEED_BYTE, 1, mask) < 0) {
+        speed_release(obs);
         return -1;
     }
     return 0;
@@ -331,8 +397,8 @@ static PyObject *cursor_observe_mask(cursor_t *c, PyObject *const *args, Py_ssiz
         if (n >= 0) c->known = n;
         locked = speed_unlock(c) == 0;
     }
-    PyBuffer_Release(&mask);
-    PyBuffer_Release(&obs);
+    speed_release(&mask);
+    speed_release(&obs);
     if (!locked) return NULL;
     return n < 0 ? speed_fail(n) : PyLong_FromLong(n);
 }
@@ -458,8 +524,8 @@ PyObject *speed_observe(PyObject *observer, PyObject *cursor, int player)
         if (n >= 0) c->known = n;
         ok = speed_unlock(c) == 0;
     }
-    PyBuffer_Release(&mask);
-    PyBuffer_Release(&obs);
+    speed_release(&mask);
+    speed_release(&obs);
     if (!ok) return NULL;
     if (n < 0) return speed_fail(n);
     Py_INCREF(s[0]);
@@ -493,20 +559,47 @@ static PyTypeObject observer_type = {
     .tp_new = observer_new,
 };
 
+/* Byte j of the result is 1 if byte j of w is nonzero, else 0 (no carry
+ * crosses a byte: (b & 0x7f) + 0x7f <= 0xfe). */
+static uint64_t nonzero_bytes(uint64_t w)
+{
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    return ((((w & low7) + low7) | w) & ~low7) >> 7;
+}
+
+/* The sum of the bytes of x (each at most 255 / 8 here). */
+static int byte_sum(uint64_t x)
+{
+    return (int)((x * 0x0101010101010101ull) >> 56);
+}
+
 /* The index of the k-th nonzero byte of m[0..n) (-1: none), or with k < 0
- * their count. Masks are mostly zeros: eight bytes at a time skip them. */
+ * their count. Eight bytes at a time, counted without a branch per byte,
+ * up to the word that holds the k-th. */
 static Py_ssize_t nth_set(const unsigned char *m, Py_ssize_t n, Py_ssize_t k)
 {
     Py_ssize_t count = 0, i = 0;
-    for (; i < n; i++) {
-        if (i % 8 == 0) {
-            uint64_t w;
-            while (i + 8 <= n && (memcpy(&w, m + i, 8), w == 0)) i += 8;
-            if (i == n) break;
-        }
-        if (m[i] != 0 && count++ == k) return i;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w, q[4];
+        while (i + 32 <= n && (memcpy(q, m + i, 32), (q[0] | q[1] | q[2] | q[3]) == 0))
+            i += 32; /* masks are mostly zeros */
+        if (i + 8 > n) break;
+        memcpy(&w, m + i, 8);
+        int c = byte_sum(nonzero_bytes(w));
+        if (k >= 0 && k < count + c) break; /* the k-th is in this word */
+        count += c;
     }
+    for (; i < n; i++)
+        if (m[i] != 0 && count++ == k) return i;
     return k < 0 ? count : -1;
+}
+
+Py_ssize_t speed_pick(const void *mask, Py_ssize_t n, double u)
+{
+    Py_ssize_t count = nth_set(mask, n, -1);
+    if (count == 0) return -1;
+    Py_ssize_t k = (Py_ssize_t)(u * (double)count);
+    return nth_set(mask, n, k < 0 ? 0 : k < count ? k : count - 1);
 }
 
 /* pick(mask, u) -> the index of the k-th nonzero entry of `mask`, k =
@@ -520,20 +613,16 @@ static PyObject *pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     double u = PyFloat_AsDouble(args[1]);
     if (u == -1.0 && PyErr_Occurred()) return NULL;
     Py_buffer b;
-    if (PyObject_GetBuffer(args[0], &b, PyBUF_C_CONTIGUOUS) < 0) {
+    if (speed_view(args[0], SPEED_BYTE, 0, &b) < 0) {
         PyErr_Clear();
         return PyLong_FromLong(-2);
     }
     if (b.itemsize != 1) {
-        PyBuffer_Release(&b);
+        speed_release(&b);
         return PyLong_FromLong(-2);
     }
-    Py_ssize_t count = nth_set(b.buf, b.len, -1), at = -1;
-    if (count > 0) {
-        Py_ssize_t k = (Py_ssize_t)(u * (double)count);
-        at = nth_set(b.buf, b.len, k < 0 ? 0 : k < count ? k : count - 1);
-    }
-    PyBuffer_Release(&b);
+    Py_ssize_t at = speed_pick(b.buf, b.len, u);
+    speed_release(&b);
     return PyLong_FromSsize_t(at);
 }
 

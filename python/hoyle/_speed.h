@@ -24,6 +24,21 @@ int speed_advance(PyObject *cursor, int action, void *dice, void *probs, int *pl
  * `cursor` (a new reference), or NULL with an error. */
 PyObject *speed_observe(PyObject *observer, PyObject *cursor, int player);
 
+/* The index of the k-th nonzero byte of mask[0..n), k = floor(u * count),
+ * u in [0, 1) (Discrete.sample with a mask); -1 when none is set. */
+Py_ssize_t speed_pick(const void *mask, Py_ssize_t n, double u);
+
+/* speed_view's kinds of array: float32 items, one-byte items. */
+#define SPEED_F32 0
+#define SPEED_BYTE 1
+
+/* o's memory as C-contiguous bytes (writable if asked) in b: buf, len and
+ * itemsize set; read from the array itself for a numpy array of the kind's
+ * dtype (no buffer request), else through the buffer protocol (b->obj
+ * set). 0, or -1 with an error. Release with speed_release. */
+int speed_view(PyObject *o, int kind, int writable, Py_buffer *b);
+void speed_release(Py_buffer *b);
+
 /* NULL with hoyle.Error for a negative library status. */
 PyObject *speed_fail(int rc);
 

@@ -115,14 +115,14 @@ static PyObject *aec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     return (PyObject *)a;
 }
 
-/* fn(env, *args, **kwnames): the Python method for every case but the hot one. */
-static PyObject *delegate(aec_t *a, PyObject *fn, PyObject *const *args, Py_ssize_t nargs,
+/* fn(self, *args, **kwnames): the Python method for every case but the hot one. */
+static PyObject *delegate(PyObject *self, PyObject *fn, PyObject *const *args, Py_ssize_t nargs,
                           PyObject *kwnames)
 {
     Py_ssize_t total = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
     PyObject *small[8], **all = total < 8 ? small : PyMem_Malloc(sizeof *all * (size_t)(total + 1));
     if (!all) return PyErr_NoMemory();
-    all[0] = a->env;
+    all[0] = self;
     for (Py_ssize_t i = 0; i < total; i++) all[i + 1] = args[i];
     PyObject *r = PyObject_Vectorcall(fn, all, (size_t)nargs + 1, kwnames);
     if (all != small) PyMem_Free(all);
@@ -221,11 +221,11 @@ static PyObject *aec_step(aec_t *a, PyObject *const *args, Py_ssize_t nargs, PyO
     if (cum) steps = get(a->dict, k_steps);
     if (steps && !(get(steps, agent) && PyDict_CheckExact(cum))) steps = NULL;
     if (PyErr_Occurred()) return NULL;
-    if (!steps) return delegate(a, a->step_py, args, nargs, kwnames);
+    if (!steps) return delegate(a->env, a->step_py, args, nargs, kwnames);
     int next = -1;
     int n = speed_advance(a->cursor, (int)action, a->dice, a->probs, &next);
     if (n == SPEED_PYERR) return NULL;
-    if (n < 0) return delegate(a, a->step_py, args, nargs, kwnames); /* it raises or loses */
+    if (n < 0) return delegate(a->env, a->step_py, args, nargs, kwnames); /* it raises or loses */
     return after_step(a, agent, seat, next, cum, steps);
 }
 
@@ -240,7 +240,7 @@ static PyObject *aec_last(aec_t *a, PyObject *const *args, Py_ssize_t nargs, PyO
     if (p >= 0 && p <= INT_MAX) cum = get(get(a->dict, k_cumulative), agent);
     if (cum) info = get(get(a->dict, k_infos), agent);
     if (PyErr_Occurred()) return NULL;
-    if (!info) return delegate(a, a->last_py, args, nargs, kwnames);
+    if (!info) return delegate(a->env, a->last_py, args, nargs, kwnames);
     PyObject *obs = speed_observe(a->observer, a->cursor, (int)p);
     if (!obs) return NULL;
     PyObject *r = PyTuple_Pack(5, obs, cum, term, trunc, info);
@@ -269,6 +269,121 @@ static PyTypeObject aec_type = {
     .tp_new = aec_new,
 };
 
+/* hoyle.spaces.Discrete.sample (hoyle/spaces.py installs it on each
+ * Discrete): the hot case, sample(mask) with a one-byte contiguous mask,
+ * takes its uniform from the space's `_uniforms` (or `_refill()`) and
+ * picks in C; every other call is Discrete.sample in Python. */
+typedef struct {
+    PyObject ob_base;            /* PyObject_HEAD */
+    PyObject *space, *dict;      /* the Discrete and its __dict__ */
+    PyObject *sample_py;         /* Discrete.sample */
+} sampler_t;
+
+static PyObject *k_uniforms, *k_refill, *k_start;
+
+static int sampler_traverse(sampler_t *o, visitproc visit, void *arg)
+{
+    Py_VISIT(o->space);
+    Py_VISIT(o->dict);
+    Py_VISIT(o->sample_py);
+    return 0;
+}
+
+static int sampler_clear(sampler_t *o)
+{
+    Py_CLEAR(o->space);
+    Py_CLEAR(o->dict);
+    Py_CLEAR(o->sample_py);
+    return 0;
+}
+
+static void sampler_dealloc(sampler_t *o)
+{
+    PyObject_GC_UnTrack(o);
+    sampler_clear(o);
+    Py_TYPE(o)->tp_free((PyObject *)o);
+}
+
+/* Sampler(space, sample_py) */
+static PyObject *sampler_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    (void)kw;
+    PyObject *space, *sample_py;
+    if (!PyArg_ParseTuple(args, "OO", &space, &sample_py)) return NULL;
+    PyObject *dict = PyObject_GenericGetDict(space, NULL);
+    if (!dict) return NULL;
+    sampler_t *o = (sampler_t *)type->tp_alloc(type, 0);
+    if (!o) {
+        Py_DECREF(dict);
+        return NULL;
+    }
+    o->dict = dict;
+    Py_INCREF(space);
+    o->space = space;
+    Py_INCREF(sample_py);
+    o->sample_py = sample_py;
+    return (PyObject *)o;
+}
+
+/* The next uniform (a new reference): _uniforms.pop(), or _refill() when
+ * it is empty, as Discrete.sample takes it; `list` is _uniforms, a list. */
+static PyObject *next_uniform(sampler_t *o, PyObject *list)
+{
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    if (n == 0) return PyObject_CallMethodNoArgs(o->space, k_refill);
+    PyObject *u = PyList_GET_ITEM(list, n - 1); /* the list's reference, now ours */
+    Py_SET_SIZE(list, n - 1);
+    return u;
+}
+
+/* sample(mask=None, probability=None): Discrete.sample. */
+static PyObject *sampler_sample(sampler_t *o, PyObject *const *args, Py_ssize_t nargs,
+                                PyObject *kwnames)
+{
+    PyObject *start = NULL, *list = NULL;
+    Py_buffer b = {0};
+    int viewed = 0;
+    if (!kwnames && nargs == 1 && args[0] != Py_None) {
+        start = get(o->dict, k_start);
+        list = get(o->dict, k_uniforms);
+    }
+    if (PyErr_Occurred()) return NULL;
+    if (start && PyLong_CheckExact(start) && list && PyList_CheckExact(list)) {
+        if (speed_view(args[0], SPEED_BYTE, 0, &b) < 0) PyErr_Clear();
+        if (b.buf && b.itemsize != 1) speed_release(&b);
+        else viewed = b.buf != NULL;
+    }
+    if (!viewed) return delegate(o->space, o->sample_py, args, nargs, kwnames);
+    PyObject *u_obj = next_uniform(o, list);
+    double u = u_obj ? PyFloat_AsDouble(u_obj) : -1.0;
+    Py_XDECREF(u_obj);
+    Py_ssize_t k = u == -1.0 && PyErr_Occurred() ? -2 : speed_pick(b.buf, b.len, u);
+    speed_release(&b);
+    if (k == -2) return NULL;
+    PyObject *kk = PyLong_FromSsize_t(k < 0 ? 0 : k);
+    PyObject *r = kk ? PyNumber_Add(start, kk) : NULL;
+    Py_XDECREF(kk);
+    return r;
+}
+
+static PyMethodDef sampler_methods[] = {
+    {"sample", (PyCFunction)(void (*)(void))sampler_sample, METH_FASTCALL | METH_KEYWORDS,
+     "Discrete.sample: a masked uniform choice in C"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject sampler_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hoyle._speed.Sampler",
+    .tp_basicsize = sizeof(sampler_t),
+    .tp_dealloc = (destructor)sampler_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "Sampler(space, sample_py): hoyle.spaces.Discrete.sample in C",
+    .tp_traverse = (traverseproc)sampler_traverse,
+    .tp_clear = (inquiry)sampler_clear,
+    .tp_methods = sampler_methods,
+    .tp_new = sampler_new,
+};
+
 static int intern(PyObject **out, const char *name)
 {
     *out = PyUnicode_InternFromString(name);
@@ -290,10 +405,13 @@ int speed_aec_add(PyObject *module)
         {&k_max_cycles, "max_cycles"},   {&k_possible, "possible_agents"},
         {&k_seat, "_seat"},              {&k_infos, "infos"},
         {&k_end, "_end"},                {&k_limits, "_limits"},
+        {&k_uniforms, "_uniforms"},      {&k_refill, "_refill"},
+        {&k_start, "start"},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (intern(names[i].key, names[i].name)) return -1;
     if (!(zero_float = PyFloat_FromDouble(0.0)) || !(one = PyLong_FromLong(1))) return -1;
-    if (PyType_Ready(&aec_type) < 0) return -1;
-    return PyModule_AddType(module, &aec_type);
+    if (PyType_Ready(&aec_type) < 0 || PyType_Ready(&sampler_type) < 0) return -1;
+    if (PyModule_AddType(module, &aec_type) < 0) return -1;
+    return PyModule_AddType(module, &sampler_type);
 }
