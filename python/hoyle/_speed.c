@@ -70,6 +70,130 @@ static PyObject *bind(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* hoyle._speed.Lock: a State's lock (threading.Lock's acquire, release,
+ * locked and `with`) whose state a Cursor reads as a field, where a
+ * threading.Lock costs it a call to locked() on every step. */
+typedef struct {
+    PyObject ob_base; /* PyObject_HEAD */
+    PyThread_type_lock lock;
+    char locked;
+} lock_t;
+
+static PyTypeObject lock_type;
+
+static void lock_dealloc(lock_t *l)
+{
+    if (l->lock) {
+        if (l->locked) PyThread_release_lock(l->lock);
+        PyThread_free_lock(l->lock);
+    }
+    Py_TYPE(l)->tp_free((PyObject *)l);
+}
+
+static PyObject *lock_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    if (!PyArg_ParseTuple(args, ":Lock") || (kw && PyDict_GET_SIZE(kw))) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "Lock() takes no arguments");
+        return NULL;
+    }
+    lock_t *l = (lock_t *)type->tp_alloc(type, 0);
+    if (l && !(l->lock = PyThread_allocate_lock())) {
+        Py_DECREF(l);
+        return PyErr_NoMemory();
+    }
+    return (PyObject *)l;
+}
+
+/* Take the lock, waiting up to timeout_us (-1: for ever) with the GIL
+ * released: 1 taken, 0 not, -1 with an error (a signal handler's). */
+static int lock_take(lock_t *l, PY_TIMEOUT_T timeout_us)
+{
+    PyLockStatus r = PyThread_acquire_lock_timed(l->lock, 0, 0);
+    while (r == PY_LOCK_FAILURE && timeout_us != 0) {
+        Py_BEGIN_ALLOW_THREADS
+        r = PyThread_acquire_lock_timed(l->lock, timeout_us, 1);
+        Py_END_ALLOW_THREADS
+        if (r != PY_LOCK_INTR) break;
+        if (Py_MakePendingCalls() < 0) return -1; /* a KeyboardInterrupt, say */
+        r = PY_LOCK_FAILURE;
+    }
+    if (r != PY_LOCK_ACQUIRED) return 0;
+    l->locked = 1;
+    return 1;
+}
+
+/* acquire(blocking=True, timeout=-1) -> bool */
+static PyObject *lock_acquire(lock_t *l, PyObject *args, PyObject *kw)
+{
+    static char *names[] = {"blocking", "timeout", NULL};
+    int blocking = 1;
+    double timeout = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|pd:acquire", names, &blocking, &timeout))
+        return NULL;
+    if (!blocking && timeout != -1) {
+        PyErr_SetString(PyExc_ValueError, "can't specify a timeout for a non-blocking call");
+        return NULL;
+    }
+    if (timeout < 0 && timeout != -1) {
+        PyErr_SetString(PyExc_ValueError, "timeout value must be a non-negative number");
+        return NULL;
+    }
+    PY_TIMEOUT_T us = !blocking ? 0 : timeout < 0 ? -1 : (PY_TIMEOUT_T)(timeout * 1e6);
+    int r = lock_take(l, us);
+    return r < 0 ? NULL : PyBool_FromLong(r);
+}
+
+static PyObject *lock_release(lock_t *l, PyObject *unused)
+{
+    (void)unused;
+    if (!l->locked) {
+        PyErr_SetString(PyExc_RuntimeError, "release unlocked lock");
+        return NULL;
+    }
+    l->locked = 0;
+    PyThread_release_lock(l->lock);
+    Py_RETURN_NONE;
+}
+
+static PyObject *lock_locked(lock_t *l, PyObject *unused)
+{
+    (void)unused;
+    return PyBool_FromLong(l->locked);
+}
+
+static PyObject *lock_enter(lock_t *l, PyObject *unused)
+{
+    (void)unused;
+    int r = lock_take(l, -1);
+    return r < 0 ? NULL : PyBool_FromLong(r);
+}
+
+static PyObject *lock_exit(lock_t *l, PyObject *args)
+{
+    (void)args;
+    return lock_release(l, NULL);
+}
+
+static PyMethodDef lock_methods[] = {
+    {"acquire", (PyCFunction)(void (*)(void))lock_acquire, METH_VARARGS | METH_KEYWORDS,
+     "acquire(blocking=True, timeout=-1): as threading.Lock's"},
+    {"release", (PyCFunction)lock_release, METH_NOARGS, "release()"},
+    {"locked", (PyCFunction)lock_locked, METH_NOARGS, "locked()"},
+    {"__enter__", (PyCFunction)lock_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)lock_exit, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject lock_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hoyle._speed.Lock",
+    .tp_basicsize = sizeof(lock_t),
+    .tp_dealloc = (destructor)lock_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Lock(): a State's lock, threading.Lock's methods, its state readable from C",
+    .tp_methods = lock_methods,
+    .tp_new = lock_new,
+};
+
 typedef struct {
     PyObject ob_base; /* PyObject_HEAD */
     const void *g;
@@ -78,6 +202,9 @@ typedef struct {
     int known;
     PyObject *keep;                       /* the owners of g and s */
     PyObject *acquire, *release, *locked; /* the state's lock's methods */
+    lock_t *fast;                         /* the lock when it is a Lock (acquire holds it) */
+    PyObject *lists[2];                   /* the last two legal lists step() handed out */
+    int next_list;
     int held;                             /* this call acquired the lock */
 } cursor_t;
 
@@ -90,6 +217,8 @@ static void cursor_dealloc(cursor_t *c)
     Py_XDECREF(c->acquire);
     Py_XDECREF(c->release);
     Py_XDECREF(c->locked);
+    Py_XDECREF(c->lists[0]);
+    Py_XDECREF(c->lists[1]);
     Py_TYPE(c)->tp_free((PyObject *)c);
 }
 
@@ -119,6 +248,7 @@ static PyObject *cursor_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     c->acquire = PyObject_GetAttrString(lock, "acquire");
     c->release = c->acquire ? PyObject_GetAttrString(lock, "release") : NULL;
     c->locked = c->release ? PyObject_GetAttrString(lock, "locked") : NULL;
+    c->fast = Py_TYPE(lock) == &lock_type ? (lock_t *)lock : NULL;
     if (!c->legal || !c->locked) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         Py_DECREF(c);
@@ -130,6 +260,10 @@ static PyObject *cursor_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 /* Keep out of a cffi call on the state (see Threads above). */
 static int speed_lock(cursor_t *c)
 {
+    if (c->fast && !c->fast->locked) { /* a Lock that is free: no call at all */
+        c->held = 0;
+        return 0;
+    }
     PyObject *r = PyObject_CallNoArgs(c->locked);
     if (!r) return -1;
     int busy = PyObject_IsTrue(r);
@@ -224,6 +358,34 @@ static PyObject *int_list(const int *v, int n)
     return list;
 }
 
+/* The list of v[0..n) for step(): one of the last two it handed out when
+ * nobody else holds it any more (reference count 1: this cursor's) and it
+ * has room, filled again in place (so a loop that drops each list
+ * allocates none), else a new one kept in place of the older. */
+static PyObject *step_list(cursor_t *c, const int *v, int n)
+{
+    for (int k = 0; k < 2; k++) {
+        PyListObject *l = (PyListObject *)c->lists[k];
+        if (!l || Py_REFCNT(l) != 1 || l->allocated < n) continue;
+        for (Py_ssize_t i = 0; i < Py_SIZE(l); i++) Py_DECREF(l->ob_item[i]); /* cached ints */
+        Py_SET_SIZE(l, 0);
+        for (int i = 0; i < n; i++) {
+            PyObject *x = action_int(v[i]);
+            if (!x) return NULL;
+            l->ob_item[i] = x;
+            Py_SET_SIZE(l, i + 1);
+        }
+        Py_INCREF(l);
+        return (PyObject *)l;
+    }
+    PyObject *list = int_list(v, n);
+    if (!list) return NULL;
+    Py_INCREF(list);
+    Py_XSETREF(c->lists[c->next_list], list);
+    c->next_list ^= 1;
+    return list;
+}
+
 /* step(action) -> the new legal list (State.step). */
 static PyObject *cursor_step(cursor_t *c, PyObject *arg)
 {
@@ -232,7 +394,7 @@ static PyObject *cursor_step(cursor_t *c, PyObject *arg)
     int n = api_step(c->g, c->s, action, c->legal, c->known);
     c->known = n > 0 ? n : 0;
     if (speed_unlock(c)) return NULL;
-    return n < 0 ? speed_fail(n) : int_list(c->legal, n);
+    return n < 0 ? speed_fail(n) : step_list(c, c->legal, n);
 }
 
 /* legal() -> the legal list (State.legal_actions). */
@@ -648,13 +810,16 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__speed(void);
 PyMODINIT_FUNC PyInit__speed(void)
 {
-    if (PyType_Ready(&cursor_type) < 0 || PyType_Ready(&observer_type) < 0) return NULL;
+    if (PyType_Ready(&cursor_type) < 0 || PyType_Ready(&observer_type) < 0 ||
+        PyType_Ready(&lock_type) < 0)
+        return NULL;
     key_obs = PyUnicode_InternFromString("observation");
     key_mask = PyUnicode_InternFromString("action_mask");
     if (!key_obs || !key_mask) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     if (PyModule_AddType(m, &cursor_type) < 0 || PyModule_AddType(m, &observer_type) < 0 ||
+        PyModule_AddType(m, &lock_type) < 0 ||
         speed_aec_add(m) < 0) {
         Py_DECREF(m);
         return NULL;
