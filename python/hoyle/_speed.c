@@ -110,10 +110,8 @@ static int lock_take(lock_t *l, PY_TIMEOUT_T timeout_us)
 {
     PyLockStatus r = PyThread_acquire_lock_timed(l->lock, 0, 0);
     while (r == PY_LOCK_FAILURE && timeout_us != 0) {
-        Py_BEGIN_ALLOW_THREADS
-        r = PyThread_acquire_lock_timed(l->lock, timeout_us, 1);
-        Py_END_ALLOW_THREADS
-        if (r != PY_LOCK_INTR) break;
+        Py_BEGIN_ALLOW_THREADS r = PyThread_acquire_lock_timed(l->lock, timeout_us, 1);
+        Py_END_ALLOW_THREADS if (r != PY_LOCK_INTR) break;
         if (Py_MakePendingCalls() < 0) return -1; /* a KeyboardInterrupt, say */
         r = PY_LOCK_FAILURE;
     }
@@ -205,7 +203,7 @@ typedef struct {
     lock_t *fast;                         /* the lock when it is a Lock (acquire holds it) */
     PyObject *lists[2];                   /* the last two legal lists step() handed out */
     int next_list;
-    int held;                             /* this call acquired the lock */
+    int held; /* this call acquired the lock */
 } cursor_t;
 
 static PyTypeObject cursor_type, observer_type;
@@ -439,10 +437,10 @@ typedef struct {
 } np_head_t;
 
 #define NP_C_CONTIGUOUS 0x0001 /* NPY_ARRAY_C_CONTIGUOUS */
-#define NP_WRITEABLE 0x0400    /* NPY_ARRAY_WRITEABLE */
+#define NP_WRITEABLE    0x0400 /* NPY_ARRAY_WRITEABLE */
 
-static PyTypeObject *np_type;       /* numpy.ndarray, once seen */
-static PyObject *np_descr[2];       /* the float32 and int8 dtypes, once seen */
+static PyTypeObject *np_type; /* numpy.ndarray, once seen */
+static PyObject *np_descr[2]; /* the float32 and int8 dtypes, once seen */
 static const char np_format[2] = {'f', 'b'};
 static const Py_ssize_t np_itemsize[2] = {4, 1};
 
@@ -507,7 +505,8 @@ static PyObject *cursor_advance(cursor_t *c, PyObject *const *args, Py_ssize_t n
     int action, player = 0;
     void *dice, *probs;
     if (bad_args(nargs != 3, "advance(action, dice, probs)")) return NULL;
-    if (speed_as_int(args[0], &action) || addr(args[1], &dice) || addr(args[2], &probs) || speed_lock(c))
+    if (speed_as_int(args[0], &action) || addr(args[1], &dice) || addr(args[2], &probs) ||
+        speed_lock(c))
         return NULL;
     int n = api_advance(c->g, c->s, action, c->legal, c->known, dice, probs, &player);
     c->known = n > 0 ? n : 0;
@@ -515,10 +514,7 @@ static PyObject *cursor_advance(cursor_t *c, PyObject *const *args, Py_ssize_t n
     return n < 0 ? speed_fail(n) : PyLong_FromLong(player);
 }
 
-int speed_is_cursor(PyObject *o)
-{
-    return Py_TYPE(o) == &cursor_type;
-}
+int speed_is_cursor(PyObject *o) { return Py_TYPE(o) == &cursor_type; }
 
 int speed_advance(PyObject *cursor, int action, void *dice, void *probs, int *player)
 {
@@ -642,10 +638,7 @@ static int unshared(PyObject *const *s)
 }
 
 /* The slot to hand out next: an unshared one, else a new one in its place. */
-int speed_is_observer(PyObject *o)
-{
-    return Py_TYPE(o) == &observer_type;
-}
+int speed_is_observer(PyObject *o) { return Py_TYPE(o) == &observer_type; }
 
 static PyObject *const *observer_slot(observer_t *o)
 {
@@ -730,10 +723,7 @@ static uint64_t nonzero_bytes(uint64_t w)
 }
 
 /* The sum of the bytes of x (each at most 255 / 8 here). */
-static int byte_sum(uint64_t x)
-{
-    return (int)((x * 0x0101010101010101ull) >> 56);
-}
+static int byte_sum(uint64_t x) { return (int)((x * 0x0101010101010101ull) >> 56); }
 
 /* The index of the k-th nonzero byte of m[0..n) (-1: none), or with k < 0
  * their count. Eight bytes at a time, counted without a branch per byte,
@@ -819,8 +809,7 @@ PyMODINIT_FUNC PyInit__speed(void)
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     if (PyModule_AddType(m, &cursor_type) < 0 || PyModule_AddType(m, &observer_type) < 0 ||
-        PyModule_AddType(m, &lock_type) < 0 ||
-        speed_aec_add(m) < 0) {
+        PyModule_AddType(m, &lock_type) < 0 || speed_aec_add(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -29,7 +29,7 @@ PyObject *speed_observe(PyObject *observer, PyObject *cursor, int player);
 Py_ssize_t speed_pick(const void *mask, Py_ssize_t n, double u);
 
 /* speed_view's kinds of array: float32 items, one-byte items. */
-#define SPEED_F32 0
+#define SPEED_F32  0
 #define SPEED_BYTE 1
 
 /* o's memory as C-contiguous bytes (writable if asked) in b: buf, len and

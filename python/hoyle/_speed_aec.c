@@ -21,9 +21,10 @@
 #include "_speed.h"
 
 typedef struct {
-    PyObject ob_base; /* PyObject_HEAD */
+    PyObject ob_base;            /* PyObject_HEAD */
     PyObject *env, *dict;        /* the environment and its __dict__ */
     PyObject *step_py, *last_py; /* AECEnv.step, AECEnv.last: every other case */
+    PyObject *action_space_py;   /* AECEnv.action_space */
     PyObject *state, *cursor;    /* the game_state this core is for, its Cursor */
     PyObject *observer;          /* the environment's Observer */
     void *dice, *probs;          /* its rng_t and chance scratch */
@@ -33,7 +34,8 @@ typedef struct {
 /* The attribute names, interned; zero and one as Python objects. */
 static PyObject *k_game_state, *k_agents, *k_agent_selection, *k_terminations, *k_truncations,
     *k_cumulative, *k_steps, *k_rewards, *k_zero_rewards, *k_moves, *k_last_player, *k_max_moves,
-    *k_max_cycles, *k_possible, *k_seat, *k_infos, *k_end, *k_limits, *zero_float, *one;
+    *k_max_cycles, *k_possible, *k_seat, *k_infos, *k_end, *k_limits, *k_action_spaces, *zero_float,
+    *one;
 
 static int aec_traverse(aec_t *a, visitproc visit, void *arg)
 {
@@ -41,6 +43,7 @@ static int aec_traverse(aec_t *a, visitproc visit, void *arg)
     Py_VISIT(a->dict);
     Py_VISIT(a->step_py);
     Py_VISIT(a->last_py);
+    Py_VISIT(a->action_space_py);
     Py_VISIT(a->state);
     Py_VISIT(a->cursor);
     Py_VISIT(a->observer);
@@ -53,6 +56,7 @@ static int aec_clear(aec_t *a)
     Py_CLEAR(a->dict);
     Py_CLEAR(a->step_py);
     Py_CLEAR(a->last_py);
+    Py_CLEAR(a->action_space_py);
     Py_CLEAR(a->state);
     Py_CLEAR(a->cursor);
     Py_CLEAR(a->observer);
@@ -66,15 +70,15 @@ static void aec_dealloc(aec_t *a)
     Py_TYPE(a)->tp_free((PyObject *)a);
 }
 
-/* Aec(env, step_py, last_py, observer, dice_addr, probs_addr, num_actions):
- * env.game_state's Cursor is the one it steps. */
+/* Aec(env, (step_py, last_py, action_space_py), observer, dice_addr,
+ * probs_addr, num_actions): env.game_state's Cursor is the one it steps. */
 static PyObject *aec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
     (void)kw;
-    PyObject *env, *step_py, *last_py, *observer, *dice, *probs;
+    PyObject *env, *step_py, *last_py, *action_space_py, *observer, *dice, *probs;
     long num_actions;
-    if (!PyArg_ParseTuple(args, "OOOOOOl", &env, &step_py, &last_py, &observer, &dice, &probs,
-                          &num_actions))
+    if (!PyArg_ParseTuple(args, "O(OOO)OOOl", &env, &step_py, &last_py, &action_space_py, &observer,
+                          &dice, &probs, &num_actions))
         return NULL;
     PyObject *dict = PyObject_GenericGetDict(env, NULL);
     if (!dict) return NULL;
@@ -82,7 +86,8 @@ static PyObject *aec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     PyObject *cursor = state ? PyObject_GetAttrString(state, "_c") : NULL;
     if (!cursor || !speed_is_cursor(cursor) || !speed_is_observer(observer)) {
         if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_TypeError, "Aec: needs env.game_state with a Cursor and an Observer");
+            PyErr_SetString(PyExc_TypeError,
+                            "Aec: needs env.game_state with a Cursor and an Observer");
         Py_XDECREF(cursor);
         Py_DECREF(dict);
         return NULL;
@@ -103,6 +108,8 @@ static PyObject *aec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     a->step_py = step_py;
     Py_INCREF(last_py);
     a->last_py = last_py;
+    Py_INCREF(action_space_py);
+    a->action_space_py = action_space_py;
     Py_INCREF(observer);
     a->observer = observer;
     a->dice = PyLong_AsVoidPtr(dice);
@@ -195,11 +202,13 @@ static PyObject *after_step(aec_t *a, PyObject *agent, PyObject *seat, int next,
     if (possible && PyList_CheckExact(possible) && next < PyList_GET_SIZE(possible))
         nxt = PyList_GET_ITEM(possible, next);
     if (!nxt || PyDict_SetItem(d, k_agent_selection, nxt)) {
-        if (!PyErr_Occurred()) PyErr_Format(PyExc_RuntimeError, "Aec: no possible_agents[%d]", next);
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_RuntimeError, "Aec: no possible_agents[%d]", next);
         return NULL;
     }
     PyObject *max_moves = get(d, k_max_moves), *max_cycles = get(d, k_max_cycles);
-    int limited = (max_moves && PyObject_IsTrue(max_moves)) || (max_cycles && PyObject_IsTrue(max_cycles));
+    int limited =
+        (max_moves && PyObject_IsTrue(max_moves)) || (max_cycles && PyObject_IsTrue(max_cycles));
     if (!limited) Py_RETURN_NONE;
     PyObject *cp = PyLong_FromLong(next);
     PyObject *r = cp ? PyObject_CallMethodObjArgs(a->env, k_limits, seat, cp, NULL) : NULL;
@@ -248,7 +257,19 @@ static PyObject *aec_last(aec_t *a, PyObject *const *args, Py_ssize_t nargs, PyO
     return r;
 }
 
+/* action_space(agent): AECEnv.action_space, self.action_spaces[agent]. */
+static PyObject *aec_action_space(aec_t *a, PyObject *const *args, Py_ssize_t nargs,
+                                  PyObject *kwnames)
+{
+    PyObject *spaces = kwnames || nargs != 1 ? NULL : get(a->dict, k_action_spaces);
+    if (PyErr_Occurred()) return NULL;
+    if (!spaces) return delegate(a->env, a->action_space_py, args, nargs, kwnames);
+    return PyObject_GetItem(spaces, args[0]);
+}
+
 static PyMethodDef aec_methods[] = {
+    {"action_space", (PyCFunction)(void (*)(void))aec_action_space, METH_FASTCALL | METH_KEYWORDS,
+     "AECEnv.action_space: action_spaces[agent]"},
     {"step", (PyCFunction)(void (*)(void))aec_step, METH_FASTCALL | METH_KEYWORDS,
      "AECEnv.step: the action played and the per-agent dicts updated, one call"},
     {"last", (PyCFunction)(void (*)(void))aec_last, METH_FASTCALL | METH_KEYWORDS,
@@ -261,7 +282,8 @@ static PyTypeObject aec_type = {
     .tp_basicsize = sizeof(aec_t),
     .tp_dealloc = (destructor)aec_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "Aec(env, step_py, last_py, observer, dice_addr, probs_addr, num_actions): "
+    .tp_doc = "Aec(env, (step_py, last_py, action_space_py), observer, dice_addr, probs_addr, "
+              "num_actions): "
               "AECEnv's step and last in C",
     .tp_traverse = (traverseproc)aec_traverse,
     .tp_clear = (inquiry)aec_clear,
@@ -274,9 +296,9 @@ static PyTypeObject aec_type = {
  * takes its uniform from the space's `_uniforms` (or `_refill()`) and
  * picks in C; every other call is Discrete.sample in Python. */
 typedef struct {
-    PyObject ob_base;            /* PyObject_HEAD */
-    PyObject *space, *dict;      /* the Discrete and its __dict__ */
-    PyObject *sample_py;         /* Discrete.sample */
+    PyObject ob_base;       /* PyObject_HEAD */
+    PyObject *space, *dict; /* the Discrete and its __dict__ */
+    PyObject *sample_py;    /* Discrete.sample */
 } sampler_t;
 
 static PyObject *k_uniforms, *k_refill, *k_start;
@@ -350,8 +372,10 @@ static PyObject *sampler_sample(sampler_t *o, PyObject *const *args, Py_ssize_t 
     if (PyErr_Occurred()) return NULL;
     if (start && PyLong_CheckExact(start) && list && PyList_CheckExact(list)) {
         if (speed_view(args[0], SPEED_BYTE, 0, &b) < 0) PyErr_Clear();
-        if (b.buf && b.itemsize != 1) speed_release(&b);
-        else viewed = b.buf != NULL;
+        if (b.buf && b.itemsize != 1)
+            speed_release(&b);
+        else
+            viewed = b.buf != NULL;
     }
     if (!viewed) return delegate(o->space, o->sample_py, args, nargs, kwnames);
     PyObject *u_obj = next_uniform(o, list);
@@ -396,17 +420,28 @@ int speed_aec_add(PyObject *module)
         PyObject **key;
         const char *name;
     } names[] = {
-        {&k_game_state, "game_state"},   {&k_agents, "agents"},
-        {&k_agent_selection, "agent_selection"}, {&k_terminations, "terminations"},
-        {&k_truncations, "truncations"}, {&k_cumulative, "_cumulative_rewards"},
-        {&k_steps, "steps"},             {&k_rewards, "rewards"},
-        {&k_zero_rewards, "_zero_rewards"}, {&k_moves, "moves"},
-        {&k_last_player, "_last_player"}, {&k_max_moves, "max_moves"},
-        {&k_max_cycles, "max_cycles"},   {&k_possible, "possible_agents"},
-        {&k_seat, "_seat"},              {&k_infos, "infos"},
-        {&k_end, "_end"},                {&k_limits, "_limits"},
-        {&k_uniforms, "_uniforms"},      {&k_refill, "_refill"},
+        {&k_game_state, "game_state"},
+        {&k_agents, "agents"},
+        {&k_agent_selection, "agent_selection"},
+        {&k_terminations, "terminations"},
+        {&k_truncations, "truncations"},
+        {&k_cumulative, "_cumulative_rewards"},
+        {&k_steps, "steps"},
+        {&k_rewards, "rewards"},
+        {&k_zero_rewards, "_zero_rewards"},
+        {&k_moves, "moves"},
+        {&k_last_player, "_last_player"},
+        {&k_max_moves, "max_moves"},
+        {&k_max_cycles, "max_cycles"},
+        {&k_possible, "possible_agents"},
+        {&k_seat, "_seat"},
+        {&k_infos, "infos"},
+        {&k_end, "_end"},
+        {&k_limits, "_limits"},
+        {&k_uniforms, "_uniforms"},
+        {&k_refill, "_refill"},
         {&k_start, "start"},
+        {&k_action_spaces, "action_spaces"},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (intern(names[i].key, names[i].name)) return -1;

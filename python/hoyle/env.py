@@ -236,21 +236,22 @@ class AECEnv:
         self._install_core()
 
     def _install_core(self):
-        """step() and last() as hoyle._speed.Aec's C methods on this
-        environment (instance attributes over the class's Python ones) when
-        the extension, the state's Cursor and the Observer are all there and
-        no subclass overrides them. The core does the hot case (an agent to
+        """step(), last() and action_space() as hoyle._speed.Aec's C methods
+        on this environment (instance attributes over the class's Python
+        ones) when the extension, the state's Cursor and the Observer are all
+        there and no subclass overrides them. The core does the hot case (an agent to
         move, an int action the rules accept) and updates the per-agent dicts
         in place; every other case runs AECEnv.step / AECEnv.last
         (hoyle/_speed_aec.c)."""
-        cls = type(self)
-        if self._observe_fast is None or cls.step is not AECEnv.step or cls.last is not AECEnv.last:
-            self.__dict__.pop("step", None)
-            self.__dict__.pop("last", None)
+        names = ("step", "last", "action_space")
+        methods = tuple(getattr(AECEnv, name) for name in names)
+        for name in names:
+            self.__dict__.pop(name, None)
+        if self._observe_fast is None or tuple(getattr(type(self), name) for name in names) != methods:
             return
-        core = _lib.speed.Aec(self, AECEnv.step, AECEnv.last, self._observer, self._dice_at, self._probs_at,
-                              self._num_actions)
-        self.step, self.last = core.step, core.last
+        core = _lib.speed.Aec(self, methods, self._observer, self._dice_at, self._probs_at, self._num_actions)
+        for name in names:
+            setattr(self, name, getattr(core, name))
 
     def _require_reset(self, what):
         if self.game_state is None:

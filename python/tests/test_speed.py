@@ -269,7 +269,7 @@ def aec_trace(env, seed, rng):
             obs, cum, term, trunc, info = env.last()
             done = term or trunc
             trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), cum, term, trunc,
-                          dict(info), env.last(observe=False)[1:]))
+                          dict(info), env.last(observe=False)[1:], env.action_space(agent) is env.action_spaces[agent]))
             legal = np.flatnonzero(obs["action_mask"]).tolist()
             action = None if done else legal[rng.randrange(len(legal))]
             if not done and rng.random() < 0.02:  # an illegal action: refused ("raise") or a loss ("lose")
@@ -306,3 +306,72 @@ def test_aec_core_keeps_the_python_bookkeeping(game_spec, kw):
         assert x == y, f"step {i}: {x!r} != {y!r}"
     paid = [x for x in a if len(x) == 10 and any(r != 0.0 for r in x[1].values())]  # cumulative rewards
     assert paid or "max_" in str(kw), "no game ended with a reward: the trace checks no payout"
+
+
+def test_state_lock_acts_as_threading_lock():
+    """hoyle._speed.Lock, a State's lock when the extension is there, does
+    what threading.Lock does for the package's uses: `with`, acquire with
+    blocking and timeout, release, locked, and waiting across threads."""
+    if _lib.speed is None:
+        pytest.skip("hoyle._speed was not built")
+    lock = hoyle.Game("checkers").new_state()._lock
+    assert type(lock) is _lib.speed.Lock
+    assert not lock.locked() and lock.acquire() and lock.locked()
+    assert lock.acquire(blocking=False) is False and lock.acquire(timeout=0.01) is False
+    lock.release()
+    with pytest.raises(RuntimeError, match="unlocked"):
+        lock.release()
+    got = []
+    with lock:
+        t = threading.Thread(target=lambda: got.append(lock.acquire(timeout=5)))
+        t.start()
+        t.join(0.2)
+        assert not got  # waiting, with the GIL released
+    t.join()
+    assert got == [True] and lock.locked()
+    lock.release()
+    with pytest.raises(ValueError):
+        lock.acquire(False, 1.0)
+
+
+def test_step_lists_held_never_change(path):
+    """State.step fills a legal list it handed out before only once nobody
+    holds it: every list kept still shows the legal actions of its turn."""
+    g, rng = hoyle.Game("checkers"), random.Random(3)
+    s, kept, copies = g.new_state(), [], []
+    legal = s.legal_actions()
+    while legal:
+        legal = s.step(rng.choice(legal))
+        kept.append(legal if len(kept) % 2 == 0 else None)
+        copies.append(list(legal))
+    assert all(k is None or k == c for k, c in zip(kept, copies))
+    ids = set()
+    s = g.new_state()
+    legal = s.legal_actions()
+    for _ in range(20):
+        legal = s.step(legal[0])
+        ids.add(id(legal))
+    if path == "speed":
+        assert len(ids) <= 3  # two in turn, the lists dropped filled again
+
+
+def test_discrete_sample_falls_back_and_copies():
+    """Discrete.sample in C (hoyle._speed.Sampler) for a one-byte mask; the
+    Python method for the rest (no mask, probabilities, a list), the same
+    draws from the same seed either way; a copy or a pickle samples too."""
+    import copy
+    import pickle
+
+    sp = hoyle.spaces
+    mask = np.array([0, 1, 0, 1, 1, 0], np.int8)
+
+    class PlainDiscrete(sp.Discrete):
+        def sample(self, mask=None, probability=None):
+            return sp.Discrete.sample(self, mask, probability)
+
+    a, b = sp.Discrete(6, seed=2, start=3), PlainDiscrete(6, seed=2, start=3)
+    assert "sample" not in vars(b)
+    calls = [(mask,), (), (None, np.full(6, 1 / 6)), (mask.tolist(),), (mask.astype(np.int64),), (mask,)] * 30
+    assert [a.sample(*c) for c in calls] == [b.sample(*c) for c in calls]
+    for c in (copy.deepcopy(a), pickle.loads(pickle.dumps(a))):
+        assert c == a and set(c.sample(mask) for _ in range(60)) == {4, 6, 7}
