@@ -25,6 +25,7 @@ typedef struct {
     PyObject *env, *dict;        /* the environment and its __dict__ */
     PyObject *step_py, *last_py; /* AECEnv.step, AECEnv.last: every other case */
     PyObject *action_space_py;   /* AECEnv.action_space */
+    PyObject *agent_iter_py;     /* AECEnv.agent_iter */
     PyObject *state, *cursor;    /* the game_state this core is for, its Cursor */
     PyObject *observer;          /* the environment's Observer */
     void *dice, *probs;          /* its rng_t and chance scratch */
@@ -44,6 +45,7 @@ static int aec_traverse(aec_t *a, visitproc visit, void *arg)
     Py_VISIT(a->step_py);
     Py_VISIT(a->last_py);
     Py_VISIT(a->action_space_py);
+    Py_VISIT(a->agent_iter_py);
     Py_VISIT(a->state);
     Py_VISIT(a->cursor);
     Py_VISIT(a->observer);
@@ -57,6 +59,7 @@ static int aec_clear(aec_t *a)
     Py_CLEAR(a->step_py);
     Py_CLEAR(a->last_py);
     Py_CLEAR(a->action_space_py);
+    Py_CLEAR(a->agent_iter_py);
     Py_CLEAR(a->state);
     Py_CLEAR(a->cursor);
     Py_CLEAR(a->observer);
@@ -70,15 +73,16 @@ static void aec_dealloc(aec_t *a)
     Py_TYPE(a)->tp_free((PyObject *)a);
 }
 
-/* Aec(env, (step_py, last_py, action_space_py), observer, dice_addr,
- * probs_addr, num_actions): env.game_state's Cursor is the one it steps. */
+/* Aec(env, (step_py, last_py, action_space_py, agent_iter_py), observer,
+ * dice_addr, probs_addr, num_actions): env.game_state's Cursor is the one
+ * it steps. */
 static PyObject *aec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
     (void)kw;
-    PyObject *env, *step_py, *last_py, *action_space_py, *observer, *dice, *probs;
+    PyObject *env, *step_py, *last_py, *action_space_py, *agent_iter_py, *observer, *dice, *probs;
     long num_actions;
-    if (!PyArg_ParseTuple(args, "O(OOO)OOOl", &env, &step_py, &last_py, &action_space_py, &observer,
-                          &dice, &probs, &num_actions))
+    if (!PyArg_ParseTuple(args, "O(OOOO)OOOl", &env, &step_py, &last_py, &action_space_py,
+                          &agent_iter_py, &observer, &dice, &probs, &num_actions))
         return NULL;
     PyObject *dict = PyObject_GenericGetDict(env, NULL);
     if (!dict) return NULL;
@@ -110,6 +114,8 @@ static PyObject *aec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     a->last_py = last_py;
     Py_INCREF(action_space_py);
     a->action_space_py = action_space_py;
+    Py_INCREF(agent_iter_py);
+    a->agent_iter_py = agent_iter_py;
     Py_INCREF(observer);
     a->observer = observer;
     a->dice = PyLong_AsVoidPtr(dice);
@@ -257,6 +263,86 @@ static PyObject *aec_last(aec_t *a, PyObject *const *args, Py_ssize_t nargs, PyO
     return r;
 }
 
+/* agent_iter(max_iter)'s iterator: agent_selection while `agents` is not
+ * empty, at most max_iter times (AECEnv.agent_iter's generator, without a
+ * Python frame to resume per step). */
+typedef struct {
+    PyObject ob_base; /* PyObject_HEAD */
+    PyObject *env, *dict;
+    unsigned long long left;
+} agents_t;
+
+static int agents_traverse(agents_t *it, visitproc visit, void *arg)
+{
+    Py_VISIT(it->env);
+    Py_VISIT(it->dict);
+    return 0;
+}
+
+static void agents_dealloc(agents_t *it)
+{
+    PyObject_GC_UnTrack(it);
+    Py_CLEAR(it->env);
+    Py_CLEAR(it->dict);
+    Py_TYPE(it)->tp_free((PyObject *)it);
+}
+
+/* env.<key>: from its __dict__, else as an attribute (a new reference). */
+static PyObject *attr(PyObject *env, PyObject *dict, PyObject *key)
+{
+    PyObject *v = get(dict, key);
+    if (v) return Py_NewRef(v);
+    return PyErr_Occurred() ? NULL : PyObject_GetAttr(env, key);
+}
+
+static PyObject *agents_next(agents_t *it)
+{
+    if (it->left == 0) return NULL;
+    PyObject *agents = attr(it->env, it->dict, k_agents);
+    int more = agents ? PyObject_IsTrue(agents) : -1;
+    Py_XDECREF(agents);
+    if (more <= 0) {
+        it->left = 0;
+        return NULL; /* the end, or the error set */
+    }
+    it->left--;
+    return attr(it->env, it->dict, k_agent_selection);
+}
+
+static PyTypeObject agents_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hoyle._speed.AgentIter",
+    .tp_basicsize = sizeof(agents_t),
+    .tp_dealloc = (destructor)agents_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "AECEnv.agent_iter's iterator",
+    .tp_traverse = (traverseproc)agents_traverse,
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)agents_next,
+};
+
+/* agent_iter(max_iter=2**63): AECEnv.agent_iter. A max_iter that is not
+ * an int goes to the Python method (range() refuses it there). */
+static PyObject *aec_agent_iter(aec_t *a, PyObject *const *args, Py_ssize_t nargs,
+                                PyObject *kwnames)
+{
+    unsigned long long left = 1ull << 63;
+    if (!kwnames && nargs == 1 && PyLong_Check(args[0])) {
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(args[0], &overflow);
+        if (v == -1 && PyErr_Occurred()) return NULL;
+        left = overflow > 0 ? ULLONG_MAX : overflow < 0 || v < 0 ? 0 : (unsigned long long)v;
+    } else if (kwnames || nargs != 0) {
+        return delegate(a->env, a->agent_iter_py, args, nargs, kwnames);
+    }
+    agents_t *it = PyObject_GC_New(agents_t, &agents_type);
+    if (!it) return NULL;
+    it->env = Py_NewRef(a->env);
+    it->dict = Py_NewRef(a->dict);
+    it->left = left;
+    PyObject_GC_Track(it);
+    return (PyObject *)it;
+}
+
 /* action_space(agent): AECEnv.action_space, self.action_spaces[agent]. */
 static PyObject *aec_action_space(aec_t *a, PyObject *const *args, Py_ssize_t nargs,
                                   PyObject *kwnames)
@@ -268,6 +354,8 @@ static PyObject *aec_action_space(aec_t *a, PyObject *const *args, Py_ssize_t na
 }
 
 static PyMethodDef aec_methods[] = {
+    {"agent_iter", (PyCFunction)(void (*)(void))aec_agent_iter, METH_FASTCALL | METH_KEYWORDS,
+     "AECEnv.agent_iter: the agent to act, until none is left or max_iter steps"},
     {"action_space", (PyCFunction)(void (*)(void))aec_action_space, METH_FASTCALL | METH_KEYWORDS,
      "AECEnv.action_space: action_spaces[agent]"},
     {"step", (PyCFunction)(void (*)(void))aec_step, METH_FASTCALL | METH_KEYWORDS,
@@ -282,9 +370,8 @@ static PyTypeObject aec_type = {
     .tp_basicsize = sizeof(aec_t),
     .tp_dealloc = (destructor)aec_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "Aec(env, (step_py, last_py, action_space_py), observer, dice_addr, probs_addr, "
-              "num_actions): "
-              "AECEnv's step and last in C",
+    .tp_doc = "Aec(env, (step_py, last_py, action_space_py, agent_iter_py), observer, dice_addr, "
+              "probs_addr, num_actions): AECEnv's per-step methods in C",
     .tp_traverse = (traverseproc)aec_traverse,
     .tp_clear = (inquiry)aec_clear,
     .tp_methods = aec_methods,
@@ -446,7 +533,9 @@ int speed_aec_add(PyObject *module)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (intern(names[i].key, names[i].name)) return -1;
     if (!(zero_float = PyFloat_FromDouble(0.0)) || !(one = PyLong_FromLong(1))) return -1;
-    if (PyType_Ready(&aec_type) < 0 || PyType_Ready(&sampler_type) < 0) return -1;
+    if (PyType_Ready(&aec_type) < 0 || PyType_Ready(&sampler_type) < 0 ||
+        PyType_Ready(&agents_type) < 0)
+        return -1;
     if (PyModule_AddType(module, &aec_type) < 0) return -1;
     return PyModule_AddType(module, &sampler_type);
 }

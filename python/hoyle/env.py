@@ -236,14 +236,14 @@ class AECEnv:
         self._install_core()
 
     def _install_core(self):
-        """step(), last() and action_space() as hoyle._speed.Aec's C methods
+        """step(), last(), action_space() and agent_iter() as hoyle._speed.Aec's C methods
         on this environment (instance attributes over the class's Python
         ones) when the extension, the state's Cursor and the Observer are all
         there and no subclass overrides them. The core does the hot case (an agent to
         move, an int action the rules accept) and updates the per-agent dicts
         in place; every other case runs AECEnv.step / AECEnv.last
         (hoyle/_speed_aec.c)."""
-        names = ("step", "last", "action_space")
+        names = ("step", "last", "action_space", "agent_iter")
         methods = tuple(getattr(AECEnv, name) for name in names)
         for name in names:
             self.__dict__.pop(name, None)

@@ -375,3 +375,20 @@ def test_discrete_sample_falls_back_and_copies():
     assert [a.sample(*c) for c in calls] == [b.sample(*c) for c in calls]
     for c in (copy.deepcopy(a), pickle.loads(pickle.dumps(a))):
         assert c == a and set(c.sample(mask) for _ in range(60)) == {4, 6, 7}
+
+
+def test_aec_core_agent_iter_counts_as_python():
+    """agent_iter(max_iter) through the C core stops where the Python
+    generator does: max_iter steps (0, negative, past 2**63), or no agents."""
+    fast, slow = hoyle.AECEnv("checkers"), _PythonAEC("checkers")
+    for env in (fast, slow):
+        env.reset(seed=2)
+    for n in (0, -3, 1, 5, 2**70):
+        got = [list(env.agent_iter(n)) if n < 10 else list(zip(range(7), env.agent_iter(n))) for env in (fast, slow)]
+        assert got[0] == got[1]
+    with pytest.raises(TypeError):
+        list(fast.agent_iter("3"))
+    for env in (fast, slow):
+        for agent in env.agent_iter():
+            env.step(None if env.terminations[agent] or env.truncations[agent] else env.last()[0]["action_mask"].argmax())
+    assert list(fast.agent_iter()) == list(slow.agent_iter()) == []
