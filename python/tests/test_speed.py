@@ -235,6 +235,10 @@ def test_masked_sample_is_uniform_over_the_mask(dtype):
             assert set(draws) == marked if n < 64 else set(draws) <= marked
         else:
             assert set(draws) == {0}
+    wide = np.zeros(40, np.uint8)  # any nonzero byte marks an action, in and after the 16-byte blocks
+    wide[[1, 17, 33, 38]] = [2, 255, 128, 1]
+    d = hoyle.spaces.Discrete(40, seed=1)
+    assert {d.sample(wide) for _ in range(400)} == {1, 17, 33, 38}
 
 
 def test_aec_env_is_freed():
