@@ -1,9 +1,10 @@
 /* _speed.c — the optional CPython extension (hoyle._speed) behind the
  * per-step Python paths: a Cursor per State (step, legal actions, an
- * environment's move with its dice, observation + mask), an AEC
- * environment's Observer and the masked sample, each one C-API call with no
- * Python frame. The cffi twin (hoyle/game.py, _CffiCursor) does the same
- * work for a Python method, a `with` block and a cffi call more.
+ * environment's move with its dice, observation + mask) and its Lock, an
+ * AEC environment's Observer and the masked pick, each one C-API call with
+ * no Python frame (AECEnv's own methods: _speed_aec.c). The cffi twin
+ * (hoyle/game.py, _CffiCursor) does the same work for a Python method, a
+ * `with` block and a cffi call more.
  *
  * It does not link libhoyle: hoyle/game.py passes the addresses of the
  * library functions it calls (bind()), taken from the library cffi has
@@ -17,13 +18,14 @@
  * (0: not known). The Cursor's own calls keep it; State's other changes
  * (apply, apply_move) set known = 0.
  *
- * Threads: State's cffi calls hold the state's threading.Lock while C works
- * with the GIL released. A Cursor call keeps the GIL from start to end, so
- * it only has to keep out of such a call: when the lock is free (locked()
- * false) no other thread can start one before this call returns (that
- * needs the GIL), and the call runs without taking it; when the lock is
- * held, the call waits for it with acquire() (which lets the GIL go) and
- * releases it after. */
+ * Threads: State's cffi calls hold the state's lock while C works with the
+ * GIL released. A Cursor call keeps the GIL from start to end, so it only
+ * has to keep out of such a call: when the lock is free no other thread can
+ * start one before this call returns (that needs the GIL), and the call
+ * runs without taking it; when the lock is held, the call waits for it with
+ * acquire() (which lets the GIL go) and releases it after. The lock is
+ * hoyle._speed.Lock, whose state the Cursor reads as a field (any other
+ * lock: a call to its locked()). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <limits.h>

@@ -1,6 +1,7 @@
-/* _speed.h — what the files of hoyle._speed (the private CPython extension
- * behind hoyle's per-step paths) share: _speed.c (the State's Cursor, the
- * Observer, the masked pick) and _speed_aec.c (AECEnv's step and last).
+/* _speed.h — what the two files of hoyle._speed (the private CPython
+ * extension behind hoyle's per-step paths) share: _speed.c (the State's
+ * Cursor and Lock, the Observer, the masked pick) and _speed_aec.c
+ * (AECEnv's step, last, action_space, agent_iter; Discrete.sample).
  * Include after <Python.h>. */
 #ifndef HOYLE_SPEED_H
 #define HOYLE_SPEED_H

@@ -1,8 +1,9 @@
-/* _speed_aec.c — hoyle._speed.Aec: AECEnv's step() and last() as C calls
- * (hoyle/env.py installs core.step and core.last on the environment at
- * reset()), the per-agent bookkeeping PettingZoo's API keeps (rewards,
- * _cumulative_rewards, terminations, truncations, infos, steps, moves)
- * updated in place from here, one call per step.
+/* _speed_aec.c — the AEC loop's calls in C: hoyle._speed.Aec, AECEnv's
+ * step(), last(), action_space() and agent_iter() (hoyle/env.py installs
+ * them on the environment at reset()), the per-agent bookkeeping
+ * PettingZoo's API keeps (rewards, _cumulative_rewards, terminations,
+ * truncations, infos, steps, moves) updated in place, one call per step;
+ * and hoyle._speed.Sampler, Discrete.sample(mask) (hoyle/spaces.py).
  *
  * Invariant: the environment's attributes stay the one truth. Every call
  * reads them from the environment's __dict__ (nothing is cached here but
