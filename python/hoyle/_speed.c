@@ -361,16 +361,26 @@ static PyObject *int_list(const int *v, int n)
     return list;
 }
 
+/* Whether `list` can be filled again: nobody else holds it (reference
+ * count 1: the cursor's), it has room for n, and it holds only ints (whose
+ * release runs no Python code). */
+static int reusable(PyListObject *l, int n)
+{
+    if (!l || Py_REFCNT(l) != 1 || l->allocated < n) return 0;
+    for (Py_ssize_t i = 0; i < Py_SIZE(l); i++)
+        if (!PyLong_CheckExact(l->ob_item[i])) return 0;
+    return 1;
+}
+
 /* The list of v[0..n) for step(): one of the last two it handed out when
- * nobody else holds it any more (reference count 1: this cursor's) and it
- * has room, filled again in place (so a loop that drops each list
+ * reusable(), filled again in place (so a loop that drops each list
  * allocates none), else a new one kept in place of the older. */
 static PyObject *step_list(cursor_t *c, const int *v, int n)
 {
     for (int k = 0; k < 2; k++) {
         PyListObject *l = (PyListObject *)c->lists[k];
-        if (!l || Py_REFCNT(l) != 1 || l->allocated < n) continue;
-        for (Py_ssize_t i = 0; i < Py_SIZE(l); i++) Py_DECREF(l->ob_item[i]); /* cached ints */
+        if (!reusable(l, n)) continue;
+        for (Py_ssize_t i = 0; i < Py_SIZE(l); i++) Py_DECREF(l->ob_item[i]); /* ints */
         Py_SET_SIZE(l, 0);
         for (int i = 0; i < n; i++) {
             PyObject *x = action_int(v[i]);

@@ -238,11 +238,15 @@ static PyObject *aec_step(aec_t *a, PyObject *const *args, Py_ssize_t nargs, PyO
     if (steps && !(get(steps, agent) && PyDict_CheckExact(cum))) steps = NULL;
     if (PyErr_Occurred()) return NULL;
     if (!steps) return delegate(a->env, a->step_py, args, nargs, kwnames);
+    PyObject *held[4] = {agent, seat, cum, steps}; /* waiting for the lock lets other threads run */
+    for (int i = 0; i < 4; i++) Py_INCREF(held[i]);
     int next = -1;
     int n = speed_advance(a->cursor, (int)action, a->dice, a->probs, &next);
-    if (n == SPEED_PYERR) return NULL;
-    if (n < 0) return delegate(a->env, a->step_py, args, nargs, kwnames); /* it raises or loses */
-    return after_step(a, agent, seat, next, cum, steps);
+    PyObject *r = n == SPEED_PYERR ? NULL
+                  : n < 0 ? delegate(a->env, a->step_py, args, nargs, kwnames) /* raises or loses */
+                          : after_step(a, agent, seat, next, cum, steps);
+    for (int i = 0; i < 4; i++) Py_DECREF(held[i]);
+    return r;
 }
 
 /* last(): AECEnv.last of the agent to move (observation, cumulative
@@ -257,10 +261,13 @@ static PyObject *aec_last(aec_t *a, PyObject *const *args, Py_ssize_t nargs, PyO
     if (cum) info = get(get(a->dict, k_infos), agent);
     if (PyErr_Occurred()) return NULL;
     if (!info) return delegate(a->env, a->last_py, args, nargs, kwnames);
+    Py_INCREF(cum); /* observing may run Python code (a new observation, the lock's wait) */
+    Py_INCREF(info);
     PyObject *obs = speed_observe(a->observer, a->cursor, (int)p);
-    if (!obs) return NULL;
-    PyObject *r = PyTuple_Pack(5, obs, cum, term, trunc, info);
-    Py_DECREF(obs);
+    PyObject *r = obs ? PyTuple_Pack(5, obs, cum, term, trunc, info) : NULL;
+    Py_XDECREF(obs);
+    Py_DECREF(cum);
+    Py_DECREF(info);
     return r;
 }
 
