@@ -236,13 +236,14 @@ class AECEnv:
         self._install_core()
 
     def _install_core(self):
-        """step(), last(), action_space() and agent_iter() as hoyle._speed.Aec's C methods
-        on this environment (instance attributes over the class's Python
-        ones) when the extension, the state's Cursor and the Observer are all
-        there and no subclass overrides them. The core does the hot case (an agent to
-        move, an int action the rules accept) and updates the per-agent dicts
-        in place; every other case runs AECEnv.step / AECEnv.last
-        (hoyle/_speed_aec.c)."""
+        """step(), last(), action_space() and agent_iter() as hoyle._speed.Aec's
+        C methods on this environment (instance attributes over the class's
+        Python ones) when the extension, the state's Cursor and the Observer
+        are all there and no subclass overrides them. The core does the hot
+        case (an agent to move, an int action the rules accept) and updates
+        the per-agent dicts in place; every other case runs the Python method
+        (hoyle/_speed_aec.c). The environment and its core refer to each
+        other, so a dropped environment is freed by the garbage collector."""
         names = ("step", "last", "action_space", "agent_iter")
         methods = tuple(getattr(AECEnv, name) for name in names)
         for name in names:
