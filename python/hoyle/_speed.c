@@ -1,10 +1,10 @@
 /* _speed.c — the optional CPython extension (hoyle._speed) behind the
  * per-step Python paths: a Cursor per State (step, legal actions, an
- * environment's move with its dice, observation + mask) and its Lock, an
- * AEC environment's Observer and the masked pick, each one C-API call with
- * no Python frame (AECEnv's own methods: _speed_aec.c). The cffi twin
- * (hoyle/game.py, _CffiCursor) does the same work for a Python method, a
- * `with` block and a cffi call more.
+ * environment's move with its dice, observation + mask), an AEC
+ * environment's Observer and the masked pick, each one C-API call with no
+ * Python frame (the State's Lock: _speed_lock.c; AECEnv's own methods:
+ * _speed_aec.c). The cffi twin (hoyle/game.py, _CffiCursor) does the same
+ * work for a Python method, a `with` block and a cffi call more.
  *
  * It does not link libhoyle: hoyle/game.py passes the addresses of the
  * library functions it calls (bind()), taken from the library cffi has
@@ -75,128 +75,6 @@ static PyObject *bind(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* hoyle._speed.Lock: a State's lock (threading.Lock's acquire, release,
- * locked and `with`) whose state a Cursor reads as a field, where a
- * threading.Lock costs it a call to locked() on every step. */
-typedef struct {
-    PyObject ob_base; /* PyObject_HEAD */
-    PyThread_type_lock lock;
-    char locked;
-} lock_t;
-
-static PyTypeObject lock_type;
-
-static void lock_dealloc(lock_t *l)
-{
-    if (l->lock) {
-        if (l->locked) PyThread_release_lock(l->lock);
-        PyThread_free_lock(l->lock);
-    }
-    Py_TYPE(l)->tp_free((PyObject *)l);
-}
-
-static PyObject *lock_new(PyTypeObject *type, PyObject *args, PyObject *kw)
-{
-    if (!PyArg_ParseTuple(args, ":Lock") || (kw && PyDict_GET_SIZE(kw))) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "Lock() takes no arguments");
-        return NULL;
-    }
-    lock_t *l = (lock_t *)type->tp_alloc(type, 0);
-    if (l && !(l->lock = PyThread_allocate_lock())) {
-        Py_DECREF(l);
-        return PyErr_NoMemory();
-    }
-    return (PyObject *)l;
-}
-
-/* Take the lock, waiting up to timeout_us (-1: for ever) with the GIL
- * released: 1 taken, 0 not, -1 with an error (a signal handler's). */
-static int lock_take(lock_t *l, PY_TIMEOUT_T timeout_us)
-{
-    PyLockStatus r = PyThread_acquire_lock_timed(l->lock, 0, 0);
-    while (r == PY_LOCK_FAILURE && timeout_us != 0) {
-        Py_BEGIN_ALLOW_THREADS r = PyThread_acquire_lock_timed(l->lock, timeout_us, 1);
-        Py_END_ALLOW_THREADS if (r != PY_LOCK_INTR) break;
-        if (Py_MakePendingCalls() < 0) return -1; /* a KeyboardInterrupt, say */
-        r = PY_LOCK_FAILURE;
-    }
-    if (r != PY_LOCK_ACQUIRED) return 0;
-    l->locked = 1;
-    return 1;
-}
-
-/* acquire(blocking=True, timeout=-1) -> bool */
-static PyObject *lock_acquire(lock_t *l, PyObject *args, PyObject *kw)
-{
-    static char *names[] = {"blocking", "timeout", NULL};
-    int blocking = 1;
-    double timeout = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|pd:acquire", names, &blocking, &timeout))
-        return NULL;
-    if (!blocking && timeout != -1) {
-        PyErr_SetString(PyExc_ValueError, "can't specify a timeout for a non-blocking call");
-        return NULL;
-    }
-    if (timeout < 0 && timeout != -1) {
-        PyErr_SetString(PyExc_ValueError, "timeout value must be a non-negative number");
-        return NULL;
-    }
-    PY_TIMEOUT_T us = !blocking ? 0 : timeout < 0 ? -1 : (PY_TIMEOUT_T)(timeout * 1e6);
-    int r = lock_take(l, us);
-    return r < 0 ? NULL : PyBool_FromLong(r);
-}
-
-static PyObject *lock_release(lock_t *l, PyObject *unused)
-{
-    (void)unused;
-    if (!l->locked) {
-        PyErr_SetString(PyExc_RuntimeError, "release unlocked lock");
-        return NULL;
-    }
-    l->locked = 0;
-    PyThread_release_lock(l->lock);
-    Py_RETURN_NONE;
-}
-
-static PyObject *lock_locked(lock_t *l, PyObject *unused)
-{
-    (void)unused;
-    return PyBool_FromLong(l->locked);
-}
-
-static PyObject *lock_enter(lock_t *l, PyObject *unused)
-{
-    (void)unused;
-    int r = lock_take(l, -1);
-    return r < 0 ? NULL : PyBool_FromLong(r);
-}
-
-static PyObject *lock_exit(lock_t *l, PyObject *args)
-{
-    (void)args;
-    return lock_release(l, NULL);
-}
-
-static PyMethodDef lock_methods[] = {
-    {"acquire", (PyCFunction)(void (*)(void))lock_acquire, METH_VARARGS | METH_KEYWORDS,
-     "acquire(blocking=True, timeout=-1): as threading.Lock's"},
-    {"release", (PyCFunction)lock_release, METH_NOARGS, "release()"},
-    {"locked", (PyCFunction)lock_locked, METH_NOARGS, "locked()"},
-    {"__enter__", (PyCFunction)lock_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)lock_exit, METH_VARARGS, NULL},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject lock_type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hoyle._speed.Lock",
-    .tp_basicsize = sizeof(lock_t),
-    .tp_dealloc = (destructor)lock_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Lock(): a State's lock, threading.Lock's methods, its state readable from C",
-    .tp_methods = lock_methods,
-    .tp_new = lock_new,
-};
-
 typedef struct {
     PyObject ob_base; /* PyObject_HEAD */
     const void *g;
@@ -205,7 +83,7 @@ typedef struct {
     int known;
     PyObject *keep;                       /* the owners of g and s */
     PyObject *acquire, *release, *locked; /* the state's lock's methods */
-    lock_t *fast;                         /* the lock when it is a Lock (acquire holds it) */
+    speed_lock_t *fast;                   /* the lock when it is a Lock (acquire holds it) */
     PyObject *lists[2];                   /* the last two legal lists step() handed out */
     int next_list;
     int held; /* this call acquired the lock */
@@ -251,7 +129,7 @@ static PyObject *cursor_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     c->acquire = PyObject_GetAttrString(lock, "acquire");
     c->release = c->acquire ? PyObject_GetAttrString(lock, "release") : NULL;
     c->locked = c->release ? PyObject_GetAttrString(lock, "locked") : NULL;
-    c->fast = Py_TYPE(lock) == &lock_type ? (lock_t *)lock : NULL;
+    c->fast = speed_is_lock(lock) ? (speed_lock_t *)lock : NULL;
     if (!c->legal || !c->locked) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         Py_DECREF(c);
@@ -833,16 +711,14 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__speed(void);
 PyMODINIT_FUNC PyInit__speed(void)
 {
-    if (PyType_Ready(&cursor_type) < 0 || PyType_Ready(&observer_type) < 0 ||
-        PyType_Ready(&lock_type) < 0)
-        return NULL;
+    if (PyType_Ready(&cursor_type) < 0 || PyType_Ready(&observer_type) < 0) return NULL;
     key_obs = PyUnicode_InternFromString("observation");
     key_mask = PyUnicode_InternFromString("action_mask");
     if (!key_obs || !key_mask) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     if (PyModule_AddType(m, &cursor_type) < 0 || PyModule_AddType(m, &observer_type) < 0 ||
-        PyModule_AddType(m, &lock_type) < 0 || speed_aec_add(m) < 0) {
+        speed_lock_add(m) < 0 || speed_aec_add(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -1,12 +1,25 @@
-/* _speed.h — what the two files of hoyle._speed (the private CPython
- * extension behind hoyle's per-step paths) share: _speed.c (the State's
- * Cursor and Lock, the Observer, the masked pick) and _speed_aec.c
- * (AECEnv's step, last, action_space, agent_iter; Discrete.sample).
- * Include after <Python.h>. */
+/* _speed.h — what the files of hoyle._speed (the private CPython extension
+ * behind hoyle's per-step paths) share: _speed.c (the State's Cursor, the
+ * Observer, the masked pick), _speed_lock.c (the State's Lock) and
+ * _speed_aec.c (AECEnv's step, last, action_space, agent_iter;
+ * Discrete.sample). Include after <Python.h>. */
 #ifndef HOYLE_SPEED_H
 #define HOYLE_SPEED_H
 
 #include <limits.h>
+
+/* hoyle._speed.Lock (_speed_lock.c): `locked` is 1 while it is held. */
+typedef struct {
+    PyObject ob_base; /* PyObject_HEAD */
+    PyThread_type_lock lock;
+    char locked;
+} speed_lock_t;
+
+/* Whether o is a hoyle._speed.Lock. */
+int speed_is_lock(PyObject *o);
+
+/* hoyle._speed.Lock added to the module: 0, or -1 with an error. */
+int speed_lock_add(PyObject *module);
 
 /* speed_advance's status when a Python error is set (the state's lock). */
 #define SPEED_PYERR INT_MIN
