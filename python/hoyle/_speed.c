@@ -1,8 +1,9 @@
 /* _speed.c — the optional CPython extension (hoyle._speed) behind the
  * per-step Python paths: a Cursor per State (step, legal actions, an
  * environment's move with its dice, observation + mask), an AEC
- * environment's Observer and the masked sample, each one C-API call with no
- * Python frame. The cffi twin (hoyle/game.py, _CffiCursor) does the same
+ * environment's Observer and the masked pick, each one C-API call with no
+ * Python frame (the State's Lock: _speed_lock.c; AECEnv's own methods:
+ * _speed_aec.c). The cffi twin (hoyle/game.py, _CffiCursor) does the same
  * work for a Python method, a `with` block and a cffi call more.
  *
  * It does not link libhoyle: hoyle/game.py passes the addresses of the
@@ -17,13 +18,14 @@
  * (0: not known). The Cursor's own calls keep it; State's other changes
  * (apply, apply_move) set known = 0.
  *
- * Threads: State's cffi calls hold the state's threading.Lock while C works
- * with the GIL released. A Cursor call keeps the GIL from start to end, so
- * it only has to keep out of such a call: when the lock is free (locked()
- * false) no other thread can start one before this call returns (that
- * needs the GIL), and the call runs without taking it; when the lock is
- * held, the call waits for it with acquire() (which lets the GIL go) and
- * releases it after. */
+ * Threads: State's cffi calls hold the state's lock while C works with the
+ * GIL released. A Cursor call keeps the GIL from start to end, so it only
+ * has to keep out of such a call: when the lock is free no other thread can
+ * start one before this call returns (that needs the GIL), and the call
+ * runs without taking it; when the lock is held, the call waits for it with
+ * acquire() (which lets the GIL go) and releases it after. The lock is
+ * hoyle._speed.Lock, whose state the Cursor reads as a field (any other
+ * lock: a call to its locked()). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <limits.h>
@@ -31,6 +33,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <structmember.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "_speed.h"
 
 typedef int (*step_fn)(const void *g, void *s, int action, int *legal, int known);
 typedef int (*legal_fn)(const void *g, const void *s, int *out);
@@ -76,8 +83,13 @@ typedef struct {
     int known;
     PyObject *keep;                       /* the owners of g and s */
     PyObject *acquire, *release, *locked; /* the state's lock's methods */
-    int held;                             /* this call acquired the lock */
+    speed_lock_t *fast;                   /* the lock when it is a Lock (acquire holds it) */
+    PyObject *lists[2];                   /* the last two legal lists step() handed out */
+    int next_list;
+    int held; /* this call acquired the lock */
 } cursor_t;
+
+static PyTypeObject cursor_type, observer_type;
 
 static void cursor_dealloc(cursor_t *c)
 {
@@ -86,6 +98,8 @@ static void cursor_dealloc(cursor_t *c)
     Py_XDECREF(c->acquire);
     Py_XDECREF(c->release);
     Py_XDECREF(c->locked);
+    Py_XDECREF(c->lists[0]);
+    Py_XDECREF(c->lists[1]);
     Py_TYPE(c)->tp_free((PyObject *)c);
 }
 
@@ -115,6 +129,7 @@ static PyObject *cursor_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     c->acquire = PyObject_GetAttrString(lock, "acquire");
     c->release = c->acquire ? PyObject_GetAttrString(lock, "release") : NULL;
     c->locked = c->release ? PyObject_GetAttrString(lock, "locked") : NULL;
+    c->fast = speed_is_lock(lock) ? (speed_lock_t *)lock : NULL;
     if (!c->legal || !c->locked) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         Py_DECREF(c);
@@ -124,8 +139,12 @@ static PyObject *cursor_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 }
 
 /* Keep out of a cffi call on the state (see Threads above). */
-static int lock(cursor_t *c)
+static int speed_lock(cursor_t *c)
 {
+    if (c->fast && !c->fast->locked) { /* a Lock that is free: no call at all */
+        c->held = 0;
+        return 0;
+    }
     PyObject *r = PyObject_CallNoArgs(c->locked);
     if (!r) return -1;
     int busy = PyObject_IsTrue(r);
@@ -138,7 +157,7 @@ static int lock(cursor_t *c)
     return r ? 0 : -1;
 }
 
-static int unlock(cursor_t *c)
+static int speed_unlock(cursor_t *c)
 {
     if (!c->held) return 0;
     c->held = 0;
@@ -149,7 +168,7 @@ static int unlock(cursor_t *c)
 
 /* o as a C int; other types and ranges go through hoyle's own converter,
  * which raises the package's errors (WrongType, Error). */
-static int as_int(PyObject *o, int *out)
+static int speed_as_int(PyObject *o, int *out)
 {
     if (PyLong_CheckExact(o)) {
         int overflow;
@@ -169,7 +188,7 @@ static int as_int(PyObject *o, int *out)
 }
 
 /* NULL with hoyle.Error for a negative status (the library's message). */
-static PyObject *fail(int rc)
+PyObject *speed_fail(int rc)
 {
     PyObject *code = PyLong_FromLong(rc);
     if (!code) return NULL;
@@ -220,24 +239,62 @@ static PyObject *int_list(const int *v, int n)
     return list;
 }
 
+/* Whether `list` can be filled again: nobody else holds it (reference
+ * count 1: the cursor's), it has room for n, and it holds only ints (whose
+ * release runs no Python code). */
+static int reusable(PyListObject *l, int n)
+{
+    if (!l || Py_REFCNT(l) != 1 || l->allocated < n) return 0;
+    for (Py_ssize_t i = 0; i < Py_SIZE(l); i++)
+        if (!PyLong_CheckExact(l->ob_item[i])) return 0;
+    return 1;
+}
+
+/* The list of v[0..n) for step(): one of the last two it handed out when
+ * reusable(), filled again in place (so a loop that drops each list
+ * allocates none), else a new one kept in place of the older. */
+static PyObject *step_list(cursor_t *c, const int *v, int n)
+{
+    for (int k = 0; k < 2; k++) {
+        PyListObject *l = (PyListObject *)c->lists[k];
+        if (!reusable(l, n)) continue;
+        for (Py_ssize_t i = 0; i < Py_SIZE(l); i++) Py_DECREF(l->ob_item[i]); /* ints */
+        Py_SET_SIZE(l, 0);
+        for (int i = 0; i < n; i++) {
+            PyObject *x = action_int(v[i]);
+            if (!x) return NULL;
+            l->ob_item[i] = x;
+            Py_SET_SIZE(l, i + 1);
+        }
+        Py_INCREF(l);
+        return (PyObject *)l;
+    }
+    PyObject *list = int_list(v, n);
+    if (!list) return NULL;
+    Py_INCREF(list);
+    Py_XSETREF(c->lists[c->next_list], list);
+    c->next_list ^= 1;
+    return list;
+}
+
 /* step(action) -> the new legal list (State.step). */
 static PyObject *cursor_step(cursor_t *c, PyObject *arg)
 {
     int action;
-    if (as_int(arg, &action) || lock(c)) return NULL;
+    if (speed_as_int(arg, &action) || speed_lock(c)) return NULL;
     int n = api_step(c->g, c->s, action, c->legal, c->known);
     c->known = n > 0 ? n : 0;
-    if (unlock(c)) return NULL;
-    return n < 0 ? fail(n) : int_list(c->legal, n);
+    if (speed_unlock(c)) return NULL;
+    return n < 0 ? speed_fail(n) : step_list(c, c->legal, n);
 }
 
 /* legal() -> the legal list (State.legal_actions). */
 static PyObject *cursor_legal(cursor_t *c, PyObject *unused)
 {
     (void)unused;
-    if (lock(c)) return NULL;
+    if (speed_lock(c)) return NULL;
     int n = c->known = api_legal(c->g, c->s, c->legal);
-    if (unlock(c)) return NULL;
+    if (speed_unlock(c)) return NULL;
     return int_list(c->legal, n);
 }
 
@@ -256,13 +313,79 @@ static int bad_args(int bad, const char *usage)
     return -1;
 }
 
+/* The head of numpy's PyArrayObject_fields (numpy/ndarraytypes.h): what
+ * PyArray_DATA, PyArray_NDIM, PyArray_DIMS, PyArray_DESCR and
+ * PyArray_FLAGS read, the same from numpy 1.7 to 2.x. Asking an array for
+ * its buffer costs more than the rest of a step (numpy builds its buffer
+ * info on every request), so speed_view reads this head instead for the
+ * arrays it has learned to trust: of numpy's own type, with a dtype whose
+ * item it saw through the buffer protocol (float32 "f", int8 "b"). */
+typedef struct {
+    PyObject ob_base; /* PyObject_HEAD */
+    char *data;
+    int nd;
+    Py_ssize_t *dimensions, *strides;
+    PyObject *base, *descr;
+    int flags;
+} np_head_t;
+
+#define NP_C_CONTIGUOUS 0x0001 /* NPY_ARRAY_C_CONTIGUOUS */
+#define NP_WRITEABLE    0x0400 /* NPY_ARRAY_WRITEABLE */
+
+static PyTypeObject *np_type; /* numpy.ndarray, once seen */
+static PyObject *np_descr[2]; /* the float32 and int8 dtypes, once seen */
+static const char np_format[2] = {'f', 'b'};
+static const Py_ssize_t np_itemsize[2] = {4, 1};
+
+/* Learn o's type and dtype from its buffer b when o is a numpy array of
+ * the kind's item. */
+static void learn(PyObject *o, int kind, const Py_buffer *b)
+{
+    const char *f = b->format ? b->format : "B";
+    if (*f == '<' || *f == '=' || *f == '@') f++;
+    if (np_descr[kind] || b->itemsize != np_itemsize[kind] || f[0] != np_format[kind] || f[1])
+        return;
+    if (strcmp(Py_TYPE(o)->tp_name, "numpy.ndarray") != 0) return;
+    if (np_type && np_type != Py_TYPE(o)) return;
+    np_type = Py_TYPE(o);
+    Py_INCREF(np_type); /* kept for the module's life, as the dtype */
+    np_descr[kind] = ((np_head_t *)o)->descr;
+    Py_INCREF(np_descr[kind]);
+}
+
+int speed_view(PyObject *o, int kind, int writable, Py_buffer *b)
+{
+    if (np_type && Py_TYPE(o) == np_type) {
+        np_head_t *a = (np_head_t *)o;
+        int need = NP_C_CONTIGUOUS | (writable ? NP_WRITEABLE : 0);
+        if (a->descr == np_descr[kind] && (a->flags & need) == need) {
+            Py_ssize_t n = np_itemsize[kind];
+            for (int i = 0; i < a->nd; i++) n *= a->dimensions[i];
+            b->obj = NULL;
+            b->buf = a->data;
+            b->len = n;
+            b->itemsize = np_itemsize[kind];
+            return 0;
+        }
+    }
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(o, b, flags) < 0) return -1;
+    learn(o, kind, b);
+    return 0;
+}
+
+void speed_release(Py_buffer *b)
+{
+    if (b->obj) PyBuffer_Release(b);
+}
+
 /* The writable C-contiguous buffers of obs_o and mask_o (the caller
- * releases both), or -1 with neither held. */
+ * releases both with speed_release), or -1 with neither held. */
 static int get_obs_mask(PyObject *obs_o, PyObject *mask_o, Py_buffer *obs, Py_buffer *mask)
 {
-    if (PyObject_GetBuffer(obs_o, obs, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return -1;
-    if (PyObject_GetBuffer(mask_o, mask, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
-        PyBuffer_Release(obs);
+    if (speed_view(obs_o, SPEED_F32, 1, obs) < 0) return -1;
+    if (speed_view(mask_o, SPEED_BYTE, 1, mask) < 0) {
+        speed_release(obs);
         return -1;
     }
     return 0;
@@ -275,12 +398,24 @@ static PyObject *cursor_advance(cursor_t *c, PyObject *const *args, Py_ssize_t n
     int action, player = 0;
     void *dice, *probs;
     if (bad_args(nargs != 3, "advance(action, dice, probs)")) return NULL;
-    if (as_int(args[0], &action) || addr(args[1], &dice) || addr(args[2], &probs) || lock(c))
+    if (speed_as_int(args[0], &action) || addr(args[1], &dice) || addr(args[2], &probs) ||
+        speed_lock(c))
         return NULL;
     int n = api_advance(c->g, c->s, action, c->legal, c->known, dice, probs, &player);
     c->known = n > 0 ? n : 0;
-    if (unlock(c)) return NULL;
-    return n < 0 ? fail(n) : PyLong_FromLong(player);
+    if (speed_unlock(c)) return NULL;
+    return n < 0 ? speed_fail(n) : PyLong_FromLong(player);
+}
+
+int speed_is_cursor(PyObject *o) { return Py_TYPE(o) == &cursor_type; }
+
+int speed_advance(PyObject *cursor, int action, void *dice, void *probs, int *player)
+{
+    cursor_t *c = (cursor_t *)cursor;
+    if (speed_lock(c)) return SPEED_PYERR;
+    int n = api_advance(c->g, c->s, action, c->legal, c->known, dice, probs, player);
+    c->known = n > 0 ? n : 0;
+    return speed_unlock(c) ? SPEED_PYERR : n;
 }
 
 /* settle(dice_addr, probs_addr) -> the player to move once the dice are
@@ -290,11 +425,11 @@ static PyObject *cursor_settle(cursor_t *c, PyObject *const *args, Py_ssize_t na
     int player = 0;
     void *dice, *probs;
     if (bad_args(nargs != 2, "settle(dice, probs)")) return NULL;
-    if (addr(args[0], &dice) || addr(args[1], &probs) || lock(c)) return NULL;
+    if (addr(args[0], &dice) || addr(args[1], &probs) || speed_lock(c)) return NULL;
     int n = api_settle(c->g, c->s, c->legal, dice, probs, &player);
     c->known = n > 0 ? n : 0;
-    if (unlock(c)) return NULL;
-    return n < 0 ? fail(n) : PyLong_FromLong(player);
+    if (speed_unlock(c)) return NULL;
+    return n < 0 ? speed_fail(n) : PyLong_FromLong(player);
 }
 
 /* observe_mask(player, obs, mask) -> the legal count; obs (float32) and
@@ -304,19 +439,19 @@ static PyObject *cursor_observe_mask(cursor_t *c, PyObject *const *args, Py_ssiz
 {
     int player;
     if (bad_args(nargs != 3, "observe_mask(player, obs, mask)")) return NULL;
-    if (as_int(args[0], &player)) return NULL;
+    if (speed_as_int(args[0], &player)) return NULL;
     Py_buffer obs, mask;
     if (get_obs_mask(args[1], args[2], &obs, &mask)) return NULL;
-    int n = -1, locked = lock(c) == 0;
+    int n = -1, locked = speed_lock(c) == 0;
     if (locked) {
         n = api_observe_mask(c->g, c->s, player, obs.buf, mask.buf, c->legal, c->known);
         if (n >= 0) c->known = n;
-        locked = unlock(c) == 0;
+        locked = speed_unlock(c) == 0;
     }
-    PyBuffer_Release(&mask);
-    PyBuffer_Release(&obs);
+    speed_release(&mask);
+    speed_release(&obs);
     if (!locked) return NULL;
-    return n < 0 ? fail(n) : PyLong_FromLong(n);
+    return n < 0 ? speed_fail(n) : PyLong_FromLong(n);
 }
 
 static PyMethodDef cursor_methods[] = {
@@ -396,6 +531,8 @@ static int unshared(PyObject *const *s)
 }
 
 /* The slot to hand out next: an unshared one, else a new one in its place. */
+int speed_is_observer(PyObject *o) { return Py_TYPE(o) == &observer_type; }
+
 static PyObject *const *observer_slot(observer_t *o)
 {
     int k = o->next;
@@ -417,15 +554,12 @@ static PyObject *const *observer_slot(observer_t *o)
     return o->slot[k];
 }
 
-/* observe(cursor, player) -> the observation dict of `player` (the state
- * behind `cursor`), its mask marking the legal actions. */
-static PyObject *observer_observe(observer_t *o, PyObject *const *args, Py_ssize_t nargs)
+/* The observation dict of `player` in the state behind `cursor`, its mask
+ * marking the legal actions (a new reference), or NULL with an error. */
+PyObject *speed_observe(PyObject *observer, PyObject *cursor, int player)
 {
-    int player;
-    if (bad_args(nargs != 2 || Py_TYPE(args[0]) != &cursor_type, "observe(cursor, player)"))
-        return NULL;
-    cursor_t *c = (cursor_t *)args[0];
-    if (as_int(args[1], &player)) return NULL;
+    observer_t *o = (observer_t *)observer;
+    cursor_t *c = (cursor_t *)cursor;
     PyObject *const *s = observer_slot(o);
     if (!s) return NULL;
     Py_buffer obs, mask;
@@ -433,17 +567,28 @@ static PyObject *observer_observe(observer_t *o, PyObject *const *args, Py_ssize
     int n = -1, ok = obs.len == o->obs_bytes && mask.len == o->mask_bytes;
     if (!ok)
         PyErr_SetString(PyExc_ValueError, "Observer: make() made arrays of the wrong size");
-    else if ((ok = lock(c) == 0)) {
+    else if ((ok = speed_lock(c) == 0)) {
         n = api_observe_mask(c->g, c->s, player, obs.buf, mask.buf, c->legal, c->known);
         if (n >= 0) c->known = n;
-        ok = unlock(c) == 0;
+        ok = speed_unlock(c) == 0;
     }
-    PyBuffer_Release(&mask);
-    PyBuffer_Release(&obs);
+    speed_release(&mask);
+    speed_release(&obs);
     if (!ok) return NULL;
-    if (n < 0) return fail(n);
+    if (n < 0) return speed_fail(n);
     Py_INCREF(s[0]);
     return s[0];
+}
+
+/* observe(cursor, player) -> the observation dict of `player` (the state
+ * behind `cursor`), its mask marking the legal actions. */
+static PyObject *observer_observe(observer_t *o, PyObject *const *args, Py_ssize_t nargs)
+{
+    int player;
+    if (bad_args(nargs != 2 || Py_TYPE(args[0]) != &cursor_type, "observe(cursor, player)"))
+        return NULL;
+    if (speed_as_int(args[1], &player)) return NULL;
+    return speed_observe((PyObject *)o, args[0], player);
 }
 
 static PyMethodDef observer_methods[] = {
@@ -462,20 +607,62 @@ static PyTypeObject observer_type = {
     .tp_new = observer_new,
 };
 
+#if defined(__SSE2__)
 /* The index of the k-th nonzero byte of m[0..n) (-1: none), or with k < 0
- * their count. Masks are mostly zeros: eight bytes at a time skip them. */
+ * their count: sixteen bytes a compare, the set ones a bit mask, counted
+ * only where one is set (masks are mostly zeros). */
 static Py_ssize_t nth_set(const unsigned char *m, Py_ssize_t n, Py_ssize_t k)
 {
     Py_ssize_t count = 0, i = 0;
-    for (; i < n; i++) {
-        if (i % 8 == 0) {
-            uint64_t w;
-            while (i + 8 <= n && (memcpy(&w, m + i, 8), w == 0)) i += 8;
-            if (i == n) break;
+    const __m128i zero = _mm_setzero_si128();
+    for (; i + 16 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(m + i));
+        unsigned set = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)) & 0xffffu;
+        if (!set) continue;
+        int c = __builtin_popcount(set);
+        if (k >= 0 && k < count + c) { /* the k-th is here: drop the lower set bits */
+            for (Py_ssize_t j = k - count; j > 0; j--) set &= set - 1;
+            return i + __builtin_ctz(set);
         }
-        if (m[i] != 0 && count++ == k) return i;
+        count += c;
     }
+    for (; i < n; i++)
+        if (m[i] != 0 && count++ == k) return i;
     return k < 0 ? count : -1;
+}
+#else
+/* Byte j of the result is 1 if byte j of w is nonzero, else 0 (no carry
+ * crosses a byte: (b & 0x7f) + 0x7f <= 0xfe). */
+static uint64_t nonzero_bytes(uint64_t w)
+{
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    return ((((w & low7) + low7) | w) & ~low7) >> 7;
+}
+
+/* The index of the k-th nonzero byte of m[0..n) (-1: none), or with k < 0
+ * their count: eight bytes at a time, counted without a branch per byte. */
+static Py_ssize_t nth_set(const unsigned char *m, Py_ssize_t n, Py_ssize_t k)
+{
+    Py_ssize_t count = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, m + i, 8);
+        int c = (int)((nonzero_bytes(w) * 0x0101010101010101ull) >> 56);
+        if (k >= 0 && k < count + c) break; /* the k-th is in this word */
+        count += c;
+    }
+    for (; i < n; i++)
+        if (m[i] != 0 && count++ == k) return i;
+    return k < 0 ? count : -1;
+}
+#endif
+
+Py_ssize_t speed_pick(const void *mask, Py_ssize_t n, double u)
+{
+    Py_ssize_t count = nth_set(mask, n, -1);
+    if (count == 0) return -1;
+    Py_ssize_t k = (Py_ssize_t)(u * (double)count);
+    return nth_set(mask, n, k < 0 ? 0 : k < count ? k : count - 1);
 }
 
 /* pick(mask, u) -> the index of the k-th nonzero entry of `mask`, k =
@@ -489,20 +676,16 @@ static PyObject *pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     double u = PyFloat_AsDouble(args[1]);
     if (u == -1.0 && PyErr_Occurred()) return NULL;
     Py_buffer b;
-    if (PyObject_GetBuffer(args[0], &b, PyBUF_C_CONTIGUOUS) < 0) {
+    if (speed_view(args[0], SPEED_BYTE, 0, &b) < 0) {
         PyErr_Clear();
         return PyLong_FromLong(-2);
     }
     if (b.itemsize != 1) {
-        PyBuffer_Release(&b);
+        speed_release(&b);
         return PyLong_FromLong(-2);
     }
-    Py_ssize_t count = nth_set(b.buf, b.len, -1), at = -1;
-    if (count > 0) {
-        Py_ssize_t k = (Py_ssize_t)(u * (double)count);
-        at = nth_set(b.buf, b.len, k < 0 ? 0 : k < count ? k : count - 1);
-    }
-    PyBuffer_Release(&b);
+    Py_ssize_t at = speed_pick(b.buf, b.len, u);
+    speed_release(&b);
     return PyLong_FromSsize_t(at);
 }
 
@@ -534,7 +717,8 @@ PyMODINIT_FUNC PyInit__speed(void)
     if (!key_obs || !key_mask) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
-    if (PyModule_AddType(m, &cursor_type) < 0 || PyModule_AddType(m, &observer_type) < 0) {
+    if (PyModule_AddType(m, &cursor_type) < 0 || PyModule_AddType(m, &observer_type) < 0 ||
+        speed_lock_add(m) < 0 || speed_aec_add(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -233,6 +233,26 @@ class AECEnv:
         self.moves, self._last_player = 0, None
         self.steps = {a: 0 for a in self.agents}
         self.agent_selection = self.possible_agents[max(self.game_state.current_player, 0)]
+        self._install_core()
+
+    def _install_core(self):
+        """step(), last(), action_space() and agent_iter() as hoyle._speed.Aec's
+        C methods on this environment (instance attributes over the class's
+        Python ones) when the extension, the state's Cursor and the Observer
+        are all there and no subclass overrides them. The core does the hot
+        case (an agent to move, an int action the rules accept) and updates
+        the per-agent dicts in place; every other case runs the Python method
+        (hoyle/_speed_aec.c). The environment and its core refer to each
+        other, so a dropped environment is freed by the garbage collector."""
+        names = ("step", "last", "action_space", "agent_iter")
+        methods = tuple(getattr(AECEnv, name) for name in names)
+        for name in names:
+            self.__dict__.pop(name, None)
+        if self._observe_fast is None or tuple(getattr(type(self), name) for name in names) != methods:
+            return
+        core = _lib.speed.Aec(self, methods, self._observer, self._dice_at, self._probs_at, self._num_actions)
+        for name in names:
+            setattr(self, name, getattr(core, name))
 
     def _require_reset(self, what):
         if self.game_state is None:
@@ -311,12 +331,18 @@ class AECEnv:
             self.rewards = self._zero_rewards = dict.fromkeys(self.agents, 0.0)
         if cp < 0:
             return self._end()
-        nxt = self.agent_selection = self.possible_agents[cp]
+        self.agent_selection = self.possible_agents[cp]
         if self.max_moves or self.max_cycles:
-            moves_up = self.max_moves and self.moves >= self.max_moves and cp != p
-            if moves_up or (self.max_cycles and self.steps[nxt] >= self.max_cycles):
-                for a in self.agents:
-                    self.truncations[a] = True
+            self._limits(p, cp)
+
+    def _limits(self, p, cp):
+        """step()'s end when a limit is set: every agent truncated once
+        max_moves whole moves are played (p moved, cp is to move) or the
+        agent to move has stepped max_cycles times."""
+        moves_up = self.max_moves and self.moves >= self.max_moves and cp != p
+        if moves_up or (self.max_cycles and self.steps[self.agent_selection] >= self.max_cycles):
+            for a in self.agents:
+                self.truncations[a] = True
 
     def _end(self):
         """Rewards and terminations when the rules end the game."""

@@ -220,7 +220,8 @@ class State:
         self.game = game
         self._g = game._g
         self._s = ptr
-        self._lock = threading.Lock()
+        # hoyle._speed's Lock (the Cursor reads its state without a call) or threading's
+        self._lock = _speed.Lock() if _speed is not None else threading.Lock()
         self._c = _cursor(game, ptr, self._lock)  # keeps the legal list C last wrote (_c.known)
         self.step = self._c.step
 

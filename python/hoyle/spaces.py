@@ -86,6 +86,24 @@ class Discrete(Space):
         self.n, self.start = int(n), int(start)
         self._uniforms = []  # drawn from np_random, UNIFORMS at a time, for sample(mask)
         super().__init__((), np.dtype(np.int64), seed)
+        self._install_sample()
+
+    def _install_sample(self):
+        """sample() as hoyle._speed.Sampler's C method on this space (an
+        instance attribute over the Python one below, which it calls for
+        every case but sample(mask) with a one-byte mask), unless a subclass
+        overrides sample()."""
+        if _lib.speed is not None and type(self).sample is Discrete.sample:
+            self.sample = _lib.speed.Sampler(self, Discrete.sample).sample
+
+    def __getstate__(self):  # copy and pickle without the C method, made again on the other side
+        state = dict(self.__dict__)
+        state.pop("sample", None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._install_sample()
 
     def seed(self, seed=None):
         self._uniforms = []

@@ -235,6 +235,10 @@ def test_masked_sample_is_uniform_over_the_mask(dtype):
             assert set(draws) == marked if n < 64 else set(draws) <= marked
         else:
             assert set(draws) == {0}
+    wide = np.zeros(40, np.uint8)  # any nonzero byte marks an action, in and after the 16-byte blocks
+    wide[[1, 17, 33, 38]] = [2, 255, 128, 1]
+    d = hoyle.spaces.Discrete(40, seed=1)
+    assert {d.sample(wide) for _ in range(400)} == {1, 17, 33, 38}
 
 
 def test_aec_env_is_freed():
@@ -246,3 +250,149 @@ def test_aec_env_is_freed():
     del env
     gc.collect()
     assert ref() is None
+
+
+class _PythonAEC(hoyle.AECEnv):
+    """AECEnv with its own Python step() and last(): overriding them keeps
+    hoyle._speed.Aec's C ones off (AECEnv._install_core)."""
+
+    def step(self, action):
+        return hoyle.AECEnv.step(self, action)
+
+    def last(self, observe=True):
+        return hoyle.AECEnv.last(self, observe)
+
+
+def aec_trace(env, seed, rng):
+    """Random play to the end of two episodes, now and then an illegal action
+    or a last(observe=False): every step's last() and the per-agent dicts."""
+    trace = []
+    for episode in range(2):
+        env.reset(seed=seed + episode)
+        for agent in env.agent_iter(400):
+            obs, cum, term, trunc, info = env.last()
+            done = term or trunc
+            trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), cum, term, trunc,
+                          dict(info), env.last(observe=False)[1:], env.action_space(agent) is env.action_spaces[agent]))
+            legal = np.flatnonzero(obs["action_mask"]).tolist()
+            action = None if done else legal[rng.randrange(len(legal))]
+            if not done and rng.random() < 0.02:  # an illegal action: refused ("raise") or a loss ("lose")
+                action = next(a for a in range(env.game.num_actions) if a not in legal)
+            before = env.rewards  # a rewards dict handed out is never changed, only replaced
+            try:
+                env.step(action)
+            except hoyle.Error as e:
+                trace.append(("refused", str(e)))
+                env.step(legal[0])
+            trace.append((dict(env.rewards), dict(env._cumulative_rewards), dict(env.terminations),
+                          dict(env.truncations), {a: dict(i) for a, i in env.infos.items()}, list(env.agents),
+                          env.agent_selection if env.agents else None, env.moves, dict(env.steps),
+                          env.rewards is before))
+    return trace
+
+
+@pytest.mark.parametrize("game_spec", ["checkers", "backgammon", "gobang(board=8,men=12)"])
+@pytest.mark.parametrize("kw", [{}, {"illegal": "lose"}, {"max_moves": 9}, {"max_cycles": 7}])
+def test_aec_core_keeps_the_python_bookkeeping(game_spec, kw):
+    """hoyle._speed.Aec's step() and last() (the per-agent dicts updated in
+    C) give, step by step, what AECEnv's Python methods give: observations,
+    rewards, cumulative rewards, terminations, truncations, infos, agents,
+    moves and steps, through the end, illegal actions and the limits."""
+    fast, slow = hoyle.AECEnv(game_spec, **kw), _PythonAEC(game_spec, **kw)
+    fast.reset(seed=1)
+    slow.reset(seed=1)
+    if _lib.speed is not None:
+        assert type(fast.step).__name__ == "builtin_function_or_method", "the C core was not installed"
+    assert "step" not in vars(slow) and "last" not in vars(slow)
+    a, b = aec_trace(fast, 11, random.Random(5)), aec_trace(slow, 11, random.Random(5))
+    assert len(a) == len(b)
+    for i, (x, y) in enumerate(zip(a, b)):
+        assert x == y, f"step {i}: {x!r} != {y!r}"
+    paid = [x for x in a if len(x) == 10 and any(r != 0.0 for r in x[1].values())]  # cumulative rewards
+    assert paid or "max_" in str(kw), "no game ended with a reward: the trace checks no payout"
+
+
+def test_state_lock_acts_as_threading_lock():
+    """hoyle._speed.Lock, a State's lock when the extension is there, does
+    what threading.Lock does for the package's uses: `with`, acquire with
+    blocking and timeout, release, locked, and waiting across threads."""
+    if _lib.speed is None:
+        pytest.skip("hoyle._speed was not built")
+    lock = hoyle.Game("checkers").new_state()._lock
+    assert type(lock) is _lib.speed.Lock
+    assert not lock.locked() and lock.acquire() and lock.locked()
+    assert lock.acquire(blocking=False) is False and lock.acquire(timeout=0.01) is False
+    lock.release()
+    with pytest.raises(RuntimeError, match="unlocked"):
+        lock.release()
+    got = []
+    with lock:
+        t = threading.Thread(target=lambda: got.append(lock.acquire(timeout=5)))
+        t.start()
+        t.join(0.2)
+        assert not got  # waiting, with the GIL released
+    t.join()
+    assert got == [True] and lock.locked()
+    lock.release()
+    with pytest.raises(ValueError):
+        lock.acquire(False, 1.0)
+
+
+def test_step_lists_held_never_change(path):
+    """State.step fills a legal list it handed out before only once nobody
+    holds it: every list kept still shows the legal actions of its turn."""
+    g, rng = hoyle.Game("checkers"), random.Random(3)
+    s, kept, copies = g.new_state(), [], []
+    legal = s.legal_actions()
+    while legal:
+        legal = s.step(rng.choice(legal))
+        kept.append(legal if len(kept) % 2 == 0 else None)
+        copies.append(list(legal))
+    assert all(k is None or k == c for k, c in zip(kept, copies))
+    ids = set()
+    s = g.new_state()
+    legal = s.legal_actions()
+    for _ in range(20):
+        legal = s.step(legal[0])
+        ids.add(id(legal))
+    if path == "speed":
+        assert len(ids) <= 3  # two in turn, the lists dropped filled again
+
+
+def test_discrete_sample_falls_back_and_copies():
+    """Discrete.sample in C (hoyle._speed.Sampler) for a one-byte mask; the
+    Python method for the rest (no mask, probabilities, a list), the same
+    draws from the same seed either way; a copy or a pickle samples too."""
+    import copy
+    import pickle
+
+    sp = hoyle.spaces
+    mask = np.array([0, 1, 0, 1, 1, 0], np.int8)
+
+    class PlainDiscrete(sp.Discrete):
+        def sample(self, mask=None, probability=None):
+            return sp.Discrete.sample(self, mask, probability)
+
+    a, b = sp.Discrete(6, seed=2, start=3), PlainDiscrete(6, seed=2, start=3)
+    assert "sample" not in vars(b)
+    calls = [(mask,), (), (None, np.full(6, 1 / 6)), (mask.tolist(),), (mask.astype(np.int64),), (mask,)] * 30
+    assert [a.sample(*c) for c in calls] == [b.sample(*c) for c in calls]
+    for c in (copy.deepcopy(a), pickle.loads(pickle.dumps(a))):
+        assert c == a and set(c.sample(mask) for _ in range(60)) == {4, 6, 7}
+
+
+def test_aec_core_agent_iter_counts_as_python():
+    """agent_iter(max_iter) through the C core stops where the Python
+    generator does: max_iter steps (0, negative, past 2**63), or no agents."""
+    fast, slow = hoyle.AECEnv("checkers"), _PythonAEC("checkers")
+    for env in (fast, slow):
+        env.reset(seed=2)
+    for n in (0, -3, 1, 5, 2**70):
+        got = [list(env.agent_iter(n)) if n < 10 else list(zip(range(7), env.agent_iter(n))) for env in (fast, slow)]
+        assert got[0] == got[1]
+    with pytest.raises(TypeError):
+        list(fast.agent_iter("3"))
+    for env in (fast, slow):
+        for agent in env.agent_iter():
+            env.step(None if env.terminations[agent] or env.truncations[agent] else env.last()[0]["action_mask"].argmax())
+    assert list(fast.agent_iter()) == list(slow.agent_iter()) == []
