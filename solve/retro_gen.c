@@ -47,13 +47,8 @@ typedef struct seg {
 } seg_t;
 
 typedef struct gen {
-    const game_t *g;
-    const retro_index_t *ix;
-    char name[RETRO_CLASS_MAX];
-    uint64_t size;
-    retro_tables_t *sub; /* the folder, for values outside the class */
+    retro_run_t run; /* the class, its segments and level */
     retro_code_t *codes, *ext;
-    retro_run_t run; /* segments, level */
     seg_t seg[RETRO_MAX_THREADS];
 } gen_t;
 
@@ -78,27 +73,24 @@ static int visit(const int *actions, int n, const void *after, void *vctx)
     visit_ctx_t *v = vctx;
     gen_t *gen = v->gen;
     retro_code_t c;
-    if (!game_is_terminal(gen->g, after)) {
-        char name[RETRO_CLASS_MAX];
-        uint64_t idx;
-        int rc = retro_index_locate(gen->ix, gen->g, after, name, &idx);
-        if (rc < 0) return seg_fail(v->seg, rc);
-        if (strcmp(name, gen->name) == 0) {
-            seg_t *s = v->seg;
-            if (s->n == s->cap) {
-                size_t cap = s->cap ? s->cap * 2 : 1u << 16;
-                uint32_t *e = realloc(s->edges, cap * sizeof *e);
-                if (e == NULL)
-                    return seg_fail(
-                        s, hoyle_error(HOYLE_ENOMEM, "%s: out of memory (edges)", gen->name));
-                s->edges = e, s->cap = cap;
-            }
-            int same = game_current_player(gen->g, after) == v->mover;
-            s->edges[s->n++] = (uint32_t)idx | (same ? EDGE_SAME : 0);
-            return 0;
+    uint64_t idx;
+    int in = retro_run_child(&gen->run, after, &idx);
+    if (in < 0) return seg_fail(v->seg, in);
+    if (in) {
+        seg_t *s = v->seg;
+        if (s->n == s->cap) {
+            size_t cap = s->cap ? s->cap * 2 : 1u << 16;
+            uint32_t *e = realloc(s->edges, cap * sizeof *e);
+            if (e == NULL)
+                return seg_fail(
+                    s, hoyle_error(HOYLE_ENOMEM, "%s: out of memory (edges)", gen->run.name));
+            s->edges = e, s->cap = cap;
         }
+        int same = game_current_player(gen->run.g, after) == v->mover;
+        s->edges[s->n++] = (uint32_t)idx | (same ? EDGE_SAME : 0);
+        return 0;
     }
-    int rc = retro_probe_move(gen->sub, v->before, after, &c);
+    int rc = retro_probe_move(gen->run.sub, v->before, after, &c);
     if (rc < 0) return seg_fail(v->seg, rc);
     fold(&v->ext, c);
     return 0;
@@ -117,26 +109,26 @@ static void build_range(void *ctx, int t)
     gen_t *gen = ctx;
     seg_t *s = &gen->seg[t];
     retro_seg_t *r = s->rs;
-    void *state = aligned_alloc(GAME_STATE_ALIGN, (gen->g->state_size + GAME_STATE_ALIGN - 1) /
+    void *state = aligned_alloc(GAME_STATE_ALIGN, (gen->run.g->state_size + GAME_STATE_ALIGN - 1) /
                                                       GAME_STATE_ALIGN * GAME_STATE_ALIGN);
     s->off = malloc((r->hi - r->lo + 1) * sizeof *s->off);
     if (state == NULL || s->off == NULL) {
         free(state);
-        seg_fail(s, hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->name));
+        seg_fail(s, hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->run.name));
         return;
     }
     for (uint64_t i = r->lo; i < r->hi && r->status == 0; i++) {
         s->off[i - r->lo] = s->n;
         gen->ext[i] = EXT_NONE;
-        if (!gen->ix->unindex(gen->g, gen->name, i, state)) {
+        if (!gen->run.ix->unindex(gen->run.g, gen->run.name, i, state)) {
             gen->codes[i] = RETRO_INVALID;
-        } else if (game_is_terminal(gen->g, state)) {
-            gen->codes[i] = retro_terminal_code(gen->g, gen->ix, state);
+        } else if (game_is_terminal(gen->run.g, state)) {
+            gen->codes[i] = retro_terminal_code(gen->run.g, gen->run.ix, state);
             gen->ext[i] = RETRO_DRAW; /* never decided again */
         } else {
             gen->codes[i] = RETRO_DRAW;
-            visit_ctx_t v = {gen, s, state, game_current_player(gen->g, state), EXT_NONE};
-            game_whole_moves(gen->g, state, visit, &v);
+            visit_ctx_t v = {gen, s, state, game_current_player(gen->run.g, state), EXT_NONE};
+            game_whole_moves(gen->run.g, state, visit, &v);
             gen->ext[i] = v.ext;
         }
         if ((i & 1023) == 0) atomic_store(&r->done, i - r->lo);
@@ -177,7 +169,7 @@ static void level_range(void *ctx, int t)
             size_t cap = s->capchg ? s->capchg * 2 : 4096;
             uint64_t *c = realloc(s->chg, cap * sizeof *c);
             if (c == NULL) {
-                seg_fail(s, hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->name));
+                seg_fail(s, hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->run.name));
                 return;
             }
             s->chg = c, s->capchg = cap;
@@ -199,7 +191,7 @@ static int resume(gen_t *gen, FILE *log)
     retro_table_t t;
     int rc = retro_run_resume(&gen->run, log, &t);
     if (rc < 0 || t.map == NULL) return rc;
-    memcpy(gen->codes, t.codes, gen->size * sizeof(retro_code_t));
+    memcpy(gen->codes, t.codes, gen->run.size * sizeof(retro_code_t));
     retro_table_unmap(&t);
     return 0;
 }
@@ -222,7 +214,7 @@ static uint64_t collect(void *ctx)
 static int run_levels(gen_t *gen, const retro_gen_opts_t *o)
 {
     retro_levels_t lv = {level_range, collect, fill_codes, 0, 0};
-    for (uint64_t i = 0; i < gen->size; i++)
+    for (uint64_t i = 0; i < gen->run.size; i++)
         if (gen->ext[i] != EXT_NONE && retro_dist(gen->ext[i]) > lv.max_ext)
             lv.max_ext = retro_dist(gen->ext[i]);
     return retro_run_levels(&gen->run, o, &lv, gen);
@@ -237,24 +229,23 @@ static void gen_free(gen_t *gen)
     }
     free(gen->codes);
     free(gen->ext);
-    retro_tables_close(gen->sub);
+    retro_run_done(&gen->run);
 }
 
-/* Build the table of `gen->name` (its subclasses' tables are in `dir`). */
+/* Build the table of `gen->run.name` (its subclasses' tables are in `dir`). */
 static int build_class(gen_t *gen, const char *dir, const retro_gen_opts_t *o)
 {
-    int rc = retro_run_init(&gen->run, gen->g, gen->name, gen->size, o->threads, dir);
-    if (rc == 0) rc = retro_tables_open(gen->g, dir, &gen->sub);
+    int rc = retro_run_init(&gen->run, o->threads, dir);
     if (rc < 0) return rc;
-    gen->codes = malloc(gen->size * sizeof *gen->codes);
-    gen->ext = malloc(gen->size * sizeof *gen->ext);
+    gen->codes = malloc(gen->run.size * sizeof *gen->codes);
+    gen->ext = malloc(gen->run.size * sizeof *gen->ext);
     if (gen->codes == NULL || gen->ext == NULL)
-        return hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->name);
+        return hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->run.name);
     for (int t = 0; t < RETRO_MAX_THREADS; t++) gen->seg[t].rs = &gen->run.seg[t];
     double t0 = clock_seconds();
     progress_t p;
     char label[64];
-    snprintf(label, sizeof label, "[%s] graph", gen->name);
+    snprintf(label, sizeof label, "[%s] graph", gen->run.name);
     progress_start(&p, o->progress, label, "positions", 0);
     if ((rc = retro_run_all(&gen->run, build_range, gen, &p)) < 0) return rc;
     if ((rc = resume(gen, o->progress)) < 0) return rc;
@@ -274,27 +265,28 @@ static int generate(const game_t *g, const char *text, const char *dir, const re
         return hoyle_error(HOYLE_EUNSUP, "%s: no endgame tables for this game", g->spec);
     gen_t *gen = calloc(1, sizeof *gen);
     if (gen == NULL) return hoyle_error(HOYLE_ENOMEM, "tablebase: out of memory");
-    gen->g = g, gen->ix = ix;
-    int rc = ix->class_parse(g, text, gen->name, &gen->size);
-    if (rc == 0 && gen->size >= EDGE_SAME)
-        rc = hoyle_error(HOYLE_EUNSUP, "%s: %llu indices is too many", gen->name,
-                         (unsigned long long)gen->size);
+    gen->run.g = g, gen->run.ix = ix;
+    int rc = ix->class_parse(g, text, gen->run.name, &gen->run.size);
+    if (rc == 0 && gen->run.size >= EDGE_SAME)
+        rc = hoyle_error(HOYLE_EUNSUP, "%s: %llu indices is too many", gen->run.name,
+                         (unsigned long long)gen->run.size);
     char path[4096];
-    if (rc == 0) rc = retro_path(path, sizeof path, dir, gen->name, ".tb");
+    if (rc == 0) rc = retro_path(path, sizeof path, dir, gen->run.name, ".tb");
     if (rc == 0 && access(path, F_OK) == 0) { /* built before: check it and keep it */
         retro_table_t t;
-        rc = retro_table_map(path, g->spec, gen->name, 0, &t);
+        rc = retro_table_map(path, g->spec, gen->run.name, 0, &t);
         if (rc == 0) rc = retro_table_fits(g, path, &t), retro_table_unmap(&t);
         free(gen);
         return rc;
     }
     char subs[RETRO_SUBCLASSES][RETRO_CLASS_MAX];
-    int nsub = rc == 0 ? ix->subclasses(g, gen->name, subs) : 0;
+    int nsub = rc == 0 ? ix->subclasses(g, gen->run.name, subs) : 0;
     for (int i = 0; i < nsub && rc == 0 && depth < 16; i++)
         rc = generate(g, subs[i], dir, o, depth + 1);
-    bool unmoves = ix->unmoves && ix->unmove_class && !o->graph && ix->unmove_class(g, gen->name);
+    bool unmoves =
+        ix->unmoves && ix->unmove_class && !o->graph && ix->unmove_class(g, gen->run.name);
     if (rc == 0)
-        rc = unmoves ? retro_unmove_build(g, ix, gen->name, gen->size, dir, o)
+        rc = unmoves ? retro_unmove_build(g, ix, gen->run.name, gen->run.size, dir, o)
                      : build_class(gen, dir, o);
     gen_free(gen);
     free(gen);

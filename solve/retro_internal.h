@@ -124,21 +124,30 @@ typedef struct retro_seg {
     char error[HOYLE_ERROR_MAX];
 } retro_seg_t;
 
+/* One class being built: what both generators' contexts hold. */
 typedef struct retro_run {
     const game_t *g;
-    const char *name; /* the class, borrowed from the generator */
-    uint64_t size;
+    const retro_index_t *ix;
+    char name[RETRO_CLASS_MAX];  /* the class, canonical */
+    uint64_t size;               /* its indices */
+    retro_tables_t *sub;         /* the folder, for values outside the class */
     char path[4096], part[4096]; /* DIR/NAME.tb, DIR/NAME.tb.part */
     int threads;                 /* segments in use */
     int level;                   /* ply levels complete */
     retro_seg_t seg[RETRO_MAX_THREADS];
 } retro_run_t;
 
-/* Split `size` indices of class `name` among `threads` threads (<= 0: 2; at
- * most RETRO_MAX_THREADS); level 0; the table's and the resume file's paths
- * in `dir` (HOYLE_EINVAL when too long). `name` must outlive r. */
-int retro_run_init(retro_run_t *r, const game_t *g, const char *name, uint64_t size, int threads,
-                   const char *dir);
+/* With r->g, ix, name and size set: split the indices among `threads`
+ * threads (<= 0: 2; at most RETRO_MAX_THREADS); level 0; the table's and
+ * the resume file's paths in `dir` (HOYLE_EINVAL when too long); the
+ * folder's tables opened (r->sub, closed by retro_run_done). */
+int retro_run_init(retro_run_t *r, int threads, const char *dir);
+void retro_run_done(retro_run_t *r);
+
+/* Whether position `after` (a move's result) stays in r's class: 1 with its
+ * index in *idx; 0 when the game ends there or it is of another class; a
+ * negative status when it cannot be located. */
+int retro_run_child(const retro_run_t *r, const void *after, uint64_t *idx);
 
 /* Record failure `rc` (and hoyle_last_error()) in s if it is the first. */
 int retro_seg_fail(retro_seg_t *s, int rc);

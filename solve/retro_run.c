@@ -12,18 +12,34 @@
 #include "core/clock.h"
 #include "solve/retro_internal.h"
 
-int retro_run_init(retro_run_t *r, const game_t *g, const char *name, uint64_t size, int threads,
-                   const char *dir)
+int retro_run_init(retro_run_t *r, int threads, const char *dir)
 {
-    memset(r, 0, sizeof *r);
-    r->g = g, r->name = name, r->size = size;
+    uint64_t size = r->size;
+    r->level = 0;
     r->threads = threads > 0 ? (threads < RETRO_MAX_THREADS ? threads : RETRO_MAX_THREADS) : 2;
     for (int t = 0; t < r->threads; t++) {
         r->seg[t].lo = size * (uint64_t)t / (uint64_t)r->threads;
         r->seg[t].hi = size * (uint64_t)(t + 1) / (uint64_t)r->threads;
+        r->seg[t].status = 0;
     }
-    int rc = retro_path(r->path, sizeof r->path, dir, name, ".tb");
-    return rc == 0 ? retro_path(r->part, sizeof r->part, dir, name, ".tb.part") : rc;
+    int rc = retro_path(r->path, sizeof r->path, dir, r->name, ".tb");
+    if (rc == 0) rc = retro_path(r->part, sizeof r->part, dir, r->name, ".tb.part");
+    return rc == 0 ? retro_tables_open(r->g, dir, &r->sub) : rc;
+}
+
+void retro_run_done(retro_run_t *r)
+{
+    retro_tables_close(r->sub);
+    r->sub = NULL;
+}
+
+int retro_run_child(const retro_run_t *r, const void *after, uint64_t *idx)
+{
+    if (game_is_terminal(r->g, after)) return 0;
+    char name[RETRO_CLASS_MAX];
+    int rc = retro_index_locate(r->ix, r->g, after, name, idx);
+    if (rc < 0) return rc;
+    return strcmp(name, r->name) == 0;
 }
 
 int retro_seg_fail(retro_seg_t *s, int rc)

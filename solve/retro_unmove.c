@@ -59,15 +59,10 @@ typedef struct useg {
 } useg_t;
 
 typedef struct ugen {
-    const game_t *g;
-    const retro_index_t *ix;
-    char name[RETRO_CLASS_MAX];
-    uint64_t size;
-    retro_tables_t *sub;
+    retro_run_t run; /* the class, its segments and level */
     retro_code_t *codes;
     uint8_t *aux;
     const retro_code_t *resumed; /* the resume file's codes, during the initial pass */
-    retro_run_t run;             /* segments, level */
     useg_t seg[RETRO_MAX_THREADS];
 } ugen_t;
 
@@ -115,7 +110,7 @@ static int add_kid(kids_t *k, uint64_t idx)
         if (k->idx[j] == idx) return 0;
     if (k->n == MAX_KIDS)
         return useg_fail(
-            k->seg, hoyle_error(HOYLE_EFULL, "%s: more than %d moves", k->gen->name, MAX_KIDS));
+            k->seg, hoyle_error(HOYLE_EFULL, "%s: more than %d moves", k->gen->run.name, MAX_KIDS));
     k->idx[k->n++] = idx;
     return 0;
 }
@@ -127,24 +122,21 @@ static int forward(const int *actions, int n, const void *after, void *vctx)
     (void)actions, (void)n;
     kids_t *k = vctx;
     ugen_t *gen = k->gen;
-    if (!game_is_terminal(gen->g, after)) {
-        char name[RETRO_CLASS_MAX];
-        uint64_t idx;
-        int rc = retro_index_locate(gen->ix, gen->g, after, name, &idx);
-        if (rc < 0) return useg_fail(k->seg, rc);
-        if (strcmp(name, gen->name) == 0) {
-            if (game_current_player(gen->g, after) == k->mover)
-                return useg_fail(
-                    k->seg,
-                    hoyle_error(HOYLE_EUNSUP, "%s: un-moves need alternating movers", gen->name));
-            retro_code_t c = gen->resumed ? gen->resumed[idx] : RETRO_DRAW;
-            /* taken off already: won for its mover before the last level written */
-            if (retro_is_win(c) && retro_dist(c) < gen->run.level) return 0;
-            return add_kid(k, idx);
-        }
+    uint64_t idx;
+    int in = retro_run_child(&gen->run, after, &idx);
+    if (in < 0) return useg_fail(k->seg, in);
+    if (in) {
+        if (game_current_player(gen->run.g, after) == k->mover)
+            return useg_fail(
+                k->seg,
+                hoyle_error(HOYLE_EUNSUP, "%s: un-moves need alternating movers", gen->run.name));
+        retro_code_t c = gen->resumed ? gen->resumed[idx] : RETRO_DRAW;
+        /* taken off already: won for its mover before the last level written */
+        if (retro_is_win(c) && retro_dist(c) < gen->run.level) return 0;
+        return add_kid(k, idx);
     }
     retro_code_t c;
-    int rc = retro_probe_move(gen->sub, k->before, after, &c);
+    int rc = retro_probe_move(gen->run.sub, k->before, after, &c);
     if (rc < 0) return useg_fail(k->seg, rc);
     if (k->ext == EXT_NONE || retro_code_cmp(c, k->ext) > 0) k->ext = c;
     return 0;
@@ -158,22 +150,23 @@ static void init_range(void *ctx, int t)
     retro_seg_t *r = s->rs;
     kids_t *k = malloc(sizeof *k);
     if (k == NULL) {
-        useg_fail(s, hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->name));
+        useg_fail(s, hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->run.name));
         return;
     }
     for (uint64_t i = r->lo; i < r->hi && r->status == 0; i++) {
-        if (!gen->ix->unindex(gen->g, gen->name, i, s->state)) {
+        if (!gen->run.ix->unindex(gen->run.g, gen->run.name, i, s->state)) {
             gen->codes[i] = RETRO_INVALID, gen->aux[i] = DONE;
-        } else if (game_is_terminal(gen->g, s->state)) {
-            gen->codes[i] = retro_terminal_code(gen->g, gen->ix, s->state), gen->aux[i] = DONE;
+        } else if (game_is_terminal(gen->run.g, s->state)) {
+            gen->codes[i] = retro_terminal_code(gen->run.g, gen->run.ix, s->state),
+            gen->aux[i] = DONE;
         } else if (gen->resumed && gen->resumed[i] != RETRO_DRAW) {
             gen->codes[i] = gen->resumed[i], gen->aux[i] = DONE;
         } else {
             k->gen = gen, k->seg = s, k->before = s->state, k->ext = EXT_NONE, k->n = 0;
-            k->mover = game_current_player(gen->g, s->state);
-            game_whole_moves(gen->g, s->state, forward, k);
+            k->mover = game_current_player(gen->run.g, s->state);
+            game_whole_moves(gen->run.g, s->state, forward, k);
             if (k->n > (int)COUNT_MAX)
-                useg_fail(s, hoyle_error(HOYLE_EFULL, "%s: %d children (at most %u)", gen->name,
+                useg_fail(s, hoyle_error(HOYLE_EFULL, "%s: %d children (at most %u)", gen->run.name,
                                          k->n, COUNT_MAX));
             gen->codes[i] = k->ext, gen->aux[i] = (uint8_t)k->n;
         }
@@ -187,11 +180,11 @@ static int backward(const void *pred, void *vctx)
     kids_t *k = vctx;
     char name[RETRO_CLASS_MAX];
     uint64_t idx;
-    int rc = retro_index_locate(k->gen->ix, k->gen->g, pred, name, &idx);
+    int rc = retro_index_locate(k->gen->run.ix, k->gen->run.g, pred, name, &idx);
     if (rc < 0) return useg_fail(k->seg, rc);
-    if (strcmp(name, k->gen->name) != 0)
+    if (strcmp(name, k->gen->run.name) != 0)
         return useg_fail(k->seg, hoyle_error(HOYLE_EINVAL, "%s: an un-move led to class %s",
-                                             k->gen->name, name));
+                                             k->gen->run.name, name));
     return add_kid(k, idx);
 }
 
@@ -202,8 +195,8 @@ static void count_down(ugen_t *gen, useg_t *s, uint64_t p, int n)
     do {
         if (a & DONE) return;
         if (a == 0) {
-            useg_fail(s, hoyle_error(HOYLE_ESTATE, "%s: index %llu counted below zero", gen->name,
-                                     (unsigned long long)p));
+            useg_fail(s, hoyle_error(HOYLE_ESTATE, "%s: index %llu counted below zero",
+                                     gen->run.name, (unsigned long long)p));
             return;
         }
     } while (!__atomic_compare_exchange_n(&gen->aux[p], &a, (uint8_t)(a - 1), true,
@@ -229,13 +222,13 @@ static void level_range(ugen_t *gen, useg_t *s, kids_t *k)
             continue;
         }
         if (n < 2 || retro_dist(c) != n - 1 || retro_sign(c) == 0) continue;
-        if (!gen->ix->unindex(gen->g, gen->name, i, s->state)) {
+        if (!gen->run.ix->unindex(gen->run.g, gen->run.name, i, s->state)) {
             useg_fail(s, hoyle_error(HOYLE_ESTATE, "%s: decided index %llu names no position",
-                                     gen->name, (unsigned long long)i));
+                                     gen->run.name, (unsigned long long)i));
             return;
         }
         k->gen = gen, k->seg = s, k->n = 0;
-        if (gen->ix->unmoves(gen->g, s->state, backward, k) < 0) return;
+        if (gen->run.ix->unmoves(gen->run.g, s->state, backward, k) < 0) return;
         retro_code_t up = retro_back_up(c, 0);
         for (int j = 0; j < k->n; j++) {
             if (load_aux(gen, k->idx[j]) & DONE) continue;
@@ -254,7 +247,7 @@ static void level_job(void *ctx, int t)
     ugen_t *gen = ctx;
     kids_t *k = malloc(sizeof *k);
     if (k == NULL)
-        useg_fail(&gen->seg[t], hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->name));
+        useg_fail(&gen->seg[t], hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->run.name));
     else
         level_range(gen, &gen->seg[t], k);
     free(k);
@@ -281,7 +274,7 @@ static void fill_codes(void *ctx, uint64_t first, size_t n, retro_code_t *out)
 static int run_levels(ugen_t *gen, const retro_gen_opts_t *o)
 {
     retro_levels_t lv = {level_job, collect, fill_codes, 0, 1};
-    for (uint64_t i = 0; i < gen->size; i++)
+    for (uint64_t i = 0; i < gen->run.size; i++)
         if (!(gen->aux[i] & DONE) && gen->codes[i] != EXT_NONE &&
             retro_dist(gen->codes[i]) > lv.max_ext)
             lv.max_ext = retro_dist(gen->codes[i]);
@@ -290,19 +283,19 @@ static int run_levels(ugen_t *gen, const retro_gen_opts_t *o)
 
 static int build(ugen_t *gen, const char *dir, const retro_gen_opts_t *o)
 {
-    int rc = retro_run_init(&gen->run, gen->g, gen->name, gen->size, o->threads, dir);
-    if (rc == 0) rc = retro_tables_open(gen->g, dir, &gen->sub);
+    int rc = retro_run_init(&gen->run, o->threads, dir);
     if (rc < 0) return rc;
-    gen->codes = malloc(gen->size * sizeof *gen->codes);
-    gen->aux = malloc(gen->size);
+    gen->codes = malloc(gen->run.size * sizeof *gen->codes);
+    gen->aux = malloc(gen->run.size);
     if (gen->codes == NULL || gen->aux == NULL)
-        return hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->name);
-    size_t ss = (gen->g->state_size + GAME_STATE_ALIGN - 1) / GAME_STATE_ALIGN * GAME_STATE_ALIGN;
+        return hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->run.name);
+    size_t ss =
+        (gen->run.g->state_size + GAME_STATE_ALIGN - 1) / GAME_STATE_ALIGN * GAME_STATE_ALIGN;
     for (int t = 0; t < gen->run.threads; t++) {
         useg_t *s = &gen->seg[t];
         s->rs = &gen->run.seg[t];
         s->state = aligned_alloc(GAME_STATE_ALIGN, ss);
-        if (s->state == NULL) return hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->name);
+        if (s->state == NULL) return hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->run.name);
     }
     double t0 = clock_seconds();
     retro_table_t res;
@@ -310,7 +303,7 @@ static int build(ugen_t *gen, const char *dir, const retro_gen_opts_t *o)
     gen->resumed = res.codes; /* NULL: no resume file */
     progress_t p;
     char label[64];
-    snprintf(label, sizeof label, "[%s] initial pass", gen->name);
+    snprintf(label, sizeof label, "[%s] initial pass", gen->run.name);
     progress_start(&p, o->progress, label, "positions", 0);
     rc = retro_run_all(&gen->run, init_range, gen, &p);
     if (gen->resumed) retro_table_unmap(&res), gen->resumed = NULL;
@@ -325,13 +318,13 @@ int retro_unmove_build(const game_t *g, const retro_index_t *ix, const char *nam
 {
     ugen_t *gen = calloc(1, sizeof *gen);
     if (gen == NULL) return hoyle_error(HOYLE_ENOMEM, "tablebase: out of memory");
-    gen->g = g, gen->ix = ix, gen->size = size;
-    snprintf(gen->name, sizeof gen->name, "%s", name);
+    gen->run.g = g, gen->run.ix = ix, gen->run.size = size;
+    snprintf(gen->run.name, sizeof gen->run.name, "%s", name);
     int rc = build(gen, dir, o);
     for (int t = 0; t < RETRO_MAX_THREADS; t++) free(gen->seg[t].state);
     free(gen->codes);
     free(gen->aux);
-    retro_tables_close(gen->sub);
+    retro_run_done(&gen->run);
     free(gen);
     return rc;
 }
