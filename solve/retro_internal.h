@@ -1,5 +1,6 @@
 /* retro_internal.h — what the retrograde files of solve/ share: the table
- * file's header (docs/formats.md, "Endgame tables") and the mapped table.
+ * file's header (docs/formats.md, "Endgame tables"), the mapped table and
+ * the run of a build that both generators go through (retro_run.c).
  *
  * A file is a RETRO_HEADER_BYTES header then `size` little-endian 16-bit
  * codes (retro.h). A finished table's magic is RETRO_MAGIC; the resume file
@@ -111,9 +112,10 @@ int retro_unmove_build(const game_t *g, const retro_index_t *ix, const char *nam
                        const char *dir, const retro_gen_opts_t *o);
 
 /* What both generators (retro_gen.c, retro_unmove.c) run the same way
- * (retro_run.c): the index range split among threads, a pass run on every
- * segment with progress, the codes written as a table or a resume file, and
- * the resume file read back. */
+ * (retro_run.c): the class being built, its index range split among
+ * threads, a pass run on every segment with progress, the ply-level loop,
+ * the codes written as a table or a resume file, and the resume file read
+ * back. */
 #define RETRO_MAX_THREADS 16
 
 /* One thread's share of the indices and how its pass went. */

@@ -1,8 +1,9 @@
 /* retro_run.c — what the two table generators (retro_gen.c, retro_unmove.c)
- * run the same way (retro_internal.h): the index range split among threads,
- * a pass over every segment with a progress line, the codes written as the
- * table or the resume file (streamed in pieces, retro_file.c), and the
- * resume file read back. A pass's segments are independent: each thread
+ * run the same way (retro_internal.h): the class being built and its index
+ * range split among threads, a pass over every segment with a progress line,
+ * the ply-level loop with its checkpoints, the codes written as the table or
+ * the resume file (streamed in pieces, retro_file.c), and the resume file
+ * read back. A pass's segments are independent: each thread
  * writes only its own segment's record, and the first failure is kept. */
 #include <pthread.h>
 #include <string.h>
