@@ -1,6 +1,9 @@
 /* retro_file.c — endgame table files (retro_internal.h): the header, the
  * checksums, the atomic write and the checked read-only mapping. A file that
- * fails any check is refused whole with a message naming it and the check. */
+ * fails any check is refused whole with a message naming it and the check.
+ * Codes are written in pieces through one small buffer, the checksum and the
+ * counts taken piece by piece, the header last at the front: the same bytes
+ * as the whole array written at once, with no copy of it. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,19 +17,49 @@
 #include "core/error.h"
 #include "solve/retro_internal.h"
 
-uint64_t retro_checksum(const void *data, size_t n)
+/* One 8-byte word into the sum. */
+static uint64_t sum_word(uint64_t h, const uint8_t *d)
+{
+    uint64_t w;
+    memcpy(&w, d, 8);
+    h = (h ^ w) * 0x100000001b3ULL;
+    return h ^ h >> 29;
+}
+
+void retro_sum_init(retro_sum_t *s)
+{
+    s->h = 0xcbf29ce484222325ULL;
+    s->ntail = 0;
+}
+
+void retro_sum_add(retro_sum_t *s, const void *data, size_t n)
 {
     const uint8_t *d = data;
-    uint64_t h = 0xcbf29ce484222325ULL;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, d + i, 8);
-        h = (h ^ w) * 0x100000001b3ULL;
-        h ^= h >> 29;
+    if (s->ntail > 0) { /* complete the word the last piece began */
+        size_t k = 8 - s->ntail < n ? 8 - s->ntail : n;
+        memcpy(s->tail + s->ntail, d, k);
+        s->ntail += k, d += k, n -= k;
+        if (s->ntail < 8) return;
+        s->h = sum_word(s->h, s->tail), s->ntail = 0;
     }
-    for (; i < n; i++) h = (h ^ d[i]) * 0x100000001b3ULL;
+    for (; n >= 8; d += 8, n -= 8) s->h = sum_word(s->h, d);
+    memcpy(s->tail, d, n);
+    s->ntail = n;
+}
+
+uint64_t retro_sum_end(const retro_sum_t *s)
+{
+    uint64_t h = s->h;
+    for (size_t i = 0; i < s->ntail; i++) h = (h ^ s->tail[i]) * 0x100000001b3ULL;
     return h;
+}
+
+uint64_t retro_checksum(const void *data, size_t n)
+{
+    retro_sum_t s;
+    retro_sum_init(&s);
+    retro_sum_add(&s, data, n);
+    return retro_sum_end(&s);
 }
 
 int retro_path(char *buf, size_t cap, const char *dir, const char *name, const char *suffix)
@@ -36,24 +69,35 @@ int retro_path(char *buf, size_t cap, const char *dir, const char *name, const c
     return 0;
 }
 
-void retro_header_count(retro_header_t *h, const retro_code_t *codes)
+/* Add codes [first, first + n) to h's counts and longest win. */
+static void count_add(retro_header_t *h, uint64_t first, const retro_code_t *codes, size_t n)
 {
-    h->wins = h->draws = h->losses = h->invalid = 0;
-    h->longest_win = 0;
-    h->longest_win_idx = 0;
-    for (uint64_t i = 0; i < h->size; i++) {
-        retro_code_t c = codes[i];
+    for (size_t k = 0; k < n; k++) {
+        retro_code_t c = codes[k];
         if (c == RETRO_INVALID)
             h->invalid++;
         else if (retro_is_win(c)) {
             h->wins++;
             if ((uint32_t)retro_dist(c) > h->longest_win)
-                h->longest_win = (uint32_t)retro_dist(c), h->longest_win_idx = i;
+                h->longest_win = (uint32_t)retro_dist(c), h->longest_win_idx = first + k;
         } else if (retro_is_loss(c))
             h->losses++;
         else
             h->draws++;
     }
+}
+
+static void count_reset(retro_header_t *h)
+{
+    h->wins = h->draws = h->losses = h->invalid = 0;
+    h->longest_win = 0;
+    h->longest_win_idx = 0;
+}
+
+void retro_header_count(retro_header_t *h, const retro_code_t *codes)
+{
+    count_reset(h);
+    count_add(h, 0, codes, h->size);
 }
 
 static int write_all(int fd, const void *data, size_t n)
@@ -68,24 +112,52 @@ static int write_all(int fd, const void *data, size_t n)
     return 0;
 }
 
-int retro_table_write(const char *path, retro_header_t *h, const retro_code_t *codes)
+/* Stream h->size codes from `fill` into open file `fd` after the header,
+ * then the header (counts and sums filled here) at the front. */
+static int write_stream(int fd, retro_header_t *h, retro_fill_fn fill, void *ctx, retro_code_t *buf,
+                        size_t piece_codes)
 {
     uint8_t head[RETRO_HEADER_BYTES] = {0};
+    retro_sum_t sum;
+    retro_sum_init(&sum);
+    count_reset(h);
+    if (lseek(fd, RETRO_HEADER_BYTES, SEEK_SET) < 0) return -1;
+    for (uint64_t first = 0; first < h->size;) {
+        size_t n = h->size - first < piece_codes ? (size_t)(h->size - first) : piece_codes;
+        fill(ctx, first, n, buf);
+        count_add(h, first, buf, n);
+        retro_sum_add(&sum, buf, n * sizeof *buf);
+        if (write_all(fd, buf, n * sizeof *buf)) return -1;
+        first += n;
+    }
+    h->sum = retro_sum_end(&sum);
+    h->hsum = retro_checksum(h, offsetof(retro_header_t, hsum));
+    memcpy(head, h, sizeof *h);
+    if (lseek(fd, 0, SEEK_SET) < 0 || write_all(fd, head, sizeof head)) return -1;
+    return fsync(fd);
+}
+
+int retro_table_stream(const char *path, retro_header_t *h, retro_fill_fn fill, void *ctx,
+                       size_t piece_codes)
+{
     h->version = RETRO_VERSION;
     h->header_bytes = RETRO_HEADER_BYTES;
     h->endian = RETRO_ENDIAN;
     h->entry_bytes = sizeof(retro_code_t);
-    h->sum = retro_checksum(codes, h->size * sizeof(retro_code_t));
-    h->hsum = retro_checksum(h, offsetof(retro_header_t, hsum));
-    memcpy(head, h, sizeof *h);
+    if (piece_codes == 0) piece_codes = RETRO_PIECE_CODES;
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
         return hoyle_error(HOYLE_EINVAL, "%s: path too long", path);
+    retro_code_t *buf = malloc(piece_codes * sizeof *buf);
+    if (buf == NULL) return hoyle_error(HOYLE_ENOMEM, "%s: out of memory", path);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) return hoyle_error(HOYLE_EIO, "%s: %s", tmp, strerror(errno));
-    int bad = write_all(fd, head, sizeof head) ||
-              write_all(fd, codes, h->size * sizeof(retro_code_t)) || fsync(fd);
+    if (fd < 0) {
+        free(buf);
+        return hoyle_error(HOYLE_EIO, "%s: %s", tmp, strerror(errno));
+    }
+    int bad = write_stream(fd, h, fill, ctx, buf, piece_codes) != 0;
     int err = errno;
+    free(buf);
     if (close(fd) != 0 && !bad) bad = 1, err = errno;
     if (!bad && rename(tmp, path) != 0) bad = 1, err = errno;
     if (bad) {
@@ -93,6 +165,17 @@ int retro_table_write(const char *path, retro_header_t *h, const retro_code_t *c
         return hoyle_error(HOYLE_EIO, "%s: %s", path, strerror(err));
     }
     return 0;
+}
+
+/* The fill of retro_table_write: codes out of an array. */
+static void fill_array(void *ctx, uint64_t first, size_t n, retro_code_t *out)
+{
+    memcpy(out, (const retro_code_t *)ctx + first, n * sizeof *out);
+}
+
+int retro_table_write(const char *path, retro_header_t *h, const retro_code_t *codes)
+{
+    return retro_table_stream(path, h, fill_array, (void *)codes, 0);
 }
 
 /* The header checks, in the order a reader meets them. */

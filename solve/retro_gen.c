@@ -21,12 +21,10 @@
  * checkpoint_seconds): levels are a pure function of the codes before them,
  * so a resumed build (graph rebuilt, codes read back) writes the same file
  * as one never interrupted. */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/check.h"
@@ -35,31 +33,23 @@
 #include "core/progress.h"
 #include "solve/retro_internal.h"
 
-#define MAX_THREADS 16
-#define EDGE_SAME   0x80000000u   /* the mover moves again in the child */
-#define EXT_NONE    RETRO_INVALID /* no external child */
+#define EDGE_SAME 0x80000000u   /* the mover moves again in the child */
+#define EXT_NONE  RETRO_INVALID /* no external child */
 
+/* A thread's part of the graph, beside its retro_seg_t (the same t). */
 typedef struct seg {
-    uint64_t lo, hi; /* the indices this thread owns */
+    retro_seg_t *rs; /* its indices, progress and status */
     uint64_t *off;   /* hi - lo + 1 offsets into edges */
     uint32_t *edges; /* child index | EDGE_SAME */
     size_t n, cap;   /* edges used, allocated */
     uint64_t *chg;   /* a level's decisions: index << 16 | code */
     size_t nchg, capchg;
-    _Atomic uint64_t done; /* graph build progress */
-    int status;
-    char error[HOYLE_ERROR_MAX];
 } seg_t;
 
 typedef struct gen {
-    const game_t *g;
-    const retro_index_t *ix;
-    char name[RETRO_CLASS_MAX];
-    uint64_t size;
-    retro_tables_t *sub; /* the folder, for values outside the class */
+    retro_run_t run; /* the class, its segments and level */
     retro_code_t *codes, *ext;
-    int threads, level;
-    seg_t seg[MAX_THREADS];
+    seg_t seg[RETRO_MAX_THREADS];
 } gen_t;
 
 typedef struct visit_ctx {
@@ -70,14 +60,7 @@ typedef struct visit_ctx {
     retro_code_t ext;
 } visit_ctx_t;
 
-static int seg_fail(seg_t *s, int rc)
-{
-    if (s->status == 0) {
-        s->status = rc;
-        snprintf(s->error, sizeof s->error, "%s", hoyle_last_error());
-    }
-    return rc;
-}
+static int seg_fail(seg_t *s, int rc) { return retro_seg_fail(s->rs, rc); }
 
 static void fold(retro_code_t *best, retro_code_t c)
 {
@@ -90,27 +73,24 @@ static int visit(const int *actions, int n, const void *after, void *vctx)
     visit_ctx_t *v = vctx;
     gen_t *gen = v->gen;
     retro_code_t c;
-    if (!game_is_terminal(gen->g, after)) {
-        char name[RETRO_CLASS_MAX];
-        uint64_t idx;
-        int rc = retro_index_locate(gen->ix, gen->g, after, name, &idx);
-        if (rc < 0) return seg_fail(v->seg, rc);
-        if (strcmp(name, gen->name) == 0) {
-            seg_t *s = v->seg;
-            if (s->n == s->cap) {
-                size_t cap = s->cap ? s->cap * 2 : 1u << 16;
-                uint32_t *e = realloc(s->edges, cap * sizeof *e);
-                if (e == NULL)
-                    return seg_fail(
-                        s, hoyle_error(HOYLE_ENOMEM, "%s: out of memory (edges)", gen->name));
-                s->edges = e, s->cap = cap;
-            }
-            int same = game_current_player(gen->g, after) == v->mover;
-            s->edges[s->n++] = (uint32_t)idx | (same ? EDGE_SAME : 0);
-            return 0;
+    uint64_t idx;
+    int in = retro_run_child(&gen->run, after, &idx);
+    if (in < 0) return seg_fail(v->seg, in);
+    if (in) {
+        seg_t *s = v->seg;
+        if (s->n == s->cap) {
+            size_t cap = s->cap ? s->cap * 2 : 1u << 16;
+            uint32_t *e = realloc(s->edges, cap * sizeof *e);
+            if (e == NULL)
+                return seg_fail(
+                    s, hoyle_error(HOYLE_ENOMEM, "%s: out of memory (edges)", gen->run.name));
+            s->edges = e, s->cap = cap;
         }
+        int same = game_current_player(gen->run.g, after) == v->mover;
+        s->edges[s->n++] = (uint32_t)idx | (same ? EDGE_SAME : 0);
+        return 0;
     }
-    int rc = retro_probe_move(gen->sub, v->before, after, &c);
+    int rc = retro_probe_move(gen->run.sub, v->before, after, &c);
     if (rc < 0) return seg_fail(v->seg, rc);
     fold(&v->ext, c);
     return 0;
@@ -124,56 +104,48 @@ retro_code_t retro_terminal_code(const game_t *g, const retro_index_t *ix, const
     return mine > 0 ? RETRO_WIN : mine < 0 ? RETRO_LOSS : RETRO_DRAW;
 }
 
-typedef struct job {
-    gen_t *gen;
-    seg_t *seg;
-} job_t;
-
-static void build_range(gen_t *gen, seg_t *s)
+static void build_range(void *ctx, int t)
 {
-    void *state = aligned_alloc(GAME_STATE_ALIGN, (gen->g->state_size + GAME_STATE_ALIGN - 1) /
+    gen_t *gen = ctx;
+    seg_t *s = &gen->seg[t];
+    retro_seg_t *r = s->rs;
+    void *state = aligned_alloc(GAME_STATE_ALIGN, (gen->run.g->state_size + GAME_STATE_ALIGN - 1) /
                                                       GAME_STATE_ALIGN * GAME_STATE_ALIGN);
-    s->off = malloc((s->hi - s->lo + 1) * sizeof *s->off);
+    s->off = malloc((r->hi - r->lo + 1) * sizeof *s->off);
     if (state == NULL || s->off == NULL) {
         free(state);
-        seg_fail(s, hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->name));
-        atomic_store(&s->done, s->hi - s->lo);
+        seg_fail(s, hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->run.name));
         return;
     }
-    for (uint64_t i = s->lo; i < s->hi && s->status == 0; i++) {
-        s->off[i - s->lo] = s->n;
+    for (uint64_t i = r->lo; i < r->hi && r->status == 0; i++) {
+        s->off[i - r->lo] = s->n;
         gen->ext[i] = EXT_NONE;
-        if (!gen->ix->unindex(gen->g, gen->name, i, state)) {
+        if (!gen->run.ix->unindex(gen->run.g, gen->run.name, i, state)) {
             gen->codes[i] = RETRO_INVALID;
-        } else if (game_is_terminal(gen->g, state)) {
-            gen->codes[i] = retro_terminal_code(gen->g, gen->ix, state);
+        } else if (game_is_terminal(gen->run.g, state)) {
+            gen->codes[i] = retro_terminal_code(gen->run.g, gen->run.ix, state);
             gen->ext[i] = RETRO_DRAW; /* never decided again */
         } else {
             gen->codes[i] = RETRO_DRAW;
-            visit_ctx_t v = {gen, s, state, game_current_player(gen->g, state), EXT_NONE};
-            game_whole_moves(gen->g, state, visit, &v);
+            visit_ctx_t v = {gen, s, state, game_current_player(gen->run.g, state), EXT_NONE};
+            game_whole_moves(gen->run.g, state, visit, &v);
             gen->ext[i] = v.ext;
         }
-        if ((i & 1023) == 0) atomic_store(&s->done, i - s->lo);
+        if ((i & 1023) == 0) atomic_store(&r->done, i - r->lo);
     }
-    if (s->status == 0) s->off[s->hi - s->lo] = s->n;
-    atomic_store(&s->done, s->hi - s->lo); /* also on failure: the progress loop ends */
+    if (r->status == 0) s->off[r->hi - r->lo] = s->n;
     free(state);
 }
 
-static void *build_job(void *arg)
+/* Decide what level `gen->run.level` decides in segment t. */
+static void level_range(void *ctx, int t)
 {
-    job_t *j = arg;
-    build_range(j->gen, j->seg);
-    return NULL;
-}
-
-/* Decide what level `gen->level` decides in one segment. */
-static void level_range(gen_t *gen, seg_t *s)
-{
-    int n = gen->level;
+    gen_t *gen = ctx;
+    seg_t *s = &gen->seg[t];
+    retro_seg_t *r = s->rs;
+    int n = gen->run.level;
     s->nchg = 0;
-    for (uint64_t i = s->lo; i < s->hi && s->status == 0; i++) {
+    for (uint64_t i = r->lo; i < r->hi && r->status == 0; i++) {
         if (gen->codes[i] != RETRO_DRAW) continue;
         retro_code_t best = EXT_NONE, e = gen->ext[i];
         bool all = true;
@@ -183,7 +155,7 @@ static void level_range(gen_t *gen, seg_t *s)
             else
                 all = false;
         }
-        for (uint64_t k = s->off[i - s->lo]; k < s->off[i - s->lo + 1]; k++) {
+        for (uint64_t k = s->off[i - r->lo]; k < s->off[i - r->lo + 1]; k++) {
             retro_code_t c = gen->codes[s->edges[k] & ~EDGE_SAME];
             if (c == RETRO_DRAW) {
                 all = false;
@@ -197,7 +169,7 @@ static void level_range(gen_t *gen, seg_t *s)
             size_t cap = s->capchg ? s->capchg * 2 : 4096;
             uint64_t *c = realloc(s->chg, cap * sizeof *c);
             if (c == NULL) {
-                seg_fail(s, hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->name));
+                seg_fail(s, hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->run.name));
                 return;
             }
             s->chg = c, s->capchg = cap;
@@ -206,166 +178,83 @@ static void level_range(gen_t *gen, seg_t *s)
     }
 }
 
-static void *level_job(void *arg)
+/* The codes of the table or resume file: the working codes as they are. */
+static void fill_codes(void *ctx, uint64_t first, size_t n, retro_code_t *out)
 {
-    job_t *j = arg;
-    level_range(j->gen, j->seg);
-    return NULL;
+    const gen_t *gen = ctx;
+    memcpy(out, gen->codes + first, n * sizeof *out);
 }
 
-/* Run `fn` on every segment, one thread each; the first failure, if any. */
-static int run_all(gen_t *gen, void *(*fn)(void *), progress_t *p)
+/* Read the resume file, if any, over the built codes; sets gen->run.level. */
+static int resume(gen_t *gen, FILE *log)
 {
-    pthread_t tid[MAX_THREADS];
-    job_t jobs[MAX_THREADS];
-    int started = 0;
-    for (int t = 0; t < gen->threads; t++) {
-        jobs[t] = (job_t){gen, &gen->seg[t]};
-        if (pthread_create(&tid[t], NULL, fn, &jobs[t]) != 0) break;
-        started++;
-    }
-    if (started < gen->threads)
-        for (int t = started; t < gen->threads; t++) fn(&jobs[t]); /* no thread: run here */
-    while (p) {
-        uint64_t done = 0;
-        for (int t = 0; t < gen->threads; t++) done += atomic_load(&gen->seg[t].done);
-        progress_update(p, (int64_t)done, (int64_t)gen->size, NULL, done == gen->size);
-        if (done == gen->size) break;
-        nanosleep(&(struct timespec){.tv_nsec = 200000000}, NULL);
-    }
-    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
-    for (int t = 0; t < gen->threads; t++)
-        if (gen->seg[t].status) return hoyle_error(gen->seg[t].status, "%s", gen->seg[t].error);
-    return 0;
-}
-
-/* Write the codes so far (levels 1..gen->level decided) to the resume file. */
-static int checkpoint(gen_t *gen, const char *part)
-{
-    retro_header_t h = {0};
-    memcpy(h.magic, RETRO_MAGIC_PART, 8);
-    snprintf(h.game, sizeof h.game, "%s", gen->g->spec);
-    snprintf(h.name, sizeof h.name, "%s", gen->name); /* zero-padded: equal builds, equal bytes */
-    h.size = gen->size;
-    h.level = (uint32_t)gen->level;
-    retro_header_count(&h, gen->codes);
-    return retro_table_write(part, &h, gen->codes);
-}
-
-/* Read the resume file, if any, over the built codes; sets gen->level. */
-static int resume(gen_t *gen, const char *part, FILE *log)
-{
-    gen->level = 0;
-    if (access(part, F_OK) != 0) return 0;
     retro_table_t t;
-    int rc = retro_table_map(part, gen->g->spec, gen->name, 1, &t);
-    if (rc < 0) return rc;
-    if (t.h.size != gen->size) {
-        retro_table_unmap(&t);
-        return hoyle_error(HOYLE_EINVAL, "%s: %llu indices, the class has %llu", part,
-                           (unsigned long long)t.h.size, (unsigned long long)gen->size);
-    }
-    memcpy(gen->codes, t.codes, gen->size * sizeof(retro_code_t));
-    gen->level = (int)t.h.level;
+    int rc = retro_run_resume(&gen->run, log, &t);
+    if (rc < 0 || t.map == NULL) return rc;
+    memcpy(gen->codes, t.codes, gen->run.size * sizeof(retro_code_t));
     retro_table_unmap(&t);
-    if (log) fprintf(log, "[%s] resuming after ply level %d (%s)\n", gen->name, gen->level, part);
     return 0;
 }
 
-/* The levels (step 2 of the file comment) from gen->level + 1 to the end. */
-static int run_levels(gen_t *gen, const char *part, const retro_gen_opts_t *o, FILE *log)
+/* After a level's pass: its decisions into the codes (step 2). */
+static uint64_t collect(void *ctx)
 {
-    int max_ext = 0;
-    for (uint64_t i = 0; i < gen->size; i++)
-        if (gen->ext[i] != EXT_NONE && retro_dist(gen->ext[i]) > max_ext)
-            max_ext = retro_dist(gen->ext[i]);
-    double every = o->checkpoint_seconds > 0 ? o->checkpoint_seconds : 30.0;
-    double last = clock_seconds(), last_note = last;
-    for (;;) {
-        gen->level++;
-        if (gen->level > RETRO_DIST_MAX)
-            return hoyle_error(HOYLE_EFULL, "%s: distances past %d plies", gen->name,
-                               RETRO_DIST_MAX);
-        int rc = run_all(gen, level_job, NULL);
-        if (rc < 0) return rc;
-        uint64_t decided = 0;
-        for (int t = 0; t < gen->threads; t++) {
-            seg_t *s = &gen->seg[t];
-            for (size_t k = 0; k < s->nchg; k++)
-                gen->codes[s->chg[k] >> 16] = (retro_code_t)(s->chg[k] & 0xFFFF);
-            decided += s->nchg;
-        }
-        double now = clock_seconds();
-        if (log && now - last_note >= 2.0) {
-            fprintf(log, "[%s] ply level %d: %llu decided\n", gen->name, gen->level,
-                    (unsigned long long)decided);
-            last_note = now;
-        }
-        if (decided == 0 && gen->level > max_ext) return 0;
-        if (now - last >= every || gen->level == o->stop_after_level) {
-            if ((rc = checkpoint(gen, part)) < 0) return rc;
-            last = now;
-        }
-        if (gen->level == o->stop_after_level)
-            return hoyle_error(HOYLE_ESTATE, "%s: stopped after ply level %d", gen->name,
-                               gen->level);
+    gen_t *gen = ctx;
+    uint64_t decided = 0;
+    for (int t = 0; t < gen->run.threads; t++) {
+        seg_t *s = &gen->seg[t];
+        for (size_t k = 0; k < s->nchg; k++)
+            gen->codes[s->chg[k] >> 16] = (retro_code_t)(s->chg[k] & 0xFFFF);
+        decided += s->nchg;
     }
+    return decided;
+}
+
+/* The levels (step 2 of the file comment) from gen->run.level + 1 to the end. */
+static int run_levels(gen_t *gen, const retro_gen_opts_t *o)
+{
+    retro_levels_t lv = {level_range, collect, fill_codes, 0, 0};
+    for (uint64_t i = 0; i < gen->run.size; i++)
+        if (gen->ext[i] != EXT_NONE && retro_dist(gen->ext[i]) > lv.max_ext)
+            lv.max_ext = retro_dist(gen->ext[i]);
+    return retro_run_levels(&gen->run, o, &lv, gen);
 }
 
 static void gen_free(gen_t *gen)
 {
-    for (int t = 0; t < MAX_THREADS; t++) {
+    for (int t = 0; t < RETRO_MAX_THREADS; t++) {
         free(gen->seg[t].off);
         free(gen->seg[t].edges);
         free(gen->seg[t].chg);
     }
     free(gen->codes);
     free(gen->ext);
-    retro_tables_close(gen->sub);
+    retro_run_done(&gen->run);
 }
 
-/* Build the table of `gen->name` (its subclasses' tables are in `dir`). */
+/* Build the table of `gen->run.name` (its subclasses' tables are in `dir`). */
 static int build_class(gen_t *gen, const char *dir, const retro_gen_opts_t *o)
 {
-    char path[4096], part[4096];
-    int rc = retro_path(path, sizeof path, dir, gen->name, ".tb");
-    if (rc == 0) rc = retro_path(part, sizeof part, dir, gen->name, ".tb.part");
-    if (rc == 0) rc = retro_tables_open(gen->g, dir, &gen->sub);
+    int rc = retro_run_init(&gen->run, o->threads, dir);
     if (rc < 0) return rc;
-    gen->codes = malloc(gen->size * sizeof *gen->codes);
-    gen->ext = malloc(gen->size * sizeof *gen->ext);
+    gen->codes = malloc(gen->run.size * sizeof *gen->codes);
+    gen->ext = malloc(gen->run.size * sizeof *gen->ext);
     if (gen->codes == NULL || gen->ext == NULL)
-        return hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->name);
-    for (int t = 0; t < gen->threads; t++) {
-        gen->seg[t].lo = gen->size * (uint64_t)t / (uint64_t)gen->threads;
-        gen->seg[t].hi = gen->size * (uint64_t)(t + 1) / (uint64_t)gen->threads;
-    }
+        return hoyle_error(HOYLE_ENOMEM, "%s: out of memory", gen->run.name);
+    for (int t = 0; t < RETRO_MAX_THREADS; t++) gen->seg[t].rs = &gen->run.seg[t];
     double t0 = clock_seconds();
     progress_t p;
     char label[64];
-    snprintf(label, sizeof label, "[%s] graph", gen->name);
+    snprintf(label, sizeof label, "[%s] graph", gen->run.name);
     progress_start(&p, o->progress, label, "positions", 0);
-    if ((rc = run_all(gen, build_job, &p)) < 0) return rc;
-    if ((rc = resume(gen, part, o->progress)) < 0) return rc;
-    if ((rc = run_levels(gen, part, o, o->progress)) < 0) return rc;
-    retro_header_t h = {0};
-    memcpy(h.magic, RETRO_MAGIC, 8);
-    snprintf(h.game, sizeof h.game, "%s", gen->g->spec);
-    snprintf(h.name, sizeof h.name, "%s", gen->name); /* zero-padded: equal builds, equal bytes */
-    h.size = gen->size;
-    retro_header_count(&h, gen->codes);
-    if ((rc = retro_table_write(path, &h, gen->codes)) < 0) return rc;
-    unlink(part);
+    if ((rc = retro_run_all(&gen->run, build_range, gen, &p)) < 0) return rc;
+    if ((rc = resume(gen, o->progress)) < 0) return rc;
+    if ((rc = run_levels(gen, o)) < 0) return rc;
     size_t edges = 0;
-    for (int t = 0; t < gen->threads; t++) edges += gen->seg[t].n;
-    if (o->progress)
-        fprintf(o->progress,
-                "[%s] %llu positions: %llu wins, %llu draws, %llu losses; longest win %u "
-                "plies; %zu edges; %.1f s\n",
-                gen->name, (unsigned long long)(h.wins + h.draws + h.losses),
-                (unsigned long long)h.wins, (unsigned long long)h.draws,
-                (unsigned long long)h.losses, h.longest_win, edges, clock_seconds() - t0);
-    return 0;
+    for (int t = 0; t < gen->run.threads; t++) edges += gen->seg[t].n;
+    char what[64];
+    snprintf(what, sizeof what, "%zu edges", edges);
+    return retro_run_finish(&gen->run, fill_codes, gen, o->progress, what, t0);
 }
 
 static int generate(const game_t *g, const char *text, const char *dir, const retro_gen_opts_t *o,
@@ -376,28 +265,28 @@ static int generate(const game_t *g, const char *text, const char *dir, const re
         return hoyle_error(HOYLE_EUNSUP, "%s: no endgame tables for this game", g->spec);
     gen_t *gen = calloc(1, sizeof *gen);
     if (gen == NULL) return hoyle_error(HOYLE_ENOMEM, "tablebase: out of memory");
-    gen->g = g, gen->ix = ix;
-    gen->threads = o->threads > 0 ? (o->threads < MAX_THREADS ? o->threads : MAX_THREADS) : 2;
-    int rc = ix->class_parse(g, text, gen->name, &gen->size);
-    if (rc == 0 && gen->size >= EDGE_SAME)
-        rc = hoyle_error(HOYLE_EUNSUP, "%s: %llu indices is too many", gen->name,
-                         (unsigned long long)gen->size);
+    gen->run.g = g, gen->run.ix = ix;
+    int rc = ix->class_parse(g, text, gen->run.name, &gen->run.size);
+    if (rc == 0 && gen->run.size >= EDGE_SAME)
+        rc = hoyle_error(HOYLE_EUNSUP, "%s: %llu indices is too many", gen->run.name,
+                         (unsigned long long)gen->run.size);
     char path[4096];
-    if (rc == 0) rc = retro_path(path, sizeof path, dir, gen->name, ".tb");
+    if (rc == 0) rc = retro_path(path, sizeof path, dir, gen->run.name, ".tb");
     if (rc == 0 && access(path, F_OK) == 0) { /* built before: check it and keep it */
         retro_table_t t;
-        rc = retro_table_map(path, g->spec, gen->name, 0, &t);
+        rc = retro_table_map(path, g->spec, gen->run.name, 0, &t);
         if (rc == 0) rc = retro_table_fits(g, path, &t), retro_table_unmap(&t);
         free(gen);
         return rc;
     }
     char subs[RETRO_SUBCLASSES][RETRO_CLASS_MAX];
-    int nsub = rc == 0 ? ix->subclasses(g, gen->name, subs) : 0;
+    int nsub = rc == 0 ? ix->subclasses(g, gen->run.name, subs) : 0;
     for (int i = 0; i < nsub && rc == 0 && depth < 16; i++)
         rc = generate(g, subs[i], dir, o, depth + 1);
-    bool unmoves = ix->unmoves && ix->unmove_class && !o->graph && ix->unmove_class(g, gen->name);
+    bool unmoves =
+        ix->unmoves && ix->unmove_class && !o->graph && ix->unmove_class(g, gen->run.name);
     if (rc == 0)
-        rc = unmoves ? retro_unmove_build(g, ix, gen->name, gen->size, dir, o)
+        rc = unmoves ? retro_unmove_build(g, ix, gen->run.name, gen->run.size, dir, o)
                      : build_class(gen, dir, o);
     gen_free(gen);
     free(gen);

@@ -6,7 +6,8 @@
  * unindex round trips over every index, and the same index for the board's 8
  * symmetries and the colour swap; corrupt, truncated and foreign files
  * refused; an interrupted build resumed to the identical file (each generator
- * also resuming the other's); the un-move generator's tables equal to the
+ * also resuming the other's); a file written in pieces byte for byte the
+ * file written whole; the un-move generator's tables equal to the
  * move graph's, index by index, on five classes; bad class
  * names refused; checkers with 2 and 3 pieces and Fox and Geese with 1 to 3
  * geese the same way; tb=DIR in alpha-beta and MCTS (values kept, the
@@ -427,6 +428,73 @@ static void test_resume(void)
         CU_ASSERT_EQUAL(system(cmd), 0);
     }
     game_free(g);
+}
+
+/* A fill of retro_table_stream over an array. */
+static void fill_from(void *ctx, uint64_t first, size_t n, retro_code_t *out)
+{
+    memcpy(out, (const retro_code_t *)ctx + first, n * sizeof *out);
+}
+
+/* A table file written in pieces (streamed through a small buffer, the
+ * checksum taken piece by piece, the header last) is byte for byte the file
+ * of format version 1 as written whole before streaming: header fields and
+ * counts, the checksum's value (pinned), any piece size. */
+static void test_pieces(void)
+{
+    enum { N = 1001 };
+    retro_code_t codes[N];
+    for (int i = 0; i < N; i++) codes[i] = (retro_code_t)(i * 40503u);
+    /* the checksum of these codes before it was taken in pieces */
+    CU_ASSERT_EQUAL(retro_checksum(codes, sizeof codes), 0x0eb848ee6ee09216ULL);
+    for (size_t piece = 1; piece <= 17; piece += 2) {
+        retro_sum_t s;
+        retro_sum_init(&s);
+        for (size_t at = 0; at < sizeof codes; at += piece)
+            retro_sum_add(&s, (const uint8_t *)codes + at,
+                          sizeof codes - at < piece ? sizeof codes - at : piece);
+        CU_ASSERT_EQUAL(retro_sum_end(&s), 0x0eb848ee6ee09216ULL);
+    }
+    /* the file as written whole: header with counts and both sums, then the codes */
+    retro_header_t h = {0};
+    memcpy(h.magic, RETRO_MAGIC_PART, 8);
+    snprintf(h.game, sizeof h.game, "chess");
+    snprintf(h.name, sizeof h.name, "KQvK");
+    h.size = N, h.level = 7;
+    h.version = RETRO_VERSION, h.header_bytes = RETRO_HEADER_BYTES, h.endian = RETRO_ENDIAN;
+    h.entry_bytes = sizeof(retro_code_t);
+    retro_header_count(&h, codes);
+    CU_ASSERT(h.wins > 0 && h.losses > 0 && h.draws > 0 && h.longest_win_idx > 0);
+    h.sum = retro_checksum(codes, sizeof codes);
+    h.hsum = retro_checksum(&h, offsetof(retro_header_t, hsum));
+    static unsigned char want[RETRO_HEADER_BYTES + sizeof codes];
+    memcpy(want, &h, sizeof h);
+    memcpy(want + RETRO_HEADER_BYTES, codes, sizeof codes);
+    make_dir();
+    char path[400];
+    snprintf(path, sizeof path, "%s/pieces.tb.part", dir);
+    const size_t pieces[] = {3, 64, N, 0};
+    for (int k = 0; k < 4; k++) {
+        retro_header_t w = {0};
+        memcpy(w.magic, RETRO_MAGIC_PART, 8);
+        snprintf(w.game, sizeof w.game, "chess");
+        snprintf(w.name, sizeof w.name, "KQvK");
+        w.size = N, w.level = 7;
+        HARNESS_OK(retro_table_stream(path, &w, fill_from, codes, pieces[k]));
+        CU_ASSERT(memcmp(&w, &h, sizeof h) == 0);
+        unsigned char *got;
+        long n;
+        CU_ASSERT_FATAL(read_file(path, &got, &n) == 0);
+        CU_ASSERT_EQUAL(n, (long)sizeof want);
+        if (n == (long)sizeof want && memcmp(got, want, sizeof want) != 0)
+            fprintf(stderr, "piece %zu: the file differs from the one written whole\n", pieces[k]);
+        CU_ASSERT(n == (long)sizeof want && memcmp(got, want, sizeof want) == 0);
+        free(got);
+        retro_table_t t;
+        HARNESS_OK(retro_table_map(path, "chess", "KQvK", 1, &t));
+        retro_table_unmap(&t);
+    }
+    unlink(path);
 }
 
 /* Class `cls` built by the move graph into where/graph and by un-moves into
@@ -947,6 +1015,7 @@ int main(void)
         {"index round trips, symmetries, colour swap", test_index_round_trip},
         {"corrupt, truncated and foreign files refused", test_bad_files},
         {"an interrupted build resumes to the same file", test_resume},
+        {"a file written in pieces: the bytes written whole", test_pieces},
         {"un-moves and the move graph: the same tables", test_unmove_same},
         {"bad class names refused", test_bad_classes},
         {"checkers: 2 and 3 pieces", test_checkers},
