@@ -204,23 +204,11 @@ static void test_node_cap(void)
  * (chance nodes), the one-player puzzle; with batch 1 and 4 per thread. */
 static void test_threads_prove_same(void)
 {
-    static const struct {
-        const char *toy;
-        int moves[8], n;
-    } cases[] = {
-        {"nim", {0}, 0},
-        {"ttt", {0, 3, 1, 4}, 4},
-        {"ttt", {4, 0}, 2},
-        {"chain", {0}, 0},
-        {"dice", {3, 0, 4, 1, 6, 2, 0, 4}, 8},
-        {"puzzle", {0}, 0},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        const game_t *g = toy_create(cases[i].toy);
-        void *s = malloc(g->state_size);
-        game_init(g, s);
-        for (int k = 0; k < cases[i].n; k++) game_apply(g, s, cases[i].moves[k]);
-        int player = game_current_player(g, s);
+    for (int i = 0; i < TOY_POSITIONS; i++) {
+        void *s = NULL;
+        int player = 0;
+        const char *toy = NULL;
+        const game_t *g = toy_position(i, &s, &player, &toy);
         double want = toy_solve(g, s, player);
         for (int batch = 1; batch <= 4; batch += 3) {
             outcome_t o[2];
@@ -244,9 +232,8 @@ static void test_threads_prove_same(void)
             }
             CU_ASSERT(o[0].proven && o[1].proven);
             if (!(o[0].proven && o[1].proven) || fabs(o[1].proven_value[0] - want) > 1e-5)
-                fprintf(stderr, "%s batch %d: proven %d %d, values %g %g, want %g\n", cases[i].toy,
-                        batch, o[0].proven, o[1].proven, o[0].proven_value[0], o[1].proven_value[0],
-                        want);
+                fprintf(stderr, "%s batch %d: proven %d %d, values %g %g, want %g\n", toy, batch,
+                        o[0].proven, o[1].proven, o[0].proven_value[0], o[1].proven_value[0], want);
             CU_ASSERT_DOUBLE_EQUAL(o[0].proven_value[0], want, 1e-5);
             CU_ASSERT_DOUBLE_EQUAL(o[1].proven_value[0], want, 1e-5);
         }

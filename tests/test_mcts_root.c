@@ -87,28 +87,16 @@ static mcts_params_t root_params(long long sims, int threads, mcts_parallel_t pa
     return p;
 }
 
-/* threads=2, parallel=root proves what threads=1 proves, the exact value:
- * nim, tic-tac-toe (a win, a draw), the chain toy, the dice toy (chance
- * nodes), the one-player puzzle. */
+/* threads=2, parallel=root proves what threads=1 proves, the exact value, on
+ * the solved toy positions (toy_position: nim, tic-tac-toe, the chain toy, the
+ * dice toy with chance nodes, the one-player puzzle). */
 static void test_root_prove_same(void)
 {
-    static const struct {
-        const char *toy;
-        int moves[8], n;
-    } cases[] = {
-        {"nim", {0}, 0},
-        {"ttt", {0, 3, 1, 4}, 4},
-        {"ttt", {4, 0}, 2},
-        {"chain", {0}, 0},
-        {"dice", {3, 0, 4, 1, 6, 2, 0, 4}, 8},
-        {"puzzle", {0}, 0},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        const game_t *g = toy_create(cases[i].toy);
-        void *s = malloc(g->state_size);
-        game_init(g, s);
-        for (int k = 0; k < cases[i].n; k++) game_apply(g, s, cases[i].moves[k]);
-        int player = game_current_player(g, s);
+    for (int i = 0; i < TOY_POSITIONS; i++) {
+        void *s = NULL;
+        int player = 0;
+        const char *toy = NULL;
+        const game_t *g = toy_position(i, &s, &player, &toy);
         double want = toy_solve(g, s, player), got[2] = {99, 99};
         bool proven[2] = {false, false};
         int best[2] = {-1, -1};
@@ -131,8 +119,8 @@ static void test_root_prove_same(void)
             evaluator_free(e);
         }
         if (!(proven[0] && proven[1]) || fabs(got[1] - want) > 1e-5)
-            fprintf(stderr, "%s: proven %d %d, values %g %g, want %g\n", cases[i].toy, proven[0],
-                    proven[1], got[0], got[1], want);
+            fprintf(stderr, "%s: proven %d %d, values %g %g, want %g\n", toy, proven[0], proven[1],
+                    got[0], got[1], want);
         CU_ASSERT(proven[0] && proven[1]);
         CU_ASSERT_DOUBLE_EQUAL(got[0], want, 1e-5);
         CU_ASSERT_DOUBLE_EQUAL(got[1], want, 1e-5);

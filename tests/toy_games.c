@@ -356,3 +356,27 @@ double toy_solve(const game_t *g, const void *s, int player)
     }
     return q == player ? best : -best;
 }
+
+static const struct {
+    const char *toy;
+    int moves[8], n;
+} toy_positions[TOY_POSITIONS] = {
+    {"nim", {0}, 0},
+    {"ttt", {0, 3, 1, 4}, 4},
+    {"ttt", {4, 0}, 2},
+    {"chain", {0}, 0},
+    {"dice", {3, 0, 4, 1, 6, 2, 0, 4}, 8},
+    {"puzzle", {0}, 0},
+};
+
+const game_t *toy_position(int i, void **state, int *player, const char **name)
+{
+    const game_t *g = toy_create(toy_positions[i].toy);
+    void *s = malloc(g->state_size);
+    game_init(g, s);
+    for (int k = 0; k < toy_positions[i].n; k++) game_apply(g, s, toy_positions[i].moves[k]);
+    *state = s;
+    *player = game_current_player(g, s);
+    *name = toy_positions[i].toy;
+    return g;
+}

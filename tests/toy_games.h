@@ -30,4 +30,11 @@ void toy_free(const game_t *g);
  * most 16 actions or chance outcomes). */
 double toy_solve(const game_t *g, const void *s, int player);
 
+/* The solved positions the threaded-search tests prove: nim, tic-tac-toe (a win, a draw), the
+ * chain toy, the dice toy (chance nodes), the one-player puzzle. TOY_POSITIONS of them. */
+#define TOY_POSITIONS 6
+/* Position i: its toy (free with toy_free), the state reached by its moves (malloc'd, free it)
+ * and the player to move there; *name is the toy's name. */
+const game_t *toy_position(int i, void **state, int *player, const char **name);
+
 #endif
