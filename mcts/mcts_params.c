@@ -78,6 +78,16 @@ static const param_def_t *def_of(const params_t *pp, const char *key)
     return NULL;
 }
 
+/* Whether p's schema has `key` as a choice. The search's `parallel` (tree|root) is a
+ * choice; self-play's schema has its own `parallel`, the games in flight, an integer,
+ * which is not the search's and must not be read as one. */
+static bool has_choice(const params_t *p, const char *key)
+{
+    for (int j = 0; j < p->num; j++)
+        if (strcmp(p->defs[j].key, key) == 0) return p->defs[j].type == PARAM_CHOICE;
+    return false;
+}
+
 int mcts_params_bind(const params_t *pp, mcts_params_t *p)
 {
     mcts_params_t q = *p;
@@ -97,7 +107,7 @@ int mcts_params_bind(const params_t *pp, mcts_params_t *p)
         return hoyle_error(HOYLE_EINVAL, "mcts: set nodes or memory_mb, not both");
     if (mb > 0) q.max_nodes = (size_t)mb * 1048576u / mcts_node_bytes();
     if (params_has(pp, "threads")) q.threads = (int)params_int(pp, "threads");
-    if (params_has(pp, "parallel"))
+    if (has_choice(pp, "parallel"))
         q.parallel = params_choice(pp, "parallel") == 1 ? MCTS_PARALLEL_ROOT : MCTS_PARALLEL_TREE;
     /* 2. the fragments: every search schema has these */
     /* One "c" serves both formulas: the kind picks UCT or PUCT, and only the
