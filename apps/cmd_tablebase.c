@@ -1,6 +1,7 @@
 /* cmd_tablebase.c — `hoyle tablebase`: build endgame tables by retrograde
- * analysis (solve/retro.h) into a folder, or describe what a folder holds
- * (--info: per table its class, positions by value and the longest win). */
+ * analysis (solve/retro.h) into a folder, distance to the end or (--metric
+ * dtc) to conversion, or describe what a folder holds (--info: per table
+ * its class, positions by value, the longest win and the metric). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@
 
 static const char help[] =
     "usage: hoyle tablebase GAME CLASS... --out DIR [--threads N] [--checkpoint S] [--graph]\n"
-    "                            [--quiet]\n"
+    "                            [--metric dtm|dtc] [--quiet]\n"
     "       hoyle tablebase GAME --all MEN --out DIR [...]\n"
     "       hoyle tablebase --info DIR [--json]\n\n"
     "Build the endgame table of each CLASS of GAME by retrograde analysis into\n"
@@ -33,24 +34,31 @@ static const char help[] =
     "Where the game gives un-moves (chess without pawns) no move graph is held\n"
     "(three bytes a position); --graph builds by the move graph all the same\n"
     "(same tables; more memory).\n"
+    "--metric dtc: distance to conversion instead, into DIR/CLASS.dtc: the plies\n"
+    "to the first capture or promotion (a move into a smaller class) or the end;\n"
+    "the same values. The smaller classes are read from their ordinary (dtm)\n"
+    "tables, built first when missing; a killed build resumes from CLASS.dtc.part.\n"
     "--all MEN: every class of at most MEN men (chess: kings counted), the\n"
     "smaller first.\n"
-    "--info DIR: the tables in DIR, with positions won/drawn/lost by the side to\n"
-    "move and the longest win (plies; moves = (plies + 1) / 2).\n";
+    "--info DIR: the tables in DIR (.tb and .dtc), with positions won/drawn/lost\n"
+    "by the side to move, the longest win (plies; moves = (plies + 1) / 2) and\n"
+    "the metric its distances count (dtm: to the end, dtc: to conversion).\n";
 
 /* One table's row (or JSON object when `j`), the game column `width` wide. */
 static void print_info(const retro_info_t *in, json_t *j, int width)
 {
     uint64_t pos = in->wins + in->draws + in->losses;
     if (j == NULL) {
-        printf("%-10s %-*s %12llu %12llu %12llu %12llu %8u %8u\n", in->name, width, in->game,
+        printf("%-10s %-*s %12llu %12llu %12llu %12llu %8u %8u  %s\n", in->name, width, in->game,
                (unsigned long long)pos, (unsigned long long)in->wins, (unsigned long long)in->draws,
-               (unsigned long long)in->losses, in->longest_win, (in->longest_win + 1) / 2);
+               (unsigned long long)in->losses, in->longest_win, (in->longest_win + 1) / 2,
+               retro_metric_name(in->metric));
         return;
     }
     json_open(j, NULL, '{');
     json_str(j, "class", in->name);
     json_str(j, "game", in->game);
+    json_str(j, "metric", retro_metric_name(in->metric));
     json_u64(j, "indices", in->size);
     json_u64(j, "positions", pos);
     json_u64(j, "wins", in->wins);
@@ -69,8 +77,9 @@ static int info(const char *dir, bool json)
     int n = 0;
     for (struct dirent *e; (e = readdir(d)) != NULL && n < 256;) {
         size_t len = strlen(e->d_name);
-        if (len > 3 && len < 256 && strcmp(e->d_name + len - 3, ".tb") == 0)
-            strcpy(names[n++], e->d_name);
+        bool tb = len > 3 && strcmp(e->d_name + len - 3, ".tb") == 0;
+        bool dtc = len > 4 && strcmp(e->d_name + len - 4, ".dtc") == 0;
+        if ((tb || dtc) && len < 256) strcpy(names[n++], e->d_name);
     }
     closedir(d);
     qsort(names, (size_t)n, sizeof names[0], (int (*)(const void *, const void *))strcmp);
@@ -99,8 +108,8 @@ static int info(const char *dir, bool json)
     if (json)
         json_begin(&j, stdout), json_str(&j, "dir", dir), json_open(&j, "tables", '[');
     else
-        printf("%-10s %-*s %12s %12s %12s %12s %8s %8s\n", "class", width, "game", "positions",
-               "won", "drawn", "lost", "longest", "moves");
+        printf("%-10s %-*s %12s %12s %12s %12s %8s %8s  %s\n", "class", width, "game", "positions",
+               "won", "drawn", "lost", "longest", "moves", "metric");
     for (int i = 0; i < n; i++)
         if (in[i].name[0]) print_info(&in[i], json ? &j : NULL, width);
     free(in);
@@ -110,7 +119,7 @@ static int info(const char *dir, bool json)
 
 int cmd_tablebase(int argc, char **argv)
 {
-    const char *out = NULL, *info_dir = NULL, *pos[MAX_CLASSES + 1];
+    const char *out = NULL, *info_dir = NULL, *metric_text = NULL, *pos[MAX_CLASSES + 1];
     uint64_t threads = 0, all = 0;
     double checkpoint = 0;
     bool quiet = false, json = false, graph = false;
@@ -124,6 +133,8 @@ int cmd_tablebase(int argc, char **argv)
                 .min = 0.001, .max = 1e9),
         CLI_OPT_FLAG("--quiet", &quiet, "no progress on stderr"),
         CLI_OPT_FLAG("--graph", &graph, "the move-graph generator even where un-moves exist"),
+        CLI_OPT("--metric", &metric_text, "dtm|dtc", "distance to the end or to conversion",
+                .def = "dtm"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
@@ -139,6 +150,9 @@ int cmd_tablebase(int argc, char **argv)
         return cli_usage_error("tablebase", all ? "--all takes GAME and no CLASS"
                                                 : "expected GAME CLASS... (try --help)");
     if (out == NULL) return cli_usage_error("tablebase", "--out DIR is required");
+    retro_metric_t metric = RETRO_DTM;
+    if (metric_text && retro_metric_parse(metric_text, &metric) < 0)
+        return cli_usage_error("tablebase", "--metric: %s", hoyle_last_error());
     const game_t *g = cli_game("tablebase", pos[0]);
     if (g == NULL) return EXIT_USAGE;
     const retro_index_t *ix = retro_index_find(g);
@@ -161,7 +175,8 @@ int cmd_tablebase(int argc, char **argv)
     retro_gen_opts_t o = {.threads = (int)threads,
                           .progress = quiet ? NULL : stderr,
                           .checkpoint_seconds = checkpoint,
-                          .graph = graph};
+                          .graph = graph,
+                          .metric = metric};
     double t0 = clock_seconds();
     for (int i = 0; i < n && rc == EXIT_OK; i++)
         if (retro_generate(g, names[i], out, &o) < 0) rc = cli_fail("tablebase", EXIT_FAILED);

@@ -1,7 +1,7 @@
 /* solve_tables.c — `hoyle solve GAME --tables DIR --position P`: a
  * position's exact value from endgame tables (solve/retro.h): the value for
- * the side to move, the distance in plies, and every move with its value,
- * the best first. */
+ * the side to move, the distance in plies (to the end, or with --metric dtc
+ * to conversion), and every move with its value, the best first. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +14,7 @@
 #define MAX_MOVES 512
 
 static const char help[] =
-    "usage: hoyle solve GAME --tables DIR --position P [--line] [--json]\n\n"
+    "usage: hoyle solve GAME --tables DIR --position P [--metric dtm|dtc] [--line] [--json]\n\n"
     "The exact value of position P (default: the game's start) from the endgame\n"
     "tables in DIR (hoyle tablebase): win, draw or loss for the side to move, the\n"
     "distance to the end in plies (chess: to mate; a mate in N moves is 2N-1\n"
@@ -26,7 +26,11 @@ static const char help[] =
     "--moves \"M1;M2;...\": replay a line from P against the tables instead: per\n"
     "move the position's value, the move's value for the mover and a verdict:\n"
     "best (keeps the value at the best distance), keeps (the value, not the\n"
-    "distance) or ERROR (loses value: a win given up, a draw lost).\n";
+    "distance) or ERROR (loses value: a win given up, a draw lost).\n"
+    "--metric dtc: distances to conversion from DIR/CLASS.dtc (hoyle tablebase\n"
+    "--metric dtc): plies to the first capture or promotion (a move into a\n"
+    "smaller class, counted one ply with that class's value from its .tb) or the\n"
+    "end; best moves by that distance; --line stops at the conversion.\n";
 
 typedef struct move_val {
     char text[64];
@@ -62,10 +66,11 @@ static int by_value(const void *a, const void *b)
 }
 
 static void print(const game_t *g, const char *pos, retro_code_t v, const move_val_t *m, int n,
-                  const char *line, bool json)
+                  const char *line, retro_metric_t metric, bool json)
 {
     char text[64];
     retro_code_text(v, text, sizeof text);
+    const char *to = metric == RETRO_DTC && retro_sign(v) ? " to conversion" : "";
     if (json) {
         json_t j;
         json_begin(&j, stdout);
@@ -73,6 +78,7 @@ static void print(const game_t *g, const char *pos, retro_code_t v, const move_v
         json_str(&j, "position", pos);
         json_str(&j, "value", retro_is_win(v) ? "win" : retro_is_loss(v) ? "loss" : "draw");
         json_int(&j, "plies", retro_dist(v));
+        json_str(&j, "metric", retro_metric_name(metric));
         json_open(&j, "best", '[');
         for (int i = 0; i < n && retro_code_cmp(m[i].code, v) == 0; i++)
             json_str(&j, NULL, m[i].text);
@@ -93,7 +99,7 @@ static void print(const game_t *g, const char *pos, retro_code_t v, const move_v
         json_end(&j);
         return;
     }
-    printf("%s\n%s: %s for the side to move\nbest:", pos, g->spec, text);
+    printf("%s\n%s: %s%s for the side to move\nbest:", pos, g->spec, text, to);
     for (int i = 0; i < n && retro_code_cmp(m[i].code, v) == 0; i++) printf(" %s", m[i].text);
     printf("\nmoves (value for the mover):\n");
     for (int i = 0; i < n; i++) {
@@ -158,12 +164,24 @@ static int replay(const game_t *g, retro_tables_t *t, void *s, const char *line,
     return rc;
 }
 
-/* A perfect line from `s` (left unchanged) to the end: each ply the first
- * best move of the sorted list, written "M1;M2;..." into buf. 0, or a
- * negative status with the message set. */
-static int perfect_line(const game_t *g, retro_tables_t *t, const void *s, move_val_t *moves,
-                        char *buf, size_t cap)
+/* Whether `x` has left class `from` (DTC lines stop there). */
+static bool converted(const game_t *g, const void *x, const char *from)
 {
+    char name[RETRO_CLASS_MAX];
+    uint64_t idx;
+    return retro_index_locate(retro_index_find(g), g, x, name, &idx) < 0 || strcmp(name, from) != 0;
+}
+
+/* A perfect line from `s` (left unchanged) to the end (DTC: to the
+ * conversion): each ply the first best move of the sorted list, written
+ * "M1;M2;..." into buf. 0, or a negative status with the message set. */
+static int perfect_line(const game_t *g, retro_tables_t *t, retro_metric_t metric, const void *s,
+                        move_val_t *moves, char *buf, size_t cap)
+{
+    char from[RETRO_CLASS_MAX];
+    uint64_t idx;
+    if (metric == RETRO_DTC && retro_index_locate(retro_index_find(g), g, s, from, &idx) < 0)
+        return HOYLE_EINVAL;
     size_t bytes = (g->state_size + GAME_STATE_ALIGN - 1) / GAME_STATE_ALIGN * GAME_STATE_ALIGN;
     void *x = aligned_alloc(GAME_STATE_ALIGN, bytes);
     if (x == NULL) return hoyle_error(HOYLE_ENOMEM, "out of memory");
@@ -171,7 +189,9 @@ static int perfect_line(const game_t *g, retro_tables_t *t, const void *s, move_
     size_t len = 0;
     int rc = 0;
     buf[0] = '\0';
-    for (int ply = 0; ply < RETRO_DIST_MAX && rc == 0 && !game_is_terminal(g, x); ply++) {
+    for (int ply = 0; ply < RETRO_DIST_MAX && rc == 0 && !game_is_terminal(g, x) &&
+                      !(metric == RETRO_DTC && converted(g, x, from));
+         ply++) {
         collect_t c = {g, t, x, moves, 0, 0};
         game_whole_moves(g, x, collect, &c);
         if (c.status < 0 || c.n == 0) {
@@ -191,19 +211,24 @@ static int perfect_line(const game_t *g, retro_tables_t *t, const void *s, move_
 
 int solve_tables(int argc, char **argv)
 {
-    const char *spec = NULL, *dir = NULL, *position = NULL, *line = NULL;
+    const char *spec = NULL, *dir = NULL, *position = NULL, *line = NULL, *metric_text = NULL;
     bool json = false, want_line = false;
     const cli_opt_t opts[] = {
         CLI_OPT("--tables", &dir, "DIR", "the folder of endgame tables"),
         CLI_OPT_POSITION(&position),
         CLI_OPT("--moves", &line, "\"M1;M2\"", "replay a line against the tables"),
         CLI_OPT_FLAG("--line", &want_line, "also print a perfect line from P to the end"),
+        CLI_OPT("--metric", &metric_text, "dtm|dtc", "distance to the end or to conversion",
+                .def = "dtm"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
     int rc = cli_parse_one("solve", help, opts, "GAME", NULL, &spec, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
     if (dir == NULL) return cli_usage_error("solve", "--tables DIR is required");
+    retro_metric_t metric = RETRO_DTM;
+    if (metric_text && retro_metric_parse(metric_text, &metric) < 0)
+        return cli_usage_error("solve", "--metric: %s", hoyle_last_error());
     const game_t *g = cli_game("solve", spec);
     if (g == NULL) return EXIT_USAGE;
     void *s = aligned_alloc(GAME_STATE_ALIGN, (g->state_size + GAME_STATE_ALIGN - 1) /
@@ -216,7 +241,7 @@ int solve_tables(int argc, char **argv)
     rc = EXIT_OK;
     if (s == NULL || moves == NULL) rc = EXIT_FAILED, hoyle_error(HOYLE_ENOMEM, "out of memory");
     if (rc == EXIT_OK && position && game_position_from_string(g, position, s) < 0) rc = EXIT_USAGE;
-    if (rc == EXIT_OK && retro_tables_open(g, dir, &t) < 0) rc = EXIT_USAGE;
+    if (rc == EXIT_OK && retro_tables_open_metric(g, dir, metric, &t) < 0) rc = EXIT_USAGE;
     if (rc == EXIT_OK && line) {
         rc = replay(g, t, s, line, json);
         retro_tables_close(t);
@@ -229,7 +254,7 @@ int solve_tables(int argc, char **argv)
     collect_t c = {g, t, s, moves, 0, 0};
     if (rc == EXIT_OK && (game_whole_moves(g, s, collect, &c), c.status < 0)) rc = EXIT_FAILED;
     static char pv[65536];
-    if (rc == EXIT_OK && want_line && perfect_line(g, t, s, moves, pv, sizeof pv) < 0)
+    if (rc == EXIT_OK && want_line && perfect_line(g, t, metric, s, moves, pv, sizeof pv) < 0)
         rc = EXIT_FAILED;
     if (rc == EXIT_OK && want_line) /* the line's search reused moves[]: list them again */
         c.n = 0, game_whole_moves(g, s, collect, &c);
@@ -238,7 +263,7 @@ int solve_tables(int argc, char **argv)
     } else {
         qsort(moves, (size_t)c.n, sizeof *moves, by_value);
         game_position_to_string(g, s, pos, sizeof pos);
-        print(g, pos, v, moves, c.n, want_line ? pv : NULL, json);
+        print(g, pos, v, moves, c.n, want_line ? pv : NULL, metric, json);
     }
     retro_tables_close(t);
     free(moves);

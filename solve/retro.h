@@ -10,6 +10,13 @@
  * first), written in the file format of docs/formats.md ("Endgame tables"),
  * and read memory-mapped by retro_tables_*.
  *
+ * A second metric, distance to conversion (RETRO_DTC, files NAME.dtc),
+ * counts instead the plies to the first move that leaves the class (a
+ * capture or a promotion: "conversion") or ends the game; the values are
+ * the same. It is built by the same generators: a move into a smaller class
+ * counts as one ply whatever that class's distance (its value only, from
+ * the smaller class's ordinary table).
+ *
  * Values are the game's own: chess tables follow the game's rules (dead
  * material is a draw; the fifty-move rule and repetition are ignored, as in
  * every published endgame table, since a table position has no history). */
@@ -45,8 +52,21 @@ static inline int retro_sign(retro_code_t c)
 /* Write "win in 19 plies" / "draw" / "loss in 0 plies" into buf. */
 void retro_code_text(retro_code_t c, char *buf, size_t cap);
 
+/* What a table's distances count (docs/formats.md: the magic says it). */
+typedef enum retro_metric {
+    RETRO_DTM = 0, /* to the end of the game (chess: to mate); files NAME.tb */
+    RETRO_DTC = 1, /* to conversion (a move leaving the class) or the end; NAME.dtc */
+} retro_metric_t;
+
+/* "dtm" / "dtc"; the file suffix ".tb" / ".dtc"; a name back to the
+ * metric (0, or HOYLE_EINVAL with a message for another word). */
+const char *retro_metric_name(retro_metric_t m);
+const char *retro_metric_suffix(retro_metric_t m);
+int retro_metric_parse(const char *text, retro_metric_t *out);
+
 /* What a table file says about itself (retro_table_info). */
 typedef struct retro_info {
+    retro_metric_t metric;        /* what its distances count */
     char game[GAME_SPEC_MAX];     /* the canonical spec it was built for */
     char name[RETRO_CLASS_MAX];   /* the class */
     uint64_t size;                /* indices */
@@ -67,13 +87,15 @@ typedef struct retro_gen_opts {
                                   to the resume file, as a kill would (0: never) */
     bool graph;                /* the move-graph generator even where the game gives
                                   un-moves (tests compare the two; `--graph`) */
+    retro_metric_t metric;     /* RETRO_DTM (default): NAME.tb; RETRO_DTC: NAME.dtc (the
+                                  smaller classes it reads are still DTM tables) */
 } retro_gen_opts_t;
 
 /* Build the table of class `name` (any spelling the game parses) of game `g`
- * into `dir`/NAME.tb, first building the tables of the classes it leads to
- * that `dir` lacks. A class whose table is already there is kept. An
+ * into `dir`/NAME.tb (DTC: NAME.dtc), first building the (DTM) tables of
+ * the classes it leads to that `dir` lacks. A class whose table is already there is kept. An
  * interrupted build (kill -9) leaves `dir`/NAME.tb.part, from which the next
- * call resumes and writes the identical file. Returns 0, or a negative status
+ * call resumes and writes the identical file (DTC: NAME.dtc.part). Returns 0, or a negative status
  * and message (a game with no retrograde index, a bad class, an I/O error,
  * HOYLE_ENOMEM). */
 int retro_generate(const game_t *g, const char *name, const char *dir,
@@ -87,6 +109,12 @@ typedef struct retro_tables retro_tables_t;
 
 /* Open the folder `dir` of tables for `g` (no table is read yet). */
 int retro_tables_open(const game_t *g, const char *dir, retro_tables_t **out);
+
+/* The same for metric `m`: with RETRO_DTC, probes read the NAME.dtc files,
+ * and retro_probe_move gives a move that leaves the class (or ends the
+ * game) one ply with the value of the smaller class's NAME.tb. */
+int retro_tables_open_metric(const game_t *g, const char *dir, retro_metric_t m,
+                             retro_tables_t **out);
 void retro_tables_close(retro_tables_t *t); /* NULL: no-op */
 
 /* The value of `state` for its side to move: a terminal state by the game's
@@ -117,7 +145,7 @@ int retro_code_cmp(retro_code_t a, retro_code_t b);
 /* Read a table file's header and counts (the checksum is verified). */
 int retro_table_info(const char *path, retro_info_t *out);
 
-/* The classes of the tables of `g` in folder `dir` (files NAME.tb built for
+/* The classes of the DTM tables of `g` in folder `dir` (files NAME.tb built for
  * g's spec), sorted by name, into names[0..max): their count, or -1 when the
  * folder cannot be read. `hoyle accuracy` and a study's accuracy metric draw
  * positions from them. */

@@ -62,6 +62,34 @@ uint64_t retro_checksum(const void *data, size_t n)
     return retro_sum_end(&s);
 }
 
+const char *retro_metric_name(retro_metric_t m) { return m == RETRO_DTC ? "dtc" : "dtm"; }
+
+const char *retro_metric_suffix(retro_metric_t m) { return m == RETRO_DTC ? ".dtc" : ".tb"; }
+
+int retro_metric_parse(const char *text, retro_metric_t *out)
+{
+    if (strcmp(text, "dtm") == 0 || strcmp(text, "end") == 0)
+        *out = RETRO_DTM;
+    else if (strcmp(text, "dtc") == 0)
+        *out = RETRO_DTC;
+    else
+        return hoyle_error(HOYLE_EINVAL,
+                           "metric '%s': want dtm (to the end) or dtc (to conversion)", text);
+    return 0;
+}
+
+const char *retro_magic(retro_metric_t m, int part)
+{
+    if (m == RETRO_DTC) return part ? RETRO_MAGIC_DTCP : RETRO_MAGIC_DTC;
+    return part ? RETRO_MAGIC_PART : RETRO_MAGIC;
+}
+
+/* What a metric's files hold, for the message that refuses one. */
+static const char *metric_words(retro_metric_t m)
+{
+    return m == RETRO_DTC ? "distance to conversion (DTC)" : "distance to the end (DTM)";
+}
+
 int retro_path(char *buf, size_t cap, const char *dir, const char *name, const char *suffix)
 {
     int n = snprintf(buf, cap, "%s/%s%s", dir, name, suffix);
@@ -178,11 +206,21 @@ int retro_table_write(const char *path, retro_header_t *h, const retro_code_t *c
     return retro_table_stream(path, h, fill_array, (void *)codes, 0);
 }
 
-/* The header checks, in the order a reader meets them. */
-static const char *header_problem(const retro_header_t *h, size_t file_bytes, int part)
+/* The header checks, in the order a reader meets them; *metric gets the
+ * file's metric by its magic (asked: `want`, or RETRO_METRIC_ANY). */
+static const char *header_problem(const retro_header_t *h, size_t file_bytes, int part, int want,
+                                  retro_metric_t *metric, char *buf, size_t cap)
 {
-    if (memcmp(h->magic, part ? RETRO_MAGIC_PART : RETRO_MAGIC, 8) != 0)
-        return "not a hoyle endgame table (bad magic)";
+    int found = -1;
+    for (int m = RETRO_DTM; m <= RETRO_DTC && found < 0; m++)
+        if (memcmp(h->magic, retro_magic((retro_metric_t)m, part), 8) == 0) found = m;
+    if (found < 0) return "not a hoyle endgame table (bad magic)";
+    if (want != RETRO_METRIC_ANY && found != want) {
+        snprintf(buf, cap, "holds the %s, not the %s asked for",
+                 metric_words((retro_metric_t)found), metric_words((retro_metric_t)want));
+        return buf;
+    }
+    *metric = (retro_metric_t)found;
     if (h->endian != RETRO_ENDIAN) return "written on a machine of other byte order";
     if (h->version != RETRO_VERSION) return "unsupported format version";
     if (h->header_bytes != RETRO_HEADER_BYTES || h->entry_bytes != sizeof(retro_code_t))
@@ -198,7 +236,7 @@ static const char *header_problem(const retro_header_t *h, size_t file_bytes, in
 }
 
 int retro_table_map(const char *path, const char *want_game, const char *want_name, int part,
-                    retro_table_t *out)
+                    int metric, retro_table_t *out)
 {
     int fd = open(path, O_RDONLY);
     if (fd < 0) return hoyle_error(HOYLE_EIO, "%s: %s", path, strerror(errno));
@@ -214,7 +252,8 @@ int retro_table_map(const char *path, const char *want_game, const char *want_na
     retro_table_t t = {.map = map, .map_bytes = bytes};
     memcpy(&t.h, map, sizeof t.h);
     t.codes = (const retro_code_t *)((const uint8_t *)map + RETRO_HEADER_BYTES);
-    const char *why = header_problem(&t.h, bytes, part);
+    char buf[160];
+    const char *why = header_problem(&t.h, bytes, part, metric, &t.metric, buf, sizeof buf);
     if (why == NULL && t.h.sum != retro_checksum(t.codes, t.h.size * sizeof(retro_code_t)))
         why = "corrupt (checksum mismatch)";
     if (why) {
@@ -242,9 +281,10 @@ void retro_table_unmap(retro_table_t *t)
 int retro_table_info(const char *path, retro_info_t *out)
 {
     retro_table_t t;
-    int rc = retro_table_map(path, NULL, NULL, 0, &t);
+    int rc = retro_table_map(path, NULL, NULL, 0, RETRO_METRIC_ANY, &t);
     if (rc < 0) return rc;
     memset(out, 0, sizeof *out);
+    out->metric = t.metric;
     memcpy(out->game, t.h.game, sizeof out->game);
     memcpy(out->name, t.h.name, sizeof out->name);
     out->size = t.h.size;

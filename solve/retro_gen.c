@@ -10,7 +10,10 @@
  * 2. Levels n = 1, 2, ...: an undecided position is decided at level n when
  *    a child decided earlier is lost for its mover (a win in n plies), or
  *    every child is decided and won for its mover (a loss in n, the slowest);
- *    external values count from the level of their distance. Every value
+ *    external values count from the level of their distance (distance to
+ *    conversion, RETRO_DTC: every external value one ply, retro_run_external,
+ *    so a distance counts to the first move that leaves the class or ends
+ *    the game). Every value
  *    decided at level n has distance n (checked), so the result is the exact
  *    distance to the end. The decisions of a level are collected per thread
  *    and applied after it, so a level reads only earlier levels: the table
@@ -90,7 +93,7 @@ static int visit(const int *actions, int n, const void *after, void *vctx)
         s->edges[s->n++] = (uint32_t)idx | (same ? EDGE_SAME : 0);
         return 0;
     }
-    int rc = retro_probe_move(gen->run.sub, v->before, after, &c);
+    int rc = retro_run_external(&gen->run, v->before, after, &c);
     if (rc < 0) return seg_fail(v->seg, rc);
     fold(&v->ext, c);
     return 0;
@@ -265,24 +268,28 @@ static int generate(const game_t *g, const char *text, const char *dir, const re
         return hoyle_error(HOYLE_EUNSUP, "%s: no endgame tables for this game", g->spec);
     gen_t *gen = calloc(1, sizeof *gen);
     if (gen == NULL) return hoyle_error(HOYLE_ENOMEM, "tablebase: out of memory");
-    gen->run.g = g, gen->run.ix = ix;
+    gen->run.g = g, gen->run.ix = ix, gen->run.metric = o->metric;
     int rc = ix->class_parse(g, text, gen->run.name, &gen->run.size);
     if (rc == 0 && gen->run.size >= EDGE_SAME)
         rc = hoyle_error(HOYLE_EUNSUP, "%s: %llu indices is too many", gen->run.name,
                          (unsigned long long)gen->run.size);
     char path[4096];
-    if (rc == 0) rc = retro_path(path, sizeof path, dir, gen->run.name, ".tb");
+    if (rc == 0)
+        rc = retro_path(path, sizeof path, dir, gen->run.name, retro_metric_suffix(o->metric));
     if (rc == 0 && access(path, F_OK) == 0) { /* built before: check it and keep it */
         retro_table_t t;
-        rc = retro_table_map(path, g->spec, gen->run.name, 0, &t);
+        rc = retro_table_map(path, g->spec, gen->run.name, 0, (int)o->metric, &t);
         if (rc == 0) rc = retro_table_fits(g, path, &t), retro_table_unmap(&t);
         free(gen);
         return rc;
     }
     char subs[RETRO_SUBCLASSES][RETRO_CLASS_MAX];
     int nsub = rc == 0 ? ix->subclasses(g, gen->run.name, subs) : 0;
+    retro_gen_opts_t dtm =
+        *o; /* the smaller classes: ordinary tables, whatever this one's metric */
+    dtm.metric = RETRO_DTM;
     for (int i = 0; i < nsub && rc == 0 && depth < 16; i++)
-        rc = generate(g, subs[i], dir, o, depth + 1);
+        rc = generate(g, subs[i], dir, &dtm, depth + 1);
     bool unmoves =
         ix->unmoves && ix->unmove_class && !o->graph && ix->unmove_class(g, gen->run.name);
     if (rc == 0)

@@ -6,7 +6,10 @@
  * codes (retro.h). A finished table's magic is RETRO_MAGIC; the resume file
  * of a build in progress (NAME.tb.part) has RETRO_MAGIC_PART and in `level`
  * the ply levels already complete. `sum` is a checksum of the codes, `hsum`
- * of the header bytes before it. */
+ * of the header bytes before it. A distance-to-conversion file (NAME.dtc,
+ * NAME.dtc.part) has the magic RETRO_MAGIC_DTC (RETRO_MAGIC_DTCP) and is otherwise
+ * laid out the same: the magic is what says the metric, so that a reader of
+ * one metric refuses the other's files (and older readers refuse DTC ones). */
 #ifndef HOYLE_SOLVE_RETRO_INTERNAL_H
 #define HOYLE_SOLVE_RETRO_INTERNAL_H
 
@@ -21,6 +24,9 @@
 
 #define RETRO_MAGIC        "HOYLETB1"
 #define RETRO_MAGIC_PART   "HOYLETBP"
+#define RETRO_MAGIC_DTC    "HOYLETC1"
+#define RETRO_MAGIC_DTCP   "HOYLETCP"
+#define RETRO_METRIC_ANY   (-1) /* retro_table_map: either metric (retro_table_info) */
 #define RETRO_VERSION      1
 #define RETRO_HEADER_BYTES 1024
 #define RETRO_ENDIAN       0x01020304u
@@ -42,9 +48,13 @@ typedef struct retro_header {
     uint64_t hsum;  /* checksum of the header bytes before this field */
 } retro_header_t;
 
+/* The magic of a file of metric `m`, a table or (`part`) a resume file. */
+const char *retro_magic(retro_metric_t m, int part);
+
 /* A table mapped read-only: `codes` points into the mapping. */
 typedef struct retro_table {
     retro_header_t h;
+    retro_metric_t metric; /* by the magic */
     const retro_code_t *codes;
     void *map;
     size_t map_bytes;
@@ -53,6 +63,15 @@ typedef struct retro_table {
 /* A child's code seen from the player who moved into it, one ply further
  * (`same_mover`: that player moves again in the child). */
 retro_code_t retro_back_up(retro_code_t c, int same_mover);
+
+/* A move's code for its mover when the move converts (leaves the class or
+ * ends the game) under RETRO_DTC: its value kept, its distance one ply. */
+static inline retro_code_t retro_converted(retro_code_t c)
+{
+    return retro_is_win(c)    ? (retro_code_t)(RETRO_WIN | 1)
+           : retro_is_loss(c) ? (retro_code_t)(RETRO_LOSS | 1)
+                              : RETRO_DRAW;
+}
 
 /* The checksum of the codes and of the header: FNV-1a-like over 8-byte
  * little-endian words, then over the bytes left (docs/formats.md). */
@@ -70,10 +89,12 @@ void retro_sum_add(retro_sum_t *s, const void *data, size_t n);
 uint64_t retro_sum_end(const retro_sum_t *s);
 
 /* Open and check `path` (magic, version, sizes, both checksums; `want_game`
- * and `want_name` when not NULL); `part` selects the resume-file magic.
- * A negative status and a message naming the file and the problem. */
+ * and `want_name` when not NULL); `part` selects the resume-file magic,
+ * `metric` the metric's (RETRO_METRIC_ANY: either; a file of the other
+ * metric is refused with a message that says which it holds). A negative
+ * status and a message naming the file and the problem. */
 int retro_table_map(const char *path, const char *want_game, const char *want_name, int part,
-                    retro_table_t *out);
+                    int metric, retro_table_t *out);
 void retro_table_unmap(retro_table_t *t);
 
 /* Whether mapped table `t` (file `path`) has the size its class has in g's
@@ -132,14 +153,15 @@ typedef struct retro_run {
     const retro_index_t *ix;
     char name[RETRO_CLASS_MAX];  /* the class, canonical */
     uint64_t size;               /* its indices */
-    retro_tables_t *sub;         /* the folder, for values outside the class */
-    char path[4096], part[4096]; /* DIR/NAME.tb, DIR/NAME.tb.part */
+    retro_metric_t metric;       /* what the distances count (set before retro_run_init) */
+    retro_tables_t *sub;         /* the folder's DTM tables, for values outside the class */
+    char path[4096], part[4096]; /* DIR/NAME.tb, DIR/NAME.tb.part (DTC: .dtc, .dtc.part) */
     int threads;                 /* segments in use */
     int level;                   /* ply levels complete */
     retro_seg_t seg[RETRO_MAX_THREADS];
 } retro_run_t;
 
-/* With r->g, ix, name and size set: split the indices among `threads`
+/* With r->g, ix, name, size and metric set: split the indices among `threads`
  * threads (<= 0: 2; at most RETRO_MAX_THREADS); level 0; the table's and
  * the resume file's paths in `dir` (HOYLE_EINVAL when too long); the
  * folder's tables opened (r->sub, closed by retro_run_done). */
@@ -150,6 +172,13 @@ void retro_run_done(retro_run_t *r);
  * index in *idx; 0 when the game ends there or it is of another class; a
  * negative status when it cannot be located. */
 int retro_run_child(const retro_run_t *r, const void *after, uint64_t *idx);
+
+/* The code, for the player who moved from `before`, of a move to `after`
+ * that ends the game or leaves r's class (retro_run_child gave 0): read from
+ * the returns or the smaller class's table; under RETRO_DTC one ply
+ * (retro_converted) whatever that table's distance. */
+int retro_run_external(const retro_run_t *r, const void *before, const void *after,
+                       retro_code_t *out);
 
 /* Record failure `rc` (and hoyle_last_error()) in s if it is the first. */
 int retro_seg_fail(retro_seg_t *s, int rc);

@@ -1,7 +1,9 @@
 /* retro_probe.c — a folder of endgame tables read for probes (retro.h):
  * tables are mapped on first use, one per class, under a lock, and stay
  * mapped until the folder is closed; a table that failed to open is not
- * retried (its message is kept and repeated).
+ * retried (its message is kept and repeated). A folder opened for DTC
+ * reads NAME.dtc for the positions it probes and NAME.tb for the value of a
+ * move that leaves the class (slots are kept by class and metric).
  *
  * Invariant: slots are only appended, each filled before `n` counts it (a
  * release store) and never changed after, so a probe of a class already
@@ -18,6 +20,7 @@
 
 typedef struct slot {
     char name[RETRO_CLASS_MAX];
+    retro_metric_t metric;
     retro_table_t t;
     int status;                  /* 0 mapped, else the failure */
     char error[HOYLE_ERROR_MAX]; /* the failure's message */
@@ -26,6 +29,7 @@ typedef struct slot {
 struct retro_tables {
     const game_t *g;
     const retro_index_t *ix;
+    retro_metric_t metric; /* of the positions probed */
     char dir[2048];
     pthread_mutex_t lock;
     int n; /* slots published: read with __atomic_load_n outside the lock */
@@ -33,6 +37,12 @@ struct retro_tables {
 };
 
 int retro_tables_open(const game_t *g, const char *dir, retro_tables_t **out)
+{
+    return retro_tables_open_metric(g, dir, RETRO_DTM, out);
+}
+
+int retro_tables_open_metric(const game_t *g, const char *dir, retro_metric_t m,
+                             retro_tables_t **out)
 {
     const retro_index_t *ix = retro_index_find(g);
     if (ix == NULL)
@@ -43,6 +53,7 @@ int retro_tables_open(const game_t *g, const char *dir, retro_tables_t **out)
     if (t == NULL) return hoyle_error(HOYLE_ENOMEM, "endgame tables: out of memory");
     t->g = g;
     t->ix = ix;
+    t->metric = m;
     strcpy(t->dir, dir);
     pthread_mutex_init(&t->lock, NULL);
     *out = t;
@@ -58,22 +69,25 @@ void retro_tables_close(retro_tables_t *t)
     free(t);
 }
 
-/* The mapped table of class `name`, or NULL with the message set. */
-static const retro_table_t *table_of(retro_tables_t *t, const char *name)
+/* The mapped table of class `name` and metric `m`, or NULL with the message
+ * set. */
+static const retro_table_t *table_of(retro_tables_t *t, const char *name, retro_metric_t m)
 {
     int n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
     for (int i = 0; i < n; i++) /* the hit path: no lock (file comment) */
-        if (t->slot[i].status == 0 && strcmp(t->slot[i].name, name) == 0) return &t->slot[i].t;
+        if (t->slot[i].status == 0 && t->slot[i].metric == m && strcmp(t->slot[i].name, name) == 0)
+            return &t->slot[i].t;
     pthread_mutex_lock(&t->lock);
     slot_t *s = NULL;
     for (int i = 0; i < t->n && s == NULL; i++)
-        if (strcmp(t->slot[i].name, name) == 0) s = &t->slot[i];
+        if (t->slot[i].metric == m && strcmp(t->slot[i].name, name) == 0) s = &t->slot[i];
     if (s == NULL && t->n < MAX_TABLES) {
         s = &t->slot[t->n];
         memcpy(s->name, name, RETRO_CLASS_MAX);
+        s->metric = m;
         char path[4096];
-        s->status = retro_path(path, sizeof path, t->dir, name, ".tb");
-        if (s->status == 0) s->status = retro_table_map(path, t->g->spec, name, 0, &s->t);
+        s->status = retro_path(path, sizeof path, t->dir, name, retro_metric_suffix(m));
+        if (s->status == 0) s->status = retro_table_map(path, t->g->spec, name, 0, (int)m, &s->t);
         if (s->status == 0 && (s->status = retro_table_fits(t->g, path, &s->t)) != 0)
             retro_table_unmap(&s->t);
         if (s->status) snprintf(s->error, sizeof s->error, "%s", hoyle_last_error());
@@ -94,19 +108,26 @@ int retro_tables_load(retro_tables_t *t, const char *name)
 {
     bool full = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE) == MAX_TABLES;
     if (full) return 0; /* no slot to keep it in: a probe will say so */
-    if (table_of(t, name)) return 0;
+    if (table_of(t, name, t->metric)) return 0;
     return hoyle_last_error()[0] ? HOYLE_EINVAL : HOYLE_EIO;
 }
 
-int retro_probe_index(retro_tables_t *t, const char *name, uint64_t idx, retro_code_t *out)
+/* The code at `idx` of class `name`'s table of metric `m`. */
+static int probe_index(retro_tables_t *t, const char *name, uint64_t idx, retro_metric_t m,
+                       retro_code_t *out)
 {
-    const retro_table_t *tab = table_of(t, name);
+    const retro_table_t *tab = table_of(t, name, m);
     if (tab == NULL) return hoyle_last_error()[0] ? HOYLE_EUNSUP : HOYLE_EIO;
     if (idx >= tab->h.size || tab->codes[idx] == RETRO_INVALID)
         return hoyle_error(HOYLE_EINVAL, "%s: index %llu holds no position", name,
                            (unsigned long long)idx);
     *out = tab->codes[idx];
     return 0;
+}
+
+int retro_probe_index(retro_tables_t *t, const char *name, uint64_t idx, retro_code_t *out)
+{
+    return probe_index(t, name, idx, t->metric, out);
 }
 
 int retro_probe(retro_tables_t *t, const void *state, retro_code_t *out)
@@ -139,8 +160,21 @@ int retro_probe_move(retro_tables_t *t, const void *before, const void *after, r
         return 0;
     }
     retro_code_t c;
+    int same = game_current_player(t->g, after) == mover;
+    if (t->metric == RETRO_DTC) { /* a conversion: one ply, the smaller class's DTM value */
+        char from[RETRO_CLASS_MAX], to[RETRO_CLASS_MAX];
+        uint64_t i, j;
+        int rc = retro_index_locate(t->ix, t->g, before, from, &i);
+        if (rc == 0) rc = retro_index_locate(t->ix, t->g, after, to, &j);
+        if (rc < 0) return rc;
+        if (strcmp(from, to) != 0) {
+            if ((rc = probe_index(t, to, j, RETRO_DTM, &c)) < 0) return rc;
+            *out = retro_converted(retro_back_up(c, same));
+            return 0;
+        }
+    }
     int rc = retro_probe(t, after, &c);
     if (rc < 0) return rc;
-    *out = retro_back_up(c, game_current_player(t->g, after) == mover);
+    *out = retro_back_up(c, same);
     return 0;
 }

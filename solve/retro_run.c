@@ -23,8 +23,10 @@ int retro_run_init(retro_run_t *r, int threads, const char *dir)
         r->seg[t].hi = size * (uint64_t)(t + 1) / (uint64_t)r->threads;
         r->seg[t].status = 0;
     }
-    int rc = retro_path(r->path, sizeof r->path, dir, r->name, ".tb");
-    if (rc == 0) rc = retro_path(r->part, sizeof r->part, dir, r->name, ".tb.part");
+    char part[16];
+    snprintf(part, sizeof part, "%s.part", retro_metric_suffix(r->metric));
+    int rc = retro_path(r->path, sizeof r->path, dir, r->name, retro_metric_suffix(r->metric));
+    if (rc == 0) rc = retro_path(r->part, sizeof r->part, dir, r->name, part);
     return rc == 0 ? retro_tables_open(r->g, dir, &r->sub) : rc;
 }
 
@@ -41,6 +43,14 @@ int retro_run_child(const retro_run_t *r, const void *after, uint64_t *idx)
     int rc = retro_index_locate(r->ix, r->g, after, name, idx);
     if (rc < 0) return rc;
     return strcmp(name, r->name) == 0;
+}
+
+int retro_run_external(const retro_run_t *r, const void *before, const void *after,
+                       retro_code_t *out)
+{
+    int rc = retro_probe_move(r->sub, before, after, out);
+    if (rc == 0 && r->metric == RETRO_DTC) *out = retro_converted(*out);
+    return rc;
 }
 
 int retro_seg_fail(retro_seg_t *s, int rc)
@@ -97,7 +107,7 @@ int retro_run_write(const retro_run_t *r, const char *path, int part, retro_fill
                     retro_header_t *h)
 {
     memset(h, 0, sizeof *h);
-    memcpy(h->magic, part ? RETRO_MAGIC_PART : RETRO_MAGIC, 8);
+    memcpy(h->magic, retro_magic(r->metric, part), 8);
     snprintf(h->game, sizeof h->game, "%s", r->g->spec);
     snprintf(h->name, sizeof h->name, "%s", r->name); /* zero-padded: equal builds, equal bytes */
     h->size = r->size;
@@ -111,7 +121,7 @@ int retro_run_resume(retro_run_t *r, FILE *log, retro_table_t *t)
     r->level = 0;
     t->map = NULL, t->codes = NULL;
     if (access(part, F_OK) != 0) return 0;
-    int rc = retro_table_map(part, r->g->spec, r->name, 1, t);
+    int rc = retro_table_map(part, r->g->spec, r->name, 1, (int)r->metric, t);
     if (rc < 0) return rc;
     if (t->h.size != r->size) {
         retro_table_unmap(t);

@@ -6,8 +6,8 @@
  * Nalimov's generators): two arrays over the class's indices,
  *     codes[i]  the value once decided; before that the position's best
  *               "external" value (moves that end the game or leave the
- *               class, read from the returns or the smaller tables), or
- *               EXT_NONE;
+ *               class, read from the returns or the smaller tables; under
+ *               RETRO_DTC one ply each, retro_run_external), or EXT_NONE;
  *     aux[i]    DONE | the number of distinct in-class children (by index)
  *               not yet known to be won for their mover (at most 127),
  * three bytes a position, against 12 + 4 per edge for the graph.
@@ -136,7 +136,7 @@ static int forward(const int *actions, int n, const void *after, void *vctx)
         return add_kid(k, idx);
     }
     retro_code_t c;
-    int rc = retro_probe_move(gen->run.sub, k->before, after, &c);
+    int rc = retro_run_external(&gen->run, k->before, after, &c);
     if (rc < 0) return useg_fail(k->seg, rc);
     if (k->ext == EXT_NONE || retro_code_cmp(c, k->ext) > 0) k->ext = c;
     return 0;
@@ -318,7 +318,7 @@ int retro_unmove_build(const game_t *g, const retro_index_t *ix, const char *nam
 {
     ugen_t *gen = calloc(1, sizeof *gen);
     if (gen == NULL) return hoyle_error(HOYLE_ENOMEM, "tablebase: out of memory");
-    gen->run.g = g, gen->run.ix = ix, gen->run.size = size;
+    gen->run.g = g, gen->run.ix = ix, gen->run.size = size, gen->run.metric = o->metric;
     snprintf(gen->run.name, sizeof gen->run.name, "%s", name);
     int rc = build(gen, dir, o);
     for (int t = 0; t < RETRO_MAX_THREADS; t++) free(gen->seg[t].state);

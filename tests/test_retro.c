@@ -491,7 +491,7 @@ static void test_pieces(void)
         CU_ASSERT(n == (long)sizeof want && memcmp(got, want, sizeof want) == 0);
         free(got);
         retro_table_t t;
-        HARNESS_OK(retro_table_map(path, "chess", "KQvK", 1, &t));
+        HARNESS_OK(retro_table_map(path, "chess", "KQvK", 1, RETRO_DTM, &t));
         retro_table_unmap(&t);
     }
     unlink(path);
@@ -511,8 +511,8 @@ static uint64_t same_both_ways(const game_t *g, const char *cls, const char *whe
     snprintf(gp, sizeof gp, "%s/%s.tb", gd, cls);
     snprintf(up, sizeof up, "%s/%s.tb", ud, cls);
     retro_table_t a, b;
-    HARNESS_OK(retro_table_map(gp, g->spec, cls, 0, &a));
-    HARNESS_OK(retro_table_map(up, g->spec, cls, 0, &b));
+    HARNESS_OK(retro_table_map(gp, g->spec, cls, 0, RETRO_DTM, &a));
+    HARNESS_OK(retro_table_map(up, g->spec, cls, 0, RETRO_DTM, &b));
     CU_ASSERT_EQUAL_FATAL(a.h.size, b.h.size);
     uint64_t differ = 0, first = 0;
     for (uint64_t i = 0; i < a.h.size; i++)
