@@ -42,7 +42,24 @@ static const char help[] =
     "smaller first.\n"
     "--info DIR: the tables in DIR (.tb and .dtc), with positions won/drawn/lost\n"
     "by the side to move, the longest win (plies; moves = (plies + 1) / 2) and\n"
-    "the metric its distances count (dtm: to the end, dtc: to conversion).\n";
+    "the metric its distances count (dtm: to the end, dtc: to conversion); with\n"
+    "--json also a position of the longest win.\n";
+
+/* The position at index `idx` of class `name` of game `spec` into buf (FEN
+ * for chess); "" when the game or the index cannot give it. */
+static void index_position(const char *spec, const char *name, uint64_t idx, char *buf, size_t cap)
+{
+    const game_t *g = NULL;
+    buf[0] = '\0';
+    if (game_create(spec, &g) < 0) return;
+    const retro_index_t *ix = retro_index_find(g);
+    size_t bytes = (g->state_size + GAME_STATE_ALIGN - 1) / GAME_STATE_ALIGN * GAME_STATE_ALIGN;
+    void *s = aligned_alloc(GAME_STATE_ALIGN, bytes);
+    if (s && ix && ix->unindex(g, name, idx, s) && game_position_to_string(g, s, buf, cap) < 0)
+        buf[0] = '\0';
+    free(s);
+    game_free(g);
+}
 
 /* One table's row (or JSON object when `j`), the game column `width` wide. */
 static void print_info(const retro_info_t *in, json_t *j, int width)
@@ -66,6 +83,9 @@ static void print_info(const retro_info_t *in, json_t *j, int width)
     json_u64(j, "losses", in->losses);
     json_u64(j, "longest_win_plies", in->longest_win);
     json_u64(j, "longest_win_index", in->longest_win_idx);
+    char fen[512];
+    index_position(in->game, in->name, in->longest_win_idx, fen, sizeof fen);
+    if (in->longest_win > 0 && fen[0]) json_str(j, "longest_win_position", fen);
     json_close(j);
 }
 

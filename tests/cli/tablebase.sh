@@ -4,7 +4,9 @@
 # and checkers build, --info (a long game spec printed whole), --graph (the
 # same table as un-moves), values and best moves, a replayed line, the
 # oracle's refusal outside its material, accuracy's three outputs, --all
-# (every 3-man class, K+P v K among them), Devil among the Tailors solved
+# (every 3-man class, K+P v K among them), K+P v K's distance-to-conversion
+# table (--metric dtc: its figures, a value and line to the promotion, a
+# missing .dtc named, a DTC file refused as DTM), Devil among the Tailors solved
 # with --line (the line replayed: every move best), and a
 # build killed with SIGKILL then resumed to the identical file.
 # usage: tablebase.sh HOYLE_BINARY DATA_DIR
@@ -37,6 +39,24 @@ expect 2 "info missing" -- "$hoyle" tablebase --info "$dir/none"
 expect 0 "all 3 men" -- "$hoyle" tablebase chess --all 3 --out "$dir/all" --quiet
 has out "KPvK .* 55 *28" "all: K+P v K, mate in 28"
 has out "KRvK .* 31 *16" "all: K+R v K"
+
+# distance to conversion: K+P v K's promotions convert (its DTM table and those it reads are there)
+expect 2 "bad metric" -- "$hoyle" tablebase chess KPvK --metric dtz --out "$dir/all"
+has err "want dtm .* or dtc" "bad metric"
+expect 0 "dtc" -- "$hoyle" tablebase chess KPvK --metric dtc --out "$dir/all" --quiet
+has out "^KPvK .* 37 *19  dtc$" "dtc: K+P v K, 19 moves to conversion"
+has out "^KPvK .* 55 *28  dtm$" "dtc: the DTM table beside it"
+expect 0 "dtc info json" -- "$hoyle" tablebase --info "$dir/all" --json
+has out '"class":"KPvK","game":"[^"]*","metric":"dtc"' "dtc info json"
+expect 0 "dtc solve" -- "$hoyle" solve chess --tables "$dir/all" --metric dtc --position "8/8/8/8/8/k7/4P3/4K3 w - - 0 1" --line
+has out "win in 25 plies to conversion" "dtc solve value"
+has out "best: e1d2 e1f2$" "dtc solve best moves"
+has out "^line: e1d2;.*;e7e8q$" "dtc line: stops at the promotion"
+expect 2 "dtc solve without a dtc table" -- "$hoyle" solve chess --tables "$dir/all" --metric dtc --position "8/8/8/4k3/8/8/8/KQ6 w - - 0 1"
+has err "KQvK.dtc" "dtc solve without a dtc table"
+cp "$dir/all/KPvK.dtc" "$dir/all/KPvK.tb"
+expect 2 "dtc file as dtm" -- "$hoyle" solve chess --tables "$dir/all" --position "8/8/8/8/8/k7/4P3/4K3 w - - 0 1"
+has err "KPvK.tb: holds the distance to conversion (DTC), not the distance to the end (DTM)" "dtc file as dtm"
 
 expect 0 "solve" -- "$hoyle" solve chess --tables "$tb" --position "8/8/8/4k3/8/8/8/KQ6 w - - 0 1"
 has out "win in 17 plies" "solve value"
