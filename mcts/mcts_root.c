@@ -14,9 +14,13 @@
  * only, so the search takes no lock. Then the root statistics are merged into
  * tree 0's result: visits summed per action, Q visit-weighted, a child proven
  * in any tree is proven with that value (proofs are exact), the root proven
- * when any tree proved it; the best action is then that tree's proven choice,
- * else the most summed visits (proven losses excluded, ties by Q), and the
- * principal variation is read from the tree with the most visits on it.
+ * when any tree proved it (children proven in different trees are not
+ * combined into a proof of the root, and a tree that proves it does not stop
+ * the others: measured on Go-Bang and nim, the trees prove the root's
+ * children in nearly the same order, so neither would act); the best
+ * action is then that tree's proven choice, else the most summed visits
+ * (proven losses excluded, ties by Q), and the principal variation is read
+ * from the tree with the most visits on it.
  *
  * Each tree keeps its own subtree across moves (mcts_advance) and mcts_clear /
  * mcts_reseed reach every tree. The step API and Gumbel root selection drive
