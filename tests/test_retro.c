@@ -8,13 +8,14 @@
  * refused; an interrupted build resumed to the identical file (each generator
  * also resuming the other's); a file written in pieces byte for byte the
  * file written whole; the un-move generator's tables equal to the
- * move graph's, index by index, on five classes; bad class
+ * move graph's, index by index, on six classes (K+P v K among them); bad class
  * names refused; checkers with 2 and 3 pieces and Fox and Geese with 1 to 3
  * geese the same way; tb=DIR in alpha-beta and MCTS (values kept, the
  * fastest win, the draw counter's horizon, a bad folder refused). Pawns: K+P v K
  * (its figures, every position one ply deep, a sample against plain minimax),
- * the mirror-only index with the en-passant code, and the classes promotions
- * and captures lead to. */
+ * the mirror-only index with the en-passant code, pawn un-moves against every
+ * one-man change tried forward (en-passant rights included), and the classes
+ * promotions and captures lead to. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -534,8 +535,9 @@ static uint64_t same_both_ways(const game_t *g, const char *cls, const char *whe
 /* The un-move generator (solve/retro_unmove.c, games/chess/retro_unmove.c)
  * and the move-graph one give the same tables: classes with every piece's
  * retractions, like pieces, a class of like sides and captures into the
- * smaller classes. tests/cli/tb_unmove.sh compares every pawnless class of
- * 3 and 4 men (HOYLE_SLOW_TESTS). */
+ * smaller classes, and K+P v K (pawn steps and double steps; K+P v K+P, whose
+ * sub-tables take minutes, is left to the slow test). tests/cli/tb_unmove.sh
+ * compares every class of 3 and 4 men (HOYLE_SLOW_TESTS). */
 static void test_unmove_same(void)
 {
     const game_t *g = chess();
