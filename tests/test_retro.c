@@ -8,13 +8,14 @@
  * refused; an interrupted build resumed to the identical file (each generator
  * also resuming the other's); a file written in pieces byte for byte the
  * file written whole; the un-move generator's tables equal to the
- * move graph's, index by index, on five classes; bad class
+ * move graph's, index by index, on six classes (K+P v K among them); bad class
  * names refused; checkers with 2 and 3 pieces and Fox and Geese with 1 to 3
  * geese the same way; tb=DIR in alpha-beta and MCTS (values kept, the
  * fastest win, the draw counter's horizon, a bad folder refused). Pawns: K+P v K
  * (its figures, every position one ply deep, a sample against plain minimax),
- * the mirror-only index with the en-passant code, and the classes promotions
- * and captures lead to. */
+ * the mirror-only index with the en-passant code, pawn un-moves against every
+ * one-man change tried forward (en-passant rights included), and the classes
+ * promotions and captures lead to. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -534,8 +535,9 @@ static uint64_t same_both_ways(const game_t *g, const char *cls, const char *whe
 /* The un-move generator (solve/retro_unmove.c, games/chess/retro_unmove.c)
  * and the move-graph one give the same tables: classes with every piece's
  * retractions, like pieces, a class of like sides and captures into the
- * smaller classes. tests/cli/tb_unmove.sh compares every pawnless class of
- * 3 and 4 men (HOYLE_SLOW_TESTS). */
+ * smaller classes, and K+P v K (pawn steps and double steps; K+P v K+P, whose
+ * sub-tables take minutes, is left to the slow test). tests/cli/tb_unmove.sh
+ * compares every class of 3 and 4 men (HOYLE_SLOW_TESTS). */
 static void test_unmove_same(void)
 {
     const game_t *g = chess();
@@ -543,7 +545,7 @@ static void test_unmove_same(void)
     char where[512];
     snprintf(where, sizeof where, "%s/both", dir);
     mkdir(where, 0755);
-    static const char *const classes[] = {"KQvK", "KRvK", "KNNvK", "KRvKN", "KBvKN"};
+    static const char *const classes[] = {"KQvK", "KRvK", "KNNvK", "KRvKN", "KBvKN", "KPvK"};
     for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
         CU_ASSERT(same_both_ways(g, classes[i], where) > 0);
     game_free(g);
@@ -768,6 +770,168 @@ static void test_pawn_index(void)
         CU_ASSERT_EQUAL(again, idx[i]);
     }
     CU_ASSERT(idx[0] != idx[1] && idx[2] != idx[3]);
+    game_free(g);
+}
+
+/* The distinct predecessor indices of one position, from un-moves or tried. */
+typedef struct preds {
+    const game_t *g;
+    const retro_index_t *ix;
+    const char *cls;
+    uint64_t want; /* the position's index: what a forward move must reach */
+    bool hit;
+    int n;
+    uint64_t idx[256];
+} preds_t;
+
+static void add_pred(preds_t *ps, uint64_t idx)
+{
+    for (int i = 0; i < ps->n; i++)
+        if (ps->idx[i] == idx) return;
+    CU_ASSERT_FATAL(ps->n < 256);
+    ps->idx[ps->n++] = idx;
+}
+
+static int unmoved(const void *pred, void *ctx)
+{
+    preds_t *ps = ctx;
+    char name[RETRO_CLASS_MAX];
+    uint64_t idx;
+    HARNESS_OK(ps->ix->index(ps->g, pred, name, &idx));
+    CU_ASSERT_STRING_EQUAL(name, ps->cls);
+    add_pred(ps, idx);
+    return 0;
+}
+
+static int reaches(const int *actions, int n, const void *after, void *ctx)
+{
+    (void)actions, (void)n;
+    preds_t *ps = ctx;
+    char name[RETRO_CLASS_MAX];
+    uint64_t idx;
+    if (ps->ix->index(ps->g, after, name, &idx) == 0 && strcmp(name, ps->cls) == 0 &&
+        idx == ps->want)
+        ps->hit = true;
+    return 0;
+}
+
+/* Every predecessor of `s` found the long way: each man of the side that
+ * moved last put on each empty square, with no en-passant right and with
+ * each one the side to move could hold, kept when the index takes it back
+ * (a legal position of the class) and one of its moves leads to `want`. */
+static void tried_preds(const ch_state_t *s, preds_t *ps)
+{
+    const ch_pos_t *p = &s->pos;
+    int m = p->side ^ 1;
+    for (uint64_t men = p->colors[m]; men; men &= men - 1) {
+        int to = ch_lsb(men), piece = p->board[to];
+        for (int from = 0; from < 64; from++) {
+            bool pawn = piece % 6 == CH_PAWN;
+            if (p->board[from] != CH_EMPTY || (pawn && (ch_rank(from) % 7 == 0))) continue;
+            for (int e = -1; e < 16; e++) {
+                ch_state_t q;
+                memcpy(&q, s, sizeof q);
+                uint64_t swap = ch_bit(to) | ch_bit(from);
+                q.pos.pieces[piece % 6] ^= swap, q.pos.colors[m] ^= swap;
+                q.pos.board[to] = CH_EMPTY, q.pos.board[from] = (uint8_t)piece;
+                q.pos.side = (uint8_t)m;
+                q.pos.ep = e < 0 ? CH_NO_SQ : e < 8 ? (uint8_t)(16 + e) : (uint8_t)(32 + e);
+                int victim = e < 0 ? 0 : e < 8 ? 24 + e : 32 + e - 8;
+                if (e >= 0 && q.pos.board[victim] != (m ^ 1) * 6 + CH_PAWN) continue;
+                q.pos.key = ch_key_compute(&q.pos);
+                char name[RETRO_CLASS_MAX];
+                uint64_t idx;
+                ch_state_t canon;
+                if (ps->ix->index(ps->g, &q, name, &idx) < 0 || strcmp(name, ps->cls) != 0 ||
+                    !ps->ix->unindex(ps->g, name, idx, &canon))
+                    continue;
+                ps->hit = false;
+                game_whole_moves(ps->g, &canon, reaches, ps);
+                if (ps->hit) add_pred(ps, idx);
+            }
+        }
+    }
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Un-moves of `s` against tried_preds: the same indices. Returns how many. */
+static int same_preds(const game_t *g, const char *cls, const ch_state_t *s)
+{
+    const retro_index_t *ix = retro_index_find(g);
+    preds_t *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    CU_ASSERT_FATAL(a && b);
+    a->g = b->g = g, a->ix = b->ix = ix, a->cls = b->cls = cls;
+    char name[RETRO_CLASS_MAX];
+    HARNESS_OK(ix->index(g, s, name, &a->want));
+    b->want = a->want;
+    HARNESS_OK(ix->unmoves(g, s, unmoved, a));
+    tried_preds(s, b);
+    qsort(a->idx, (size_t)a->n, sizeof a->idx[0], cmp_u64);
+    qsort(b->idx, (size_t)b->n, sizeof b->idx[0], cmp_u64);
+    bool same = a->n == b->n && memcmp(a->idx, b->idx, (size_t)a->n * sizeof a->idx[0]) == 0;
+    if (!same) {
+        char fen[128];
+        game_position_to_string(g, s, fen, sizeof fen);
+        fprintf(stderr, "%s %s: %d un-moves, %d predecessors tried\n", cls, fen, a->n, b->n);
+    }
+    CU_ASSERT(same);
+    int n = a->n;
+    free(a), free(b);
+    return n;
+}
+
+/* Pawn retractions (games/chess/retro_unmove.c) against every one-man change
+ * tried forward: sampled positions of pawn classes, and positions where the
+ * en-passant right decides (the right in the position, a double step the
+ * right would have followed, a capture en passant pinned, predecessors that
+ * may hold the right or not). */
+static void test_unmove_pawns(void)
+{
+    const game_t *g = chess();
+    const retro_index_t *ix = retro_index_find(g);
+    static const struct {
+        const char *cls;
+        uint64_t stride;
+    } sample[] = {{"KPvK", 1013}, {"KPvKP", 40009}, {"KPPvK", 40009}, {"KRPvKR", 9000011}};
+    for (size_t c = 0; c < sizeof sample / sizeof sample[0]; c++) {
+        uint64_t size;
+        int seen = 0, preds = 0;
+        HARNESS_OK(ix->class_parse(g, sample[c].cls, NULL, &size));
+        for (uint64_t i = 0; i < size; i += sample[c].stride) {
+            ch_state_t s;
+            if (!ix->unindex(g, sample[c].cls, i, &s)) continue;
+            seen++, preds += same_preds(g, sample[c].cls, &s);
+        }
+        CU_ASSERT(seen > 50 && preds > seen);
+    }
+    static const struct {
+        const char *fen, *cls;
+        int preds;
+    } fens[] = {
+        /* the right to take on d6: d7-d5 the only un-move */
+        {"8/8/8/3pP3/8/8/8/K6k w - d6 0 1", "KPvKP", 1},
+        /* no right, yet the capture would be legal: no double step */
+        {"8/8/8/3pP3/8/8/8/K6k w - - 0 1", "KPvKP", 4},
+        /* the capture would expose the king to the rook: d7-d5 gave no right */
+        {"8/8/8/K2pP2r/8/8/8/7k w - - 0 1", "KRPvKP", 13},
+        /* Black's predecessors may hold the right to take on e3 */
+        {"k7/8/8/8/3pP3/8/8/1K6 w - - 0 1", "KPvKP", 7},
+        /* White's double steps, with and without a black pawn beside */
+        {"8/8/8/8/3P4/8/8/K6k b - - 0 1", "KPvK", 5},
+        {"8/8/8/8/3Pp3/8/8/K6k b - - 0 1", "KPvKP", 4},
+    };
+    for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
+        ch_state_t s;
+        HARNESS_OK(game_position_from_string(g, fens[i].fen, &s));
+        int n = same_preds(g, fens[i].cls, &s);
+        if (n != fens[i].preds) fprintf(stderr, "%s: %d predecessors\n", fens[i].fen, n);
+        CU_ASSERT_EQUAL(n, fens[i].preds);
+    }
     game_free(g);
 }
 
@@ -1022,6 +1186,7 @@ int main(void)
         {"devil among the tailors: solved from the start", test_devil},
         {"pawns: K+P v K, every position", test_pawns_kpk},
         {"pawns: the mirror-only index, en passant", test_pawn_index},
+        {"pawns: un-moves against every one-man change", test_unmove_pawns},
         {"pawns: promotions and captures lead to; --all", test_pawn_subclasses},
         {"foxgeese: 1 to 3 geese", test_foxgeese},
         {"tb= in alphabeta and mcts keeps the win", test_search_probes},
