@@ -304,7 +304,7 @@ def default_agents(driver, base):
         wait(driver, lambda d: "(you) to move" in status(d) and d.find_elements(By.CSS_SELECTOR, "#history li"), f"the default {kind}'s first move", 20)
         # the agent request's own time, from the browser's resource timing (the test's polling left out)
         took = driver.execute_script("return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/agent')).map((e) => e.duration)")
-        check(len(took) == 1 and took[0] < 2000, f"the default {kind} answers within 2 s ({took} ms)")
+        check(len(took) == 1 and took[0] < 8000, f"the default {kind} (1 s a move) answers within 8 s, load allowing ({took} ms)")
         info = driver.find_element(By.ID, "info").text
         check(kind in info, f"its search summary is shown ({info!r})")
 

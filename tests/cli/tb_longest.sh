@@ -11,9 +11,9 @@ hoyle=$1
 . "$(dirname "$0")/lib.sh"
 [ "${HOYLE_SLOW_TESTS:-1}" = 0 ] && skip "HOYLE_SLOW_TESTS=0"
 expect 0 "build" -- "$hoyle" tablebase chess KBBvK KBNvK KQvKR --out "$dir/tb" --threads 2 --quiet
-has out "^KBBvK .* 37 *19$" "K+2B v K: mate in 19"
-has out "^KBNvK .* 65 *33$" "K+B+Kt v K: mate in 33"
-has out "^KQvKR .* 69 *35$" "K+Q v K+R: mate in 35"
-has out "^KQvK .* 19 *10$" "K+Q v K: mate in 10"
-has out "^KRvK .* 31 *16$" "K+R v K: mate in 16"
+has out "^KBBvK .* 37 *19 *dtm$" "K+2B v K: mate in 19"
+has out "^KBNvK .* 65 *33 *dtm$" "K+B+Kt v K: mate in 33"
+has out "^KQvKR .* 69 *35 *dtm$" "K+Q v K+R: mate in 35"
+has out "^KQvK .* 19 *10 *dtm$" "K+Q v K: mate in 10"
+has out "^KRvK .* 31 *16 *dtm$" "K+R v K: mate in 16"
 finish
