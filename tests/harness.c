@@ -1,6 +1,8 @@
 /* harness.c — CUnit runner, data-file helpers and game fixtures for the test suites. */
+#define _XOPEN_SOURCE 700
 #include "tests/harness.h"
 
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +107,22 @@ void harness_tmp_path(char *out, size_t cap, const char *name)
 {
     const char *base = getenv("TMPDIR");
     snprintf(out, cap, "%s/%s", base && *base ? base : "/tmp", name);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)type;
+    (void)ftw;
+    if (remove(path) == 0) return 0;
+    perror(path);
+    return -1;
+}
+
+int harness_remove_tree(const char *dir)
+{
+    if (!dir || !dir[0]) return 0;
+    return nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
 }
 
 const game_t *harness_game(const char *spec, size_t state_cap)

@@ -22,6 +22,11 @@ int harness_run(const char *suite, const harness_test_t *tests);
  * leaves nothing in the system's temp folder (tests/CMakeLists.txt). */
 void harness_tmp_path(char *out, size_t cap, const char *name);
 
+/* Remove a folder a suite made (its files and folders, depth first, links not
+ * followed); an empty name does nothing. 0 on success, -1 (with the path on
+ * stderr) when something could not be removed. */
+int harness_remove_tree(const char *dir);
+
 /* Read a whole file under tests/data (HOYLE_TEST_DATA) into a new
  * NUL-terminated buffer the caller frees; NULL if it cannot be read. */
 char *harness_read_data(const char *relative_path);

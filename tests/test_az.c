@@ -544,9 +544,7 @@ int main(void)
         {NULL, NULL},
     };
     int rc = harness_run("az", tests);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    if (system(cmd) != 0) rc = rc ? rc : 1;
+    if (harness_remove_tree(tmpdir) != 0) rc = rc ? rc : 1;
     game_free(g);
     return rc;
 }

@@ -730,10 +730,6 @@ int main(int argc, char **argv)
         {"kill -9 during appends", test_kill9},
         {NULL, NULL}};
     int rc = timing ? harness_run("h5rec bench", bench) : harness_run("h5rec", tests);
-    if (tmpdir[0]) {
-        char cmd[300];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-        if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
-    }
+    if (harness_remove_tree(tmpdir) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
     return rc;
 }

@@ -1163,13 +1163,7 @@ static void test_search_probes(void)
     game_free(g);
 }
 
-static void cleanup(void)
-{
-    if (dir[0] == '\0') return;
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    CU_ASSERT_EQUAL(system(cmd), 0);
-}
+static void cleanup(void) { CU_ASSERT_EQUAL(harness_remove_tree(dir), 0); }
 
 int main(void)
 {

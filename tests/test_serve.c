@@ -1237,9 +1237,6 @@ int main(void)
     };
     int rc = harness_run("serve", tests);
     serve_stop(srv);
-    if (!tmpdir[0]) return rc;
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd)) rc = rc ? rc : 1;
+    if (harness_remove_tree(tmpdir) != 0) rc = rc ? rc : 1;
     return rc;
 }
