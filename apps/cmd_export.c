@@ -1,6 +1,7 @@
 /* cmd_export.c — `hoyle export RUN|NET --torchscript OUT.pt`: a trained net as a TorchScript
  * module that Python (torch.jit.load) and libtorch run without hoyle (train/tch/tch.h,
- * tch_export_torchscript; docs/training.md, "Retention, warm start, export"). Needs libtorch. */
+ * tch_export_torchscript), and `--net OUT.pt`: the checkpoint without its optimiser state, the
+ * file models/ ships (docs/training.md, "Retention, warm start, export"). Needs libtorch. */
 #include <stdio.h>
 
 #include "apps/cli.h"
@@ -10,12 +11,14 @@
 #endif
 
 static const char help[] =
-    "usage: hoyle export RUN|NET [--torchscript OUT.pt] [--json]\n\n"
+    "usage: hoyle export RUN|NET [--torchscript OUT.pt] [--net OUT.pt] [--json]\n\n"
     "Write a net as a TorchScript module: module(x: float32[n][C][H][W]) ->\n"
     "(policy logits [n][A], values [n][V]), the same numbers as hoyle's own forward.\n"
     "RUN is a training run folder (its newest finished net, from state.txt); NET is\n"
     "a checkpoint (RUN/net-000012.pt). The file is written atomically. Needs a\n"
-    "build with libtorch. --json prints what the file holds: the net's shapes and\n"
+    "build with libtorch. --net writes the checkpoint without its optimiser state\n"
+    "(about a third of the size): what az(model=...) and train.init_from load, and\n"
+    "what models/ ships. --json prints what the file holds: the net's shapes and\n"
     "layout, and the optimiser (kind, step count, the learning rate of the next step).\n";
 
 #ifdef HOYLE_TORCH
@@ -61,17 +64,19 @@ static void print_json(const char *path, const tch_net_t *net, const tch_opt_t *
 /* Exit codes: 0 written, 2 bad usage or a file that is not a net, 1 the write failed. */
 int cmd_export(int argc, char **argv)
 {
-    const char *from = NULL, *out = NULL;
+    const char *from = NULL, *out = NULL, *bare = NULL;
     bool json = false;
     const cli_opt_t opts[] = {
         CLI_OPT("--torchscript", &out, "OUT.pt", "the TorchScript file to write"),
+        CLI_OPT("--net", &bare, "OUT.pt", "the checkpoint to write without its optimiser state"),
         CLI_OPT_JSON(&json),
         CLI_OPT_END,
     };
     int rc = cli_parse_one("export", help, opts, "RUN|NET", NULL, &from, argc, argv);
     if (rc != CLI_CONTINUE) return rc;
-    if (!out && !json)
-        return cli_usage_error("export", "nothing to do: give --torchscript OUT.pt or --json");
+    if (!out && !bare && !json)
+        return cli_usage_error("export",
+                               "nothing to do: give --torchscript OUT.pt, --net OUT.pt or --json");
 #ifdef HOYLE_TORCH
     char path[1300];
     tch_net_t *net = NULL;
@@ -80,6 +85,8 @@ int cmd_export(int argc, char **argv)
         return cli_fail("export", EXIT_USAGE);
     int status = out ? tch_export_torchscript(net, out) : HOYLE_OK;
     if (!status && out) fprintf(stderr, "export: %s -> %s\n", path, out);
+    if (!status && bare) status = tch_save(net, NULL, bare);
+    if (!status && bare) fprintf(stderr, "export: %s -> %s (no optimiser state)\n", path, bare);
     if (!status && json) print_json(path, net, opt);
     tch_opt_free(opt);
     tch_net_free(net);

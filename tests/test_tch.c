@@ -751,6 +751,34 @@ static void check_bad_configs(tch_net_t *net, tch_opt_config_t *oc0)
     EXPECT_FAIL(HOYLE_EINVAL, tch_set_threads(0));
 }
 
+/* One bit changed in a checkpoint is refused (libtorch's reader checks no CRC; tch_load
+ * does): in the first local header (byte 7, the flags) and in the first and last bytes of
+ * the first entry's data. */
+static void check_flipped_bytes(const char *path, tch_net_t **ln, tch_opt_t **lo)
+{
+    FILE *in = fopen(path, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    static unsigned char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf, in);
+    fclose(in);
+    CU_ASSERT_FATAL(n > 64 && n < sizeof buf);
+    size_t nlen = buf[26] | (size_t)buf[27] << 8, xlen = buf[28] | (size_t)buf[29] << 8;
+    size_t data = 30 + nlen + xlen;
+    CU_ASSERT_FATAL(data + 2 < n);
+    const size_t at[] = {7, data, data + 1};
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        buf[at[i]] ^= 1;
+        FILE *out = fopen(tmp_file("flip.tch"), "wb");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+        CU_ASSERT(fwrite(buf, 1, n, out) == n);
+        fclose(out);
+        buf[at[i]] ^= 1;
+        EXPECT_FAIL(HOYLE_EIO, tch_load(tmp_file("flip.tch"), ln, lo));
+        CU_ASSERT(strstr(hoyle_last_error(), "damaged") != NULL);
+    }
+    unlink(tmp_file("flip.tch"));
+}
+
 /* Files: missing, unwritable, corrupt, foreign (a TorchScript export is not a checkpoint),
  * truncated; a failed load leaves the outputs as they were (oc: any other address). */
 static void check_bad_files(tch_net_t *net, tch_opt_t *opt, tch_opt_t *other_opt, void *oc)
@@ -779,6 +807,7 @@ static void check_bad_files(tch_net_t *net, tch_opt_t *opt, tch_opt_t *other_opt
     fwrite(buf, 1, got / 2, out);
     fclose(out);
     EXPECT_FAIL(HOYLE_EIO, tch_load(tmp_file("trunc.tch"), &ln, &lo));
+    check_flipped_bytes(tmp_file("ok.tch"), &ln, &lo);
     CU_ASSERT_PTR_EQUAL(ln, (tch_net_t *)oc);
     CU_ASSERT_PTR_EQUAL(lo, (tch_opt_t *)oc);
     unlink(tmp_file("garbage.tch"));

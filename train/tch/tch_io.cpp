@@ -21,6 +21,8 @@
 
 #include <fcntl.h>
 #include <unistd.h>
+#include <vector>
+#include <zlib.h>
 
 namespace tch_impl
 {
@@ -58,6 +60,126 @@ int commit_temp(const std::string &tmp, const char *path, const char *where)
         unlink(tmp.c_str());
         return hoyle_error(HOYLE_EIO, "%s: rename to %s: %s", where, path, strerror(err));
     }
+    return HOYLE_OK;
+}
+
+/* Little-endian fields of the zip structures. */
+uint32_t le16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+uint32_t le32(const unsigned char *p) { return le16(p) | le16(p + 2) << 16; }
+uint64_t le64(const unsigned char *p) { return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32; }
+
+/* The CRC-32 of an entry's uncompressed bytes: stored (method 0) or deflated (8); false
+ * when the data does not inflate to exactly `size` bytes or the method is another. */
+bool entry_crc(const unsigned char *data, uint64_t csize, uint64_t size, uint32_t method,
+               uint32_t *crc)
+{
+    if (method == 0) {
+        if (csize != size) return false;
+        uLong c = crc32(0L, Z_NULL, 0);
+        for (uint64_t done = 0; done < size;) {
+            uInt n = (uInt)std::min<uint64_t>(size - done, 1u << 30);
+            c = crc32(c, data + done, n);
+            done += n;
+        }
+        *crc = (uint32_t)c;
+        return true;
+    }
+    if (method != 8 || csize > (1u << 30) || size > (1u << 30)) return false;
+    std::vector<unsigned char> out(size + 1);
+    z_stream z{};
+    if (inflateInit2(&z, -MAX_WBITS) != Z_OK) return false;
+    z.next_in = const_cast<unsigned char *>(data);
+    z.avail_in = (uInt)csize;
+    z.next_out = out.data();
+    z.avail_out = (uInt)out.size();
+    int rc = inflate(&z, Z_FINISH);
+    bool ok = rc == Z_STREAM_END && z.total_out == size;
+    inflateEnd(&z);
+    if (ok) *crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), out.data(), (uInt)size);
+    return ok;
+}
+
+/* Whether the zip archive in buf[n] is whole: every entry of the central directory has a
+ * local header that agrees with it (version, flags, method, time, name), its data inside the file
+ * with the CRC-32 the directory gives, and the same CRC in its data descriptor when it has one.
+ * libtorch's reader checks none of this (its zip library is built without CRC checks), so
+ * a changed byte in a weight or a header would otherwise load as a different net. On
+ * failure *why says what is wrong. */
+bool zip_whole(const unsigned char *buf, uint64_t n, std::string *why)
+{
+    auto fail = [why](const std::string &what) {
+        *why = what;
+        return false;
+    };
+    int64_t eocd = -1;
+    for (int64_t at = (int64_t)n - 22; at >= 0 && at >= (int64_t)n - 22 - 65535; at--)
+        if (le32(buf + at) == 0x06054b50u) {
+            eocd = at;
+            break;
+        }
+    if (eocd < 0) return fail("no end of central directory");
+    uint64_t entries = le16(buf + eocd + 10), cd = le32(buf + eocd + 16);
+    if (entries == 0xffffu || cd == 0xffffffffu) { /* zip64: the locator just before it */
+        if (eocd < 20 || le32(buf + eocd - 20) != 0x07064b50u) return fail("bad zip64 locator");
+        uint64_t rec = le64(buf + eocd - 12);
+        if (rec > n - 56 || le32(buf + rec) != 0x06064b50u) return fail("bad zip64 end");
+        entries = le64(buf + rec + 32);
+        cd = le64(buf + rec + 48);
+    }
+    if (entries == 0) return fail("no entries");
+    for (uint64_t i = 0, at = cd; i < entries; i++) {
+        if (at > n - 46 || le32(buf + at) != 0x02014b50u) return fail("bad central directory");
+        uint32_t flags = le16(buf + at + 8), method = le16(buf + at + 10),
+                 crc = le32(buf + at + 16);
+        uint64_t csize = le32(buf + at + 20), size = le32(buf + at + 24);
+        uint32_t nlen = le16(buf + at + 28), xlen = le16(buf + at + 30), clen = le16(buf + at + 32);
+        uint64_t local = le32(buf + at + 42);
+        const unsigned char *name = buf + at + 46, *x = name + nlen, *xend = x + xlen;
+        if (at + 46 + nlen + xlen + clen > n) return fail("bad central directory");
+        std::string entry((const char *)name, nlen);
+        for (; x + 4 <= xend; x += 4 + le16(x + 2)) { /* zip64 sizes and offset */
+            if (le16(x) != 0x0001u) continue;
+            const unsigned char *f = x + 4, *fend = f + le16(x + 2);
+            if (size == 0xffffffffu && f + 8 <= fend) size = le64(f), f += 8;
+            if (csize == 0xffffffffu && f + 8 <= fend) csize = le64(f), f += 8;
+            if (local == 0xffffffffu && f + 8 <= fend) local = le64(f);
+        }
+        if (local > n - 30 || le32(buf + local) != 0x04034b50u ||
+            memcmp(buf + local + 4, buf + at + 6, 10) != 0 || /* version, flags, method, time */
+            le16(buf + local + 26) != nlen || memcmp(buf + local + 30, name, nlen) != 0)
+            return fail("entry " + entry + ": local header differs from the directory");
+        uint64_t data = local + 30 + nlen + le16(buf + local + 28);
+        uint32_t have = 0;
+        if (data > n || csize > n - data || !entry_crc(buf + data, csize, size, method, &have) ||
+            have != crc)
+            return fail("entry " + entry + ": CRC-32 mismatch");
+        uint64_t desc = data + csize;
+        if (flags & 8u) { /* a data descriptor: optional signature, then the CRC again */
+            if (desc + 4 <= n && le32(buf + desc) == 0x08074b50u) desc += 4;
+            if (desc + 4 > n || le32(buf + desc) != crc)
+                return fail("entry " + entry + ": data descriptor differs");
+        }
+        at += 46 + nlen + xlen + clen;
+    }
+    return true;
+}
+
+/* Read `path` whole and check it with zip_whole; HOYLE_EIO naming the file otherwise. */
+int check_zip_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return hoyle_error(HOYLE_EIO, "tch_load: %s: %s", path, strerror(errno));
+    std::vector<unsigned char> buf;
+    unsigned char chunk[1 << 16];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) buf.insert(buf.end(), chunk, chunk + got);
+    bool err = ferror(f) != 0;
+    fclose(f);
+    if (err) return hoyle_error(HOYLE_EIO, "tch_load: %s: read error", path);
+    std::string why;
+    if (buf.size() < 22 || !zip_whole(buf.data(), buf.size(), &why))
+        return hoyle_error(HOYLE_EIO, "tch_load: %s: damaged or not a checkpoint (%s)", path,
+                           buf.size() < 22 ? "too short" : why.c_str());
     return HOYLE_OK;
 }
 
@@ -299,10 +421,9 @@ int tch_save(const tch_net_t *net, const tch_opt_t *opt, const char *path)
 int tch_load(const char *path, tch_net_t **net_out, tch_opt_t **opt_out)
 {
     if (!path || !net_out) return hoyle_error(HOYLE_EINVAL, "tch_load: NULL path or output");
-    /* libtorch's message for a missing file is long and vague: check it ourselves first */
-    FILE *f = fopen(path, "rb");
-    if (!f) return hoyle_error(HOYLE_EIO, "tch_load: %s: %s", path, strerror(errno));
-    fclose(f);
+    /* libtorch's message for a missing file is long and vague, and its reader checks no
+     * CRC: check the file ourselves first */
+    if (int status = check_zip_file(path)) return status;
     try {
         torch::NoGradGuard no_grad;
         torch::serialize::InputArchive ar;
