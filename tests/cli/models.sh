@@ -33,7 +33,8 @@ plays() {
 
 n=0
 torch=false # az nets need a build with libtorch, where the az kind exists
-"$hoyle" agents 2>/dev/null | grep -q '^az ' && torch=true
+# (grep reads the whole list: with -q it could stop early and, under pipefail, fail the pipe)
+if "$hoyle" agents 2>/dev/null | grep '^az ' >/dev/null; then torch=true; fi
 for f in "$root"/models/*; do
   file=$(basename "$f")
   [ "$file" = README.md ] && continue
