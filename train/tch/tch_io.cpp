@@ -111,6 +111,8 @@ bool zip_whole(const unsigned char *buf, uint64_t n, std::string *why)
         *why = what;
         return false;
     };
+    /* the smallest archive with one entry: its local header, directory record and end */
+    if (n < 30 + 46 + 22) return fail("too short");
     int64_t eocd = -1;
     for (int64_t at = (int64_t)n - 22; at >= 0 && at >= (int64_t)n - 22 - 65535; at--)
         if (le32(buf + at) == 0x06054b50u) {
@@ -144,7 +146,7 @@ bool zip_whole(const unsigned char *buf, uint64_t n, std::string *why)
             if (csize == 0xffffffffu && f + 8 <= fend) csize = le64(f), f += 8;
             if (local == 0xffffffffu && f + 8 <= fend) local = le64(f);
         }
-        if (local > n - 30 || le32(buf + local) != 0x04034b50u ||
+        if (local > n - 30 || nlen > n - 30 - local || le32(buf + local) != 0x04034b50u ||
             memcmp(buf + local + 4, buf + at + 6, 10) != 0 || /* version, flags, method, time */
             le16(buf + local + 26) != nlen || memcmp(buf + local + 30, name, nlen) != 0)
             return fail("entry " + entry + ": local header differs from the directory");
