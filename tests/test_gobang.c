@@ -500,6 +500,49 @@ static void test_random_games(void)
     random_checks("gobang(board=6,men=4,move_limit=30)", 100, 2);
     random_checks("gobang(board=9,men=0)", 20, 3);
     random_checks("gobang(board=7,men=10,exact=true,move_limit=60)", 60, 4);
+    random_checks("gobang(lines=true)", 30, 5); /* the line planes commute with symmetries */
+    random_checks("gobang(board=6,men=4,move_limit=30,players=4,lines=true)", 30, 6);
+}
+
+/* Plane k of square `sq` ("c5": file, rank 1-9) of `player`'s observation. */
+static float plane_at(const game_t *g, const gbfx_state_t *s, int player, int k, const char *sq)
+{
+    float obs[GB_MAX_SQ * (GB_PLANES_4 + GB_LINE_PLANES)];
+    const gb_impl_t *im = gb_impl(g);
+    game_observe(g, s, player, obs);
+    return obs[k * im->nsq + (sq[1] - '1') * im->n + (sq[0] - 'a')];
+}
+
+static void test_line_planes(void)
+{
+    const game_t *g = gbfx_make("gobang(lines=true)");
+    CU_ASSERT_STRING_EQUAL(g->spec, "gobang(board=8,men=12,exact=false,lines=true,move_limit=200)");
+    CU_ASSERT_EQUAL(g->obs_shape[0], GB_PLANES + GB_LINE_PLANES);
+    gbfx_state_t s;
+    /* x: c5-f5; o: c3, e3, g3 and d2 */
+    gbfx_set_pos(g, &s,
+                 "......../......../......../..xxxx../......../..o.o.o./...o..../........ w 8 8 0");
+    const int own4 = GB_PLANES, own3 = GB_PLANES + 1, own2 = GB_PLANES + 2, opp4 = GB_PLANES + 3,
+              opp3 = GB_PLANES + 4, opp2 = GB_PLANES + 5;
+    /* b5 and g5 complete x's four; a5 holds one line of three (a5-e5) */
+    CU_ASSERT_EQUAL(plane_at(g, &s, 0, own4, "b5"), 1.0f);
+    CU_ASSERT_EQUAL(plane_at(g, &s, 0, own4, "g5"), 1.0f);
+    CU_ASSERT_EQUAL(plane_at(g, &s, 0, own4, "a5"), 0.0f);
+    CU_ASSERT_EQUAL(plane_at(g, &s, 0, own3, "a5"), 0.25f);
+    CU_ASSERT_EQUAL(plane_at(g, &s, 1, opp4, "b5"), 1.0f); /* the same seen by o */
+    CU_ASSERT_EQUAL(plane_at(g, &s, 1, own4, "b5"), 0.0f);
+    /* f3: o's c3-g3 (three), b3-f3 and d3-h3 (two each); the columns and
+     * diagonals through f3 hold x's men or none of o's */
+    CU_ASSERT_EQUAL(plane_at(g, &s, 1, own3, "f3"), 0.25f);
+    CU_ASSERT_EQUAL(plane_at(g, &s, 1, own2, "f3"), 0.5f);
+    CU_ASSERT_EQUAL(plane_at(g, &s, 0, opp3, "f3"), 0.25f);
+    CU_ASSERT_EQUAL(plane_at(g, &s, 0, opp2, "f3"), 0.5f);
+    /* occupied squares are zeros; the first planes are those of the plain game */
+    for (int k = GB_PLANES; k < GB_PLANES + GB_LINE_PLANES; k++)
+        CU_ASSERT_EQUAL(plane_at(g, &s, 0, k, "c5"), 0.0f);
+    CU_ASSERT_EQUAL(plane_at(g, &s, 0, 0, "c5"), 1.0f);
+    CU_ASSERT_EQUAL(plane_at(g, &s, 0, 1, "c3"), 1.0f);
+    game_free(g);
 }
 
 static void test_evaluate(void)
@@ -586,6 +629,7 @@ int main(void)
         {"notation", test_notation},
         {"bad_input", test_bad_input},
         {"random_games", test_random_games},
+        {"line planes", test_line_planes},
         {"evaluate", test_evaluate},
         {"threat hints", test_threat_hints},
         {NULL, NULL},

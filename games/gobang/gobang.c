@@ -40,6 +40,12 @@ static const param_def_t gobang_params[] = {
      .type = PARAM_BOOL,
      .def = "false",
      .help = "only exactly five wins (a line of six or more does not)"},
+    {.key = "lines",
+     .type = PARAM_BOOL,
+     .def = "false",
+     .quiet = true, /* added after records and models: left out of specs at false */
+     .help = "the observation adds 6 planes, the lines of five through each empty square by "
+             "colour and men in them (a net's input; the rules are unchanged)"},
     {.key = "move_limit",
      .type = PARAM_INT,
      .def = "200",
@@ -117,6 +123,7 @@ static int gobang_create(game_t *g)
                                          "only in the two-player game)");
     int status = gb_impl_create(g, n, men, odds, exact, move_limit, seats);
     if (status) return status;
+    ((gb_impl_t *)g->impl)->lines = params_bool(&g->params, "lines");
     const gb_impl_t *im = gb_impl(g);
     g->vt = &gobang_vt;
     g->num_players = 2; /* the colours; with players=4 each is a partnership of two seats */
@@ -132,7 +139,8 @@ static int gobang_create(game_t *g)
     g->max_chance_outcomes = 0;
     /* every placement, then at most move_limit steps */
     g->max_game_length = im->hand0[0] + im->hand0[1] + (im->moving ? move_limit : 0);
-    g->obs_shape[0] = seats == 4 ? GB_PLANES_4 : GB_PLANES, g->obs_shape[1] = n,
+    g->obs_shape[0] = (seats == 4 ? GB_PLANES_4 : GB_PLANES) + (im->lines ? GB_LINE_PLANES : 0),
+    g->obs_shape[1] = n,
     g->obs_shape[2] = n;
     /* placements are one plane; steps are from-square-major over the 8 directions */
     g->policy_planes = im->moving ? 1 + GB_DIRS : 1, g->policy_lead = 1;

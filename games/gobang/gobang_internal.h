@@ -71,6 +71,7 @@ typedef struct gb_impl {
     int hand0[2];               /* men each side starts with in hand (Black one fewer at odds) */
     int seats;                  /* 2, or 4 in partnership play (players=4) */
     bool exact;                 /* only runs of exactly five win */
+    bool lines;                 /* the observation adds GB_LINE_PLANES (observe.c) */
     bool moving;                /* a moving phase can happen (men > 0, 2*men < nsq) */
     int move_limit;             /* moving-phase moves (both sides) before a draw */
     uint64_t zob[2][GB_MAX_SQ]; /* stone keys */
@@ -161,6 +162,7 @@ int gb_action_from_string(const game_t *g, const void *s, const char *text, int 
 /* observe.c */
 #define GB_PLANES   6
 #define GB_PLANES_4 8 /* players=4: own, partner, two opponents, then as planes 2..5 */
+#define GB_LINE_PLANES 6 /* lines=true: lines of five by colour and men, after the rest */
 void gb_observe(const game_t *g, const void *s, int player, float *out);
 void gb_symmetry_state(const game_t *g, sym_t sym, const void *s, void *out);
 int gb_symmetry_action(const game_t *g, sym_t sym, int action);

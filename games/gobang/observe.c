@@ -8,6 +8,17 @@
  * Planes 2..5 are constant, so observe(symmetry_state(s)) equals
  * sym_planes(observe(s)) for all eight symmetries.
  *
+ * With `lines=true` GB_LINE_PLANES more follow (after the partnership
+ * planes too): for `player`'s colour, then the opponent's, at each empty
+ * square q, k = 4, 3, 2 in that order:
+ *   k = 4     1 when a line of five through q holds four men of the colour
+ *             and none of the other's (a man there makes five), else 0
+ *   k = 3, 2  min(n, 4) / 4, n = the lines of five through q that hold k men
+ *             of the colour and none of the other's
+ * and zeros on occupied squares: what the heuristic (eval.c) counts, given
+ * to a net as input. The lines of five are one set under every symmetry, so
+ * the equality above holds for these planes too.
+ *
  * Partnerships (players=4, [GB_PLANES_4][N][N]): `player` is a colour, seen
  * from its seat that acts next (the seat to move, or the one after it):
  *   0  that seat's men       1  its partner's men
@@ -30,6 +41,34 @@ static void observe_seats(const gb_impl_t *im, const gb_state_t *s, int player, 
         int seat = s->cell[q] - 1 + 2 * gb_partner_at(im, s, q);
         out[(size_t)plane_of_offset[(seat - own + 4) % 4] * (size_t)im->nsq + (size_t)q] = 1.0f;
     }
+}
+
+/* The GB_LINE_PLANES line planes of `player` (see the top) into out. */
+static void observe_lines(const gb_impl_t *im, const gb_state_t *s, int player, float *out)
+{
+    uint8_t count[2][3][GB_MAX_SQ]; /* [colour: player, opponent][k - 2][square] */
+    memset(count, 0, sizeof count);
+    for (int w = 0; w < im->num_windows; w++) {
+        int cnt[3] = {0, 0, 0};
+        for (int i = 0; i < 5; i++) cnt[s->cell[im->window[w][i]]]++;
+        for (int c = 0; c < 2; c++) {
+            int colour = c == 0 ? player : 1 - player;
+            int k = cnt[colour + 1];
+            if (k < 2 || cnt[2 - colour] != 0) continue;
+            for (int i = 0; i < 5; i++) {
+                int q = im->window[w][i];
+                if (s->cell[q] == GB_EMPTY && count[c][k - 2][q] < 255) count[c][k - 2][q]++;
+            }
+        }
+    }
+    for (int c = 0; c < 2; c++)
+        for (int k = 4; k >= 2; k--) {
+            float *plane = out + (size_t)(c * 3 + 4 - k) * (size_t)im->nsq;
+            for (int q = 0; q < im->nsq; q++) {
+                int n = count[c][k - 2][q];
+                plane[q] = k == 4 ? (n > 0 ? 1.0f : 0.0f) : (float)(n < 4 ? n : 4) / 4.0f;
+            }
+        }
 }
 
 void gb_observe(const game_t *g, const void *sv, int player, float *out)
@@ -58,6 +97,7 @@ void gb_observe(const game_t *g, const void *sv, int player, float *out)
     }
     for (int k = 2; k < GB_PLANES; k++)
         for (int q = 0; q < nsq; q++) plane[k][q] = fill[k];
+    if (im->lines) observe_lines(im, s, player, out + (size_t)(GB_PLANES + lead) * (size_t)nsq);
 }
 
 void gb_symmetry_state(const game_t *g, sym_t sym, const void *sv, void *outv)
