@@ -166,20 +166,23 @@ bool zip_whole(const unsigned char *buf, uint64_t n, std::string *why)
     return true;
 }
 
-/* Read `path` whole and check it with zip_whole; HOYLE_EIO naming the file otherwise. */
-int check_zip_file(const char *path)
+/* Read `path` whole into buf and check it with zip_whole; HOYLE_EIO naming the file
+ * otherwise. The caller loads the checked bytes, not the file again (which could have
+ * changed in between). */
+int read_zip_file(const char *path, std::vector<char> &buf)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return hoyle_error(HOYLE_EIO, "tch_load: %s: %s", path, strerror(errno));
-    std::vector<unsigned char> buf;
-    unsigned char chunk[1 << 16];
+    buf.clear();
+    char chunk[1 << 16];
     size_t got;
     while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) buf.insert(buf.end(), chunk, chunk + got);
     bool err = ferror(f) != 0;
     fclose(f);
     if (err) return hoyle_error(HOYLE_EIO, "tch_load: %s: read error", path);
     std::string why;
-    if (buf.size() < 22 || !zip_whole(buf.data(), buf.size(), &why))
+    if (buf.size() < 22 ||
+        !zip_whole(reinterpret_cast<const unsigned char *>(buf.data()), buf.size(), &why))
         return hoyle_error(HOYLE_EIO, "tch_load: %s: damaged or not a checkpoint (%s)", path,
                            buf.size() < 22 ? "too short" : why.c_str());
     return HOYLE_OK;
@@ -425,11 +428,12 @@ int tch_load(const char *path, tch_net_t **net_out, tch_opt_t **opt_out)
     if (!path || !net_out) return hoyle_error(HOYLE_EINVAL, "tch_load: NULL path or output");
     /* libtorch's message for a missing file is long and vague, and its reader checks no
      * CRC: check the file ourselves first */
-    if (int status = check_zip_file(path)) return status;
+    std::vector<char> bytes;
+    if (int status = read_zip_file(path, bytes)) return status;
     try {
         torch::NoGradGuard no_grad;
         torch::serialize::InputArchive ar;
-        ar.load_from(path);
+        ar.load_from(bytes.data(), bytes.size());
         c10::IValue fmt;
         if (!ar.try_read("hoyle_format", fmt) || !fmt.isString() || fmt.toStringRef() != kFormat)
             return hoyle_error(HOYLE_EIO, "tch_load: %s: not a %s checkpoint", path, kFormat);
