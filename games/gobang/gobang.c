@@ -140,8 +140,7 @@ static int gobang_create(game_t *g)
     /* every placement, then at most move_limit steps */
     g->max_game_length = im->hand0[0] + im->hand0[1] + (im->moving ? move_limit : 0);
     g->obs_shape[0] = (seats == 4 ? GB_PLANES_4 : GB_PLANES) + (im->lines ? GB_LINE_PLANES : 0),
-    g->obs_shape[1] = n,
-    g->obs_shape[2] = n;
+    g->obs_shape[1] = n, g->obs_shape[2] = n;
     /* placements are one plane; steps are from-square-major over the 8 directions */
     g->policy_planes = im->moving ? 1 + GB_DIRS : 1, g->policy_lead = 1;
     g->num_symmetries = SYM_COUNT;
