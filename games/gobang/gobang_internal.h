@@ -160,8 +160,8 @@ int gb_action_to_string(const game_t *g, const void *s, int action, char *buf, s
 int gb_action_from_string(const game_t *g, const void *s, const char *text, int *action);
 
 /* observe.c */
-#define GB_PLANES   6
-#define GB_PLANES_4 8 /* players=4: own, partner, two opponents, then as planes 2..5 */
+#define GB_PLANES      6
+#define GB_PLANES_4    8 /* players=4: own, partner, two opponents, then as planes 2..5 */
 #define GB_LINE_PLANES 6 /* lines=true: lines of five by colour and men, after the rest */
 void gb_observe(const game_t *g, const void *s, int player, float *out);
 void gb_symmetry_state(const game_t *g, sym_t sym, const void *s, void *out);
