@@ -141,48 +141,99 @@ static void phase_json(json_t *j, const char *key, const phase_t *ph)
     json_close(j);
 }
 
-enum { BENCH_ROUNDS = 3 };
+enum { BENCH_ROUNDS = 5 };
 
-/* The raw side of one round: the evaluator's recorded forward calls replayed alone for at
- * least `seconds`. */
-static int bench_raw(evaluator_t *e, double seconds, uint64_t seed, phase_t *raw)
+/* The bench's rounds: each one's self-play and raw sides, and the two added up. */
+typedef struct bench {
+    phase_t sp[BENCH_ROUNDS], raw[BENCH_ROUNDS];
+    phase_t sp_all, raw_all;
+    double ratio[BENCH_ROUNDS]; /* per round: self-play positions/s over raw positions/s */
+    double median, pooled;
+} bench_t;
+
+static void phase_add(phase_t *to, const phase_t *ph)
+{
+    to->wall += ph->wall;
+    to->user += ph->user;
+    to->sys += ph->sys;
+    to->switches += ph->switches;
+    to->positions += ph->positions;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The raw side of one round: the round's forward calls (sizes[b] of batch b) replayed alone,
+ * once, or again until `seconds` have passed. */
+static int bench_raw(evaluator_t *e, const uint64_t *sizes, double seconds, uint64_t seed,
+                     phase_t *raw)
 {
     uint64_t pos;
     double secs;
     phase_mark(raw, -1);
-    int status = net_evaluator_replay(e, seconds, seed, &pos, &secs);
+    int status = net_evaluator_replay_sizes(e, sizes, seconds, seed, &pos, &secs);
     phase_mark(raw, +1);
     raw->wall += secs;
     raw->positions += pos;
     return status;
 }
 
-/* Rounds 2..BENCH_ROUNDS: the same games again (other seeds, empty cache, samples not kept),
- * each followed by a raw replay; round 1's two halves are the caller's. */
-static int bench_more(const game_t *g, evaluator_t *e, const selfplay_params_t *p, double seconds,
-                      phase_t *sp, phase_t *raw)
+/* After the main games (which warm the net, the allocator and the cache up, and are not
+ * timed here): BENCH_ROUNDS rounds, each the same games again (another seed, an empty cache,
+ * samples not kept) and right after them a raw replay of that round's forward calls: the
+ * same batch sizes in a random order, once (so the same positions), or again until
+ * `seconds` have passed when given. A round's two sides run back to back, so a change in
+ * the machine's load between rounds moves both; the median of the rounds' ratios is the
+ * figure, the pooled rates beside it. */
+static int bench_rounds(const game_t *g, evaluator_t *e, const selfplay_params_t *p, double seconds,
+                        bench_t *b)
 {
+    int max_batch;
+    const uint64_t *counts = net_evaluator_batch_sizes(e, &max_batch);
+    uint64_t *sizes = malloc(sizeof *sizes * ((size_t)max_batch + 1));
+    if (sizes == NULL) return hoyle_error(HOYLE_ENOMEM, "selfplay --bench: out of memory");
     int status = HOYLE_OK;
-    for (int r = 1; r < BENCH_ROUNDS && status == HOYLE_OK; r++) {
+    for (int r = 0; r < BENCH_ROUNDS && status == HOYLE_OK; r++) {
+        memcpy(sizes, counts, sizeof *sizes * ((size_t)max_batch + 1));
         selfplay_params_t q = *p;
-        q.seed = rng_mix(p->seed + (uint64_t)r);
+        q.seed = rng_mix(p->seed + (uint64_t)r + 1);
         sample_set_t scratch;
         sample_set_init(&scratch, g->obs_shape, g->num_actions);
         selfplay_stats_t st;
         uint64_t before, after;
         net_evaluator_forwards(e, &before);
         net_evaluator_clear_cache(e);
+        phase_t *sp = &b->sp[r];
         phase_mark(sp, -1);
         status = selfplay_run(g, e, &q, &scratch, &st, NULL, NULL);
         phase_mark(sp, +1);
         sample_set_done(&scratch);
         net_evaluator_forwards(e, &after);
-        sp->wall += st.seconds;
-        sp->positions += after - before;
-        if (status == HOYLE_OK) status = bench_raw(e, seconds, rng_mix(p->seed ^ (uint64_t)r), raw);
-        fprintf(stderr, "[bench] round %d of %d done\n", r + 1, BENCH_ROUNDS);
+        sp->wall = st.seconds;
+        sp->positions = after - before;
+        for (int k = 0; k <= max_batch; k++) sizes[k] = counts[k] - sizes[k]; /* this round's */
+        if (status == HOYLE_OK)
+            status = bench_raw(e, sizes, seconds, rng_mix(p->seed ^ (0x52415752ULL + (uint64_t)r)),
+                               &b->raw[r]);
+        if (status == HOYLE_OK) {
+            b->ratio[r] = rate(sp) / rate(&b->raw[r]);
+            phase_add(&b->sp_all, sp);
+            phase_add(&b->raw_all, &b->raw[r]);
+            fprintf(stderr, "[bench] round %d of %d: ratio %.3f\n", r + 1, BENCH_ROUNDS,
+                    b->ratio[r]);
+        }
     }
-    return status;
+    free(sizes);
+    if (status) return status;
+    double sorted[BENCH_ROUNDS];
+    memcpy(sorted, b->ratio, sizeof sorted);
+    qsort(sorted, BENCH_ROUNDS, sizeof sorted[0], cmp_double);
+    b->median = sorted[BENCH_ROUNDS / 2];
+    b->pooled = rate(&b->sp_all) / rate(&b->raw_all);
+    return HOYLE_OK;
 }
 #endif
 
@@ -223,7 +274,7 @@ typedef struct outcome {
     selfplay_stats_t st;
     double raw; /* --bench: the raw forward's positions/s (0: not measured) */
 #ifdef HOYLE_TORCH
-    phase_t bsp, braw; /* --bench: self-play and the raw forward */
+    bench_t bench; /* --bench: the paired rounds */
 #endif
     double mean_batch, secs, eps_wall, eps_eval;
 } outcome_t;
@@ -257,11 +308,16 @@ static void report_json(const outcome_t *o)
     json_num(&j, "raw_forward_evals_per_s", "%.1f", o->raw);
 #ifdef HOYLE_TORCH
     if (o->raw > 0) {
+        const bench_t *b = &o->bench;
         json_open(&j, "bench", '{');
         json_int(&j, "rounds", BENCH_ROUNDS);
-        json_num(&j, "ratio", "%.4f", rate(&o->bsp) / o->raw);
-        phase_json(&j, "selfplay", &o->bsp);
-        phase_json(&j, "raw_forward", &o->braw);
+        json_num(&j, "ratio", "%.4f", b->median);
+        json_num(&j, "pooled_ratio", "%.4f", b->pooled);
+        json_open(&j, "round_ratios", '[');
+        for (int r = 0; r < BENCH_ROUNDS; r++) json_num(&j, NULL, "%.4f", b->ratio[r]);
+        json_close(&j);
+        phase_json(&j, "selfplay", &b->sp_all);
+        phase_json(&j, "raw_forward", &b->raw_all);
         json_close(&j);
     }
 #endif
@@ -287,10 +343,13 @@ static void report_text(const outcome_t *o)
            (double)st->actions / o->secs, st->seconds);
 #ifdef HOYLE_TORCH
     if (o->raw > 0) {
-        printf("  bench, %d rounds interleaved: network positions/s in self-play %.0f, raw "
-               "forward of the same batch sizes %.0f: %.3fx\n",
-               BENCH_ROUNDS, rate(&o->bsp), o->raw, rate(&o->bsp) / o->raw);
-        const phase_t *ph[2] = {&o->bsp, &o->braw};
+        const bench_t *b = &o->bench;
+        printf("  bench, %d paired rounds: network positions/s in self-play %.0f, raw forward "
+               "of the same batch sizes %.0f (pooled %.3fx); per round",
+               BENCH_ROUNDS, rate(&b->sp_all), o->raw, b->pooled);
+        for (int r = 0; r < BENCH_ROUNDS; r++) printf(" %.3f", b->ratio[r]);
+        printf("\n");
+        const phase_t *ph[2] = {&b->sp_all, &b->raw_all};
         const char *name[2] = {"self-play", "raw forward"};
         for (int k = 0; k < 2; k++)
             printf("    %-11s %8.2f s wall, %8.2f s user, %6.2f s system, %ld context "
@@ -299,9 +358,9 @@ static void report_text(const outcome_t *o)
                    ph[k]->positions);
         /* the figure to quote (issue 32): one number, its quotient spelled out */
         printf("  evaluator ratio %.3f = network positions/s inside self-play / raw forward "
-               "of the same net and batch sizes (cache hits on neither side; "
-               "docs/results/training-journal.md, \"Throughput\")\n",
-               rate(&o->bsp) / o->raw);
+               "of the same net and batch sizes, the median of %d paired rounds (cache hits "
+               "on neither side; docs/training.md, \"Throughput: what to measure\")\n",
+               b->median, BENCH_ROUNDS);
     }
 #endif
 }
@@ -345,19 +404,14 @@ static int open_evaluator(const game_t *g, const selfplay_params_t *p, const cha
 }
 
 #ifdef HOYLE_TORCH
-/* --bench, after the games: the raw forward replays the forward calls self-play made (the same
- * batch sizes, the cache's hits left out), so the two rates compare the same network work with
- * and without the search around it; rounds alternate so that a change in the machine's load
- * hits both. */
+/* --bench, after the games: the paired rounds (bench_rounds); the raw forward replays the
+ * forward calls self-play made (the same batch sizes, the cache's hits left out), so the two
+ * rates compare the same network work with and without the search around it. */
 static int bench_finish(const game_t *g, evaluator_t *e, const selfplay_params_t *p, double seconds,
-                        uint64_t seed, outcome_t *o)
+                        outcome_t *o)
 {
-    phase_mark(&o->bsp, +1);
-    o->bsp.wall = o->st.seconds;
-    net_evaluator_forwards(e, &o->bsp.positions);
-    int status = bench_raw(e, seconds, rng_mix(seed ^ 0x52415752ULL), &o->braw);
-    if (!status) status = bench_more(g, e, p, seconds, &o->bsp, &o->braw);
-    o->raw = rate(&o->braw);
+    int status = bench_rounds(g, e, p, seconds, &o->bench);
+    o->raw = status ? 0 : rate(&o->bench.raw_all);
     return status;
 }
 #endif
@@ -377,14 +431,14 @@ static int write_output(const char *output, bool force, const game_t *g, const c
                  : samples_create_shard(output, set, &meta);
 }
 
-/* --bench-seconds: only with --bench; -1 (not given) becomes 10. CLI_CONTINUE or the exit
- * code of a usage error. */
+/* --bench-seconds: only with --bench; -1 (not given) becomes 0 (each round's calls replayed
+ * once). CLI_CONTINUE or the exit code of a usage error. */
 static int bench_seconds_check(bool bench, double *seconds)
 {
     if (*seconds != -1 && !bench)
         return cli_usage_error("selfplay", "--bench-seconds needs --bench");
     if (*seconds == -1)
-        *seconds = 10;
+        *seconds = 0;
     else if (!(*seconds > 0 && *seconds <= 3600))
         return cli_usage_error("selfplay", "--bench-seconds %g: need 0 < S <= 3600", *seconds);
     return CLI_CONTINUE;
@@ -412,7 +466,7 @@ int cmd_selfplay(int argc, char **argv)
     const char *model_dir = NULL, *output_dir = NULL;
     uint64_t seed = 0, cache = 0, threads = 0, actor = 0; /* the rows give the defaults */
     bool json = false, bench = false, force = false, quiet = false;
-    double bench_seconds = -1; /* -1: not given (10 s) */
+    double bench_seconds = -1; /* -1: not given (one replay of each round's calls) */
     const cli_opt_t opts[] = {
         CLI_OPT("--model", &model, "PATH",
                 "a net written by hoyle train (net-NNNNNN.pt); needs libtorch"),
@@ -426,10 +480,11 @@ int cmd_selfplay(int argc, char **argv)
         CLI_OPT("--cache", &cache, "N", "network cache entries (0 = none)", .def = "65536"),
         CLI_OPT("--threads", &threads, "N", "libtorch threads (default: libtorch's own)"),
         CLI_OPT_FLAG("--bench", &bench,
-                     "with --model: 3 rounds of the games, each followed by >= 10 s of a raw "
-                     "forward replaying their batch sizes; rates, CPU time, context switches"),
+                     "with --model: then 5 rounds of the games, each followed by a raw forward "
+                     "replaying its forward calls; rates, CPU time, context switches"),
         CLI_OPT("--bench-seconds", &bench_seconds, "S",
-                "with --bench: the raw forward's seconds per round (default 10, up to 3600)"),
+                "with --bench: replay each round's calls for S seconds (default: once; "
+                "up to 3600)"),
         CLI_OPT("--model-dir", &model_dir, "RUN",
                 "be an actor of the training run in RUN (its config, newest net, stop file)"),
         CLI_OPT("--output-dir", &output_dir, "DIR",
@@ -492,9 +547,6 @@ int cmd_selfplay(int argc, char **argv)
     fprintf(stderr, "selfplay %s: %s, %d games, %s evaluator\n", g->spec, canon, p.games, e->name);
     selfplay_progress_t gp = {.total = p.games, .final_line = 1};
     progress_start(&gp.pg, stderr, "[selfplay]", "games", 0);
-#ifdef HOYLE_TORCH
-    if (net && bench) phase_mark(&o.bsp, -1);
-#endif
     selfplay_games_t games = {0, 0, NULL};
     int status =
         selfplay_run_games(g, e, &p, &set, record ? &games : NULL, st, selfplay_progress_line, &gp);
@@ -504,7 +556,7 @@ int cmd_selfplay(int argc, char **argv)
     if (!status) status = closed;
     o.mean_batch = st->evaluator_calls ? (double)st->evaluations / (double)st->evaluator_calls : 0;
 #ifdef HOYLE_TORCH
-    if (net && bench && !status) status = bench_finish(g, e, &p, bench_seconds, seed, &o);
+    if (net && bench && !status) status = bench_finish(g, e, &p, bench_seconds, &o);
 #endif
     if (!status && output)
         status = write_output(output, force, g, canon, model ? model : e->name, &set, st->games);

@@ -386,6 +386,13 @@ static void test_evaluator_batch_sizes(void)
     CU_ASSERT_EQUAL(pos, 10); /* one pass: the same calls, the same positions */
     CU_ASSERT(secs >= 0);
     CU_ASSERT_EQUAL(net_evaluator_forwards(e, NULL), 3); /* a replay is not self-play's */
+    /* a chosen set of calls (one bench round's): two of 3 and one of 5, once */
+    uint64_t some[9] = {0};
+    CU_ASSERT_EQUAL(net_evaluator_replay_sizes(e, some, 0, 7, &pos, &secs), HOYLE_EINVAL);
+    some[3] = 2;
+    some[5] = 1;
+    HARNESS_OK(net_evaluator_replay_sizes(e, some, 0, 7, &pos, &secs));
+    CU_ASSERT_EQUAL(pos, 11);
     free(priors);
     free(states);
     evaluator_free(e);

@@ -225,20 +225,27 @@ const uint64_t *net_evaluator_batch_sizes(const evaluator_t *e, int *max_batch)
 int net_evaluator_replay(evaluator_t *e, double min_seconds, uint64_t seed, uint64_t *positions,
                          double *seconds)
 {
+    return net_evaluator_replay_sizes(e, ((net_eval_t *)e->impl)->sizes, min_seconds, seed,
+                                      positions, seconds);
+}
+
+int net_evaluator_replay_sizes(evaluator_t *e, const uint64_t *sizes, double min_seconds,
+                               uint64_t seed, uint64_t *positions, double *seconds)
+{
     net_eval_t *ne = e->impl;
     int B = e->max_batch;
     uint64_t calls = 0;
-    for (int b = 1; b <= B; b++) calls += ne->sizes[b];
+    for (int b = 1; b <= B; b++) calls += sizes[b];
     *positions = 0;
     *seconds = 0;
     if (calls == 0) return hoyle_error(HOYLE_EINVAL, "net evaluator: no forward to replay");
-    /* The recorded calls in a seeded random order (Fisher-Yates), so that the sizes mix as they
-     * did in self-play rather than running sorted. */
+    /* The calls in a seeded random order (Fisher-Yates), so that the sizes mix as they did in
+     * self-play rather than running sorted. */
     int *order = malloc(sizeof(int) * (size_t)calls);
     if (order == NULL) return hoyle_error(HOYLE_ENOMEM, "net evaluator: out of memory");
     uint64_t k = 0;
     for (int b = 1; b <= B; b++)
-        for (uint64_t c = 0; c < ne->sizes[b]; c++) order[k++] = b;
+        for (uint64_t c = 0; c < sizes[b]; c++) order[k++] = b;
     rng_t rng;
     rng_init(&rng, seed);
     for (uint64_t i = calls - 1; i > 0; i--) {

@@ -54,6 +54,12 @@ const uint64_t *net_evaluator_batch_sizes(const evaluator_t *e, int *max_batch);
 int net_evaluator_replay(evaluator_t *e, double min_seconds, uint64_t seed, uint64_t *positions,
                          double *seconds);
 
+/* The same for the calls counted in sizes[b], b = 1..max_batch (one round's calls: the
+ * difference of two net_evaluator_batch_sizes copies). With min_seconds 0, one pass: the
+ * same calls and positions as those counted. */
+int net_evaluator_replay_sizes(evaluator_t *e, const uint64_t *sizes, double min_seconds,
+                               uint64_t seed, uint64_t *positions, double *seconds);
+
 /* HOYLE_OK when a net of config `c` fits game g (shapes above). */
 int net_config_check(const game_t *g, const tch_net_config_t *c);
 

@@ -94,24 +94,28 @@ grep -q "^$gens," "$dir/b/elo.csv"
 "$hoyle" match 'gobang(board=5,men=0)' "az(model=$dir/b/net-00000$gens.pt,sims=8)" random \
   --games 2 --json >"$dir/match.json"
 grep -q '"games":2' "$dir/match.json"
-# the net in `hoyle selfplay --bench` (a short raw forward per round): both sides measured,
-# three rounds, in JSON and in the text printout; --bench-seconds alone or out of range: exit 2
+# the net in `hoyle selfplay --bench`: five paired rounds, each replaying its own forward calls
+# once (the same positions on both sides), the median of their ratios quoted, in JSON and in
+# the text printout; --bench-seconds S replays them for S s; alone or out of range: exit 2
 net=$dir/b/net-00000$gens.pt
 sp=('gobang(board=5,men=0)' 'games=4,parallel=4,sims=8' --model "$net")
-"$hoyle" selfplay "${sp[@]}" --bench --bench-seconds 0.2 --json >"$dir/bench.json" 2>/dev/null
+"$hoyle" selfplay "${sp[@]}" --bench --json >"$dir/bench.json" 2>/dev/null
 python3 - "$dir/bench.json" <<'PY'
 import json, sys
 b = json.load(open(sys.argv[1]))["bench"]
-assert b["rounds"] == 3 and b["ratio"] > 0, b
+assert b["rounds"] == 5 and len(b["round_ratios"]) == 5 and b["ratio"] > 0, b
+assert b["ratio"] == sorted(b["round_ratios"])[2], b
 s, r = b["selfplay"], b["raw_forward"]
 assert s["positions"] > 0 and s["seconds"] > 0 and s["user_seconds"] >= 0, s
-assert r["positions"] > 0 and 0.6 <= r["seconds"] < 30, r
-assert abs(b["ratio"] - s["positions_per_s"] / r["positions_per_s"]) < 0.01 * b["ratio"] + 1e-3, b
+assert r["positions"] == s["positions"] and r["seconds"] > 0, (s, r)
+assert abs(b["pooled_ratio"] - s["positions_per_s"] / r["positions_per_s"]) < 0.01 * b["pooled_ratio"] + 1e-3, b
 PY
-"$hoyle" selfplay "${sp[@]}" --bench --bench-seconds 0.2 2>/dev/null >"$dir/bench.txt"
-grep -q "bench, 3 rounds interleaved: network positions/s in self-play" "$dir/bench.txt"
+"$hoyle" selfplay "${sp[@]}" --bench --bench-seconds 0.2 --json 2>/dev/null >"$dir/bench2.json"
+python3 -c 'import json,sys; r = json.load(open(sys.argv[1]))["bench"]["raw_forward"]; assert 1.0 <= r["seconds"] < 30, r' "$dir/bench2.json"
+"$hoyle" selfplay "${sp[@]}" --bench 2>/dev/null >"$dir/bench.txt"
+grep -q "bench, 5 paired rounds: network positions/s in self-play .* (pooled [0-9.]*x); per round\( [0-9.]*\)\{5\}$" "$dir/bench.txt"
 grep -q "raw forward .* s wall, .* s user, .* s system, .* context switches" "$dir/bench.txt"
-grep -q "^  evaluator ratio [0-9]*\.[0-9]* = network positions/s inside self-play / raw forward" "$dir/bench.txt"
+grep -q "^  evaluator ratio [0-9]*\.[0-9]* = network positions/s inside self-play / raw forward .* the median of 5 paired rounds" "$dir/bench.txt"
 for bad in "--bench-seconds 1" "--bench --bench-seconds 0" "--bench --bench-seconds 4000"; do
   set +e
   # shellcheck disable=SC2086
