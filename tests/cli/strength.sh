@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # scripts/strength (docs/strength.md): every two-player game of the registry (the puzzles solitaire,
 # fifteen and thirtyfour are one-player games; Double Solitaire is left out of the table) has a config in
-# configs/strength/, each anchored on the same agent; a tiny run of one config (Go-Bang, one
-# opening a pairing) writes the page, with that game's table and the others marked "not run",
+# configs/strength/, each anchored on the same agent; a tiny run of one config (Devil among the
+# Tailors: three agents, no net; one opening a pairing) writes the page, with that game's table and the others marked "not run",
 # and an SVG that parses; a rerun plays nothing more (resume); bad options exit non-zero with
 # one line. Usage: strength.sh HOYLE_BINARY DATA_DIR
 set -euo pipefail
@@ -38,17 +38,17 @@ done
 
 # 3. one tiny tournament, the page and the plot
 run() {
-  python3 "$root/scripts/strength" --hoyle "$hoyle" --only gobang --openings 1 --runs "$dir/r" \
+  python3 "$root/scripts/strength" --hoyle "$hoyle" --only checkers_devil --openings 1 --runs "$dir/r" \
     --out "$dir/s.md" --svg "$dir/s.svg" --note "a test" 2>"$dir/log" ||
     fail "the run failed: $(tail -3 "$dir/log")"
 }
 run
-grep -q '^| `gobang(board=8,men=12)` | 6 | ' "$dir/s.md" || fail "no gobang row: $(grep gobang "$dir/s.md")"
+grep -q '^| `checkers(variant=devil)` | 6 | ' "$dir/s.md" || fail "no devil row: $(grep devil "$dir/s.md")"
 grep -q '^| `chess` | 0 | not run' "$dir/s.md" || fail "chess is not marked not run"
 grep -q '^- note: a test$' "$dir/s.md" || fail "the note is missing"
 grep -q '| `mcts(time_ms=50)` | mcts | 0 | \[0, 0\] | 4 |' "$dir/s.md" || fail "the anchor's row: $(grep 'mcts(time' "$dir/s.md")"
 python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$dir/s.svg" || fail "the SVG does not parse"
 # 4. a rerun resumes: nothing more is played
 run
-grep -q '^| `gobang(board=8,men=12)` | 6 | ' "$dir/s.md" || fail "the rerun changed the game count"
+grep -q '^| `checkers(variant=devil)` | 6 | ' "$dir/s.md" || fail "the rerun changed the game count"
 echo "strength.sh: ok"
