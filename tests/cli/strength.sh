@@ -2,9 +2,9 @@
 # scripts/strength (docs/strength.md): every two-player game of the registry (the puzzles solitaire,
 # fifteen and thirtyfour are one-player games; Double Solitaire is left out of the table) has a config in
 # configs/strength/, each anchored on the same agent; a tiny run of one config (Devil among the
-# Tailors: three agents, no net; one opening a pairing) writes the page, with that game's table and the others marked "not run",
-# and an SVG that parses; a rerun plays nothing more (resume); bad options exit non-zero with
-# one line. Usage: strength.sh HOYLE_BINARY DATA_DIR
+# Tailors: three agents, no net; one opening a pairing) writes the page, with that game's table
+# and the others marked "not run", and an SVG that parses; a rerun plays nothing more (resume);
+# bad options exit non-zero with one line. Usage: strength.sh HOYLE_BINARY DATA_DIR
 set -euo pipefail
 hoyle=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
