@@ -143,9 +143,8 @@ static void phase_json(json_t *j, const char *key, const phase_t *ph)
 
 enum { BENCH_ROUNDS = 5 };
 
-/* The bench's rounds: each one's self-play and raw sides, and the two added up. */
+/* The bench's rounds: each one's ratio, and both sides added up over all of them. */
 typedef struct bench {
-    phase_t sp[BENCH_ROUNDS], raw[BENCH_ROUNDS];
     phase_t sp_all, raw_all;
     double ratio[BENCH_ROUNDS]; /* per round: self-play positions/s over raw positions/s */
     double median, pooled;
@@ -206,22 +205,22 @@ static int bench_rounds(const game_t *g, evaluator_t *e, const selfplay_params_t
         uint64_t before, after;
         net_evaluator_forwards(e, &before);
         net_evaluator_clear_cache(e);
-        phase_t *sp = &b->sp[r];
-        phase_mark(sp, -1);
+        phase_t sp = {0}, raw = {0};
+        phase_mark(&sp, -1);
         status = selfplay_run(g, e, &q, &scratch, &st, NULL, NULL);
-        phase_mark(sp, +1);
+        phase_mark(&sp, +1);
         sample_set_done(&scratch);
         net_evaluator_forwards(e, &after);
-        sp->wall = st.seconds;
-        sp->positions = after - before;
+        sp.wall = st.seconds;
+        sp.positions = after - before;
         for (int k = 0; k <= max_batch; k++) sizes[k] = counts[k] - sizes[k]; /* this round's */
         if (status == HOYLE_OK)
             status = bench_raw(e, sizes, seconds, rng_mix(p->seed ^ (0x52415752ULL + (uint64_t)r)),
-                               &b->raw[r]);
+                               &raw);
         if (status == HOYLE_OK) {
-            b->ratio[r] = rate(sp) / rate(&b->raw[r]);
-            phase_add(&b->sp_all, sp);
-            phase_add(&b->raw_all, &b->raw[r]);
+            b->ratio[r] = rate(&sp) / rate(&raw);
+            phase_add(&b->sp_all, &sp);
+            phase_add(&b->raw_all, &raw);
             fprintf(stderr, "[bench] round %d of %d: ratio %.3f\n", r + 1, BENCH_ROUNDS,
                     b->ratio[r]);
         }
