@@ -25,6 +25,22 @@ for g in games:
         sys.exit("strength.sh: no config in configs/strength/ for %s" % g)
 ' "$root"
 
+# 1b. how many openings and repeats the script asks for: backgammon's `# strength: at most 15
+# openings` line makes 50 into 15 openings played 4 times; English checkers' 49-ballot book caps
+# the planned games at 49 openings; a random pool is asked for K
+python3 - "$root" <<'PY'
+import sys
+from importlib.machinery import SourceFileLoader
+root = sys.argv[1]
+st = SourceFileLoader("strength", root + "/scripts/strength").load_module()
+cfg = lambda n: st.read_config(root + "/configs/strength/%s.yaml" % n)
+assert st.openings_and_repeats(cfg("backgammon"), 50) == (15, 4), st.openings_and_repeats(cfg("backgammon"), 50)
+assert st.openings_and_repeats(cfg("backgammon"), 8) == (8, 1)
+assert st.planned_games(cfg("backgammon"), 50) == 10 * 15 * 2 * 4
+assert st.planned_games(cfg("checkers"), 50) == 6 * 49 * 2
+assert st.openings_and_repeats(cfg("chess"), 50) == (50, 1)
+PY
+
 # 2. bad options: one line, non-zero
 for bad in "--openings 0" "--only nosuch" "--hoyle /nonexistent/hoyle"; do
   set +e
