@@ -36,6 +36,7 @@ typedef struct td_run {
     double alpha, alpha_end, lambda, explore, init;
     int64_t alpha_games, games_per_gen, generations;
     double minutes;
+    char init_from[1024]; /* train.init_from: net 0 of a fresh run ("" = from the seed / hand-set) */
     bool leaf;          /* algorithm tdleaf: the model is the heuristic's weights */
     tdleaf_params_t lp; /* tdleaf.*: the self-play search (alpha, lambda from td.*) */
     loop_eval_cfg_t eval;
@@ -91,6 +92,10 @@ static const param_def_t td_train_rows[] = {
         "stop after this many generations", LOOP_MAY_CHANGE),
     ROW("minutes", PARAM_DOUBLE, "0", 0, 1e7, minutes,
         "stop after this much wall time, all runs together (0 = none)", LOOP_MAY_CHANGE),
+    /* quiet: left out of the effective config when empty, as in the runs made before it */
+    ROW("init_from", PARAM_STRING, "", 0, 0, init_from,
+        "warm start: net 0 is this file (td: a net; tdleaf: a weights file) (\"\" = none)",
+        .quiet = true, LOOP_MAY_CHANGE),
     {NULL},
 };
 static const param_def_t td_schema[] = {
@@ -425,13 +430,26 @@ static int generation(const td_run_t *r, model_t *m, worker_t *w, int64_t gen, i
     return HOYLE_OK;
 }
 
-/* Generation `gen`'s model: the stored one of a resumed run, or for a fresh run a net with
- * weights from the seed (TD) or the game's hand-set weights (TDLeaf), written as net 0. */
+static int model_save(const td_run_t *r, const model_t *m, const char *path);
+
+/* Generation `gen`'s model: the stored one of a resumed run, or for a fresh run
+ * `train.init_from`'s file or else a net with weights from the seed (TD) or the game's
+ * hand-set weights (TDLeaf), written as net 0. */
 static int model_first(const td_run_t *r, int64_t gen, model_t *m)
 {
     char path[1200];
     net_path(r, gen, path, sizeof path);
     bool stored = gen > 0 || access(path, R_OK) == 0;
+    if (!stored && r->init_from[0]) {
+        /* the warm start: net 0 is the file, checked as a stored net is */
+        char at[1400];
+        loop_key_at(r->cfg, "train.init_from", at, sizeof at);
+        int status = r->leaf ? eval_linear_load(r->init_from, r->g, &m->weights)
+                             : tdnet_load(r->init_from, r->g, &m->net);
+        if (!status && !r->leaf) status = td_net_check(r->g, m->net, r->init_from);
+        if (status) return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
+        return model_save(r, m, path);
+    }
     if (r->leaf) {
         if (stored) return eval_linear_load(path, r->g, &m->weights);
         int status = eval_linear_default(r->g, &m->weights);

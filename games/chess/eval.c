@@ -108,6 +108,22 @@ enum {
     CHG_COUNT
 };
 
+/* The square terms' slot of a man of `type` at `idx` (its square seen from its own side, a8
+ * first): 32 squares a type, folded left-right; each slot is a middlegame and an endgame term. */
+#define FOLD_RANK(r) 4 * r, 4 * r + 1, 4 * r + 2, 4 * r + 3, 4 * r + 3, 4 * r + 2, 4 * r + 1, 4 * r
+static const uint8_t fold_slot[64] = {FOLD_RANK(0), FOLD_RANK(1), FOLD_RANK(2), FOLD_RANK(3),
+                                      FOLD_RANK(4), FOLD_RANK(5), FOLD_RANK(6), FOLD_RANK(7)};
+#undef FOLD_RANK
+static inline int square_slot(int type, int idx) { return type * 32 + fold_slot[idx]; }
+
+/* With square weights `sqw` (NULL: none), the men's middlegame and endgame weights into sq[2]. */
+static inline void add_square(const double *sqw, int type, int idx, double *sq)
+{
+    if (sqw == NULL) return;
+    const double *ws = sqw + 2 * square_slot(type, idx);
+    sq[0] += ws[0], sq[1] += ws[1];
+}
+
 /* Squares strictly in front of the men of `b` from `color`'s side, on their files. */
 static inline uint64_t front_fill(int color, uint64_t b)
 {
@@ -132,7 +148,8 @@ static inline uint64_t beside(uint64_t b)
  * enemy pawns and the squares beside them, seen from its own side), doubled when a
  * pawn of its own stands in front of it, isolated when no pawn of its own
  * stands on a neighbouring file. */
-static void eval_pawns(const ch_pos_t *p, int us, const int *value, score_t *s)
+static void eval_pawns(const ch_pos_t *p, int us, const int *value, score_t *s, const double *sqw,
+                       double *sqsum)
 {
     int them = us ^ 1;
     uint64_t ours = ch_pieces(p, us, CH_PAWN), theirs = ch_pieces(p, them, CH_PAWN);
@@ -143,6 +160,7 @@ static void eval_pawns(const ch_pos_t *p, int us, const int *value, score_t *s)
         s[CHG_PAWN].eg += value[CH_PAWN];
         s[CHG_SQUARES + CH_PAWN].mg += pst_mg[CH_PAWN][idx];
         s[CHG_SQUARES + CH_PAWN].eg += pawn_eg_rank[rel];
+        add_square(sqw, CH_PAWN, idx, sqsum);
     }
     for (uint64_t b = ours & ~front_fill(them, theirs | beside(theirs)); b; b &= b - 1) {
         int sq = ch_lsb(b), rel = us == CH_WHITE ? ch_rank(sq) : 7 - ch_rank(sq);
@@ -156,8 +174,10 @@ static void eval_pawns(const ch_pos_t *p, int us, const int *value, score_t *s)
     s[CHG_ISOLATED].mg -= 10 * isolated, s[CHG_ISOLATED].eg -= 15 * isolated;
 }
 
-/* Everything for one colour, added to s (White's sign applied by the caller). */
-static void eval_side(const ch_pos_t *p, int us, const int *value, score_t *s, int *bishops)
+/* Everything for one colour, added to s (White's sign applied by the caller), and with square
+ * weights `sqw` the men's square weights added to sqsum[2]. */
+static void eval_side(const ch_pos_t *p, int us, const int *value, score_t *s, int *bishops,
+                      const double *sqw, double *sqsum)
 {
     int them = us ^ 1;
     uint64_t occ = ch_occupied(p), own = p->colors[us];
@@ -166,11 +186,12 @@ static void eval_side(const ch_pos_t *p, int us, const int *value, score_t *s, i
     int their_king = ch_king_sq(p, them);
     uint64_t zone = ch_king_att[their_king] | ch_bit(their_king);
     int units = 0, attackers = 0;
-    eval_pawns(p, us, value, s);
+    eval_pawns(p, us, value, s, sqw, sqsum);
     for (int t = CH_KNIGHT; t <= CH_KING; t++) {
         for (uint64_t b = ch_pieces(p, us, t); b; b &= b - 1) {
             int sq = ch_lsb(b), idx = us == CH_WHITE ? sq ^ 56 : sq;
             s[CHG_SQUARES + t].mg += pst_mg[t][idx];
+            add_square(sqw, t, idx, sqsum);
             if (t == CH_KING) {
                 s[CHG_SQUARES + t].eg += king_eg[idx];
                 continue;
@@ -214,8 +235,11 @@ static void eval_side(const ch_pos_t *p, int us, const int *value, score_t *s, i
     }
 }
 
-/* White's terms minus Black's into g[CHG_COUNT], and the phase (24 = every piece, 0 = none). */
-static int eval_groups(const ch_game_t *cg, const ch_pos_t *p, score_t *g)
+/* White's terms minus Black's into g[CHG_COUNT], and the phase (24 = every piece, 0 = none);
+ * with square weights `sqw` (the square terms' weights, or NULL), White's square weights minus
+ * Black's into sq[2] (middlegame, endgame). */
+static int eval_groups(const ch_game_t *cg, const ch_pos_t *p, score_t *g, const double *sqw,
+                       double *sq)
 {
     const int *value = cg && cg->seed_values ? value_seed : value_standard;
     score_t w[CHG_COUNT] = {{0, 0}}, b[CHG_COUNT] = {{0, 0}};
@@ -223,8 +247,10 @@ static int eval_groups(const ch_game_t *cg, const ch_pos_t *p, score_t *g)
     for (int t = CH_KNIGHT; t <= CH_QUEEN; t++)
         phase += phase_weight[t] * ch_popcount(p->pieces[t]);
     if (phase > 24) phase = 24;
-    eval_side(p, CH_WHITE, value, w, &wb);
-    eval_side(p, CH_BLACK, value, b, &bb);
+    double wsq[2] = {0, 0}, bsq[2] = {0, 0};
+    eval_side(p, CH_WHITE, value, w, &wb, sqw, wsq);
+    eval_side(p, CH_BLACK, value, b, &bb, sqw, bsq);
+    if (sqw) sq[0] = wsq[0] - bsq[0], sq[1] = wsq[1] - bsq[1];
     w[CHG_PAIR] = wb >= 2 ? (score_t){30, 50} : (score_t){0, 0};
     b[CHG_PAIR] = bb >= 2 ? (score_t){30, 50} : (score_t){0, 0};
     for (int i = 0; i < CHG_COUNT; i++) g[i] = (score_t){w[i].mg - b[i].mg, w[i].eg - b[i].eg};
@@ -234,7 +260,7 @@ static int eval_groups(const ch_game_t *cg, const ch_pos_t *p, score_t *g)
 int ch_evaluate_cp(const ch_game_t *cg, const ch_pos_t *p)
 {
     score_t g[CHG_COUNT];
-    int phase = eval_groups(cg, p, g), mg = 0, eg = 0;
+    int phase = eval_groups(cg, p, g, NULL, NULL), mg = 0, eg = 0;
     for (int i = 0; i < CHG_COUNT; i++) mg += g[i].mg, eg += g[i].eg;
     return (mg * phase + eg * (24 - phase)) / 24;
 }
@@ -258,8 +284,7 @@ static const char *const sq_names[SQ_TERMS] = {SQ_PIECE("pawn"),   SQ_PIECE("kni
 /* The first (middlegame) term of a man of `color` and `type` on `sq`; the endgame's is next. */
 static inline int square_term(int color, int type, int sq)
 {
-    int i = color == CH_WHITE ? sq ^ 56 : sq, f = i & 7;
-    return GROUP_TERMS + 2 * (type * 32 + (i >> 3) * 4 + (f < 4 ? f : 7 - f));
+    return GROUP_TERMS + 2 * square_slot(type, color == CH_WHITE ? sq ^ 56 : sq);
 }
 
 /* The non-zero square terms of `p` for White: at most 32 men x 2 phases into idx[] (term
@@ -284,7 +309,7 @@ static int square_terms(const ch_pos_t *p, int phase, int *idx, double *val)
 static int group_terms(const game_t *g, const ch_state_t *s, int player, double *out)
 {
     score_t grp[CHG_COUNT];
-    int phase = eval_groups(ch_game(g), &s->pos, grp);
+    int phase = eval_groups(ch_game(g), &s->pos, grp, NULL, NULL);
     double sign = player == CH_WHITE ? 1 : -1;
     for (int i = 0; i < CHG_COUNT; i++) {
         out[2 * i] = sign * grp[i].mg * phase / 24000.0;
@@ -369,20 +394,12 @@ double ch_eval_dot(const game_t *g, const void *state, int player, const double 
         return x;
     }
     score_t grp[CHG_COUNT];
-    int phase = eval_groups(ch_game(g), &s->pos, grp);
-    double mg = 0, eg = 0, sq_mg = 0, sq_eg = 0;
+    double sq[2];
+    int phase = eval_groups(ch_game(g), &s->pos, grp, w + GROUP_TERMS, sq);
+    double mg = 0, eg = 0;
     for (int i = 0; i < CHG_COUNT; i++) mg += w[2 * i] * grp[i].mg, eg += w[2 * i + 1] * grp[i].eg;
-    for (int c = CH_WHITE; c <= CH_BLACK; c++) {
-        double side = c == CH_WHITE ? 1 : -1;
-        for (int t = CH_PAWN; t <= CH_KING; t++) {
-            for (uint64_t b = ch_pieces(&s->pos, c, t); b; b &= b - 1) {
-                const double *ws = w + square_term(c, t, ch_lsb(b));
-                sq_mg += side * ws[0], sq_eg += side * ws[1];
-            }
-        }
-    }
     double x =
-        (mg * phase + eg * (24 - phase)) / 24000.0 + (sq_mg * phase + sq_eg * (24 - phase)) / 240.0;
+        (mg * phase + eg * (24 - phase)) / 24000.0 + (sq[0] * phase + sq[1] * (24 - phase)) / 240.0;
     return player == CH_WHITE ? x : -x;
 }
 

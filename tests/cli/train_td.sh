@@ -3,7 +3,8 @@
 # killed with kill -9 part-way and resumed by the same command ends with nets identical byte
 # for byte to the uninterrupted run's (two worker threads); train.csv has a row per generation;
 # the net plays as the `td` agent (0-ply and plies=1) in a match; bad configs and bad model
-# files exit 2 with one line. Needs no libtorch.
+# files exit 2 with one line; a warm start (train.init_from) makes the file net 0, and a bad
+# one is refused. Needs no libtorch.
 # Usage: train_td.sh HOYLE_BINARY DATA_DIR
 set -euo pipefail
 hoyle=$1
@@ -89,4 +90,21 @@ grep -q '"games":2' "$dir/lm.json" || fail "tdleaf match: $(cat "$dir/lm.json")"
 bad "heuristic of weighted terms" "$hoyle" train "$leafcfg" --set "game=checkers(variant=losing)" \
   --set output="$dir/c"
 bad "not for 'chess" "$hoyle" match chess "alphabeta(eval=$dir/la/net-000003.eval)" random --games 2
+# 7. the warm start (train.init_from): net 0 is the file, for tdleaf weights and td nets alike;
+# a file of another game or none at all is refused with the key's place and leaves no net 0
+"$hoyle" train "$leafcfg" --set output="$dir/lw" "${leaf[@]}" --set train.generations=1 \
+  --set train.init_from="$dir/la/net-000003.eval"
+cmp -s "$dir/la/net-000003.eval" "$dir/lw/net-000000.eval" || fail "tdleaf warm start: net 0 differs"
+grep -q "init_from" "$dir/lw/config.yaml" || fail "init_from not in the run's config"
+[ -f "$dir/lw/net-000001.eval" ] || fail "tdleaf warm start: no net 1"
+"$hoyle" train "$cfg" --set output="$dir/tw" --set train.generations=1 "${small[@]}" \
+  --set train.init_from="$dir/a/net-000005.td"
+cmp -s "$dir/a/net-000005.td" "$dir/tw/net-000000.td" || fail "td warm start: net 0 differs"
+bad "train.init_from" "$hoyle" train "$leafcfg" --set output="$dir/lx" "${leaf[@]}" \
+  --set train.init_from="$dir/nosuch.eval"
+[ ! -f "$dir/lx/net-000000.eval" ] || fail "a refused warm start left net 0"
+bad "train.init_from" "$hoyle" train "$leafcfg" --set output="$dir/ly" "${leaf[@]}" \
+  --set train.init_from="$dir/a/net-000005.td"
+bad "train.init_from" "$hoyle" train "$cfg" --set output="$dir/lz" "${small[@]}" \
+  --set train.init_from="$dir/la/net-000003.eval"
 echo "train_td.sh: ok"
