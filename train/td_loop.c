@@ -36,9 +36,9 @@ typedef struct td_run {
     double alpha, alpha_end, lambda, explore, init;
     int64_t alpha_games, games_per_gen, generations;
     double minutes;
-    char init_from[1024]; /* train.init_from: net 0 of a fresh run ("" = from the seed / hand-set) */
-    bool leaf;          /* algorithm tdleaf: the model is the heuristic's weights */
-    tdleaf_params_t lp; /* tdleaf.*: the self-play search (alpha, lambda from td.*) */
+    char init_from[1024]; /* train.init_from: net 0 of a fresh run ("" = none) */
+    bool leaf;            /* algorithm tdleaf: the model is the heuristic's weights */
+    tdleaf_params_t lp;   /* tdleaf.*: the self-play search (alpha, lambda from td.*) */
     loop_eval_cfg_t eval;
     int lock_fd;
 } td_run_t;
