@@ -339,7 +339,8 @@ static void test_shipped_models(void)
         const char *game, *spec, *absent, *key;
     } want[] = {
         {"backgammon", "td(model=backgammon)", "alphabeta(eval=checkers)", "model=backgammon"},
-        {"checkers", "alphabeta(eval=checkers)", "td(model=backgammon)", "eval=checkers"}};
+        {"checkers", "alphabeta(eval=checkers)", "alphabeta(eval=chess)", "eval=checkers"},
+        {"chess", "alphabeta(eval=chess)", "alphabeta(eval=checkers)", "eval=chess"}};
     for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
         char path[128];
         snprintf(path, sizeof path, "/api/agents?game=%s", want[w].game);

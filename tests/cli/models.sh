@@ -61,6 +61,7 @@ for f in "$root"/models/*; do
   other=checkers
   [ "${game%%(*}" = checkers ] && other=gobang
   [ "$ext" = eval ] && other=chess # gobang has no weighted terms at all
+  [ "$ext" = eval ] && [ "${game%%(*}" = chess ] && other=checkers
   refused "$spec" "$other" "$file for $other" "$bad"
   # a damaged copy, by path: cut in half; one byte changed in the header; one in the weights
   size=$(stat -c %s "$f")
