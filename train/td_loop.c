@@ -430,7 +430,18 @@ static int generation(const td_run_t *r, model_t *m, worker_t *w, int64_t gen, i
     return HOYLE_OK;
 }
 
-static int model_save(const td_run_t *r, const model_t *m, const char *path);
+static int model_save(const td_run_t *r, const model_t *m, const char *path)
+{
+    return r->leaf ? eval_linear_save(&m->weights, path) : tdnet_save(m->net, path);
+}
+
+/* The model stored at `path`: TDLeaf weights, or a TD net checked against the game. */
+static int model_load(const td_run_t *r, const char *path, model_t *m)
+{
+    if (r->leaf) return eval_linear_load(path, r->g, &m->weights);
+    int status = tdnet_load(path, r->g, &m->net);
+    return status ? status : td_net_check(r->g, m->net, path);
+}
 
 /* Generation `gen`'s model: the stored one of a resumed run, or for a fresh run
  * `train.init_from`'s file or else a net with weights from the seed (TD) or the game's
@@ -444,20 +455,13 @@ static int model_first(const td_run_t *r, int64_t gen, model_t *m)
         /* the warm start: net 0 is the file, checked as a stored net is */
         char at[1400];
         loop_key_at(r->cfg, "train.init_from", at, sizeof at);
-        int status = r->leaf ? eval_linear_load(r->init_from, r->g, &m->weights)
-                             : tdnet_load(r->init_from, r->g, &m->net);
-        if (!status && !r->leaf) status = td_net_check(r->g, m->net, r->init_from);
-        if (status) return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
+        if (model_load(r, r->init_from, m)) return hoyle_error_prefix(HOYLE_EINVAL, "%s", at);
         return model_save(r, m, path);
     }
+    if (stored) return model_load(r, path, m);
     if (r->leaf) {
-        if (stored) return eval_linear_load(path, r->g, &m->weights);
         int status = eval_linear_default(r->g, &m->weights);
         return status ? status : eval_linear_save(&m->weights, path);
-    }
-    if (stored) {
-        int status = tdnet_load(path, r->g, &m->net);
-        return status ? status : td_net_check(r->g, m->net, path);
     }
     rng_t rng;
     rng_init(&rng, rng_mix(r->seed ^ 0x7464ULL));
@@ -470,11 +474,6 @@ static int model_first(const td_run_t *r, int64_t gen, model_t *m)
     snprintf(m->net->features, sizeof m->net->features, "%s", r->features);
     m->net->signature = td_features_signature(r->g, strcmp(r->features, "expert") == 0);
     return tdnet_save(m->net, path);
-}
-
-static int model_save(const td_run_t *r, const model_t *m, const char *path)
-{
-    return r->leaf ? eval_linear_save(&m->weights, path) : tdnet_save(m->net, path);
 }
 
 static int start(td_run_t *r, loop_state_t *st, bool *resumed)
