@@ -149,16 +149,18 @@ static void test_default_weights_are_the_heuristic(void)
 }
 
 /* The eval_dot slot (chess's sums only the men's square terms) equals the dense sum
- * w . terms at random weights; chess has its 384 square terms after the 42 groups. */
+ * w . terms at random weights; chess has its 384 square terms after the 42 groups, then the
+ * 30 learned terms. */
 static void test_eval_dot_is_the_dense_sum(void)
 {
     for (int k = 0; k < LINEAR_GAMES; k++) {
         eval_linear_t e;
         const game_t *g = linear_game(linear_games[k].spec, &e);
         if (strcmp(linear_games[k].spec, "chess") == 0) {
-            CU_ASSERT_EQUAL(e.n, 42 + 384);
+            CU_ASSERT_EQUAL(e.n, 42 + 384 + 30);
             CU_ASSERT_STRING_EQUAL(e.names[42], "pst_pawn_a8_mg");
-            CU_ASSERT_STRING_EQUAL(e.names[e.n - 1], "pst_king_d1_eg");
+            CU_ASSERT_STRING_EQUAL(e.names[42 + 383], "pst_king_d1_eg");
+            CU_ASSERT_STRING_EQUAL(e.names[e.n - 1], "passed_king_eg");
         }
         rng_t rng;
         rng_init(&rng, 12);
@@ -212,6 +214,69 @@ static void test_chess_square_terms(void)
         CU_ASSERT_DOUBLE_EQUAL(t[b1 + 1], 0, 1e-12); /* the endgame part at phase 24 */
         eval_linear_value(&e, s, 1, t);              /* Black's view: the same, negated */
         CU_ASSERT_DOUBLE_EQUAL(t[b1], -want_b1[k], 1e-12);
+    }
+    free(s);
+    game_free(g);
+}
+
+/* The index of chess term `name`, or -1. */
+static int term_index(const eval_linear_t *e, const char *name)
+{
+    for (int i = 0; i < e->n; i++)
+        if (strcmp(e->names[i], name) == 0) return i;
+    return -1;
+}
+
+/* Chess's learned terms by hand, in a position where White's pawn d5 attacks Black's
+ * undefended knight c6 and White's rook stands on the seventh rank of a file with White's
+ * passed pawn; phase 3 (a knight and a rook), so a count is 100 cp x 3/24 in the middlegame
+ * part and x 21/24 in the endgame's, in units of 1000 cp. With White to move the threats are
+ * the mover's; with Black to move the same threats are the waiter's. */
+static void test_chess_learned_terms(void)
+{
+    eval_linear_t e;
+    const game_t *g = linear_game("chess", &e);
+    char *s = malloc(g->state_size);
+    double t[GAME_MAX_TERMS];
+    const char *fen[2] = {"6k1/3R4/2n5/3P4/8/8/8/6K1 w - - 0 1",
+                          "6k1/3R4/2n5/3P4/8/8/8/6K1 b - - 0 1"};
+    const double mg = 100 * 3 / 24000.0, eg = 100 * 21 / 24000.0;
+    for (int k = 0; k < 2; k++) {
+        HARNESS_OK(game_position_from_string(g, fen[k], s));
+        eval_linear_value(&e, s, 0, t);
+        const char *mover = k == 0 ? "mover" : "waiter", *other = k == 0 ? "waiter" : "mover";
+        struct {
+            char name[64];
+            double want; /* the count, White's minus Black's */
+        } rows[] = {{"tempo", k == 0 ? 1 : -1},
+                    {"", 1},
+                    {"", 1},
+                    {"", 0},
+                    {"", 0},
+                    {"threat_minor_mover", 0},
+                    {"threat_minor_waiter", 0},
+                    {"rook_open", 0},
+                    {"rook_semiopen", 0},
+                    {"rook_seventh", 1},
+                    {"outpost", 0},
+                    {"passed_free", 1},
+                    {"passed_king", -2 * 0.25}}; /* 3 - 5 kings' moves, 25 cp each */
+        snprintf(rows[1].name, sizeof rows[1].name, "threat_pawn_%s", mover);
+        snprintf(rows[2].name, sizeof rows[2].name, "hanging_%s", mover);
+        snprintf(rows[3].name, sizeof rows[3].name, "threat_pawn_%s", other);
+        snprintf(rows[4].name, sizeof rows[4].name, "hanging_%s", other);
+        for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+            char name[80];
+            snprintf(name, sizeof name, "%.60s_mg", rows[r].name);
+            int i = term_index(&e, name);
+            CU_ASSERT_FATAL(i > 0);
+            CU_ASSERT_STRING_EQUAL(e.names[i + 1] + strlen(rows[r].name), "_eg");
+            CU_ASSERT_DOUBLE_EQUAL(t[i], rows[r].want * mg, 1e-12);
+            CU_ASSERT_DOUBLE_EQUAL(t[i + 1], rows[r].want * eg, 1e-12);
+            if (fabs(t[i] - rows[r].want * mg) > 1e-12) printf("\n  %s: %g\n", name, t[i] / mg);
+        }
+        eval_linear_value(&e, s, 1, t); /* Black's view: negated */
+        CU_ASSERT_DOUBLE_EQUAL(t[term_index(&e, "rook_seventh_eg")], -eg, 1e-12);
     }
     free(s);
     game_free(g);
@@ -401,6 +466,7 @@ int main(void)
         {"hand-set weights are the heuristic", test_default_weights_are_the_heuristic},
         {"eval_dot is the dense sum", test_eval_dot_is_the_dense_sum},
         {"chess's square terms by hand", test_chess_square_terms},
+        {"chess's learned terms by hand", test_chess_learned_terms},
         {"search value is the PV leaf's value", test_pv_leaf_value},
         {"weight files and the alphabeta agent", test_files_and_agent},
         {"a learning game", test_learn_game},

@@ -21,6 +21,7 @@
  * (+-1, from the rules) outranks every evaluation. Everything is computed
  * from the position each call (no incremental state). */
 #include <math.h>
+#include <stdlib.h>
 
 #include "games/chess/chess_internal.h"
 
@@ -88,6 +89,11 @@ static inline uint64_t pawn_attacks_all(uint64_t pawns, int color)
 typedef struct score {
     int mg, eg;
 } score_t;
+
+/* The squares one side's men attack, by attacker (the learned terms' threats, below). */
+typedef struct side_att {
+    uint64_t pawn, minor, rook, queen, king;
+} side_att_t;
 
 /* The evaluation's terms, kept apart so that ch_eval_terms can weigh them (the eval_terms
  * slot, games/game.h); ch_evaluate_cp sums them, as integers, to the same total. */
@@ -174,10 +180,11 @@ static void eval_pawns(const ch_pos_t *p, int us, const int *value, score_t *s, 
     s[CHG_ISOLATED].mg -= 10 * isolated, s[CHG_ISOLATED].eg -= 15 * isolated;
 }
 
-/* Everything for one colour, added to s (White's sign applied by the caller), and with square
- * weights `sqw` the men's square weights added to sqsum[2]. */
+/* Everything for one colour, added to s (White's sign applied by the caller), with square
+ * weights `sqw` the men's square weights added to sqsum[2], and with `sa` (not NULL) the
+ * squares its men attack into *sa. */
 static void eval_side(const ch_pos_t *p, int us, const int *value, score_t *s, int *bishops,
-                      const double *sqw, double *sqsum)
+                      const double *sqw, double *sqsum, side_att_t *sa)
 {
     int them = us ^ 1;
     uint64_t occ = ch_occupied(p), own = p->colors[us];
@@ -187,6 +194,11 @@ static void eval_side(const ch_pos_t *p, int us, const int *value, score_t *s, i
     uint64_t zone = ch_king_att[their_king] | ch_bit(their_king);
     int units = 0, attackers = 0;
     eval_pawns(p, us, value, s, sqw, sqsum);
+    if (sa) {
+        *sa = (side_att_t){0};
+        sa->pawn = pawn_attacks_all(our_pawns, us);
+        sa->king = ch_king_att[ch_king_sq(p, us)];
+    }
     for (int t = CH_KNIGHT; t <= CH_KING; t++) {
         for (uint64_t b = ch_pieces(p, us, t); b; b &= b - 1) {
             int sq = ch_lsb(b), idx = us == CH_WHITE ? sq ^ 56 : sq;
@@ -206,6 +218,7 @@ static void eval_side(const ch_pos_t *p, int us, const int *value, score_t *s, i
             int mob = ch_popcount(att & ~own & ~guarded) - mob_base[t];
             s[CHG_MOBILITY + t - CH_KNIGHT].mg += mob * mob_mg[t];
             s[CHG_MOBILITY + t - CH_KNIGHT].eg += mob * mob_eg[t];
+            if (sa) *(t == CH_ROOK ? &sa->rook : t == CH_QUEEN ? &sa->queen : &sa->minor) |= att;
             if (att & zone) {
                 attackers++;
                 units += attack_unit[t] * ch_popcount(att & zone);
@@ -237,9 +250,10 @@ static void eval_side(const ch_pos_t *p, int us, const int *value, score_t *s, i
 
 /* White's terms minus Black's into g[CHG_COUNT], and the phase (24 = every piece, 0 = none);
  * with square weights `sqw` (the square terms' weights, or NULL), White's square weights minus
- * Black's into sq[2] (middlegame, endgame). */
+ * Black's into sq[2] (middlegame, endgame); with `sa` (not NULL), each colour's attacks into
+ * sa[2]. */
 static int eval_groups(const ch_game_t *cg, const ch_pos_t *p, score_t *g, const double *sqw,
-                       double *sq)
+                       double *sq, side_att_t *sa)
 {
     const int *value = cg && cg->seed_values ? value_seed : value_standard;
     score_t w[CHG_COUNT] = {{0, 0}}, b[CHG_COUNT] = {{0, 0}};
@@ -248,8 +262,8 @@ static int eval_groups(const ch_game_t *cg, const ch_pos_t *p, score_t *g, const
         phase += phase_weight[t] * ch_popcount(p->pieces[t]);
     if (phase > 24) phase = 24;
     double wsq[2] = {0, 0}, bsq[2] = {0, 0};
-    eval_side(p, CH_WHITE, value, w, &wb, sqw, wsq);
-    eval_side(p, CH_BLACK, value, b, &bb, sqw, bsq);
+    eval_side(p, CH_WHITE, value, w, &wb, sqw, wsq, sa ? sa + CH_WHITE : NULL);
+    eval_side(p, CH_BLACK, value, b, &bb, sqw, bsq, sa ? sa + CH_BLACK : NULL);
     if (sqw) sq[0] = wsq[0] - bsq[0], sq[1] = wsq[1] - bsq[1];
     w[CHG_PAIR] = wb >= 2 ? (score_t){30, 50} : (score_t){0, 0};
     b[CHG_PAIR] = bb >= 2 ? (score_t){30, 50} : (score_t){0, 0};
@@ -260,10 +274,106 @@ static int eval_groups(const ch_game_t *cg, const ch_pos_t *p, score_t *g, const
 int ch_evaluate_cp(const ch_game_t *cg, const ch_pos_t *p)
 {
     score_t g[CHG_COUNT];
-    int phase = eval_groups(cg, p, g, NULL, NULL), mg = 0, eg = 0;
+    int phase = eval_groups(cg, p, g, NULL, NULL, NULL), mg = 0, eg = 0;
     for (int i = 0; i < CHG_COUNT; i++) mg += g[i].mg, eg += g[i].eg;
     return (mg * phase + eg * (24 - phase)) / 24;
 }
+
+/* The learned terms the hand-set evaluation lacks (hand-set weight 0, after the square terms
+ * below), each White's count minus Black's in units of 100 centipawns, a middlegame and an
+ * endgame part tapered like the groups':
+ *   tempo          the side to move (+1 White, -1 Black);
+ *   threat_*       enemy men attacked by a cheaper man: knights, bishops, rooks and queens by
+ *                  pawns, rooks and queens by knights and bishops, queens by rooks;
+ *   hanging        enemy men (pawns too, not the King) attacked and not defended;
+ *                  each threat and hanging term twice: `mover` counts the threats of the side
+ *                  to move (at a quiet leaf, those it chose not to take), `waiter` those of the
+ *                  other side (against the men of the side to move, which it must still meet);
+ *   rook_open      rooks on a file without pawns; rook_semiopen: without pawns of their own;
+ *   rook_seventh   rooks on the seventh rank from their side;
+ *   outpost        knights and bishops on the 4th to 6th rank from their side, guarded by a
+ *                  pawn of their own, on a square no enemy pawn can ever attack;
+ *   passed_free    passed pawns whose next square is empty;
+ *   passed_king    for each passed pawn, the enemy King's distance to its next square minus its
+ *                  own King's (kings' moves, in units of 25 centipawns). */
+enum {
+    CHX_TEMPO,
+    CHX_THREAT_PAWN, /* mover, then waiter: + 1 */
+    CHX_THREAT_MINOR = CHX_THREAT_PAWN + 2,
+    CHX_THREAT_ROOK = CHX_THREAT_MINOR + 2,
+    CHX_HANGING = CHX_THREAT_ROOK + 2,
+    CHX_ROOK_OPEN = CHX_HANGING + 2,
+    CHX_ROOK_SEMIOPEN,
+    CHX_ROOK_SEVENTH,
+    CHX_OUTPOST,
+    CHX_PASSED_FREE,
+    CHX_PASSED_KING,
+    CHX_COUNT
+};
+
+static inline int king_distance(int a, int b)
+{
+    int dr = abs(ch_rank(a) - ch_rank(b)), df = abs(ch_file(a) - ch_file(b));
+    return dr > df ? dr : df;
+}
+
+/* One colour's learned terms (above), counted for `us`, into x[CHX_COUNT] with `sign`; the
+ * threat and hanging counts go to the mover's or the waiter's slot as `us` is to move. */
+static void extra_side(const ch_pos_t *p, int us, const side_att_t *sa, int sign, int *x)
+{
+    int them = us ^ 1, mover = p->side == us ? 0 : 1;
+    const side_att_t *a = sa + us, *e = sa + them;
+    uint64_t their = p->colors[them], our_pawns = ch_pieces(p, us, CH_PAWN);
+    uint64_t their_pawns = ch_pieces(p, them, CH_PAWN);
+    uint64_t queens = their & p->pieces[CH_QUEEN],
+             rooks_queens = queens | (their & p->pieces[CH_ROOK]);
+    uint64_t pieces = rooks_queens | (their & (p->pieces[CH_KNIGHT] | p->pieces[CH_BISHOP]));
+    uint64_t all = a->pawn | a->minor | a->rook | a->queen | a->king;
+    uint64_t defended = e->pawn | e->minor | e->rook | e->queen | e->king;
+    x[CHX_THREAT_PAWN + mover] += sign * ch_popcount(a->pawn & pieces);
+    x[CHX_THREAT_MINOR + mover] += sign * ch_popcount(a->minor & rooks_queens);
+    x[CHX_THREAT_ROOK + mover] += sign * ch_popcount(a->rook & queens);
+    x[CHX_HANGING + mover] += sign * ch_popcount(all & (pieces | their_pawns) & ~defended);
+    uint64_t all_pawns = p->pieces[CH_PAWN];
+    for (uint64_t b = ch_pieces(p, us, CH_ROOK); b; b &= b - 1) {
+        int sq = ch_lsb(b);
+        uint64_t file = file_mask(ch_file(sq));
+        if (!(file & all_pawns))
+            x[CHX_ROOK_OPEN] += sign;
+        else if (!(file & our_pawns))
+            x[CHX_ROOK_SEMIOPEN] += sign;
+        if ((us == CH_WHITE ? ch_rank(sq) : 7 - ch_rank(sq)) == 6) x[CHX_ROOK_SEVENTH] += sign;
+    }
+    /* every square an enemy pawn attacks now or after it advances */
+    uint64_t span = pawn_attacks_all(their_pawns | front_fill(them, their_pawns), them);
+    uint64_t middle = us == CH_WHITE ? 0x0000FFFFFF000000ull : 0x000000FFFFFF0000ull;
+    uint64_t minors = ch_pieces(p, us, CH_KNIGHT) | ch_pieces(p, us, CH_BISHOP);
+    x[CHX_OUTPOST] += sign * ch_popcount(minors & middle & a->pawn & ~span);
+    uint64_t occ = ch_occupied(p);
+    int our_king = ch_king_sq(p, us), their_king = ch_king_sq(p, them);
+    for (uint64_t b = our_pawns & ~front_fill(them, their_pawns | beside(their_pawns)); b;
+         b &= b - 1) {
+        int stop = ch_lsb(b) + (us == CH_WHITE ? 8 : -8);
+        if (stop < 0 || stop > 63) continue;
+        if (!(occ & ch_bit(stop))) x[CHX_PASSED_FREE] += sign;
+        x[CHX_PASSED_KING] +=
+            sign * (king_distance(their_king, stop) - king_distance(our_king, stop));
+    }
+}
+
+/* The learned terms of `p`, White's minus Black's, into x[CHX_COUNT] (counts; passed_king in
+ * kings' moves), from the colours' attacks sa[2]. */
+static void eval_extra(const ch_pos_t *p, const side_att_t *sa, int *x)
+{
+    for (int i = 0; i < CHX_COUNT; i++) x[i] = 0;
+    x[CHX_TEMPO] = p->side == CH_WHITE ? 1 : -1;
+    extra_side(p, CH_WHITE, sa, 1, x);
+    extra_side(p, CH_BLACK, sa, -1, x);
+}
+
+/* Centipawns per count of each learned term. */
+static const int extra_unit[CHX_COUNT] = {100, 100, 100, 100, 100, 100, 100, 100,
+                                          100, 100, 100, 100, 100, 100, 25};
 
 /* The square terms after the groups' (KnightCap's learned piece-square tables): for each
  * piece type and square, folded left-right (a file with h, b with g, ...) and seen from the
@@ -276,7 +386,12 @@ int ch_evaluate_cp(const ch_game_t *cg, const ch_pos_t *p)
 #define SQ_PIECE(pc)                                                                               \
     SQ_RANK(pc, "8"), SQ_RANK(pc, "7"), SQ_RANK(pc, "6"), SQ_RANK(pc, "5"), SQ_RANK(pc, "4"),      \
         SQ_RANK(pc, "3"), SQ_RANK(pc, "2"), SQ_RANK(pc, "1")
-enum { SQ_TERMS = 6 * 32 * 2, GROUP_TERMS = 2 * CHG_COUNT, ALL_TERMS = GROUP_TERMS + SQ_TERMS };
+enum {
+    SQ_TERMS = 6 * 32 * 2,
+    GROUP_TERMS = 2 * CHG_COUNT,
+    EXTRA_FIRST = GROUP_TERMS + SQ_TERMS, /* the learned terms' (above), after the squares' */
+    ALL_TERMS = EXTRA_FIRST + 2 * CHX_COUNT
+};
 static const char *const sq_names[SQ_TERMS] = {SQ_PIECE("pawn"),   SQ_PIECE("knight"),
                                                SQ_PIECE("bishop"), SQ_PIECE("rook"),
                                                SQ_PIECE("queen"),  SQ_PIECE("king")};
@@ -305,15 +420,22 @@ static int square_terms(const ch_pos_t *p, int phase, int *idx, double *val)
     return m;
 }
 
-/* The group terms of `s` for `player` into out[GROUP_TERMS]; returns the phase. */
+/* The group terms of `s` for `player` into out[GROUP_TERMS] and the learned ones into
+ * out[EXTRA_FIRST..]; returns the phase. */
 static int group_terms(const game_t *g, const ch_state_t *s, int player, double *out)
 {
     score_t grp[CHG_COUNT];
-    int phase = eval_groups(ch_game(g), &s->pos, grp, NULL, NULL);
+    side_att_t sa[2];
+    int phase = eval_groups(ch_game(g), &s->pos, grp, NULL, NULL, sa), x[CHX_COUNT];
+    eval_extra(&s->pos, sa, x);
     double sign = player == CH_WHITE ? 1 : -1;
     for (int i = 0; i < CHG_COUNT; i++) {
         out[2 * i] = sign * grp[i].mg * phase / 24000.0;
         out[2 * i + 1] = sign * grp[i].eg * (24 - phase) / 24000.0;
+    }
+    for (int i = 0; i < CHX_COUNT; i++) {
+        out[EXTRA_FIRST + 2 * i] = sign * x[i] * extra_unit[i] * phase / 24000.0;
+        out[EXTRA_FIRST + 2 * i + 1] = sign * x[i] * extra_unit[i] * (24 - phase) / 24000.0;
     }
     return phase;
 }
@@ -367,16 +489,47 @@ int ch_eval_terms(const game_t *g, const void *state, int player, double *out, c
                                                "shelter_eg",
                                                "bishop_pair_mg",
                                                "bishop_pair_eg"};
+    static const char *const x[2 * CHX_COUNT] = {"tempo_mg",
+                                                 "tempo_eg",
+                                                 "threat_pawn_mover_mg",
+                                                 "threat_pawn_mover_eg",
+                                                 "threat_pawn_waiter_mg",
+                                                 "threat_pawn_waiter_eg",
+                                                 "threat_minor_mover_mg",
+                                                 "threat_minor_mover_eg",
+                                                 "threat_minor_waiter_mg",
+                                                 "threat_minor_waiter_eg",
+                                                 "threat_rook_mover_mg",
+                                                 "threat_rook_mover_eg",
+                                                 "threat_rook_waiter_mg",
+                                                 "threat_rook_waiter_eg",
+                                                 "hanging_mover_mg",
+                                                 "hanging_mover_eg",
+                                                 "hanging_waiter_mg",
+                                                 "hanging_waiter_eg",
+                                                 "rook_open_mg",
+                                                 "rook_open_eg",
+                                                 "rook_semiopen_mg",
+                                                 "rook_semiopen_eg",
+                                                 "rook_seventh_mg",
+                                                 "rook_seventh_eg",
+                                                 "outpost_mg",
+                                                 "outpost_eg",
+                                                 "passed_free_mg",
+                                                 "passed_free_eg",
+                                                 "passed_king_mg",
+                                                 "passed_king_eg"};
     if (state == NULL) {
         for (int i = 0; i < GROUP_TERMS; i++) names[i] = n[i], weights[i] = 1;
         for (int i = 0; i < SQ_TERMS; i++) names[GROUP_TERMS + i] = sq_names[i];
-        for (int i = 0; i < SQ_TERMS; i++) weights[GROUP_TERMS + i] = 0;
+        for (int i = 0; i < 2 * CHX_COUNT; i++) names[EXTRA_FIRST + i] = x[i];
+        for (int i = GROUP_TERMS; i < ALL_TERMS; i++) weights[i] = 0;
         return ALL_TERMS;
     }
     const ch_state_t *s = state;
+    for (int i = GROUP_TERMS; i < EXTRA_FIRST; i++) out[i] = 0;
     int phase = group_terms(g, s, player, out), idx[64];
     double val[64], sign = player == CH_WHITE ? 1 : -1;
-    for (int i = GROUP_TERMS; i < ALL_TERMS; i++) out[i] = 0;
     int m = square_terms(&s->pos, phase, idx, val);
     for (int j = 0; j < m; j++) out[idx[j]] += sign * val[j];
     return ALL_TERMS;
@@ -394,10 +547,17 @@ double ch_eval_dot(const game_t *g, const void *state, int player, const double 
         return x;
     }
     score_t grp[CHG_COUNT];
+    side_att_t sa[2];
     double sq[2];
-    int phase = eval_groups(ch_game(g), &s->pos, grp, w + GROUP_TERMS, sq);
+    int phase = eval_groups(ch_game(g), &s->pos, grp, w + GROUP_TERMS, sq, sa), ex[CHX_COUNT];
+    eval_extra(&s->pos, sa, ex);
     double mg = 0, eg = 0;
     for (int i = 0; i < CHG_COUNT; i++) mg += w[2 * i] * grp[i].mg, eg += w[2 * i + 1] * grp[i].eg;
+    const double *wx = w + EXTRA_FIRST;
+    for (int i = 0; i < CHX_COUNT; i++) {
+        double c = ex[i] * extra_unit[i];
+        mg += wx[2 * i] * c, eg += wx[2 * i + 1] * c;
+    }
     double x =
         (mg * phase + eg * (24 - phase)) / 24000.0 + (sq[0] * phase + sq[1] * (24 - phase)) / 240.0;
     return player == CH_WHITE ? x : -x;
