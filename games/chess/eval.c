@@ -154,8 +154,9 @@ static inline uint64_t beside(uint64_t b)
  * enemy pawns and the squares beside them, seen from its own side), doubled when a
  * pawn of its own stands in front of it, isolated when no pawn of its own
  * stands on a neighbouring file. */
-static void eval_pawns(const ch_pos_t *p, int us, const int *value, score_t *s, const double *sqw,
-                       double *sqsum)
+static inline __attribute__((always_inline)) void eval_pawns(const ch_pos_t *p, int us,
+                                                             const int *value, score_t *s,
+                                                             const double *sqw, double *sqsum)
 {
     int them = us ^ 1;
     uint64_t ours = ch_pieces(p, us, CH_PAWN), theirs = ch_pieces(p, them, CH_PAWN);
@@ -181,10 +182,13 @@ static void eval_pawns(const ch_pos_t *p, int us, const int *value, score_t *s, 
 }
 
 /* Everything for one colour, added to s (White's sign applied by the caller), with square
- * weights `sqw` the men's square weights added to sqsum[2], and with `sa` (not NULL) the
- * squares its men attack into *sa. */
-static void eval_side(const ch_pos_t *p, int us, const int *value, score_t *s, int *bishops,
-                      const double *sqw, double *sqsum, side_att_t *sa)
+ * weights `sqw` the men's square weights added to sqsum[2], and with `sa` (not NULL) the squares
+ * its men attack into *sa. Inlined, as eval_groups is, so that each caller's copy has only the
+ * work it asks for (the hand-set evaluation neither square weights nor attacks). */
+static inline __attribute__((always_inline)) void eval_side(const ch_pos_t *p, int us,
+                                                            const int *value, score_t *s,
+                                                            int *bishops, const double *sqw,
+                                                            double *sqsum, side_att_t *sa)
 {
     int them = us ^ 1;
     uint64_t occ = ch_occupied(p), own = p->colors[us];
@@ -252,8 +256,9 @@ static void eval_side(const ch_pos_t *p, int us, const int *value, score_t *s, i
  * with square weights `sqw` (the square terms' weights, or NULL), White's square weights minus
  * Black's into sq[2] (middlegame, endgame); with `sa` (not NULL), each colour's attacks into
  * sa[2]. */
-static int eval_groups(const ch_game_t *cg, const ch_pos_t *p, score_t *g, const double *sqw,
-                       double *sq, side_att_t *sa)
+static inline __attribute__((always_inline)) int eval_groups(const ch_game_t *cg, const ch_pos_t *p,
+                                                             score_t *g, const double *sqw,
+                                                             double *sq, side_att_t *sa)
 {
     const int *value = cg && cg->seed_values ? value_seed : value_standard;
     score_t w[CHG_COUNT] = {{0, 0}}, b[CHG_COUNT] = {{0, 0}};
@@ -551,13 +556,17 @@ double ch_eval_dot(const game_t *g, const void *state, int player, const double 
     double sq[2];
     int phase = eval_groups(ch_game(g), &s->pos, grp, w + GROUP_TERMS, sq, sa), ex[CHX_COUNT];
     eval_extra(&s->pos, sa, ex);
-    double mg = 0, eg = 0;
-    for (int i = 0; i < CHG_COUNT; i++) mg += w[2 * i] * grp[i].mg, eg += w[2 * i + 1] * grp[i].eg;
+    /* the middlegame and the endgame sum side by side (the weights are in that order) */
+    typedef double pair_t __attribute__((vector_size(16)));
+    pair_t sum = {0, 0};
+    for (int i = 0; i < CHG_COUNT; i++)
+        sum += (pair_t){w[2 * i], w[2 * i + 1]} * (pair_t){grp[i].mg, grp[i].eg};
     const double *wx = w + EXTRA_FIRST;
     for (int i = 0; i < CHX_COUNT; i++) {
         double c = ex[i] * extra_unit[i];
-        mg += wx[2 * i] * c, eg += wx[2 * i + 1] * c;
+        sum += (pair_t){wx[2 * i], wx[2 * i + 1]} * (pair_t){c, c};
     }
+    double mg = sum[0], eg = sum[1];
     double x =
         (mg * phase + eg * (24 - phase)) / 24000.0 + (sq[0] * phase + sq[1] * (24 - phase)) / 240.0;
     return player == CH_WHITE ? x : -x;
