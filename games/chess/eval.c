@@ -149,6 +149,19 @@ static inline uint64_t beside(uint64_t b)
     return ((b << 1) & ~FILE_A) | ((b >> 1) & ~(FILE_A << 7));
 }
 
+/* The rank of `sq` seen from `color`'s side (0: its first rank). */
+static inline int rel_rank(int color, int sq)
+{
+    return color == CH_WHITE ? ch_rank(sq) : 7 - ch_rank(sq);
+}
+
+/* The passed pawns of `color` among `ours` against the enemy pawns `theirs`: no enemy pawn in
+ * front of them on their file or the next ones. */
+static inline uint64_t passed_pawns(int color, uint64_t ours, uint64_t theirs)
+{
+    return ours & ~front_fill(color ^ 1, theirs | beside(theirs));
+}
+
 /* The pawn terms of one colour, set-wise: a pawn is passed when no enemy
  * pawn stands in front of it on its file or the next ones (it is behind the
  * enemy pawns and the squares beside them, seen from its own side), doubled when a
@@ -161,16 +174,15 @@ static inline __attribute__((always_inline)) void eval_pawns(const ch_pos_t *p, 
     int them = us ^ 1;
     uint64_t ours = ch_pieces(p, us, CH_PAWN), theirs = ch_pieces(p, them, CH_PAWN);
     for (uint64_t b = ours; b; b &= b - 1) {
-        int sq = ch_lsb(b), idx = us == CH_WHITE ? sq ^ 56 : sq;
-        int rel = us == CH_WHITE ? ch_rank(sq) : 7 - ch_rank(sq);
+        int sq = ch_lsb(b), idx = us == CH_WHITE ? sq ^ 56 : sq, rel = rel_rank(us, sq);
         s[CHG_PAWN].mg += value[CH_PAWN];
         s[CHG_PAWN].eg += value[CH_PAWN];
         s[CHG_SQUARES + CH_PAWN].mg += pst_mg[CH_PAWN][idx];
         s[CHG_SQUARES + CH_PAWN].eg += pawn_eg_rank[rel];
         add_square(sqw, CH_PAWN, idx, sqsum);
     }
-    for (uint64_t b = ours & ~front_fill(them, theirs | beside(theirs)); b; b &= b - 1) {
-        int sq = ch_lsb(b), rel = us == CH_WHITE ? ch_rank(sq) : 7 - ch_rank(sq);
+    for (uint64_t b = passed_pawns(us, ours, theirs); b; b &= b - 1) {
+        int rel = rel_rank(us, ch_lsb(b));
         s[CHG_PASSED].mg += passed_mg[rel];
         s[CHG_PASSED].eg += passed_eg[rel];
     }
@@ -237,7 +249,7 @@ static inline __attribute__((always_inline)) void eval_side(const ch_pos_t *p, i
     }
     /* our King's shelter: pawns on the three files in front of a King on
      * its first two ranks (castled or not yet moved far) */
-    int k = ch_king_sq(p, us), rel = us == CH_WHITE ? ch_rank(k) : 7 - ch_rank(k);
+    int k = ch_king_sq(p, us), rel = rel_rank(us, k);
     if (rel <= 1) {
         uint64_t files = file_mask(ch_file(k)) | adjacent_files(ch_file(k));
         uint64_t shield1 = files & (us == CH_WHITE ? 0xFFull << (8 * (ch_rank(k) + 1))
@@ -347,7 +359,7 @@ static void extra_side(const ch_pos_t *p, int us, const side_att_t *sa, int sign
             x[CHX_ROOK_OPEN] += sign;
         else if (!(file & our_pawns))
             x[CHX_ROOK_SEMIOPEN] += sign;
-        if ((us == CH_WHITE ? ch_rank(sq) : 7 - ch_rank(sq)) == 6) x[CHX_ROOK_SEVENTH] += sign;
+        if (rel_rank(us, sq) == 6) x[CHX_ROOK_SEVENTH] += sign;
     }
     /* every square an enemy pawn attacks now or after it advances */
     uint64_t span = pawn_attacks_all(their_pawns | front_fill(them, their_pawns), them);
@@ -356,8 +368,7 @@ static void extra_side(const ch_pos_t *p, int us, const side_att_t *sa, int sign
     x[CHX_OUTPOST] += sign * ch_popcount(minors & middle & a->pawn & ~span);
     uint64_t occ = ch_occupied(p);
     int our_king = ch_king_sq(p, us), their_king = ch_king_sq(p, them);
-    for (uint64_t b = our_pawns & ~front_fill(them, their_pawns | beside(their_pawns)); b;
-         b &= b - 1) {
+    for (uint64_t b = passed_pawns(us, our_pawns, their_pawns); b; b &= b - 1) {
         int stop = ch_lsb(b) + (us == CH_WHITE ? 8 : -8);
         if (stop < 0 || stop > 63) continue;
         if (!(occ & ch_bit(stop))) x[CHX_PASSED_FREE] += sign;
