@@ -19,7 +19,11 @@
  *   bishops   the pair.
  * The value for `player` is tanh(cp / 1000): inside (-1, 1), so a mate
  * (+-1, from the rules) outranks every evaluation. Everything is computed
- * from the position each call (no incremental state). */
+ * from the position each call (no incremental state).
+ * For TDLeaf (train/tdleaf.h) the same terms are a linear model (ch_eval_terms, ch_eval_dot),
+ * followed by terms of hand-set weight 0 that only learned weights use: corrections for each
+ * piece on each square, and the 30 learned terms (threats, hanging men, rooks, outposts,
+ * passed pawns; below). */
 #include <math.h>
 #include <stdlib.h>
 
